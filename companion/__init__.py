@@ -1,0 +1,7 @@
+"""The tabletop companion: keeps the score of Campanile, Castelli and San Gimignano.
+
+The game is a log of the moves made at the table; everything else (state,
+scores, screens, records) is computed from that log.
+"""
+
+__version__ = "0.1.0"

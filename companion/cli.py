@@ -1,0 +1,85 @@
+"""The ``companion`` command line.
+
+Each group of subcommands lives in a module of :mod:`companion.commands`
+with a ``register(subparsers)`` function that adds its parsers and sets
+``handler`` on them. Every error a person can cause ends with exit 2 and one
+line on standard error; ``--debug`` shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from importlib import import_module
+
+from companion import __version__
+
+#: Modules under companion.commands that add subcommands, in help order.
+COMMAND_MODULES = ("replay", "library", "run", "castelli")
+
+EXIT_USAGE = 2
+
+
+class UserError(Exception):
+    """A problem the person at the keyboard can fix; printed as one line, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but its errors are one line (not the usage block) and exit 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered."""
+    parser = _Parser(prog="companion",
+                     description="Keeps the score of Campanile, Castelli and San Gimignano.")
+    parser.add_argument("--version", action="version", version=f"companion {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks for errors")
+    parser.add_argument("--data-dir", metavar="DIR",
+                        help="where games are stored (default: $COMPANION_DATA, "
+                             "else the user data directory)")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMAND_MODULES:
+        try:
+            module = import_module(f"companion.commands.{name}")
+        except ModuleNotFoundError as error:
+            if error.name == f"companion.commands.{name}":
+                continue
+            raise
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    from companion.games.base import RecordError
+    from companion.records import ReplayError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 0
+    try:
+        return int(handler(args) or 0)
+    except (UserError, RecordError, ReplayError) as error:
+        if args.debug:
+            raise
+        print(f"companion: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except Exception as error:  # noqa: BLE001 - the last line of defence for a person
+        if args.debug:
+            raise
+        print(f"companion: unexpected error: {error} (run with --debug for details)",
+              file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

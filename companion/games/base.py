@@ -1,0 +1,123 @@
+"""What every rules engine provides, and the two exceptions they raise.
+
+An engine is a stateless object (one per game) with pure functions over an
+immutable-by-convention state: ``start`` builds the opening state from the
+players, options and setup of a record; ``apply`` returns the state after one
+move, or raises :class:`IllegalMove` and leaves the given state untouched.
+The session, the store, the CLI and the screens only talk to engines through
+this interface, so a new game is one new package plus a line in the registry.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+
+class IllegalMove(Exception):
+    """The rules refuse a move.
+
+    The message is the reason in a player's words ("a 2-story raise lets you
+    place only a value-2 marker"); callers add which move and whose it was.
+    This is the one exception type every engine raises for an illegal move.
+    """
+
+
+class RecordError(ValueError):
+    """A record, option, setup field or move that is not well formed.
+
+    ``path`` is the JSON path of the offending field (``players[1]``,
+    ``setup.towers[2]``, ``move 7``); ``str()`` gives ``"path: message"``.
+    """
+
+    def __init__(self, message: str, path: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+
+    def within(self, prefix: str) -> RecordError:
+        """The same error, its path placed under ``prefix`` (``setup`` + ``towers[2]``)."""
+        if not self.path:
+            return RecordError(self.message, prefix)
+        joiner = "" if self.path.startswith("[") else "."
+        return RecordError(self.message, f"{prefix}{joiner}{self.path}")
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+
+class Game(ABC):
+    """One game's rules engine.
+
+    Subclasses set the class attributes and implement the abstract methods.
+    States and moves are engine-specific objects; callers treat them as
+    opaque values, never mutate them, and ask the engine about them.
+    """
+
+    #: The record's ``game`` value, e.g. ``"campanile"``.
+    name: ClassVar[str]
+    #: The name players know the game by, for screens.
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    @abstractmethod
+    def start(self, players: Sequence[str], options: Mapping[str, Any],
+              setup: Mapping[str, Any]) -> Any:
+        """The state before the first move.
+
+        ``players`` are already validated (unique names, count in range).
+        Raises :class:`RecordError` with a path such as ``options.flags`` or
+        ``setup.towers[2]`` when an option or setup field is not valid.
+        """
+
+    @abstractmethod
+    def parse_move(self, data: Any) -> Any:
+        """A move object from its record JSON (a dict), checking its structure only.
+
+        Raises :class:`RecordError`; its message names the field in words
+        ("stories must be 1, 2 or 3", 'unknown field "storeys"'). The caller
+        adds ``move N``. Whether the move is legal now is ``apply``'s job.
+        """
+
+    @abstractmethod
+    def move_to_json(self, move: Any) -> dict[str, Any]:
+        """The record JSON of a move; ``parse_move(move_to_json(m)) == m``."""
+
+    @abstractmethod
+    def apply(self, state: Any, move: Any) -> Any:
+        """The state after ``move``. Raises :class:`IllegalMove`; never mutates ``state``."""
+
+    @abstractmethod
+    def summary(self, state: Any) -> dict[str, Any]:
+        """The ``companion replay --json`` summary of ``state`` (see records.md)."""
+
+    @abstractmethod
+    def options_json(self, state: Any) -> dict[str, Any]:
+        """Every rule option of the game, defaults written out, for export."""
+
+    @abstractmethod
+    def setup_json(self, state: Any) -> dict[str, Any]:
+        """The setup of the game, defaults written out (boards inline), for export."""
+
+    def actor(self, move: Any) -> str | None:
+        """Whose move this is, for messages; ``None`` for table-wide moves."""
+        return getattr(move, "player", None)
+
+    def report(self, state: Any) -> str:
+        """A readable account of the state for people (the CLI without ``--json``)."""
+        summary = self.summary(state)
+        lines = [f"{self.title}: {'finished' if summary['finished'] else 'in progress'}"]
+        for player, score in summary["scores"].items():
+            mark = "  winner" if player in summary["winners"] else ""
+            lines.append(f"  {player:<24} {score:>4}{mark}")
+        return "\n".join(lines)
+
+    def is_finished(self, state: Any) -> bool:
+        """Whether the game has ended (no move may follow)."""
+        return bool(self.summary(state)["finished"])
+
+    def to_move(self, state: Any) -> str | None:
+        """The player expected to act next, for screens and the OLED; ``None`` when finished."""
+        return None

@@ -1,0 +1,154 @@
+"""Game records (``companion-record/1``): strict parsing, replay and writing.
+
+A record is the portable file for one game. It must replay identically on
+every machine, so nothing here reads local settings: everything a replay
+needs is in the file. The whole structure is checked before any move is
+applied; the first illegal move then stops the replay.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.games.base import Game, IllegalMove, RecordError
+from companion.games.fields import check_keys, require_object, type_name
+from companion.games.registry import get_game
+
+FORMAT = "companion-record/1"
+RESERVED_NAMES = frozenset({"mine"})
+MAX_NAME_LENGTH = 24
+
+
+@dataclass(frozen=True)
+class Record:
+    """A parsed, structurally valid record: the engine, its opening state and the moves."""
+
+    game: Game
+    players: tuple[str, ...]
+    options: dict[str, Any]
+    setup: dict[str, Any]
+    moves: tuple[Any, ...]
+    initial: Any = field(repr=False)
+
+
+class ReplayError(Exception):
+    """A move of a record that the rules refuse; ``str()`` is the one-line message."""
+
+    def __init__(self, index: int, player: str | None, reason: str) -> None:
+        who = f" ({player})" if player else ""
+        super().__init__(f"move {index + 1}{who}: {reason}")
+        self.index = index
+        self.player = player
+        self.reason = reason
+
+
+def check_players(players: Any, game: Game) -> tuple[str, ...]:
+    """The ``players`` list, checked: names unique, 1–24 characters, not reserved, count in range."""
+    if not isinstance(players, list):
+        raise RecordError(f"must be a list of names, not {type_name(players)}", "players")
+    seen: set[str] = set()
+    for index, name in enumerate(players):
+        path = f"players[{index}]"
+        if not isinstance(name, str):
+            raise RecordError(f"a player's name must be a text, not {type_name(name)}", path)
+        if not name.strip() or len(name) > MAX_NAME_LENGTH:
+            raise RecordError(f'name "{name}" must be 1 to {MAX_NAME_LENGTH} characters', path)
+        if name != name.strip():
+            raise RecordError(f'name "{name}" must not start or end with a space', path)
+        if name in RESERVED_NAMES:
+            raise RecordError(f'"{name}" is reserved and cannot be a player\'s name', path)
+        if name in seen:
+            raise RecordError(f'duplicate name "{name}"', path)
+        seen.add(name)
+    if not game.min_players <= len(players) <= game.max_players:
+        raise RecordError(f"{game.title} is for {game.min_players} to {game.max_players} players, "
+                          f"not {len(players)}", "players")
+    return tuple(players)
+
+
+def parse_record(data: Any) -> Record:
+    """A :class:`Record` from decoded JSON, or :class:`RecordError` naming the first bad field."""
+    data = require_object(data, "record")
+    fmt = data.get("format")
+    if fmt != FORMAT:
+        shown = json.dumps(fmt) if fmt is not None else "missing"
+        raise RecordError(f'must be "{FORMAT}" (this file says {shown})', "format")
+    check_keys(data, required=("format", "game", "players", "moves"), optional=("options", "setup"))
+    game = get_game(data["game"]) if isinstance(data["game"], str) else None
+    if game is None:
+        raise RecordError(f"must be a game name, not {type_name(data['game'])}", "game")
+    players = check_players(data["players"], game)
+    options = data.get("options") or {}
+    setup = data.get("setup") or {}
+    require_object(options, "options")
+    require_object(setup, "setup")
+    initial = game.start(players, options, setup)
+    raw_moves = data["moves"]
+    if not isinstance(raw_moves, list):
+        raise RecordError(f"must be a list, not {type_name(raw_moves)}", "moves")
+    moves = []
+    for index, raw in enumerate(raw_moves):
+        try:
+            moves.append(game.parse_move(require_object(raw)))
+        except RecordError as error:
+            raise RecordError(str(error), f"move {index + 1}") from None
+    return Record(game, players, dict(options), dict(setup), tuple(moves), initial)
+
+
+def load_record(path: str | Path) -> Record:
+    """Read and parse a record file; unreadable or non-JSON files are a :class:`RecordError`."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"no such file: {path}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise RecordError(f"cannot read {path}: {error}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"{path} is not valid JSON (line {error.lineno}, column {error.colno}: "
+                          f"{error.msg})") from None
+    return parse_record(data)
+
+
+def replay(game: Game, initial: Any, moves: Sequence[Any]) -> list[Any]:
+    """Every state from ``initial`` through each move: ``states[i]`` is before move ``i``.
+
+    Raises :class:`ReplayError` at the first illegal move.
+    """
+    states = [initial]
+    state = initial
+    for index, move in enumerate(moves):
+        try:
+            state = game.apply(state, move)
+        except IllegalMove as refusal:
+            raise ReplayError(index, game.actor(move), str(refusal)) from None
+        states.append(state)
+    return states
+
+
+def final_state(record: Record) -> Any:
+    """The state after all of the record's moves (:class:`ReplayError` at an illegal one)."""
+    state = record.initial
+    for index, move in enumerate(record.moves):
+        try:
+            state = record.game.apply(state, move)
+        except IllegalMove as refusal:
+            raise ReplayError(index, record.game.actor(move), str(refusal)) from None
+    return state
+
+
+def record_json(game: Game, players: Sequence[str], state: Any, moves: Sequence[Any]) -> dict[str, Any]:
+    """A complete record: every option written out and the board inline, so it replays anywhere."""
+    return {
+        "format": FORMAT,
+        "game": game.name,
+        "players": list(players),
+        "options": game.options_json(state),
+        "setup": game.setup_json(state),
+        "moves": [game.move_to_json(move) for move in moves],
+    }
