@@ -73,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
-    except Exception as error:  # noqa: BLE001 - the last line of defence for a person
+    except Exception as error:
         if args.debug:
             raise
         print(f"companion: unexpected error: {error} (run with --debug for details)",

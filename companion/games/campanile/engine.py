@@ -1,0 +1,360 @@
+"""The Campanile rules: which moves are legal, and what they do to the state.
+
+Each refusal says the rule in a player's words. ``apply`` builds a new state
+from the old one and never changes the old one, so undo is simply keeping
+the previous state.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.games.base import Game, IllegalMove
+from companion.games.campanile import tables
+from companion.games.campanile.moves import (
+    Build,
+    Influence,
+    Move,
+    Relocate,
+    Reveal,
+    Take,
+    Valuation,
+    move_to_json,
+    parse_move,
+)
+from companion.games.campanile.setup import options_json, read_rules, setup_json
+from companion.games.campanile.state import (
+    CampanileState,
+    FlagResult,
+    Group,
+    Turn,
+    ValuationResult,
+)
+from companion.games.campanile.valuation import value_towers
+
+
+class Campanile(Game):
+    name = "campanile"
+    title = "Campanile"
+    min_players = tables.MIN_PLAYERS
+    max_players = tables.MAX_PLAYERS
+
+    # -- the record interface ---------------------------------------------
+    def start(self, players: Sequence[str], options: Mapping[str, Any],
+              setup: Mapping[str, Any]) -> CampanileState:
+        rules = read_rules(players, options, setup)
+        markers = tuple(tables.MARKERS_PER_PLAYER[v] for v in (1, 2, 3))
+        supply = () if rules.custom_flags else tuple(sorted(tables.CHIP_SUPPLY.items()))
+        return CampanileState(
+            rules=rules,
+            heights=(0,) * len(rules.towers),
+            stacks=((),) * len(rules.towers),
+            markers_left=(markers,) * len(players),  # type: ignore[arg-type]
+            chips=((),) * len(players),
+            chip_supply=supply,
+            display=rules.initial_display,
+        )
+
+    def parse_move(self, data: Any) -> Move:
+        return parse_move(data)
+
+    def move_to_json(self, move: Any) -> dict[str, Any]:
+        return move_to_json(move)
+
+    def options_json(self, state: CampanileState) -> dict[str, Any]:
+        return options_json(state.rules)
+
+    def setup_json(self, state: CampanileState) -> dict[str, Any]:
+        return setup_json(state.rules)
+
+    def is_finished(self, state: CampanileState) -> bool:
+        return state.phase == "finished"
+
+    def to_move(self, state: CampanileState) -> str | None:
+        """Who acts next: the player mid-turn, else the next one to build."""
+        if state.phase == "finished":
+            return None
+        turn = state.turn
+        if turn is None:
+            return state.players[0]
+        if state.rules.tracks_display and not _turn_complete(state, turn):
+            return state.players[turn.player]
+        return state.players[(turn.player + 1) % len(state.players)]
+
+    # -- the rules ----------------------------------------------------------
+    def apply(self, state: CampanileState, move: Any) -> CampanileState:
+        if state.phase == "finished":
+            raise IllegalMove("the game is over: the Finito valuation has been made")
+        match move:
+            case Build():
+                return _build(state, move)
+            case Influence():
+                return _influence(state, move)
+            case Relocate():
+                return _relocate(state, move)
+            case Take():
+                return _take(state, move)
+            case Reveal():
+                return _reveal(state, move)
+            case Valuation():
+                return _valuation(state, move)
+        raise IllegalMove(f"not a Campanile move: {move!r}")
+
+    # -- views --------------------------------------------------------------
+    def summary(self, state: CampanileState) -> dict[str, Any]:
+        rules = state.rules
+        scores = state.scores
+        finished = state.phase == "finished"
+        return {
+            "game": self.name,
+            "players": list(rules.players),
+            "finished": finished,
+            "scores": scores,
+            "winners": winners(state) if finished else [],
+            "towers": [
+                {"tower": tower, "height": height,
+                 "stack": [{"player": g.player, "markers": list(g.markers)} for g in stack]}
+                for tower, height, stack in zip(rules.towers, state.heights, state.stacks, strict=True)
+            ],
+            "chips": {p: sorted(c, reverse=True) for p, c in zip(rules.players, state.chips, strict=True)},
+            "valuations": [
+                {"phase": v.phase, "flags": [_flag_json(f) for f in v.flags]} for v in state.valuations
+            ],
+            "phase": state.phase,
+            "to_move": self.to_move(state),
+            "markers_left": {p: {str(v): n for v, n in state.markers_of(p).items()} for p in rules.players},
+            "display": list(state.display) if rules.tracks_display else None,
+            "explanations": [
+                {"phase": v.phase, "tower": f.tower, "text": f.explanation}
+                for v in state.valuations for f in v.flags
+            ],
+        }
+
+    def report(self, state: CampanileState) -> str:
+        from companion.games.campanile.report import report
+
+        return report(self, state)
+
+
+def _flag_json(result: FlagResult) -> dict[str, Any]:
+    return {
+        "tower": result.tower,
+        "rank": result.rank,
+        "flag": list(result.flag),
+        "influence": dict(result.influence),
+        "awards": [{"player": a.player, "points": a.points} for a in result.awards],
+    }
+
+
+def winners(state: CampanileState) -> list[str]:
+    """Most points; tied players compare their single highest chip; still tied → shared."""
+    scores = state.scores
+    best = max(scores.values())
+    tied = [p for p in state.players if scores[p] == best]
+    if len(tied) > 1:
+        top_chip = {p: max(state.chips[state.player_index(p)], default=0) for p in tied}
+        highest = max(top_chip.values())
+        tied = [p for p in tied if top_chip[p] == highest]
+    return tied
+
+
+# -- rule helpers -----------------------------------------------------------
+def _turn_complete(state: CampanileState, turn: Turn) -> bool:
+    """With a tracked display: the card was taken and the display is full again."""
+    return turn.card_taken and len(state.display) == tables.DISPLAY_SIZE
+
+
+def _tower(state: CampanileState, name: str) -> int:
+    try:
+        return state.rules.tower_index(name)
+    except ValueError:
+        raise IllegalMove(f'there is no tower called "{name}" '
+                          f"(the towers are {', '.join(state.rules.towers)})") from None
+
+
+def _own_turn(state: CampanileState, player: str, doing: str) -> Turn:
+    """The turn in progress, checked to be ``player``'s and not yet ended."""
+    turn = state.turn
+    if player not in state.players:
+        raise IllegalMove(f'"{player}" is not playing in this game')
+    if turn is None or turn.ended:
+        expected = state.players[0] if turn is None else state.players[(turn.player + 1) % len(state.players)]
+        raise IllegalMove(f"a turn starts by building: {expected} must build before {doing}")
+    if state.players[turn.player] != player:
+        raise IllegalMove(f"it is {state.players[turn.player]}'s turn, not {player}'s")
+    return turn
+
+
+def _check_display(state: CampanileState, tower: str) -> None:
+    if state.rules.tracks_display and tower not in state.display:
+        shown = ", ".join(state.display) or "no cards"
+        raise IllegalMove(f"a marker can go only under a tower whose style is in the display "
+                          f"({shown}); {tower} is not")
+
+
+def _build(state: CampanileState, move: Build) -> CampanileState:
+    players = state.players
+    if move.player not in players:
+        raise IllegalMove(f'"{move.player}" is not playing in this game')
+    turn = state.turn
+    if turn is None:
+        expected = players[0]
+    else:
+        current = players[turn.player]
+        if state.rules.tracks_display and not _turn_complete(state, turn):
+            if move.player == current and not turn.ended:
+                raise IllegalMove(f"{current} has already built this turn (one tower card per turn)")
+            if not turn.card_taken:
+                raise IllegalMove(f"{current} must first take a card from the display")
+            raise IllegalMove("the display must be refilled (reveal a card) before the next turn")
+        expected = players[(turn.player + 1) % len(players)]
+        if move.player == current and not turn.ended and move.player != expected:
+            raise IllegalMove(f"{current} has already built this turn (one tower card per turn); "
+                              f"it is {expected}'s turn next")
+    if move.player != expected:
+        raise IllegalMove(f"it is {expected}'s turn to build, not {move.player}'s")
+    tower = _tower(state, move.tower)
+    heights = list(state.heights)
+    heights[tower] += move.stories
+    return state.with_(heights=tuple(heights), turn=Turn(players.index(move.player), move.stories))
+
+
+def _check_marker_step(state: CampanileState, turn: Turn, player: str) -> None:
+    if turn.marker_placed:
+        raise IllegalMove(f"{player} has already placed a marker this turn (one per turn)")
+    if turn.card_taken:
+        raise IllegalMove("a marker is placed before taking a card from the display")
+
+
+def _influence(state: CampanileState, move: Influence) -> CampanileState:
+    turn = _own_turn(state, move.player, "placing a marker")
+    _check_marker_step(state, turn, move.player)
+    tower = _tower(state, move.tower)
+    value = turn.stories
+    p = state.player_index(move.player)
+    left = list(state.markers_left[p])
+    if left[value - 1] == 0:
+        raise IllegalMove(f"a {value}-story raise lets you place only a value-{value} marker, and "
+                          f"{move.player} has none left (markers cannot be combined)")
+    _check_display(state, move.tower)
+    left[value - 1] -= 1
+    markers_left = list(state.markers_left)
+    markers_left[p] = tuple(left)  # type: ignore[assignment]
+    stacks = list(state.stacks)
+    stacks[tower] = _add_marker(stacks[tower], move.player, value)
+    return state.with_(stacks=tuple(stacks), markers_left=tuple(markers_left),
+                       turn=_replace_turn(turn, marker_placed=True))
+
+
+def _add_marker(stack: tuple[Group, ...], player: str, value: int) -> tuple[Group, ...]:
+    """The stack with ``value`` added to ``player``'s group (a new group at the end if none)."""
+    for index, group in enumerate(stack):
+        if group.player == player:
+            return (*stack[:index], Group(player, (*group.markers, value)), *stack[index + 1:])
+    return (*stack, Group(player, (value,)))
+
+
+def _remove_marker(stack: tuple[Group, ...], player: str, value: int) -> tuple[Group, ...] | None:
+    """The stack without ``player``'s last-placed marker of ``value``; ``None`` if there is none."""
+    for index, group in enumerate(stack):
+        if group.player != player or value not in group.markers:
+            continue
+        markers = list(group.markers)
+        markers.reverse()
+        markers.remove(value)
+        markers.reverse()
+        if not markers:
+            return (*stack[:index], *stack[index + 1:])
+        return (*stack[:index], Group(player, tuple(markers)), *stack[index + 1:])
+    return None
+
+
+def _relocate(state: CampanileState, move: Relocate) -> CampanileState:
+    if not state.rules.two_player_move:
+        raise IllegalMove("moving a marker is the optional 2-player rule, which this game does not use")
+    turn = _own_turn(state, move.player, "moving a marker")
+    _check_marker_step(state, turn, move.player)
+    if turn.stories != tables.RELOCATE_STORIES:
+        raise IllegalMove(f"a marker may be moved only after a {tables.RELOCATE_STORIES}-story raise "
+                          f"(this turn raised {turn.stories})")
+    source, target = _tower(state, move.source), _tower(state, move.target)
+    if source == target:
+        raise IllegalMove("a marker must be moved to another tower")
+    stacks = list(state.stacks)
+    reduced = _remove_marker(stacks[source], move.player, tables.RELOCATE_STORIES)
+    if reduced is None:
+        raise IllegalMove(f"{move.player} has no value-{tables.RELOCATE_STORIES} marker under "
+                          f"the {move.source} tower to move")
+    _check_display(state, move.target)
+    stacks[source] = reduced
+    stacks[target] = _add_marker(stacks[target], move.player, tables.RELOCATE_STORIES)
+    return state.with_(stacks=tuple(stacks), turn=_replace_turn(turn, marker_placed=True))
+
+
+def _require_display(state: CampanileState) -> None:
+    if not state.rules.tracks_display:
+        raise IllegalMove("this game does not track the display (no display in its setup), "
+                          "so cards are not entered")
+
+
+def _take(state: CampanileState, move: Take) -> CampanileState:
+    _require_display(state)
+    turn = _own_turn(state, move.player, "taking a card")
+    if turn.card_taken:
+        raise IllegalMove(f"{move.player} has already taken a card this turn")
+    if move.card not in state.display:
+        raise IllegalMove(f"there is no {move.card} card face up (the display shows "
+                          f"{', '.join(state.display)})")
+    display = list(state.display)
+    display.remove(move.card)
+    return state.with_(display=tuple(display), turn=_replace_turn(turn, card_taken=True))
+
+
+def _reveal(state: CampanileState, move: Reveal) -> CampanileState:
+    _require_display(state)
+    if move.card not in state.rules.towers:
+        raise IllegalMove(f'"{move.card}" is not a tower style (the towers are '
+                          f"{', '.join(state.rules.towers)})")
+    turn = state.turn
+    if turn is None or not turn.card_taken or len(state.display) >= tables.DISPLAY_SIZE:
+        raise IllegalMove("a card is revealed only to refill the display after a card was taken")
+    return state.with_(display=(*state.display, move.card))
+
+
+def _valuation(state: CampanileState, move: Valuation) -> CampanileState:
+    if move.phase == "intermezzo" and state.phase != "opening":
+        raise IllegalMove("the Intermezzo has already been valued")
+    turn = state.turn
+    if turn is None or turn.ended:
+        raise IllegalMove("a valuation card is turned over at the end of a turn, after the build")
+    if state.rules.tracks_display and (not turn.card_taken or len(state.display) >= tables.DISPLAY_SIZE):
+        raise IllegalMove("with the display tracked, the valuation card is turned over in place of "
+                          "the refill, after the card is taken")
+    rules = state.rules
+    flags = rules.intermezzo_flags if move.phase == "intermezzo" else rules.finito_flags
+    results = value_towers(rules.towers, state.heights, state.stacks, flags)
+    chips = [list(c) for c in state.chips]
+    supply = Counter(dict(state.chip_supply))
+    for result in results:
+        for award in result.awards:
+            if state.chip_supply:
+                if supply[award.points] <= 0:  # cannot happen with the rulebook's flags
+                    raise IllegalMove(f"no {award.points}-point chip is left in the supply")
+                supply[award.points] -= 1
+            chips[state.player_index(award.player)].append(award.points)
+    phase = "finished" if move.phase == "finito" else "after-intermezzo"
+    return state.with_(
+        chips=tuple(tuple(c) for c in chips),
+        chip_supply=tuple(sorted(supply.items())) if state.chip_supply else (),
+        valuations=(*state.valuations, ValuationResult(move.phase, results)),
+        phase=phase,
+        turn=_replace_turn(turn, ended=True),
+    )
+
+
+def _replace_turn(turn: Turn, **changes: Any) -> Turn:
+    from dataclasses import replace
+
+    return replace(turn, **changes)

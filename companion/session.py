@@ -1,0 +1,209 @@
+"""The game in progress: the move log, the redo stack and the state they produce.
+
+The log is the truth; the states are a cache of it (``states[i]`` is the
+state before move ``i``, the last one is the current state), so undo is a
+pop, redo is a push, and an amended old move replays only what follows it.
+Every change is validated first and written to the journal (the store)
+before listeners hear of it, so a refused move or a failed write leaves the
+session exactly as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+from companion.games.base import Game, IllegalMove
+
+
+class Journal(Protocol):
+    """Where a session makes its log durable (the SQLite store, or nothing in tests)."""
+
+    def save(self, first: int, moves: Sequence[dict[str, Any]], redo: Sequence[dict[str, Any]]) -> None:
+        """Replace the stored moves from index ``first`` on with ``moves``, and the redo stack.
+
+        Must be atomic: after a crash either the old or the new log is stored.
+        """
+
+
+class SessionError(Exception):
+    """A session command that cannot be done (nothing to undo, no such move)."""
+
+
+class AmendRefused(SessionError):
+    """An amended move makes a later move illegal; nothing was changed.
+
+    ``index`` is the 0-based index of the later move that no longer fits.
+    """
+
+    def __init__(self, index: int, player: str | None, reason: str) -> None:
+        who = f" ({player})" if player else ""
+        super().__init__(f"move {index + 1}{who} would no longer be legal: {reason}")
+        self.index = index
+        self.player = player
+        self.reason = reason
+
+
+EventKind = Literal["move", "undo", "redo", "amend", "truncate"]
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a listener is told after the log changed: the kind and the first index affected."""
+
+    kind: EventKind
+    index: int
+
+
+Listener = Callable[["Session", Change], None]
+
+
+class Session:
+    """One game's move log, with undo, redo and amend.
+
+    Single-threaded by design: hardware threads post to a
+    :class:`~companion.command_queue.CommandQueue` that the main loop drains.
+    """
+
+    def __init__(self, game: Game, players: Sequence[str], initial: Any,
+                 moves: Sequence[Any] = (), redo: Sequence[Any] = (),
+                 journal: Journal | None = None) -> None:
+        self.game = game
+        self.players = tuple(players)
+        self._states: list[Any] = [initial]
+        self._log: list[Any] = []
+        for move in moves:
+            self._states.append(game.apply(self._states[-1], move))
+            self._log.append(move)
+        self._redo: list[Any] = list(redo)
+        self._journal = journal
+        self._listeners: list[Listener] = []
+
+    # -- reading -----------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        """The current state (after the last move in the log)."""
+        return self._states[-1]
+
+    @property
+    def initial(self) -> Any:
+        return self._states[0]
+
+    @property
+    def log(self) -> tuple[Any, ...]:
+        """The accepted moves, oldest first."""
+        return tuple(self._log)
+
+    @property
+    def redo_stack(self) -> tuple[Any, ...]:
+        """Undone moves, the next one to redo last."""
+        return tuple(self._redo)
+
+    def state_before(self, index: int) -> Any:
+        """The state before move ``index`` (``len(log)`` gives the current state)."""
+        return self._states[index]
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._log)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    # -- listeners ---------------------------------------------------------
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(session, change)`` after every change; returns the unsubscribe function."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def _notify(self, change: Change) -> None:
+        for listener in tuple(self._listeners):
+            listener(self, change)
+
+    def _save(self, first: int, log: Sequence[Any], redo: Sequence[Any]) -> None:
+        if self._journal is not None:
+            to_json = self.game.move_to_json
+            self._journal.save(first, [to_json(m) for m in log[first:]], [to_json(m) for m in redo])
+
+    # -- changing ----------------------------------------------------------
+    def propose(self, move: Any) -> Any:
+        """Validate, append, persist and announce ``move``; returns the new state.
+
+        Raises :class:`IllegalMove` (nothing changes) when the rules refuse it.
+        A new move clears the redo stack, as in every editor.
+        """
+        new_state = self.game.apply(self.state, move)
+        index = len(self._log)
+        redo: list[Any] = []
+        if self._redo and self._redo[-1] == move:
+            redo = self._redo[:-1]  # proposing exactly the undone move is a redo
+        self._save(index, [*self._log, move], redo)
+        self._log.append(move)
+        self._states.append(new_state)
+        self._redo = redo
+        self._notify(Change("move", index))
+        return new_state
+
+    def undo(self) -> Any:
+        """Take back the last move and keep it for redo; returns the move."""
+        if not self._log:
+            raise SessionError("there is nothing to undo")
+        move = self._log[-1]
+        index = len(self._log) - 1
+        self._save(index, self._log[:-1], [*self._redo, move])
+        self._log.pop()
+        self._states.pop()
+        self._redo.append(move)
+        self._notify(Change("undo", index))
+        return move
+
+    def redo(self) -> Any:
+        """Apply again the last undone move; returns it."""
+        if not self._redo:
+            raise SessionError("there is nothing to redo")
+        move = self._redo[-1]
+        new_state = self.game.apply(self.state, move)
+        index = len(self._log)
+        self._save(index, [*self._log, move], self._redo[:-1])
+        self._redo.pop()
+        self._log.append(move)
+        self._states.append(new_state)
+        self._notify(Change("redo", index))
+        return move
+
+    def amend(self, index: int, move: Any) -> Any:
+        """Replace move ``index`` with ``move`` and replay the moves after it.
+
+        If the new move is illegal, :class:`IllegalMove`; if a later move no
+        longer fits, :class:`AmendRefused` naming it. Either way nothing changes.
+        """
+        if not 0 <= index < len(self._log):
+            raise SessionError(f"there is no move {index + 1} to change")
+        states = [self.game.apply(self._states[index], move)]
+        rest = self._log[index + 1:]
+        for offset, later in enumerate(rest):
+            try:
+                states.append(self.game.apply(states[-1], later))
+            except IllegalMove as refusal:
+                raise AmendRefused(index + 1 + offset, self.game.actor(later), str(refusal)) from None
+        new_log = [*self._log[:index], move, *rest]
+        self._save(index, new_log, self._redo)
+        self._log = new_log
+        self._states = [*self._states[:index + 1], *states]
+        self._notify(Change("amend", index))
+        return self.state
+
+    def amend_and_drop(self, index: int, move: Any) -> Any:
+        """Replace move ``index`` and drop every move after it (the explicit choice a screen offers)."""
+        if not 0 <= index < len(self._log):
+            raise SessionError(f"there is no move {index + 1} to change")
+        new_state = self.game.apply(self._states[index], move)
+        new_log = [*self._log[:index], move]
+        self._save(index, new_log, [])
+        self._log = new_log
+        self._states = [*self._states[:index + 1], new_state]
+        self._redo = []
+        self._notify(Change("truncate", index))
+        return new_state
