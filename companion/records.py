@@ -82,8 +82,8 @@ def parse_record(data: Any) -> Record:
     if game is None:
         raise RecordError(f"must be a game name, not {type_name(data['game'])}", "game")
     players = check_players(data["players"], game)
-    options = data.get("options") or {}
-    setup = data.get("setup") or {}
+    options = {} if data.get("options") is None else data["options"]
+    setup = {} if data.get("setup") is None else data["setup"]
     require_object(options, "options")
     require_object(setup, "setup")
     initial = game.start(players, options, setup)

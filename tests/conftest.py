@@ -1,0 +1,41 @@
+"""Shared fixtures: paths to the example records and a way to run the CLI in-process."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+
+DATA = Path(__file__).parent / "data"
+EXAMPLES = DATA / "examples"
+
+
+@pytest.fixture
+def run_cli(capsys):
+    """Run ``companion ARGS`` in this process; returns (exit code, stdout, stderr)."""
+
+    def run(*args: str) -> tuple[int, str, str]:
+        try:
+            code = main(list(args))
+        except SystemExit as exit_:  # argparse exits for --help and usage errors
+            code = exit_.code if isinstance(exit_.code, int) else 2
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+@pytest.fixture
+def write_record(tmp_path):
+    """Write a record (a dict) to a temporary file and return its path as a string."""
+    counter = iter(range(10_000))
+
+    def write(record: dict) -> str:
+        path = tmp_path / f"record-{next(counter)}.json"
+        path.write_text(json.dumps(record), encoding="utf-8")
+        return str(path)
+
+    return write

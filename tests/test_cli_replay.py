@@ -1,0 +1,66 @@
+"""`companion replay` and the CLI's error contract: exit 2, one line, no traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tests.conftest import EXAMPLES
+
+CAMPANILE = EXAMPLES / "campanile-3p.json"
+
+
+def test_replay_json_prints_one_summary_object(run_cli):
+    code, out, err = run_cli("replay", str(CAMPANILE), "--json")
+    assert code == 0 and err == ""
+    summary = json.loads(out)
+    assert summary["game"] == "campanile" and summary["finished"] is True
+    assert summary["winners"] == ["Albert"]
+
+
+def test_replay_without_json_is_a_readable_table(run_cli):
+    code, out, _ = run_cli("replay", str(CAMPANILE))
+    assert code == 0
+    assert "Campanile — finished" in out
+    assert "Albert and Birgit both have 2; Albert's markers are closer to the base." in out
+    assert "winner" in out.splitlines()[-3]
+
+
+def test_an_illegal_move_exits_2_names_the_move_and_prints_nothing_on_stdout(run_cli, write_record):
+    record = json.loads(CAMPANILE.read_text())
+    record["moves"][1] = {"type": "influence", "player": "Albert", "tower": "brown"}
+    record["moves"].insert(2, {"type": "influence", "player": "Albert", "tower": "red"})
+    code, out, err = run_cli("replay", write_record(record), "--json")
+    assert code == 2 and out == ""
+    assert err == ("companion: move 3 (Albert): Albert has already placed a marker this turn "
+                   "(one per turn)\n")
+
+
+def test_a_missing_file_is_one_line(run_cli, tmp_path):
+    code, out, err = run_cli("replay", str(tmp_path / "nope.json"))
+    assert (code, out) == (2, "")
+    assert err == f"companion: no such file: {tmp_path / 'nope.json'}\n"
+
+
+def test_a_file_that_is_not_json_says_where(run_cli, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "companion-record/1",\n  "game": }')
+    code, _, err = run_cli("replay", str(bad))
+    assert code == 2
+    assert err.startswith(f"companion: {bad} is not valid JSON (line 2, column 11")
+    assert err.count("\n") == 1
+
+
+def test_unknown_command_and_missing_argument_exit_2_in_one_line(run_cli):
+    code, _, err = run_cli("frobnicate")
+    assert code == 2 and "invalid choice: 'frobnicate'" in err and err.count("\n") == 1
+    code, _, err = run_cli("replay")
+    assert code == 2 and "the following arguments are required: file" in err
+
+
+def test_debug_shows_the_traceback(tmp_path):
+    run = subprocess.run([sys.executable, "-m", "companion", "--debug", "replay", str(tmp_path / "x.json")],
+                         capture_output=True, text=True)
+    assert run.returncode != 0
+    assert "Traceback" in run.stderr and "RecordError" in run.stderr

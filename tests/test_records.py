@@ -1,0 +1,119 @@
+"""Strict record parsing: every structural error names its JSON path, in words."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.games.base import RecordError
+from companion.records import ReplayError, final_state, parse_record, record_json
+from tests.conftest import EXAMPLES
+
+CAMPANILE = json.loads((EXAMPLES / "campanile-3p.json").read_text())
+
+
+def _with(**changes):
+    record = copy.deepcopy(CAMPANILE)
+    record.update(changes)
+    return record
+
+
+def _error(record) -> str:
+    with pytest.raises(RecordError) as caught:
+        parse_record(record)
+    return str(caught.value)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"format": "companion-record/2"},
+     'format: must be "companion-record/1" (this file says "companion-record/2")'),
+    ({"game": "chess"}, 'game: unknown game "chess"; the companion knows campanile, castelli, san-gimignano'),
+    ({"game": 3}, "game: must be a game name, not a whole number"),
+    ({"players": ["A", "A", "B"]}, 'players[1]: duplicate name "A"'),
+    ({"players": ["A", "", "B"]}, 'players[1]: name "" must be 1 to 24 characters'),
+    ({"players": ["A", "x" * 25, "B"]}, "players[1]: name \"" + "x" * 25 + "\" must be 1 to 24 characters"),
+    ({"players": ["A", "mine", "B"]}, "players[1]: \"mine\" is reserved and cannot be a player's name"),
+    ({"players": ["A", 7, "B"]}, "players[1]: a player's name must be a text, not a whole number"),
+    ({"players": "A, B"}, "players: must be a list of names, not a text"),
+    ({"players": ["A"]}, "players: Campanile is for 2 to 5 players, not 1"),
+    ({"moves": {}}, "moves: must be a list, not an object"),
+    ({"options": []}, "options: must be an object, not a list"),
+    ({"extra": 1}, 'unknown field "extra"'),
+])
+def test_structural_errors_name_the_field(change, message):
+    assert _error(_with(**change)) == message
+
+
+def test_a_missing_required_field_is_named():
+    record = _with()
+    del record["players"]
+    assert _error(record) == '"players" is missing'
+
+
+def test_a_bad_move_is_named_by_its_number():
+    record = _with()
+    record["moves"][6] = {"type": "build", "player": "Birgit", "tower": "grey", "stories": 4}
+    assert _error(record) == "move 7: stories must be 1, 2 or 3"
+
+
+def test_an_unknown_move_field_is_an_error():
+    record = _with()
+    record["moves"][0]["storeys"] = 2
+    assert _error(record) == 'move 1: unknown field "storeys"'
+
+
+def test_the_whole_structure_is_checked_before_any_move_is_applied():
+    record = _with()
+    record["moves"][0]["player"] = "Birgit"          # illegal, but only when applied
+    record["moves"][-1] = {"type": "dance"}          # structural, found first
+    assert _error(record).startswith(f"move {len(record['moves'])}: type must be one of")
+
+
+def test_an_illegal_move_stops_the_replay_and_names_move_and_player():
+    record = _with()
+    record["moves"][2]["player"] = "Franziska"
+    parsed = parse_record(record)
+    with pytest.raises(ReplayError) as caught:
+        final_state(parsed)
+    assert str(caught.value) == "move 3 (Franziska): it is Birgit's turn to build, not Franziska's"
+    assert caught.value.index == 2
+
+
+def test_export_writes_every_option_and_replays_the_same():
+    parsed = parse_record(CAMPANILE)
+    state = final_state(parsed)
+    exported = record_json(parsed.game, parsed.players, parsed.initial, parsed.moves)
+    assert set(exported["options"]) == {"two_player_move", "flags"}
+    again = parse_record(json.loads(json.dumps(exported)))
+    assert parsed.game.summary(final_state(again)) == parsed.game.summary(state)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+                    lambda inner: st.lists(inner, max_size=4)
+                    | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=20))
+def test_fuzzed_records_are_refused_with_a_record_error_only(data):
+    """Any JSON value is either a valid record or a RecordError; nothing else escapes."""
+    try:
+        parse_record(data)
+    except RecordError as error:
+        assert str(error)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=0, max_value=len(CAMPANILE["moves"]) - 1),
+       st.sampled_from(["type", "player", "tower", "stories", "phase"]),
+       st.one_of(st.none(), st.booleans(), st.integers(-5, 9), st.text(max_size=6), st.lists(st.integers())))
+def test_fuzzed_moves_give_a_record_or_replay_error(index, key, value):
+    record = _with()
+    record["moves"][index][key] = value
+    try:
+        final_state(parse_record(record))
+    except RecordError as error:
+        assert str(error).startswith(f"move {index + 1}") or str(error).startswith("move ")
+    except ReplayError as error:
+        assert str(error).startswith("move ")
