@@ -1,0 +1,227 @@
+"""The Castelli board as data: areas, tile spaces and settlements, with validation.
+
+The real board's layout is not in the rulebook, so boards come from records
+(inline) or from example layouts shipped in ``layouts/``. A board is checked
+once, with messages that name the offending field, and then shared, unchanged,
+by every state of a game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from companion.games.base import RecordError
+from companion.games.castelli import tables
+from companion.games.fields import check_keys, get_int, require_object, type_name
+
+FRAME_PREFIX = "frame:"
+
+
+@dataclass(frozen=True)
+class Area:
+    """One octagonal area: its kind, what evaluating it gives, and its ``[row, column]``."""
+
+    name: str
+    kind: str
+    at: tuple[int, int]
+    amount: int = 0  # yield (forest/field/rock) or tents (market); 0 for mine and plain
+    spots: int = 0  # castle places (rock only)
+
+
+@dataclass(frozen=True)
+class Space:
+    """One square tile space; ``sides`` names an area or ``frame:GIFT`` for N, E, S, W."""
+
+    name: str
+    at: tuple[int, int]
+    sides: tuple[str, str, str, str]
+
+
+@dataclass(frozen=True)
+class Board:
+    """A validated board. ``borders`` lists, per area, the (space, side index) pairs facing it."""
+
+    areas: Mapping[str, Area]
+    spaces: Mapping[str, Space]
+    settlements: Mapping[str, str]
+    borders: Mapping[str, tuple[tuple[str, int], ...]]
+    name: str | None = None
+
+    @property
+    def mine(self) -> str | None:
+        """The mine area's name (a board has at most one)."""
+        for area in self.areas.values():
+            if area.kind == "mine":
+                return area.name
+        return None
+
+
+def _position(value: Any, path: str) -> tuple[int, int]:
+    if (not isinstance(value, list) or len(value) != 2
+            or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in value)):
+        raise RecordError("at must be [row, column], two whole numbers from 0", path)
+    return (value[0], value[1])
+
+
+def _area(name: str, data: Any, path: str) -> Area:
+    data = require_object(data, path)
+    kind = data.get("kind")
+    if kind not in tables.AREA_KINDS:
+        shown = json.dumps(kind) if kind is not None else "missing"
+        raise RecordError(f"kind must be one of {', '.join(tables.AREA_KINDS)} (not {shown})", path)
+    optional = ["yield"] if kind in ("forest", "field", "rock") else []
+    if kind == "rock":
+        optional.append("spots")
+    if kind == "market":
+        optional.append("tents")
+    try:
+        check_keys(data, required=("kind", "at"), optional=optional)
+    except RecordError as error:
+        raise RecordError(f"{error.message} for a {kind}", path) from None
+    at = _position(data["at"], f"{path}.at")
+    amount = 0
+    if kind in ("forest", "field", "rock"):
+        amount = get_int(data, "yield", low=tables.YIELD_RANGE[0], high=tables.YIELD_RANGE[1],
+                         default=tables.DEFAULT_YIELD, path=path) or 0
+    elif kind == "market":
+        amount = get_int(data, "tents", low=tables.TENTS_RANGE[0], high=tables.TENTS_RANGE[1],
+                         default=tables.DEFAULT_TENTS, path=path) or 0
+    spots = 0
+    if kind == "rock":
+        spots = get_int(data, "spots", low=tables.SPOTS_RANGE[0], high=tables.SPOTS_RANGE[1],
+                        default=tables.DEFAULT_SPOTS, path=path) or 0
+    return Area(name, kind, at, amount, spots)
+
+
+def _space(name: str, data: Any, areas: Mapping[str, Area], path: str) -> Space:
+    data = require_object(data, path)
+    check_keys(data, required=("at", "sides"), path=path)
+    at = _position(data["at"], f"{path}.at")
+    sides_data = require_object(data["sides"], f"{path}.sides")
+    check_keys(sides_data, required=tables.SIDES, path=f"{path}.sides")
+    sides = []
+    for side in tables.SIDES:
+        target = sides_data[side]
+        where = f"{path}.sides.{side}"
+        if not isinstance(target, str):
+            raise RecordError(f"must name an area or frame:GIFT, not {type_name(target)}", where)
+        if target.startswith(FRAME_PREFIX):
+            gift = target[len(FRAME_PREFIX):]
+            if gift not in tables.FRAME_GIFTS:
+                raise RecordError(f'frame gift must be one of {", ".join(tables.FRAME_GIFTS)} '
+                                  f'(not "{gift}")', where)
+        elif target not in areas:
+            raise RecordError(f'no area "{target}" on this board', where)
+        sides.append(target)
+    return Space(name, at, (sides[0], sides[1], sides[2], sides[3]))
+
+
+def validate_board(data: Any, name: str | None = None) -> Board:
+    """A :class:`Board` from its inline JSON, or :class:`RecordError` with the field's path.
+
+    Paths are relative to the board (``spaces.s12.sides.N``); callers put them
+    under ``setup.board``. The store can call this before saving a layout.
+    """
+    data = require_object(data, "")
+    check_keys(data, required=("areas", "spaces"), optional=("settlements",))
+    areas_data = require_object(data["areas"], "areas")
+    if not areas_data:
+        raise RecordError("a board needs at least one area", "areas")
+    areas: dict[str, Area] = {}
+    for area_name, area_data in areas_data.items():
+        areas[area_name] = _area(area_name, area_data, f"areas.{area_name}")
+    mines = [a.name for a in areas.values() if a.kind == "mine"]
+    if len(mines) > 1:
+        raise RecordError(f"a board has at most one mine (found {', '.join(mines)})", "areas")
+    seen: dict[tuple[int, int], str] = {}
+    for area in areas.values():
+        if area.at in seen:
+            raise RecordError(f"area {area.name} is at {list(area.at)} like {seen[area.at]}",
+                              f"areas.{area.name}.at")
+        seen[area.at] = area.name
+    spaces_data = require_object(data["spaces"], "spaces")
+    if not spaces_data:
+        raise RecordError("a board needs at least one tile space", "spaces")
+    spaces: dict[str, Space] = {}
+    seen = {}
+    for space_name, space_data in spaces_data.items():
+        space = _space(space_name, space_data, areas, f"spaces.{space_name}")
+        if space.at in seen:
+            raise RecordError(f"space {space_name} is at {list(space.at)} like {seen[space.at]}",
+                              f"spaces.{space_name}.at")
+        seen[space.at] = space_name
+        spaces[space_name] = space
+    borders: dict[str, list[tuple[str, int]]] = {a: [] for a in areas}
+    for space in spaces.values():
+        for index, target in enumerate(space.sides):
+            if target in borders:
+                borders[target].append((space.name, index))
+    for area in areas.values():
+        if area.kind != "plain" and not borders[area.name]:
+            raise RecordError(f"no tile space borders this {area.kind}, so it could never be "
+                              "evaluated", f"areas.{area.name}")
+    settlements: dict[str, str] = {}
+    raw = data.get("settlements")
+    if raw is not None:
+        raw = require_object(raw, "settlements")
+        for area_name, kind in raw.items():
+            where = f"settlements.{area_name}"
+            if area_name not in areas:
+                raise RecordError(f'no area "{area_name}" on this board', where)
+            if areas[area_name].kind != "plain":
+                raise RecordError(f"villages and towns stand on plain areas, and {area_name} is a "
+                                  f"{areas[area_name].kind}", where)
+            if kind not in tables.SETTLEMENT_KINDS:
+                raise RecordError(f'must be "village" or "town", not {json.dumps(kind)}', where)
+            settlements[area_name] = kind
+        for kind, supply in tables.SETTLEMENT_SUPPLY.items():
+            count = sum(1 for k in settlements.values() if k == kind)
+            if count > supply:
+                raise RecordError(f"the game has {supply} {kind}s, this board places {count}",
+                                  "settlements")
+    return Board(areas, spaces, settlements,
+                 {a: tuple(b) for a, b in borders.items()}, name)
+
+
+def board_to_json(board: Board) -> dict[str, Any]:
+    """The inline JSON of a board, every default written out (``validate_board`` reads it back)."""
+    areas: dict[str, Any] = {}
+    for area in board.areas.values():
+        entry: dict[str, Any] = {"kind": area.kind, "at": list(area.at)}
+        if area.kind in ("forest", "field", "rock"):
+            entry["yield"] = area.amount
+        if area.kind == "rock":
+            entry["spots"] = area.spots
+        if area.kind == "market":
+            entry["tents"] = area.amount
+        areas[area.name] = entry
+    spaces = {s.name: {"at": list(s.at), "sides": dict(zip(tables.SIDES, s.sides, strict=True))}
+              for s in board.spaces.values()}
+    return {"areas": areas, "spaces": spaces, "settlements": dict(board.settlements)}
+
+
+def layout_names() -> tuple[str, ...]:
+    """The board layouts the package ships (example layouts; the real board is not published)."""
+    folder = resources.files("companion.games.castelli").joinpath("layouts")
+    return tuple(sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json")))
+
+
+@cache
+def load_layout(name: str) -> Board:
+    """A shipped layout by name, validated; :class:`RecordError` for an unknown name."""
+    if name not in layout_names():
+        raise RecordError(f'unknown board layout "{name}"; the companion ships '
+                          f'{", ".join(layout_names())}')
+    text = resources.files("companion.games.castelli").joinpath(f"layouts/{name}.json").read_text(
+        encoding="utf-8")
+    data = json.loads(text)
+    data.pop("comment", None)
+    try:
+        return validate_board(data, name)
+    except RecordError as error:
+        raise error.within(f"layout {name}") from None

@@ -1,0 +1,160 @@
+"""The Castelli engine: the :class:`Game` interface over the modules of this package."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.games.base import Game, RecordError
+from companion.games.castelli import tables
+from companion.games.castelli.board import Board, board_to_json, load_layout, validate_board
+from companion.games.castelli.moves import Move, move_to_json, parse_move
+from companion.games.castelli.rules import apply_move, winners
+from companion.games.castelli.state import Options, State
+from companion.games.fields import check_keys, get_int, get_list, get_str, require_object, type_name
+
+
+def parse_options(options: Mapping[str, Any]) -> Options:
+    """The rule options of a record (``options``), defaults filled in."""
+    check_keys(options, optional=("modules", "neutral", "silver_tie"), path="options")
+    modules = get_list(options, "modules", path="options") or []
+    chosen: list[str] = []
+    for index, module in enumerate(modules):
+        if module not in tables.MODULES:
+            shown = f'"{module}"' if isinstance(module, str) else type_name(module)
+            raise RecordError(f"must be one of {', '.join(tables.MODULES)} (not {shown})",
+                              f"options.modules[{index}]")
+        if module in chosen:
+            raise RecordError(f'"{module}" is listed twice', f"options.modules[{index}]")
+        chosen.append(module)
+    neutral = get_str(options, "neutral", choices=tables.NEUTRAL_CHOICES,
+                      default=tables.NEUTRAL_CHOICES[0], path="options")
+    silver_tie = get_str(options, "silver_tie", choices=tables.SILVER_TIE_CHOICES,
+                         default=tables.SILVER_TIE_CHOICES[0], path="options")
+    return Options(frozenset(chosen), neutral or "void", silver_tie or "shared")
+
+
+def parse_board(value: Any) -> Board:
+    """``setup.board``: a shipped layout's name or an inline board."""
+    if isinstance(value, str):
+        try:
+            return load_layout(value)
+        except RecordError as error:
+            raise RecordError(error.message, "setup.board") from None
+    if not isinstance(value, dict):
+        raise RecordError(f"must be a layout name or an inline board, not {type_name(value)}",
+                          "setup.board")
+    try:
+        return validate_board(value)
+    except RecordError as error:
+        raise error.within("setup.board") from None
+
+
+def parse_colors(players: Sequence[str], value: Any) -> dict[str, str]:
+    """``setup.colors``: every player exactly one of the four colours, no colour twice."""
+    data = require_object(value, "setup.colors")
+    for name in data:
+        if name not in players:
+            raise RecordError(f'"{name}" is not one of the players', "setup.colors")
+    colors: dict[str, str] = {}
+    for player in players:
+        colour = data.get(player)
+        if colour is None:
+            raise RecordError(f'{player} has no colour', "setup.colors")
+        if colour not in tables.COLORS:
+            raise RecordError(f'must be one of {", ".join(tables.COLORS)} (not {type_name(colour)} '
+                              f'{colour!r})' if not isinstance(colour, str) else
+                              f'must be one of {", ".join(tables.COLORS)} (not "{colour}")',
+                              f"setup.colors.{player}")
+        if colour in colors.values():
+            other = next(p for p, c in colors.items() if c == colour)
+            raise RecordError(f"{colour} is already {other}'s colour", f"setup.colors.{player}")
+        colors[player] = colour
+    return colors
+
+
+def initial_state(players: Sequence[str], options: Mapping[str, Any],
+                  setup: Mapping[str, Any]) -> State:
+    """The state before the first move, from a record's players, options and setup."""
+    opts = parse_options(options)
+    check_keys(setup, required=("colors", "board"), optional=("mine",), path="setup")
+    colors = parse_colors(players, setup["colors"])
+    board = parse_board(setup["board"])
+    mine = get_int(setup, "mine", low=0, default=tables.MINE_SILVER[len(players)], path="setup")
+    assert mine is not None
+    names = tuple(players)
+    zero = dict.fromkeys(names, 0)
+    return State(
+        board=board, players=names, colors=colors, options=opts, mine_start=mine, mine=mine,
+        resources=dict.fromkeys(names, (0, 0, 0)), silver=dict(zero), cards=dict(zero),
+        score=dict(zero), castles_built=dict(zero), castles={}, settlements=dict(board.settlements),
+        revealed={}, done=frozenset(),
+        holds_own_tile=dict.fromkeys(names, True) if opts.dilemma else {})
+
+
+class Castelli(Game):
+    """Castelli (Queen Games 2011): reveal tiles, win areas, build castles."""
+
+    name = "castelli"
+    title = "Castelli"
+    min_players = 2
+    max_players = 4
+
+    def start(self, players: Sequence[str], options: Mapping[str, Any],
+              setup: Mapping[str, Any]) -> State:
+        return initial_state(players, options, setup)
+
+    def parse_move(self, data: Any) -> Move:
+        return parse_move(data)
+
+    def move_to_json(self, move: Move) -> dict[str, Any]:
+        return move_to_json(move)
+
+    def apply(self, state: State, move: Move) -> State:
+        return apply_move(state, move)
+
+    def is_finished(self, state: State) -> bool:
+        return state.finished
+
+    def to_move(self, state: State) -> str | None:
+        if state.finished:
+            return None
+        if state.all_revealed():
+            return state.players[state.current or 0]
+        return state.players[state.next_index()]
+
+    def summary(self, state: State) -> dict[str, Any]:
+        players = state.players
+        out: dict[str, Any] = {
+            "game": self.name,
+            "players": list(players),
+            "finished": state.finished,
+            "scores": {p: state.score[p] for p in players},
+            "winners": winners(state),
+            "resources": {p: dict(zip(tables.RESOURCES, state.resources[p], strict=True))
+                          for p in players},
+            "silver": {**{p: state.silver[p] for p in players}, "mine": state.mine},
+            "cards": {p: state.cards[p] for p in players},
+            "castles": {p: state.castles_built[p] for p in players},
+            "evaluations": [e.to_json() for e in state.evaluations],
+        }
+        if state.finished and state.final is not None:
+            out["final"] = {p: dict(state.final[p]) for p in players}
+        out["explanations"] = [f"{e.area} ({e.kind}): {e.explanation}" for e in state.evaluations]
+        out["not_evaluated"] = list(state.notes)
+        out["to_move"] = self.to_move(state)
+        return out
+
+    def options_json(self, state: State) -> dict[str, Any]:
+        opts = state.options
+        return {"modules": [m for m in tables.MODULES if m in opts.modules],
+                "neutral": opts.neutral, "silver_tie": opts.silver_tie}
+
+    def setup_json(self, state: State) -> dict[str, Any]:
+        return {"colors": dict(state.colors), "board": board_to_json(state.board),
+                "mine": state.mine_start}
+
+    def report(self, state: State) -> str:
+        from companion.games.castelli.views import report
+
+        return report(self, state)

@@ -1,0 +1,218 @@
+"""Castelli's moves: small frozen dataclasses, one per record move type, and their JSON.
+
+``parse_move`` checks structure only (fields, types, ranges); whether a move is
+legal now is the engine's job. ``move_to_json`` writes every field back, so a
+move survives a round trip unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from companion.games.base import RecordError
+from companion.games.castelli import tables
+from companion.games.fields import (
+    check_keys,
+    check_player,
+    get_bool,
+    get_int,
+    get_str,
+    require_object,
+    type_name,
+)
+
+Shields = tuple[tuple[str, "int | str"], ...]
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """P turns a tile face up on ``space``; ``shields`` in N, E, S, W order."""
+
+    player: str
+    space: str
+    shields: Shields
+    silver: int = 0
+    swap: bool = False
+
+
+@dataclass(frozen=True)
+class Steward:
+    """Q turns the tile just revealed by another player; ``shields`` as they now lie."""
+
+    player: str
+    shields: Shields
+
+
+@dataclass(frozen=True)
+class Build:
+    """P builds a castle in ``area`` (on top of ``on``'s castle with Battle)."""
+
+    player: str
+    area: str
+    silver_for: str | None = None
+    card: str | None = None
+    on: str | None = None
+
+
+@dataclass(frozen=True)
+class Guard:
+    """Battle: Q's Guard cancels the build on top of Q's castle that just happened."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class Play:
+    """P plays a character card in its own turn; ``value``/``target``/``area`` as the card needs."""
+
+    player: str
+    card: str
+    value: int | None = None
+    target: str | None = None
+    area: str | None = None
+
+
+@dataclass(frozen=True)
+class Sell:
+    """P sells ``cards`` cards to the mine for 2 silver each."""
+
+    player: str
+    cards: int
+
+
+@dataclass(frozen=True)
+class End:
+    """The table ends the game after the last tile's turn: the mine, then final scoring."""
+
+    player: None = None
+
+
+Move = Reveal | Steward | Build | Guard | Play | Sell | End
+
+#: The extra field each played card needs (None: none).
+CARD_FIELD = {"king": "value", "traitor": "target", "peasant": "area", "prince": "area",
+              "arsonist": "area"}
+
+
+def parse_shields(data: dict[str, Any], key: str = "shields") -> Shields:
+    """The four shields of a tile, checked: each ``[colour, 1–6 or "card"]``, four colours."""
+    raw = data.get(key)
+    if raw is None:
+        raise RecordError(f'"{key}" is missing')
+    if not isinstance(raw, dict):
+        raise RecordError(f"{key} must be an object with N, E, S and W, not {type_name(raw)}")
+    check_keys(raw, required=tables.SIDES, path=key)
+    shields = []
+    for side in tables.SIDES:
+        item = raw[side]
+        ok = (isinstance(item, list) and len(item) == 2 and item[0] in tables.COLORS
+              and ((isinstance(item[1], int) and not isinstance(item[1], bool)
+                    and item[1] in tables.SHIELD_VALUES) or item[1] == tables.CARD_SHIELD))
+        if not ok:
+            raise RecordError(f'{key}.{side} must be [colour, 1–6 or "card"] with colour one of '
+                              f'{", ".join(tables.COLORS)}')
+        shields.append((item[0], item[1]))
+    colours = [c for c, _ in shields]
+    if len(set(colours)) != 4:
+        raise RecordError(f"{key} must show four different colours (not {', '.join(colours)})")
+    return tuple(shields)
+
+
+def shields_json(shields: Shields) -> dict[str, list[Any]]:
+    """The record form of a tile's shields."""
+    return {side: [colour, value] for side, (colour, value) in zip(tables.SIDES, shields, strict=True)}
+
+
+def parse_move(data: Any) -> Move:
+    """A move from its record JSON; :class:`RecordError` names the bad field."""
+    data = require_object(data)
+    kind = data.get("type")
+    if kind == "reveal":
+        check_keys(data, required=("type", "player", "space", "shields"), optional=("silver", "swap"))
+        return Reveal(check_player(data), _text(data, "space"), parse_shields(data),
+                      get_int(data, "silver", low=0, high=2, default=0) or 0,
+                      get_bool(data, "swap"))
+    if kind == "steward":
+        check_keys(data, required=("type", "player", "shields"))
+        return Steward(check_player(data), parse_shields(data))
+    if kind == "build":
+        check_keys(data, required=("type", "player", "area"), optional=("silver_for", "card", "on"))
+        on = get_str(data, "on")
+        cards = tables.TOP_BUILD_CARDS if on is not None else tables.BUILD_CARDS
+        card = data.get("card")
+        if card is not None and card not in cards:
+            where = 'with "on"' if on is not None else 'without "on"'
+            raise RecordError(f'card {where} must be one of {", ".join(cards)} or null '
+                              f"(not {_shown(card)})")
+        return Build(check_player(data), _text(data, "area"),
+                     get_str(data, "silver_for", choices=tables.RESOURCES), card, on)
+    if kind == "guard":
+        check_keys(data, required=("type", "player"))
+        return Guard(check_player(data))
+    if kind == "play":
+        card = data.get("card")
+        if card not in tables.PLAY_CARDS:
+            hint = ""
+            if card == "steward" or card == "guard":
+                hint = f'; a {card} is its own move, {{"type": "{card}"}}'
+            elif card in tables.BUILD_CARDS or card in tables.TOP_BUILD_CARDS:
+                hint = f'; the {card} is played with a build move ("card": "{card}")'
+            raise RecordError(f'card must be one of {", ".join(tables.PLAY_CARDS)} '
+                              f"(not {_shown(card)}){hint}")
+        extra = CARD_FIELD.get(card)
+        required = ("type", "player", "card") + ((extra,) if extra else ())
+        check_keys(data, required=required)
+        player = check_player(data)
+        if card == "king":
+            value = get_int(data, "value", required=True)
+            if value not in tables.KING_VALUES:
+                raise RecordError(f"value must be one of {', '.join(map(str, tables.KING_VALUES))} "
+                                  f"(the Kings' values), not {value}")
+            return Play(player, card, value=value)
+        if card == "traitor":
+            return Play(player, card, target=_text(data, "target"))
+        if extra == "area":
+            return Play(player, card, area=_text(data, "area"))
+        return Play(player, card)
+    if kind == "sell":
+        check_keys(data, required=("type", "player", "cards"))
+        return Sell(check_player(data), get_int(data, "cards", low=1, required=True) or 1)
+    if kind == "end":
+        check_keys(data, required=("type",))
+        return End()
+    raise RecordError("type must be one of reveal, steward, build, guard, play, sell, end "
+                      f"(not {_shown(kind)})")
+
+
+def move_to_json(move: Move) -> dict[str, Any]:
+    """The record JSON of a move, every field written out."""
+    if isinstance(move, Reveal):
+        return {"type": "reveal", "player": move.player, "space": move.space,
+                "shields": shields_json(move.shields), "silver": move.silver, "swap": move.swap}
+    if isinstance(move, Steward):
+        return {"type": "steward", "player": move.player, "shields": shields_json(move.shields)}
+    if isinstance(move, Build):
+        return {"type": "build", "player": move.player, "area": move.area,
+                "silver_for": move.silver_for, "card": move.card, "on": move.on}
+    if isinstance(move, Guard):
+        return {"type": "guard", "player": move.player}
+    if isinstance(move, Play):
+        out: dict[str, Any] = {"type": "play", "player": move.player, "card": move.card}
+        extra = CARD_FIELD.get(move.card)
+        if extra:
+            out[extra] = getattr(move, extra)
+        return out
+    if isinstance(move, Sell):
+        return {"type": "sell", "player": move.player, "cards": move.cards}
+    return {"type": "end"}
+
+
+def _text(data: dict[str, Any], key: str) -> str:
+    value = get_str(data, key, required=True)
+    assert value is not None
+    return value
+
+
+def _shown(value: Any) -> str:
+    return f'"{value}"' if isinstance(value, str) else ("missing" if value is None else type_name(value))

@@ -1,0 +1,149 @@
+"""The state of a Castelli game: plain data, copied (shallowly) before every change.
+
+States are immutable by convention. ``clone`` copies the small per-player
+dictionaries and shares everything that never changes (the board, the
+options, the colours), so a move costs a few dictionary copies, not a deep
+copy of the board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from companion.games.castelli import tables
+from companion.games.castelli.board import Board
+
+Shields = tuple[tuple[str, "int | str"], ...]
+Resources = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Options:
+    """The record's rule options."""
+
+    modules: frozenset[str] = frozenset()
+    neutral: str = "void"
+    silver_tie: str = "shared"
+
+    @property
+    def battle(self) -> bool:
+        return "battle" in self.modules
+
+    @property
+    def dilemma(self) -> bool:
+        return "dilemma" in self.modules
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """One evaluated area, as the summary lists it, plus the resolver's words."""
+
+    area: str
+    kind: str
+    influence: Mapping[str, int]
+    awards: Mapping[str, Mapping[str, int]]
+    explanation: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"area": self.area, "kind": self.kind, "influence": dict(self.influence),
+                "awards": {p: dict(a) for p, a in self.awards.items()}}
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What a directly following Steward or Guard can take back.
+
+    ``kind`` "reveal": ``base`` is the state after the reveal's card draws and
+    silver, before its frame gifts and evaluations; ``player`` revealed ``space``.
+    ``kind`` "top": ``base`` is the state before a build on top of ``owner``'s castle.
+    """
+
+    kind: str
+    base: State
+    player: str
+    space: str = ""
+    owner: str = ""
+
+
+@dataclass
+class State:
+    """Everything a Castelli game has after some moves (treat as immutable)."""
+
+    board: Board
+    players: tuple[str, ...]
+    colors: Mapping[str, str]  # player -> colour
+    options: Options
+    mine_start: int
+    mine: int
+    resources: dict[str, Resources]
+    silver: dict[str, int]
+    cards: dict[str, int]
+    score: dict[str, int]
+    castles_built: dict[str, int]
+    castles: dict[str, tuple[tuple[str, ...], ...]]  # area -> stacks (bottom .. top owner)
+    settlements: dict[str, str]
+    revealed: dict[str, Shields]
+    done: frozenset[str]  # areas whose evaluation happened (or was found empty / void)
+    evaluations: tuple[Evaluation, ...] = ()
+    notes: tuple[str, ...] = ()  # why areas gave nothing (void, nobody), for the report
+    current: int | None = None  # index of the player whose turn it is
+    revealed_this_turn: bool = False
+    card_played: bool = False
+    silver_swap_used: bool = False
+    pending: Pending | None = None
+    holds_own_tile: dict[str, bool] = field(default_factory=dict)
+    finished: bool = False
+    final: dict[str, dict[str, int]] | None = None
+
+    def clone(self) -> State:
+        """A copy whose mutable parts can be changed without touching this state."""
+        return replace(
+            self, resources=dict(self.resources), silver=dict(self.silver), cards=dict(self.cards),
+            score=dict(self.score), castles_built=dict(self.castles_built), castles=dict(self.castles),
+            settlements=dict(self.settlements), revealed=dict(self.revealed),
+            holds_own_tile=dict(self.holds_own_tile))
+
+    # Derived facts -------------------------------------------------------
+    @property
+    def players_by_colour(self) -> dict[str, str]:
+        return {colour: player for player, colour in self.colors.items()}
+
+    def deck(self) -> int:
+        """Cards left to draw: played and sold cards go back under the deck."""
+        return tables.deck_size(self.options.modules) - sum(self.cards.values())
+
+    def face_down(self) -> list[str]:
+        return [s for s in self.board.spaces if s not in self.revealed]
+
+    def all_revealed(self) -> bool:
+        return len(self.revealed) == len(self.board.spaces)
+
+    def shields_into(self, area: str) -> list[tuple[str, int | str]]:
+        """The revealed shields pointing into ``area``."""
+        out = []
+        for space, side in self.board.borders[area]:
+            shields = self.revealed.get(space)
+            if shields is not None:
+                out.append(shields[side])
+        return out
+
+    def points_in(self, area: str, player: str) -> int:
+        """A player's shield points in an area (revealed shields; card-covered count 0)."""
+        colour = self.colors[player]
+        return sum(v for c, v in self.shields_into(area) if c == colour and isinstance(v, int))
+
+    def next_index(self) -> int:
+        """The seat of the player who reveals next."""
+        if self.current is None:
+            return 0
+        if not self.revealed_this_turn:
+            return self.current
+        return (self.current + 1) % len(self.players)
+
+    def castles_left(self, player: str) -> int:
+        return tables.CASTLES_PER_PLAYER - self.castles_built[player]
+
+    def settlements_left(self, kind: str) -> int:
+        return tables.SETTLEMENT_SUPPLY[kind] - sum(1 for k in self.settlements.values() if k == kind)

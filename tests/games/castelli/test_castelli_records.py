@@ -1,0 +1,192 @@
+"""Records, structure checks, board validation, layouts, export and the CLI."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+from castelli_testkit import GAME, PLAYGROUND
+
+from companion.cli import main
+from companion.games.base import RecordError
+from companion.games.castelli import layout_names, load_layout, validate_board
+from companion.games.castelli.board import board_to_json
+from companion.records import final_state, parse_record, record_json
+
+EXAMPLE = Path("/work/shared/examples/castelli.json")
+EXPECTED = Path("/work/shared/examples/castelli.expected.json")
+
+
+def example():
+    return json.loads(EXAMPLE.read_text())
+
+
+def test_shipped_example_record_matches_expected():
+    record = parse_record(example())
+    summary = GAME.summary(final_state(record))
+    for key, value in json.loads(EXPECTED.read_text()).items():
+        assert summary[key] == value, key
+    assert summary["final"]["Csaba"] == {"cards": 0, "resources": 5, "silver": 4}
+    assert summary["evaluations"][-1]["kind"] == "mine"
+
+
+def test_export_writes_everything_and_replays_the_same():
+    record = parse_record(example())
+    state = final_state(record)
+    exported = record_json(GAME, record.players, state, record.moves)
+    assert exported["options"] == {"modules": [], "neutral": "void", "silver_tie": "shared"}
+    assert exported["setup"]["mine"] == 22 and isinstance(exported["setup"]["board"], dict)
+    again = parse_record(json.loads(json.dumps(exported)))
+    assert GAME.summary(final_state(again)) == GAME.summary(state)
+    for move in record.moves:
+        assert GAME.parse_move(GAME.move_to_json(move)) == move
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda r: r["options"].update(neutral="share"), "options: neutral must be one of void, split"),
+    (lambda r: r["options"].update(modules=["battle", "battle"]),
+        'options.modules[1]: "battle" is listed twice'),
+    (lambda r: r["options"].update(silvr=1), 'options: unknown field "silvr"'),
+    (lambda r: r["setup"]["colors"].update(Dora="blue"), "setup.colors.Dora: blue is already Csaba's colour"),
+    (lambda r: r["setup"]["colors"].pop("Dora"), "setup.colors: Dora has no colour"),
+    (lambda r: r["setup"].update(board="castelli-real"), 'setup.board: unknown board layout "castelli-real"'),
+    (lambda r: r["setup"]["board"]["spaces"]["s12"]["sides"].update(N="a99"),
+     'setup.board.spaces.s12.sides.N: no area "a99" on this board'),
+    (lambda r: r["moves"][0]["shields"].update(N=["green", 7]),
+     'move 1: shields.N must be [colour, 1–6 or "card"]'),
+    (lambda r: r["moves"][0].update(silvr=1), 'move 1: unknown field "silvr"'),
+    (lambda r: r["moves"][6].update(value=6), "move 7: value must be one of 3, 4, 5"),
+    (lambda r: r["moves"][0]["shields"].update(N=["yellow", 2]),
+        "move 1: shields must show four different colours"),
+])
+def test_record_errors_name_the_field(change, message):
+    data = example()
+    change(data)
+    with pytest.raises(RecordError) as info:
+        parse_record(data)
+    assert str(info.value).startswith(message), str(info.value)
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"type": "play", "player": "A", "card": "steward"}, 'a steward is its own move'),
+    ({"type": "play", "player": "A", "card": "count"}, "played with a build move"),
+    ({"type": "play", "player": "A", "card": "king"}, '"value" is missing'),
+    ({"type": "play", "player": "A", "card": "thief", "target": "B"}, 'unknown field "target"'),
+    ({"type": "build", "player": "A", "area": "a", "card": "abbot"}, 'card without "on" must be one of'),
+    ({"type": "build", "player": "A", "area": "a", "on": "B", "card": "count"},
+        'card with "on" must be one of'),
+    ({"type": "build", "player": "A", "area": "a", "silver_for": "gold"}, "silver_for must be one of wood"),
+    ({"type": "sell", "player": "A", "cards": 0}, "cards must be at least 1"),
+    ({"type": "reveal", "player": "A", "space": "s", "shields": {}}, '"N" is missing'),
+    ({"type": "reveal", "player": "A", "space": "s", "silver": 3,
+      "shields": {"N": ["blue", 1], "E": ["red", 1], "S": ["green", 1], "W": ["yellow", 1]}},
+     "silver must be from 0 to 2"),
+    ({"type": "pass", "player": "A"}, "type must be one of"),
+    ({"type": "end", "player": "A"}, 'unknown field "player"'),
+])
+def test_move_structure_errors(data, message):
+    with pytest.raises(RecordError) as info:
+        GAME.parse_move(data)
+    assert message in str(info.value)
+
+
+def test_moves_round_trip():
+    samples = [
+        {"type": "reveal", "player": "A", "space": "s", "silver": 1, "swap": True,
+         "shields": {"N": ["blue", "card"], "E": ["red", 6], "S": ["green", 1], "W": ["yellow", 2]}},
+        {"type": "steward", "player": "B",
+         "shields": {"N": ["red", 6], "E": ["green", 1], "S": ["yellow", 2], "W": ["blue", "card"]}},
+        {"type": "build", "player": "A", "area": "a", "silver_for": "wood", "card": "knights", "on": "B"},
+        {"type": "guard", "player": "B"}, {"type": "play", "player": "A", "card": "traitor", "target": "B"},
+        {"type": "play", "player": "A", "card": "arsonist", "area": "a"},
+        {"type": "sell", "player": "A", "cards": 2},
+        {"type": "end"},
+    ]
+    for data in samples:
+        move = GAME.parse_move(data)
+        assert GAME.move_to_json(move) == {**data, **GAME.move_to_json(move)}
+        assert GAME.parse_move(GAME.move_to_json(move)) == move
+
+
+@pytest.mark.parametrize(("change", "path", "message"), [
+    (lambda b: b["areas"]["R"].update(kind="lake"), "areas.R", "kind must be one of forest"),
+    (lambda b: b["areas"]["R"].update(tents=2), "areas.R", 'unknown field "tents" for a rock'),
+    (lambda b: b["areas"]["R"].update(spots=0), "areas.R", "spots must be from 1 to 4"),
+    (lambda b: b["areas"]["M"].update(at=[1]), "areas.M.at", "at must be [row, column]"),
+    (lambda b: b["areas"]["M"].update(at=[1, 1]), "areas.M.at", "area M is at [1, 1] like R"),
+    (lambda b: b["areas"].update(X2={"kind": "mine", "at": [9, 9]}), "areas", "at most one mine"),
+    (lambda b: b["areas"].update(F9={"kind": "forest", "at": [9, 9]}), "areas.F9", "no tile space borders"),
+    (lambda b: b["spaces"]["s1"]["sides"].update(N="frame:gold"), "spaces.s1.sides.N",
+        "frame gift must be one of"),
+    (lambda b: b["spaces"]["s1"]["sides"].pop("W"), "spaces.s1.sides", '"W" is missing'),
+    (lambda b: b["spaces"]["s2"].update(at=[0, 1]), "spaces.s2.at", "space s2 is at [0, 1] like s1"),
+    (lambda b: b["settlements"].update(R="village"), "settlements.R", "villages and towns stand on plain"),
+    (lambda b: b["settlements"].update(T="castle"), "settlements.T", 'must be "village" or "town"'),
+    (lambda b: b.update(spaces={}), "spaces", "at least one tile space"),
+])
+def test_board_validation_messages(change, path, message):
+    board = copy.deepcopy(PLAYGROUND)
+    change(board)
+    with pytest.raises(RecordError) as info:
+        validate_board(board)
+    assert info.value.path == path
+    assert message in info.value.message
+
+
+def test_shipped_layouts_are_examples_and_valid():
+    assert set(layout_names()) == {"example-2p", "example-4p"}
+    four, two = load_layout("example-4p"), load_layout("example-2p")
+    assert len(four.spaces) == 32 and len(four.areas) == 32 and four.mine
+    assert len(two.spaces) == 16 and two.mine
+    assert validate_board(board_to_json(four)) == validate_board(board_to_json(four))
+    state = GAME.start(["A", "B"], {}, {"colors": {"A": "red", "B": "blue"}, "board": "example-2p"})
+    assert state.mine == 11 and GAME.setup_json(state)["board"]["areas"]["a35"]["kind"] == "mine"
+
+
+def test_cli_replay_and_errors(tmp_path, capsys):
+    assert main(["replay", str(EXAMPLE), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["winners"] == ["Csaba"]
+    data = example()
+    data["moves"][4]["cards"] = 3
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    assert main(["replay", str(bad)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip() == "companion: move 5 (Dora): you have 1 card in hand; you cannot sell 3"
+    assert captured.out == ""
+    assert main(["replay", str(EXAMPLE)]) == 0
+    assert "Csaba (blue) has the most (5)" in capsys.readouterr().out
+
+
+def test_cli_resolve(capsys):
+    assert main(["castelli", "resolve", "--kind", "rock", "--yield", "2", "--shield", "blue:5",
+                 "--shield", "yellow:4", "--player", "Anna=blue", "--player", "Bela=yellow"]) == 0
+    out = capsys.readouterr().out
+    assert "Anna: 2 stone" in out and "beating Bela (yellow) 4" in out
+    assert main(["castelli", "resolve", "--kind", "market", "--tents", "2", "--shield", "green:3",
+                 "--shield", "yellow:3", "--shield", "red:card", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["awards"] == {"yellow": {"cards": 1}, "green": {"cards": 1}}
+    assert main(["castelli", "resolve", "--kind", "field", "--shield", "blue:9"]) == 2
+    assert "the value must be 1-6" in capsys.readouterr().err
+    assert main(["castelli", "resolve", "--kind", "field", "--shield", "red:4", "--shield", "blue:4",
+                 "--player", "A=blue", "--neutral", "split"]) == 0
+    assert "A: 1 grain" in capsys.readouterr().out
+
+
+def test_cli_board_validate(tmp_path, capsys):
+    good = tmp_path / "board.json"
+    good.write_text(json.dumps(PLAYGROUND))
+    assert main(["board", "validate", str(good)]) == 0
+    assert capsys.readouterr().out.startswith("ok: 8 tile spaces, 10 areas")
+    broken = copy.deepcopy(PLAYGROUND)
+    broken["spaces"]["s3"]["sides"]["E"] = "Nope"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(broken))
+    assert main(["board", "validate", str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f'companion: {bad}: spaces.s3.sides.E: no area "Nope" on this board'
+    assert main(["board", "validate", str(tmp_path / "missing.json")]) == 2
+    assert "no such file" in capsys.readouterr().err
