@@ -68,9 +68,21 @@ def buildable_towers(state: CampanileState) -> list[str]:
     return [t for t in state.rules.towers if _legal(state, Build(player, t, 1))]
 
 
+def _building_player(state: CampanileState) -> str | None:
+    """The player whose turn is in progress (has built, turn not ended), else ``None``.
+
+    Not ``to_move``: without a tracked display that already names the next builder
+    while the player who just built may still place a marker.
+    """
+    turn = state.turn
+    if state.phase == "finished" or turn is None or turn.ended:
+        return None
+    return state.players[turn.player]
+
+
 def marker_choices(state: CampanileState) -> tuple[int | None, list[str]]:
-    """The marker value the player to move may place now and the towers it may go under."""
-    player = _ENGINE.to_move(state)
+    """The marker value the player whose turn it is may place now and the towers it may go under."""
+    player = _building_player(state)
     if player is None or state.turn is None:
         return None, []
     towers = [t for t in state.rules.towers if _legal(state, Influence(player, t))]
@@ -78,8 +90,8 @@ def marker_choices(state: CampanileState) -> tuple[int | None, list[str]]:
 
 
 def relocations(state: CampanileState) -> list[tuple[str, str]]:
-    """The (from, to) pairs of the 2-player relocate rule open to the player to move now."""
-    player = _ENGINE.to_move(state)
+    """The (from, to) pairs of the 2-player relocate rule open to the player whose turn it is."""
+    player = _building_player(state)
     if player is None or not state.rules.two_player_move:
         return []
     towers = state.rules.towers
