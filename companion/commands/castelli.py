@@ -15,8 +15,6 @@ from typing import Any
 
 from companion.games.base import RecordError
 from companion.games.castelli import tables
-from companion.games.castelli.board import layout_names, load_layout, validate_board
-from companion.games.castelli.evaluation import resolve
 
 
 def _user_error(message: str) -> Exception:
@@ -104,6 +102,8 @@ def run_resolve(args: argparse.Namespace) -> int:
         amount = tables.DEFAULT_TENTS if args.kind == "market" else tables.DEFAULT_YIELD
     if amount < 0:
         raise _user_error("--yield must be 0 or more")
+    from companion.games.castelli.evaluation import resolve
+
     result = resolve(args.kind, amount, shields, players, args.neutral)
     if args.json:
         data: dict[str, Any] = {
@@ -140,6 +140,8 @@ def run_validate(args: argparse.Namespace) -> int:
     if isinstance(data, dict) and isinstance(data.get("comment"), str):
         data = {k: v for k, v in data.items() if k != "comment"}  # layout files may carry a note
     try:
+        from companion.games.castelli.board import validate_board
+
         board = validate_board(data)
     except RecordError as error:
         where = f"{path}: {error.path}" if error.path else str(path)
@@ -159,6 +161,8 @@ def run_validate(args: argparse.Namespace) -> int:
 
 
 def run_layouts(args: argparse.Namespace) -> int:
+    from companion.games.castelli.board import layout_names, load_layout
+
     for name in layout_names():
         board = load_layout(name)
         print(f"{name}: {len(board.spaces)} tile spaces, {len(board.areas)} areas (example layout)")

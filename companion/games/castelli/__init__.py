@@ -3,11 +3,28 @@
 Pure: standard library only, no I/O beyond reading the package's own layout
 files. ``Castelli`` is the engine; ``validate_board`` and ``load_layout`` are
 for the store and the CLI; ``resolve`` is the area resolver.
+
+The names are loaded on first use (PEP 562), so that a command which only
+needs ``tables`` (every ``companion`` start builds the CLI's parsers) does not
+pay for importing the whole engine.
 """
 
-from companion.games.castelli.board import Board, layout_names, load_layout, validate_board
-from companion.games.castelli.engine import Castelli
-from companion.games.castelli.evaluation import Resolution, resolve
+from __future__ import annotations
 
-__all__ = ["Board", "Castelli", "Resolution", "layout_names", "load_layout", "resolve",
-           "validate_board"]
+from importlib import import_module
+from typing import Any
+
+_EXPORTS = {
+    "Board": "board", "layout_names": "board", "load_layout": "board", "validate_board": "board",
+    "Castelli": "engine", "Resolution": "evaluation", "resolve": "evaluation",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module = _EXPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    return getattr(import_module(f"{__name__}.{module}"), name)
