@@ -1,0 +1,266 @@
+"""The library of stored games: ``export``, ``import``, ``sessions`` and ``stats``.
+
+Every command opens the store in the data directory (``--data-dir``, else
+``$COMPANION_DATA``, ...; see :mod:`companion.paths`). Errors a person can
+fix end with exit 2 and one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import sys
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from companion.cli import UserError
+from companion.games.base import RecordError
+from companion.games.registry import GAMES, get_game
+
+if TYPE_CHECKING:
+    from companion.store import SessionRow, Store
+
+# The store (sqlite3), the statistics and the paths are imported by the handlers
+# that use them, so that `companion replay` does not pay for them at start-up.
+
+
+def store_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Report a :class:`StoreError` from ``handler`` as a one-line :class:`UserError` (exit 2)."""
+
+    @functools.wraps(handler)
+    def wrapped(args: argparse.Namespace) -> int:
+        from companion.store import StoreError
+
+        try:
+            return handler(args)
+        except StoreError as error:
+            raise UserError(str(error)) from None
+
+    return wrapped
+
+
+def open_store(args: argparse.Namespace, config_value: str | None = None) -> Store:
+    """The store of the data directory chosen by ``--data-dir`` and the environment."""
+    from companion.paths import database_path
+    from companion.store import Store, StoreError
+
+    try:
+        path = database_path(getattr(args, "data_dir", None), config_value=config_value)
+    except OSError as error:
+        raise UserError(str(error)) from None
+    try:
+        return Store.open(path)
+    except StoreError as error:
+        raise UserError(str(error)) from None
+
+
+def title(game: str) -> str:
+    """The name players know a game by (the record name when its engine is missing)."""
+    try:
+        return get_game(game).title
+    except (RecordError, ImportError):
+        return game
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    export = subparsers.add_parser(
+        "export", help="write a stored game as a record (or a BG Stats play)",
+        description="Write a stored session as a companion-record/1 JSON record, every option "
+                    "written out and the board inline, so it replays anywhere.")
+    export.add_argument("session", nargs="?", type=int, metavar="SESSION",
+                        help="the session id (see `companion sessions`); default: the latest "
+                             "(with --bgstats: the latest finished)")
+    export.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    export.add_argument("--bgstats", action="store_true",
+                        help="write a BG Stats play file (.bgsplay) of a finished game instead")
+    export.set_defaults(handler=run_export)
+
+    imp = subparsers.add_parser(
+        "import", help="store a game record as a session",
+        description="Check a companion-record/1 file (structure, then every move) and store it as "
+                    "a session; a finished game counts in the statistics.")
+    imp.add_argument("file", metavar="FILE", help="a companion-record/1 JSON file")
+    imp.set_defaults(handler=run_import)
+
+    sessions = subparsers.add_parser("sessions", help="list the stored games",
+                                     description="List the stored sessions, the most recent first.")
+    sessions.set_defaults(handler=run_sessions)
+
+    stats = subparsers.add_parser(
+        "stats", help="per player and game: played, won, average and best score",
+        description="Statistics of the finished games: per game and player, games played, won "
+                    "(a shared win counts), average and best score.")
+    stats.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    stats.set_defaults(handler=run_stats)
+
+
+# -- export ------------------------------------------------------------------------
+
+def _pick_session(store: Store, session_id: int | None, *, finished: bool | None = None) -> SessionRow:
+    from companion.store import StoreError
+
+    try:
+        if session_id is not None:
+            return store.session(session_id)
+    except StoreError as error:
+        raise UserError(f"{error} (see `companion sessions`)") from None
+    row = store.latest_session(finished=finished)
+    if row is None:
+        if finished:
+            raise UserError("there is no finished game to export")
+        raise UserError("there are no stored games yet (start one with `companion new`, "
+                        "or `companion import FILE`)")
+    return row
+
+
+def _write_output(text: str, output: str | None) -> None:
+    if output is None:
+        sys.stdout.write(text)
+        return
+    import tempfile
+
+    target = Path(output)
+    try:
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=target.parent or Path("."),
+                                         prefix=f".{target.name}.", delete=False) as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(handle.name, target)
+    except OSError as error:
+        raise UserError(f"cannot write {output}: {error.strerror or error}") from None
+
+
+def _local(moment: datetime) -> datetime:
+    return moment.astimezone()
+
+
+def bgstats_for(store: Store, row: SessionRow, exported: datetime) -> dict[str, Any]:
+    """The BG Stats play file of a finished stored session."""
+    from companion.stats import bgstats_play
+    from companion.store import StoreError
+
+    if not row.is_finished or row.finished is None:
+        raise UserError(f"session {row.id} is not finished; BG Stats takes finished games only")
+    try:
+        session = store.open_session(row.id)
+    except StoreError as error:
+        raise UserError(str(error)) from None
+    summary = session.game.summary(session.state)
+    return bgstats_play(session_key=f"{row.id}:{row.started.isoformat()}", game_title=session.game.title,
+                        players=row.players, scores=summary["scores"], winners=summary["winners"],
+                        started=_local(row.started), finished=_local(row.finished),
+                        exported=_local(exported))
+
+
+@store_errors
+def run_export(args: argparse.Namespace) -> int:
+    from companion.store import StoreError
+
+    with open_store(args) as store:
+        row = _pick_session(store, args.session, finished=True if args.bgstats else None)
+        if args.bgstats:
+            data = bgstats_for(store, row, datetime.now().astimezone())
+        else:
+            try:
+                data = store.export_record(row.id)
+            except StoreError as error:
+                raise UserError(str(error)) from None
+    _write_output(json.dumps(data, ensure_ascii=False, indent=1) + "\n", args.output)
+    if args.output:
+        kind = "BG Stats play" if args.bgstats else "record"
+        print(f"wrote session {row.id} ({title(row.game)}) as a {kind} to {args.output}", file=sys.stderr)
+    return 0
+
+
+# -- import ------------------------------------------------------------------------
+
+def read_json(path: str) -> Any:
+    """Decoded JSON of a file; unreadable or invalid files are a :class:`RecordError`."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise RecordError(f"{path} is a directory, not a record file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise RecordError(f"cannot read {path}: {error}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"{path} is not valid JSON (line {error.lineno}, column {error.colno}: "
+                          f"{error.msg})") from None
+
+
+@store_errors
+def run_import(args: argparse.Namespace) -> int:
+    from companion.store import StoreError
+
+    data = read_json(args.file)
+    with open_store(args) as store:
+        try:
+            session_id = store.import_record(data)
+        except StoreError as error:
+            raise UserError(str(error)) from None
+        row = store.session(session_id)
+    state = "finished" if row.is_finished else "in progress"
+    print(f"imported {args.file} as session {session_id}: {title(row.game)}, "
+          f"{', '.join(row.players)}, {row.moves} moves, {state}")
+    return 0
+
+
+# -- sessions ----------------------------------------------------------------------
+
+def _when(moment: datetime | None) -> str:
+    return "" if moment is None else _local(moment).strftime("%Y-%m-%d %H:%M")
+
+
+def format_sessions(rows: list[SessionRow]) -> str:
+    """The readable table of ``companion sessions``."""
+    if not rows:
+        return "No stored games yet. Start one with `companion new GAME PLAYER...`."
+    table = [("id", "game", "players", "moves", "started", "state")]
+    for row in rows:
+        state = f"finished {_when(row.finished)}" if row.is_finished else "in progress"
+        if row.source == "import":
+            state += " (imported)"
+        table.append((str(row.id), title(row.game), ", ".join(row.players), str(row.moves),
+                      _when(row.started), state))
+    widths = [max(len(line[col]) for line in table) for col in range(len(table[0]))]
+    right = {0, 3}
+    lines = []
+    for line in table:
+        cells = [cell.rjust(widths[i]) if i in right else cell.ljust(widths[i])
+                 for i, cell in enumerate(line)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+@store_errors
+def run_sessions(args: argparse.Namespace) -> int:
+    with open_store(args) as store:
+        rows = store.list_sessions()
+    print(format_sessions(rows))
+    return 0
+
+
+# -- stats -------------------------------------------------------------------------
+
+@store_errors
+def run_stats(args: argparse.Namespace) -> int:
+    from companion.stats import format_stats, player_stats
+
+    with open_store(args) as store:
+        stats = player_stats(store.results(), GAMES)
+    if args.json:
+        json.dump([{"game": s.game, "player": s.player, "played": s.played, "won": s.won,
+                    "average": round(s.average, 2), "best": s.best} for s in stats],
+                  sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print(format_stats(stats, {s.game: title(s.game) for s in stats}))
+    return 0

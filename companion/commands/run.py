@@ -1,0 +1,246 @@
+"""``companion run`` (resume the game in progress) and ``companion new`` (start one).
+
+Until the touchscreen UI is wired in, ``run`` is headless: it reads one
+command per line from standard input — a move as a JSON object, or the words
+``undo``, ``redo``, ``status`` — posts each through the
+:class:`~companion.command_queue.CommandQueue`, drains it with a plain loop,
+and prints one line per command: ``ok N: MOVE``, ``undone N: MOVE``,
+``redone N: MOVE``, or ``refused: REASON``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TextIO
+
+from companion.cli import UserError
+from companion.commands.library import open_store, read_json, store_errors, title
+from companion.games.base import IllegalMove, RecordError
+from companion.games.registry import GAMES, get_game
+
+if TYPE_CHECKING:
+    from companion.session import Session
+
+# The store, the session and the command queue are imported by the handlers
+# that use them, so that other commands do not pay for them at start-up.
+
+#: Setting holding the 2-player Campanile flag values the players confirmed from their cards.
+CAMPANILE_2P_FLAGS = "campanile.flags.2p"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    run = subparsers.add_parser(
+        "run", help="resume the game in progress",
+        description="Resume the most recent unfinished game. With --headless (and, for now, "
+                    "whenever the touchscreen UI is not available) read one command per line from "
+                    "standard input: a move as a JSON object, or undo, redo, status.")
+    run.add_argument("--headless", action="store_true", help="no touchscreen: moves on standard input")
+    run.add_argument("--config", metavar="FILE", help="the TOML configuration file")
+    run.set_defaults(handler=run_run)
+
+    new = subparsers.add_parser(
+        "new", help="start a new game",
+        description="Start a new game and store it; `companion run` then plays it. Values of "
+                    "--option and --setup are JSON when they parse as JSON, else text.")
+    new.add_argument("game", metavar="GAME", help=f"one of {', '.join(GAMES)}")
+    new.add_argument("players", nargs="+", metavar="PLAYER", help="the players in seating order")
+    new.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                     help="a rule option, e.g. two_player_move=true")
+    new.add_argument("--setup", action="append", default=[], metavar="KEY=VALUE",
+                     help="a setup field, e.g. 'towers=[\"red\",\"blue\",\"yellow\",\"brown\",\"grey\"]'")
+    new.add_argument("--like", metavar="RECORD",
+                     help="take the options and setup of this record file (--option/--setup override)")
+    new.set_defaults(handler=run_new)
+
+
+# -- new -----------------------------------------------------------------------------
+
+def parse_assignments(items: Iterable[str], what: str) -> dict[str, Any]:
+    """``["a=1", "b=text"]`` -> ``{"a": 1, "b": "text"}`` (JSON values, else text)."""
+    result: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise UserError(f"--{what} {item!r}: write it as KEY=VALUE")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        result[key.strip()] = value
+    return result
+
+
+@store_errors
+def run_new(args: argparse.Namespace) -> int:
+    from companion.store import StoreError
+
+    game = get_game(args.game)
+    options: dict[str, Any] = {}
+    setup: dict[str, Any] = {}
+    if args.like:
+        record = read_json(args.like)
+        if not isinstance(record, dict):
+            raise UserError(f"{args.like} is not a record (not a JSON object)")
+        options.update(record.get("options") or {})
+        setup.update(record.get("setup") or {})
+    options.update(parse_assignments(args.option, "option"))
+    setup.update(parse_assignments(args.setup, "setup"))
+    with open_store(args) as store:
+        if game.name == "campanile" and len(args.players) == 2 and "flags" not in options:
+            flags = store.get_setting(CAMPANILE_2P_FLAGS)
+            if flags is not None:
+                options["flags"] = flags
+        try:
+            earlier = store.unfinished_session()
+        except StoreError:
+            earlier = None  # an unreadable older game must not prevent a new one
+        try:
+            session_id = store.new_session(game.name, args.players, options, setup)
+        except StoreError as error:
+            raise UserError(str(error)) from None
+    print(f"started session {session_id}: {game.title}, {', '.join(args.players)}")
+    if earlier is not None:
+        print(f"(session {earlier.id}, {title(earlier.game)}, stays unfinished; "
+              "`companion run` resumes the newest game)")
+    print("play it with: companion run --headless")
+    return 0
+
+
+# -- run -----------------------------------------------------------------------------
+
+def read_config(path: str | None) -> dict[str, Any]:
+    """The TOML configuration (only ``data_dir`` is used here so far); ``{}`` without a file."""
+    if path is None:
+        return {}
+    import tomllib
+
+    try:
+        with open(path, "rb") as handle:
+            config = tomllib.load(handle)
+    except FileNotFoundError:
+        raise UserError(f"no such configuration file: {path}") from None
+    except OSError as error:
+        raise UserError(f"cannot read {path}: {error.strerror or error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise UserError(f"{path} is not valid TOML: {error}") from None
+    data_dir = config.get("data_dir")
+    if data_dir is not None and not isinstance(data_dir, str):
+        raise UserError(f"{path}: data_dir must be a text (a directory), not {type(data_dir).__name__}")
+    return config
+
+
+def ui_available() -> bool:
+    """Whether a touchscreen UI could be started (not yet: the UI is not wired in)."""
+    return False
+
+
+@store_errors
+def run_run(args: argparse.Namespace) -> int:
+    from companion.store import StoreError
+
+    config = read_config(args.config)
+    if not args.headless and not ui_available():
+        reason = "no touchscreen UI is installed" if importlib.util.find_spec("ui") is None \
+            else "the touchscreen UI is not wired into `companion run` yet"
+        print(f"companion: {reason}; running headless (one move per line on standard input)",
+              file=sys.stderr)
+    with open_store(args, config.get("data_dir")) as store:
+        try:
+            row = store.unfinished_session()
+            if row is None:
+                raise UserError("no game in progress; start one with `companion new GAME PLAYER...` "
+                                f"(games: {', '.join(GAMES)})")
+            session = store.open_session(row.id)
+        except StoreError as error:
+            raise UserError(str(error)) from None
+        print(f"resuming session {row.id}: {session.game.title}, {', '.join(session.players)}, "
+              f"{len(session.log)} moves{_next_hint(session)}", flush=True)
+        headless_loop(session, sys.stdin, sys.stdout)
+    return 0
+
+
+def _next_hint(session: Session) -> str:
+    if session.game.is_finished(session.state):
+        return "; the game is over"
+    player = session.game.to_move(session.state)
+    return f"; next: {player}" if player else ""
+
+
+def _describe(session: Session, move: Any) -> str:
+    return json.dumps(session.game.move_to_json(move), ensure_ascii=False, separators=(", ", ": "))
+
+
+def headless_loop(session: Session, lines: Iterable[str], out: TextIO) -> None:
+    """Run commands from ``lines`` through a command queue until the input ends."""
+    import sqlite3
+
+    from companion.command_queue import CommandQueue
+    from companion.store import StoreError
+
+
+    def say(text: str) -> None:
+        out.write(text + "\n")
+        out.flush()
+
+    def refused(error: Exception) -> None:
+        if isinstance(error, IllegalMove):
+            index = len(session.log) + 1
+            move = pending.get("move")
+            who = session.game.actor(move) if move is not None else None
+            say(f"refused: move {index}{f' ({who})' if who else ''}: {error}")
+        elif isinstance(error, StoreError | OSError | sqlite3.Error):
+            say(f"refused: the move could not be saved: {error}")
+        else:
+            say(f"refused: {error}")
+
+    queue = CommandQueue(on_error=refused)
+    pending: dict[str, Any] = {}
+
+    def propose(move: Any) -> Callable[[], None]:
+        def command() -> None:
+            pending["move"] = move
+            session.propose(move)
+            say(f"ok {len(session.log)}: {_describe(session, move)}")
+            if session.game.is_finished(session.state):
+                say(session.game.report(session.state))
+        return command
+
+    def undo() -> None:
+        move = session.undo()
+        say(f"undone {len(session.log) + 1}: {_describe(session, move)}")
+
+    def redo() -> None:
+        move = session.redo()
+        say(f"redone {len(session.log)}: {_describe(session, move)}")
+
+    def status() -> None:
+        say(session.game.report(session.state))
+        say(f"{len(session.log)} moves{_next_hint(session)}")
+
+    words: dict[str, Callable[[], None]] = {"undo": undo, "redo": redo, "status": status}
+    for line in lines:
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        pending.clear()
+        if text.lower() in words:
+            queue.post(words[text.lower()])
+        else:
+            try:
+                data = json.loads(text)
+                if not isinstance(data, dict):
+                    raise RecordError("a move must be a JSON object (or undo, redo, status)")
+                move = session.game.parse_move(data)
+            except json.JSONDecodeError as error:
+                say(f"refused: not a JSON move nor undo/redo/status ({error.msg}, column {error.colno})")
+                continue
+            except RecordError as error:
+                say(f"refused: move {len(session.log) + 1}: {error}")
+                continue
+            queue.post(propose(move))
+        queue.drain()
+

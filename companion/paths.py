@@ -1,0 +1,62 @@
+"""Where the companion keeps its data.
+
+The data directory is, first found wins:
+
+1. ``--data-dir DIR`` on the command line;
+2. ``$COMPANION_DATA``;
+3. ``data_dir`` from the TOML configuration, when the caller passes it;
+4. ``$STATE_DIRECTORY``, set by systemd for ``StateDirectory=companion``
+   (the appliance: ``/var/lib/companion``; the first entry if it lists several);
+5. ``platformdirs.user_data_dir("companion")`` (e.g. ``~/.local/share/companion``).
+
+The database is ``companion.sqlite3`` in it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+DB_FILENAME = "companion.sqlite3"
+
+
+def data_dir(cli_value: str | os.PathLike[str] | None = None, *,
+             config_value: str | os.PathLike[str] | None = None,
+             environ: Mapping[str, str] | None = None) -> Path:
+    """The data directory by the precedence above (not created; see :func:`ensure_data_dir`)."""
+    env = os.environ if environ is None else environ
+    if cli_value:
+        return Path(cli_value).expanduser()
+    if env.get("COMPANION_DATA"):
+        return Path(env["COMPANION_DATA"]).expanduser()
+    if config_value:
+        return Path(config_value).expanduser()
+    state = env.get("STATE_DIRECTORY", "")
+    first = state.split(":")[0]
+    if first:
+        return Path(first)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("companion", appauthor=False))
+
+
+def ensure_data_dir(directory: Path) -> Path:
+    """Create ``directory`` (and parents) if needed; :class:`OSError` with a readable message if not."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OSError(f"cannot create the data directory {directory}: {error.strerror or error}") from None
+    if not directory.is_dir():
+        raise OSError(f"the data directory {directory} is not a directory")
+    return directory
+
+
+def database_path(cli_value: str | os.PathLike[str] | None = None, *,
+                  config_value: str | os.PathLike[str] | None = None,
+                  environ: Mapping[str, str] | None = None, create: bool = True) -> Path:
+    """The path of the database file, its directory created when ``create``."""
+    directory = data_dir(cli_value, config_value=config_value, environ=environ)
+    if create:
+        ensure_data_dir(directory)
+    return directory / DB_FILENAME

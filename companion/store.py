@@ -1,0 +1,466 @@
+"""The durable store: one SQLite file holding players, sessions, moves, settings and results.
+
+Durability rules (see ``docs/storage.md``):
+
+- WAL journal, ``synchronous=FULL``, foreign keys on; every accepted move is
+  one transaction (:meth:`StoreJournal.save`): the moves from the changed
+  index on and the redo stack are replaced together, or not at all.
+- The schema is versioned by ``PRAGMA user_version`` and built by the
+  migrations of :mod:`companion.migrations`, applied in order at open. A
+  database from a newer companion is refused, never modified.
+- The move log is the truth. Whether a session is finished, and its results,
+  are derived from it: written by a session listener right after the move
+  that ends (or un-ends, by undo) the game, and reconciled from the log
+  whenever a session is opened, so a power cut between the two cannot leave
+  them wrong for long.
+
+Only this module (and the CLI that calls it) reads the clock; engines never do.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from companion.games.base import Game, IllegalMove, RecordError
+from companion.games.registry import get_game
+from companion.migrations import MIGRATIONS, Migration
+from companion.records import check_players, final_state, parse_record, record_json
+from companion.session import Change, Session
+
+Clock = Callable[[], datetime]
+GameLookup = Callable[[str], Game]
+
+
+class StoreError(Exception):
+    """The store cannot do what was asked (newer schema, no such session, damaged data)."""
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    """One stored session, as listed (no moves)."""
+
+    id: int
+    game: str
+    players: tuple[str, ...]
+    options: dict[str, Any]
+    setup: dict[str, Any]
+    started: datetime
+    finished: datetime | None
+    moves: int
+    source: str
+
+    @property
+    def is_finished(self) -> bool:
+        return self.finished is not None
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One player's result in one finished session (the input of :mod:`companion.stats`)."""
+
+    session_id: int
+    game: str
+    seat: int
+    player: str
+    score: int
+    winner: bool
+    players: int
+    started: datetime
+    finished: datetime
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def _stamp(moment: datetime) -> str:
+    if moment.tzinfo is None:
+        raise ValueError("the store's clock must give timezone-aware times")
+    return moment.astimezone(UTC).isoformat(timespec="seconds")
+
+
+def _moment(text: str | None) -> datetime | None:
+    return None if text is None else datetime.fromisoformat(text)
+
+
+class StoreJournal:
+    """A session's :class:`~companion.session.Journal` writing to one stored session."""
+
+    def __init__(self, store: Store, session_id: int) -> None:
+        self.store = store
+        self.session_id = session_id
+
+    def save(self, first: int, moves: Sequence[dict[str, Any]], redo: Sequence[dict[str, Any]]) -> None:
+        """Replace moves ``first``.. and the redo stack, in one transaction."""
+        self.store._save_log(self.session_id, first, moves, redo)
+
+
+class Store:
+    """The companion's SQLite database. Open with :meth:`open`; one per process and thread."""
+
+    def __init__(self, db: sqlite3.Connection, path: Path, clock: Clock, games: GameLookup) -> None:
+        self._db = db
+        self.path = path
+        self._clock = clock
+        self._games = games
+
+    # -- opening -----------------------------------------------------------
+    @classmethod
+    def open(cls, path: str | Path, *, clock: Clock | None = None,
+             games: GameLookup = get_game, migrations: Sequence[Migration] | None = None) -> Store:
+        """Open (creating if needed) the store at ``path`` and bring its schema up to date.
+
+        ``clock`` gives aware datetimes (default: now, UTC); ``games`` finds an
+        engine by name (default: the registry); ``migrations`` replaces the
+        project's list (tests of the migration mechanism only).
+        """
+        path = Path(path)
+        migrations = MIGRATIONS if migrations is None else migrations
+        try:
+            db = sqlite3.connect(path, isolation_level=None, timeout=5.0)
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot open the database {path}: {error}") from None
+        try:
+            cls._configure(db, path)
+            cls._migrate(db, path, migrations)
+        except sqlite3.DatabaseError as error:
+            db.close()
+            raise StoreError(f"{path} is not a usable companion database: {error}") from None
+        except StoreError:
+            db.close()
+            raise
+        return cls(db, path, clock or _utc_now, games)
+
+    @staticmethod
+    def _configure(db: sqlite3.Connection, path: Path) -> None:
+        mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise StoreError(f"{path}: the database cannot use a WAL journal (got {mode!r})")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+
+    @staticmethod
+    def _migrate(db: sqlite3.Connection, path: Path, migrations: Sequence[Migration]) -> None:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        known = len(migrations)
+        if version > known:
+            raise StoreError(
+                f"{path} was written by a newer version of the companion (database schema "
+                f"{version}; this version reads up to {known}); update the companion to open it")
+        for target in range(version + 1, known + 1):
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                migrations[target - 1](db)
+                db.execute(f"PRAGMA user_version = {int(target)}")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+
+    def pragma(self, name: str) -> Any:
+        """The value of a read-only pragma (``journal_mode``, ``synchronous``, ``integrity_check``)."""
+        if not name.replace("_", "").isalnum():
+            raise ValueError(f"not a pragma name: {name!r}")
+        return self._db.execute(f"PRAGMA {name}").fetchone()[0]
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    def _now(self) -> str:
+        return _stamp(self._clock())
+
+    # -- players -----------------------------------------------------------
+    def _touch_players(self, db: sqlite3.Connection, players: Sequence[str], now: str) -> None:
+        db.executemany(
+            "INSERT INTO players (name, created, last_played) VALUES (?, ?, ?) "
+            "ON CONFLICT (name) DO UPDATE SET last_played = excluded.last_played",
+            [(name, now, now) for name in players])
+
+    def players(self) -> list[str]:
+        """Every player profile, the most recently seated first (for a player picker)."""
+        rows = self._db.execute("SELECT name FROM players ORDER BY last_played DESC, name")
+        return [name for (name,) in rows]
+
+    # -- sessions ----------------------------------------------------------
+    def _engine(self, name: str) -> Game:
+        try:
+            return self._games(name)
+        except RecordError as error:
+            raise StoreError(f"this companion cannot play {name!r}: {error.message}") from None
+
+    def new_session(self, game_name: str, players: Sequence[str],
+                    options: Mapping[str, Any] | None = None,
+                    setup: Mapping[str, Any] | None = None) -> int:
+        """Store a new session with no moves yet; returns its id.
+
+        Players, options and setup are checked by the engine first
+        (:class:`RecordError` naming the field); what is stored is the
+        engine's complete ``options_json``/``setup_json``, so the session
+        replays anywhere whatever the defaults become.
+        """
+        game = self._engine(game_name)
+        names = check_players(list(players), game)
+        initial = game.start(names, dict(options or {}), dict(setup or {}))
+        now = self._now()
+        with self._transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO sessions (game, players, options, setup, started) VALUES (?, ?, ?, ?, ?)",
+                (game.name, _dumps(list(names)), _dumps(game.options_json(initial)),
+                 _dumps(game.setup_json(initial)), now))
+            self._touch_players(db, names, now)
+        return int(cursor.lastrowid or 0)
+
+    def _row(self, record: sqlite3.Row | tuple[Any, ...]) -> SessionRow:
+        sid, game, players, options, setup, started, finished, source, moves = record
+        return SessionRow(int(sid), game, tuple(json.loads(players)), json.loads(options),
+                          json.loads(setup), _moment(started), _moment(finished),  # type: ignore[arg-type]
+                          int(moves), source)
+
+    _SELECT = ("SELECT s.id, s.game, s.players, s.options, s.setup, s.started, s.finished, s.source, "
+               "(SELECT COUNT(*) FROM moves m WHERE m.session_id = s.id) FROM sessions s ")
+
+    def session(self, session_id: int) -> SessionRow:
+        """The stored session ``session_id``; :class:`StoreError` when there is none."""
+        record = self._db.execute(self._SELECT + "WHERE s.id = ?", (session_id,)).fetchone()
+        if record is None:
+            raise StoreError(f"there is no session {session_id}")
+        return self._row(record)
+
+    def list_sessions(self) -> list[SessionRow]:
+        """Every session, the most recent first."""
+        return [self._row(r) for r in self._db.execute(self._SELECT + "ORDER BY s.started DESC, s.id DESC")]
+
+    def latest_session(self, *, finished: bool | None = None) -> SessionRow | None:
+        """The most recent session (only finished / unfinished ones when ``finished`` is given)."""
+        where = "" if finished is None else ("WHERE s.finished IS NOT NULL " if finished
+                                             else "WHERE s.finished IS NULL ")
+        record = self._db.execute(self._SELECT + where + "ORDER BY s.started DESC, s.id DESC LIMIT 1"
+                                  ).fetchone()
+        return None if record is None else self._row(record)
+
+    def delete_session(self, session_id: int) -> None:
+        """Remove a session with its moves, redo stack and results."""
+        self.session(session_id)
+        with self._transaction() as db:
+            db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+
+    def stored_moves(self, session_id: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """The stored move log and redo stack of a session, as record JSON."""
+        moves = [json.loads(m) for (m,) in self._db.execute(
+            "SELECT move FROM moves WHERE session_id = ? ORDER BY idx", (session_id,))]
+        redo = [json.loads(m) for (m,) in self._db.execute(
+            "SELECT move FROM redo WHERE session_id = ? ORDER BY pos", (session_id,))]
+        return moves, redo
+
+    def open_session(self, session_id: int) -> Session:
+        """The stored session as a live :class:`Session` whose every change is written here.
+
+        The log is replayed; the finished mark and results are reconciled
+        with it; a listener keeps them up to date as the game goes on.
+        """
+        row = self.session(session_id)
+        game = self._engine(row.game)
+        try:
+            initial = game.start(row.players, row.options, row.setup)
+        except RecordError as error:
+            raise StoreError(f"session {session_id} cannot be opened: {error}") from None
+        raw_moves, raw_redo = self.stored_moves(session_id)
+        moves = self._parse_moves(session_id, game, raw_moves, "move")
+        redo = self._parse_moves(session_id, game, raw_redo, "undone move")
+        try:
+            session = Session(game, row.players, initial, moves, redo, journal=StoreJournal(self, session_id))
+        except IllegalMove as refusal:
+            index = self._first_illegal(game, initial, moves)
+            raise StoreError(f"session {session_id} cannot be replayed by this companion: "
+                             f"move {index + 1}: {refusal}") from None
+        finished = self._sync_result(session_id, game, row.players, session.state, row.is_finished)
+        known = {"finished": finished}
+
+        def keep_result(live: Session, change: Change) -> None:
+            known["finished"] = self._sync_result(session_id, live.game, live.players, live.state,
+                                                  known["finished"])
+
+        session.subscribe(keep_result)
+        return session
+
+    @staticmethod
+    def _parse_moves(session_id: int, game: Game, raw: Sequence[Any], what: str) -> list[Any]:
+        parsed = []
+        for index, data in enumerate(raw):
+            try:
+                parsed.append(game.parse_move(data))
+            except RecordError as error:
+                raise StoreError(f"session {session_id}: stored {what} {index + 1} is not readable "
+                                 f"by this companion: {error}") from None
+        return parsed
+
+    @staticmethod
+    def _first_illegal(game: Game, initial: Any, moves: Sequence[Any]) -> int:
+        state = initial
+        for index, move in enumerate(moves):
+            try:
+                state = game.apply(state, move)
+            except IllegalMove:
+                return index
+        return len(moves)
+
+    def unfinished_session(self) -> SessionRow | None:
+        """The session to resume at start: the most recent one that is not finished.
+
+        A session whose last stored move ended the game but was not yet marked
+        finished (power cut between the two writes) is marked now and skipped.
+        """
+        while True:
+            row = self.latest_session(finished=False)
+            if row is None:
+                return None
+            try:
+                game = self._engine(row.game)
+            except StoreError:
+                return row  # let open_session report it
+            if not row.moves:
+                return row
+            session = self.open_session(row.id)  # reconciles the finished mark
+            if not game.is_finished(session.state):
+                return self.session(row.id)
+
+    # -- the journal and the derived results ---------------------------------
+    def _save_log(self, session_id: int, first: int, moves: Sequence[dict[str, Any]],
+                  redo: Sequence[dict[str, Any]]) -> None:
+        with self._transaction() as db:
+            db.execute("DELETE FROM moves WHERE session_id = ? AND idx >= ?", (session_id, first))
+            db.executemany("INSERT INTO moves (session_id, idx, move) VALUES (?, ?, ?)",
+                           [(session_id, first + offset, _dumps(m)) for offset, m in enumerate(moves)])
+            db.execute("DELETE FROM redo WHERE session_id = ?", (session_id,))
+            db.executemany("INSERT INTO redo (session_id, pos, move) VALUES (?, ?, ?)",
+                           [(session_id, pos, _dumps(m)) for pos, m in enumerate(redo)])
+
+    def _sync_result(self, session_id: int, game: Game, players: Sequence[str], state: Any,
+                     known_finished: bool) -> bool:
+        """Make the finished mark and results agree with ``state``; returns whether it is finished."""
+        finished = game.is_finished(state)
+        if finished == known_finished:
+            return finished
+        with self._transaction() as db:
+            db.execute("DELETE FROM results WHERE session_id = ?", (session_id,))
+            if finished:
+                self._write_results(db, session_id, game, players, state, self._now())
+            else:
+                db.execute("UPDATE sessions SET finished = NULL WHERE id = ?", (session_id,))
+        return finished
+
+    @staticmethod
+    def _write_results(db: sqlite3.Connection, session_id: int, game: Game, players: Sequence[str],
+                       state: Any, when: str) -> None:
+        summary = game.summary(state)
+        scores = summary.get("scores", {})
+        winners = set(summary.get("winners", []))
+        db.executemany(
+            "INSERT INTO results (session_id, seat, player, score, winner) VALUES (?, ?, ?, ?, ?)",
+            [(session_id, seat, name, int(scores.get(name, 0)), int(name in winners))
+             for seat, name in enumerate(players)])
+        db.execute("UPDATE sessions SET finished = ? WHERE id = ?", (when, session_id))
+
+    def results(self) -> list[ResultRow]:
+        """Every player's result in every finished session, oldest session first, seats in order."""
+        rows = self._db.execute(
+            "SELECT r.session_id, s.game, r.seat, r.player, r.score, r.winner, s.players, s.started, "
+            "s.finished FROM results r JOIN sessions s ON s.id = r.session_id "
+            "WHERE s.finished IS NOT NULL ORDER BY s.started, s.id, r.seat")
+        return [ResultRow(sid, game, seat, player, score, bool(winner), len(json.loads(names)),
+                          _moment(started), _moment(finished))  # type: ignore[arg-type]
+                for sid, game, seat, player, score, winner, names, started, finished in rows]
+
+    # -- records -------------------------------------------------------------
+    def import_record(self, data: Any) -> int:
+        """Store a decoded ``companion-record/1`` as a session; returns its id.
+
+        The record is parsed and replayed first (:class:`RecordError` /
+        :class:`~companion.records.ReplayError` with the record's message);
+        it is stored finished, with results, if its game is finished. The
+        same record imported twice is refused.
+        """
+        record = parse_record(data)
+        state = final_state(record)
+        game = record.game
+        moves_json = [game.move_to_json(m) for m in record.moves]
+        options = game.options_json(record.initial)
+        setup = game.setup_json(record.initial)
+        digest = hashlib.sha256(_dumps([game.name, list(record.players), options, setup, moves_json])
+                                .encode()).hexdigest()
+        known = self._db.execute("SELECT id FROM sessions WHERE record_hash = ?", (digest,)).fetchone()
+        if known is not None:
+            raise StoreError(f"this record is already stored as session {known[0]}")
+        now = self._now()
+        with self._transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO sessions (game, players, options, setup, started, source, record_hash) "
+                "VALUES (?, ?, ?, ?, ?, 'import', ?)",
+                (game.name, _dumps(list(record.players)), _dumps(options), _dumps(setup), now, digest))
+            session_id = int(cursor.lastrowid or 0)
+            db.executemany("INSERT INTO moves (session_id, idx, move) VALUES (?, ?, ?)",
+                           [(session_id, i, _dumps(m)) for i, m in enumerate(moves_json)])
+            if game.is_finished(state):
+                self._write_results(db, session_id, game, record.players, state, now)
+            self._touch_players(db, record.players, now)
+        return session_id
+
+    def export_record(self, session_id: int) -> dict[str, Any]:
+        """The session as a complete record (every option written out, boards inline)."""
+        session = self.open_session(session_id)
+        return record_json(session.game, session.players, session.state, session.log)
+
+    # -- settings --------------------------------------------------------------
+    def get_setting(self, key: str, default: Any = None) -> Any:
+        """The JSON value stored under ``key``, or ``default``."""
+        record = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return default if record is None else json.loads(record[0])
+
+    def set_setting(self, key: str, value: Any) -> None:
+        """Store a JSON-serialisable ``value`` under ``key`` (replacing any earlier one)."""
+        text = _dumps(value)
+        with self._transaction() as db:
+            db.execute("INSERT INTO settings (key, value, updated) VALUES (?, ?, ?) "
+                       "ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated = excluded.updated",
+                       (key, text, self._now()))
+
+    def delete_setting(self, key: str) -> None:
+        with self._transaction() as db:
+            db.execute("DELETE FROM settings WHERE key = ?", (key,))
+
+    def settings(self) -> dict[str, Any]:
+        """Every setting, by key."""
+        return {key: json.loads(value) for key, value in self._db.execute(
+            "SELECT key, value FROM settings ORDER BY key")}
