@@ -21,15 +21,13 @@ from companion.cli import UserError
 from companion.commands.library import open_store, read_json, store_errors, title
 from companion.games.base import IllegalMove, RecordError
 from companion.games.registry import GAMES, get_game
+from companion.settings import CAMPANILE_TWO_PLAYER_FLAGS
 
 if TYPE_CHECKING:
     from companion.session import Session
 
 # The store, the session and the command queue are imported by the handlers
 # that use them, so that other commands do not pay for them at start-up.
-
-#: Setting holding the 2-player Campanile flag values the players confirmed from their cards.
-CAMPANILE_2P_FLAGS = "campanile.flags.2p"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -91,9 +89,12 @@ def run_new(args: argparse.Namespace) -> int:
     setup.update(parse_assignments(args.setup, "setup"))
     with open_store(args) as store:
         if game.name == "campanile" and len(args.players) == 2 and "flags" not in options:
-            flags = store.get_setting(CAMPANILE_2P_FLAGS)
-            if flags is not None:
-                options["flags"] = flags
+            flags = store.get_setting(CAMPANILE_TWO_PLAYER_FLAGS)
+            if flags is None:
+                raise UserError("a 2-player Campanile game needs the values of your 2-player flag "
+                                "cards (the rulebook does not print them); enter them once with "
+                                "`companion campanile flags --intermezzo ... --finito ...`")
+            options["flags"] = flags
         try:
             earlier = store.unfinished_session()
         except StoreError:
