@@ -8,3 +8,7 @@ flags, a board layout) is written into the game's own record when it starts.
 #: The Campanile 2-player flag table the players confirmed from their cards:
 #: ``{"intermezzo": [[...], ...4], "finito": [[...], ...5]}``.
 CAMPANILE_TWO_PLAYER_FLAGS = "campanile.flags.2p"
+
+#: Castelli boards entered on this companion: ``{name: board JSON}``. A game
+#: started on one carries the board inline in its setup.
+CASTELLI_BOARDS = "castelli.boards"

@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from companion.games.base import RecordError
 from companion.games.castelli import tables
+from companion.settings import CASTELLI_BOARDS
 
 
 def _user_error(message: str) -> Exception:
@@ -60,7 +60,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     val.add_argument("file", help="a JSON file holding one board")
     val.add_argument("--json", action="store_true", help="print the board's counts as JSON")
     val.set_defaults(handler=run_validate)
-    lay = bsub.add_parser("layouts", help="list the layouts the companion ships (examples)")
+    imp = bsub.add_parser("import", help="validate a board file and keep it for new games",
+                          description="Validate a board file and keep it in this companion's store "
+                                      "under a name; new games on it carry the board inline, so "
+                                      "their records replay anywhere.")
+    imp.add_argument("file", help="a JSON file holding one board")
+    imp.add_argument("--name", required=True, help="the name to start games with")
+    imp.set_defaults(handler=run_import)
+    lay = bsub.add_parser("layouts", help="list the shipped example layouts and the boards stored here")
     lay.set_defaults(handler=run_layouts)
     board.set_defaults(handler=lambda args: _help(board))
 
@@ -126,26 +133,23 @@ def run_resolve(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_validate(args: argparse.Namespace) -> int:
-    path = Path(args.file)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise _user_error(f"no such file: {path}") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise _user_error(f"cannot read {path}: {error}") from None
-    except json.JSONDecodeError as error:
-        raise _user_error(f"{path} is not valid JSON (line {error.lineno}, column {error.colno}: "
-                          f"{error.msg})") from None
+def _read_board(file: str) -> tuple[dict[str, Any], Any]:
+    """The board JSON of ``file`` (a layout's ``comment`` dropped) and its validated :class:`Board`."""
+    from companion.commands.library import read_json
+    from companion.games.castelli.board import validate_board
+
+    data = read_json(file)
     if isinstance(data, dict) and isinstance(data.get("comment"), str):
         data = {k: v for k, v in data.items() if k != "comment"}  # layout files may carry a note
     try:
-        from companion.games.castelli.board import validate_board
-
-        board = validate_board(data)
+        return data, validate_board(data)
     except RecordError as error:
-        where = f"{path}: {error.path}" if error.path else str(path)
+        where = f"{file}: {error.path}" if error.path else file
         raise RecordError(error.message, where) from None
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    _, board = _read_board(args.file)
     kinds = {k: sum(1 for a in board.areas.values() if a.kind == k) for k in tables.AREA_KINDS}
     villages = sum(1 for k in board.settlements.values() if k == "village")
     towns = len(board.settlements) - villages
@@ -156,14 +160,42 @@ def run_validate(args: argparse.Namespace) -> int:
         return 0
     counted = ", ".join(f"{n} {k}" for k, n in kinds.items() if n)
     print(f"ok: {len(board.spaces)} tile spaces, {len(board.areas)} areas ({counted}), "
-          f"{villages} villages, {towns} towns")
+          f"{villages} village{'' if villages == 1 else 's'}, {towns} town{'' if towns == 1 else 's'}")
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """Keep a validated board in the store, so that `companion new castelli --setup board=NAME` finds it."""
+    from companion.commands.library import open_store
+    from companion.games.castelli.board import layout_names
+
+    data, board = _read_board(args.file)
+    name = args.name.strip()
+    if not name:
+        raise _user_error("--name must not be empty")
+    if name in layout_names():
+        raise _user_error(f'"{name}" is the name of a layout the companion ships; choose another name')
+    with open_store(args) as store:
+        boards = dict(store.get_setting(CASTELLI_BOARDS, {}))
+        replaced = name in boards
+        boards[name] = data
+        store.set_setting(CASTELLI_BOARDS, boards)
+    print(f'{"replaced" if replaced else "stored"} board "{name}": {len(board.spaces)} tile spaces, '
+          f"{len(board.areas)} areas; start a game on it with "
+          f"`companion new castelli PLAYER... --setup board={name} --setup colors=...`")
     return 0
 
 
 def run_layouts(args: argparse.Namespace) -> int:
+    from companion.commands.library import open_store
     from companion.games.castelli.board import layout_names, load_layout
 
     for name in layout_names():
         board = load_layout(name)
         print(f"{name}: {len(board.spaces)} tile spaces, {len(board.areas)} areas (example layout)")
+    with open_store(args) as store:
+        stored = store.get_setting(CASTELLI_BOARDS, {})
+    for name, data in sorted(stored.items()):
+        print(f"{name}: {len(data.get('spaces', {}))} tile spaces, {len(data.get('areas', {}))} areas "
+              "(stored here)")
     return 0

@@ -21,7 +21,7 @@ from companion.cli import UserError
 from companion.commands.library import open_store, read_json, store_errors, title
 from companion.games.base import IllegalMove, RecordError
 from companion.games.registry import GAMES, get_game
-from companion.settings import CAMPANILE_TWO_PLAYER_FLAGS
+from companion.settings import CAMPANILE_TWO_PLAYER_FLAGS, CASTELLI_BOARDS
 
 if TYPE_CHECKING:
     from companion.session import Session
@@ -88,6 +88,10 @@ def run_new(args: argparse.Namespace) -> int:
     options.update(parse_assignments(args.option, "option"))
     setup.update(parse_assignments(args.setup, "setup"))
     with open_store(args) as store:
+        if game.name == "castelli" and isinstance(setup.get("board"), str):
+            stored = store.get_setting(CASTELLI_BOARDS, {})
+            if setup["board"] in stored:  # a local board goes inline: the record must not need it
+                setup["board"] = stored[setup["board"]]
         if game.name == "campanile" and len(args.players) == 2 and "flags" not in options:
             flags = store.get_setting(CAMPANILE_TWO_PLAYER_FLAGS)
             if flags is None:
