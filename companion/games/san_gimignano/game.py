@@ -1,0 +1,65 @@
+"""The :class:`SanGimignano` engine object the registry hands out.
+
+A thin shell: parsing lives in :mod:`.moves` and :mod:`.state`, legality in
+:mod:`.engine`, derived facts in :mod:`.groups`, :mod:`.turns` and :mod:`.views`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from companion.games.base import Game
+from companion.games.san_gimignano import engine, moves, tables, turns, views
+from companion.games.san_gimignano.state import State, start_state
+
+
+class SanGimignano(Game):
+    """Rules engine for San Gimignano (2–4 players)."""
+
+    name: ClassVar[str] = "san-gimignano"
+    title: ClassVar[str] = "San Gimignano"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+
+    def start(self, players: Sequence[str], options: Mapping[str, Any],
+              setup: Mapping[str, Any]) -> State:
+        state = start_state(players, options, setup)
+        return replace(state, finished=engine.is_over(state))
+
+    def parse_move(self, data: Any) -> moves.Move:
+        return moves.parse_move(data)
+
+    def move_to_json(self, move: moves.Move) -> dict[str, Any]:
+        return moves.move_to_json(move)
+
+    def apply(self, state: State, move: moves.Move) -> State:
+        return engine.apply(state, move)
+
+    def summary(self, state: State) -> dict[str, Any]:
+        return views.summary(state, self.name)
+
+    def report(self, state: State) -> str:
+        return views.report(state, self.title)
+
+    def is_finished(self, state: State) -> bool:
+        return state.finished
+
+    def to_move(self, state: State) -> str | None:
+        return turns.to_move(state)
+
+    def options_json(self, state: State) -> dict[str, Any]:
+        return {"rules": state.setup.rules, "variant": state.setup.variant}
+
+    def setup_json(self, state: State) -> dict[str, Any]:
+        setup = state.setup
+        result: dict[str, Any] = {
+            "guilds": list(setup.guilds),
+            "segments": [{"at": list(at), "edges": list(edges)} for at, edges in setup.segments],
+        }
+        if setup.rules == tables.RULEBOOK:
+            result["hands"] = dict(setup.hands or ())
+        else:
+            result["pool"] = setup.pool
+        return result

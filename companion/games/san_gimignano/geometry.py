@@ -1,0 +1,138 @@
+"""Where segments lie and which guild spaces touch.
+
+Segments are hexagons at axial coordinates ``(q, r)``; edge ``i`` faces the
+neighbour at ``(q, r) + D[i]`` (clockwise from edge 0). A segment shows three
+guilds, each a rhombus over two neighbouring edges, so its ``edges`` list is
+three equal pairs of three different guilds. The three spaces of a segment
+touch each other; the space on edge ``i`` touches the space on edge
+``(i + 3) % 6`` of the neighbour. A space is ``(q, r, guild)``: one segment
+never shows a guild twice, so this names it uniquely.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import permutations
+
+#: Axial offsets of the six neighbours, clockwise: edge i faces position + D[i].
+D: tuple[tuple[int, int], ...] = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
+
+Position = tuple[int, int]
+Space = tuple[int, int, str]
+Edges = tuple[str, str, str, str, str, str]
+
+
+def neighbour(at: Position, edge: int) -> Position:
+    """The position across edge ``edge`` of the segment at ``at``."""
+    dq, dr = D[edge]
+    return (at[0] + dq, at[1] + dr)
+
+
+def opposite(edge: int) -> int:
+    """The neighbour's edge that touches edge ``edge``."""
+    return (edge + 3) % 6
+
+
+def edges_problem(edges: Sequence[str]) -> str | None:
+    """Why ``edges`` is not a segment's outline (``None`` when it is one).
+
+    Three equal pairs over neighbouring edges (``[a,a,b,b,c,c]`` or
+    ``[c,a,a,b,b,c]``) of three different guilds; guild names are checked
+    against the setup elsewhere because only the state knows them.
+    """
+    if len(edges) != 6:
+        return "edges must list six guilds, one per edge"
+    paired = any(all(edges[(start + 2 * k) % 6] == edges[(start + 2 * k + 1) % 6]
+                     for k in range(3)) for start in (0, 1))
+    if not paired:
+        return "edges must be three pairs of equal guilds"
+    if len(set(edges)) != 3:
+        return "edges must show three different guilds"
+    return None
+
+
+def segment_spaces(at: Position, edges: Sequence[str]) -> tuple[Space, ...]:
+    """The three spaces of a segment, in the order their guilds first appear from edge 0."""
+    seen: list[str] = []
+    for guild in edges:
+        if guild not in seen:
+            seen.append(guild)
+    return tuple((at[0], at[1], guild) for guild in seen)
+
+
+def edge_space(at: Position, edges: Sequence[str], edge: int) -> Space:
+    """The space lying along edge ``edge`` of the segment at ``at``."""
+    return (at[0], at[1], edges[edge])
+
+
+def touching(segments: Mapping[Position, Sequence[str]], at: Position) -> int:
+    """How many placed segments the position ``at`` touches."""
+    return sum(1 for edge in range(6) if neighbour(at, edge) in segments)
+
+
+def clash(segments: Mapping[Position, Sequence[str]], at: Position,
+          edges: Sequence[str]) -> int | None:
+    """The first edge of ``edges`` at ``at`` that meets the same guild across it, else ``None``."""
+    for edge in range(6):
+        other = segments.get(neighbour(at, edge))
+        if other is not None and other[opposite(edge)] == edges[edge]:
+            return edge
+    return None
+
+
+def open_positions(segments: Mapping[Position, Sequence[str]]) -> list[Position]:
+    """Empty positions touching at least two placed segments, sorted (where a segment may go)."""
+    found: set[Position] = set()
+    for at in segments:
+        for edge in range(6):
+            spot = neighbour(at, edge)
+            if spot not in segments and spot not in found and touching(segments, spot) >= 2:
+                found.add(spot)
+    return sorted(found)
+
+
+def rotations(guilds: Sequence[str]) -> list[Edges]:
+    """The six ways to lay a segment whose guilds read ``guilds`` clockwise.
+
+    ``[a, b, c]`` gives ``[a,a,b,b,c,c]`` turned by 0 to 5 edges.
+    """
+    base = [guilds[0], guilds[0], guilds[1], guilds[1], guilds[2], guilds[2]]
+    return [tuple(base[(i - turn) % 6] for i in range(6)) for turn in range(6)]  # type: ignore[misc]
+
+
+def all_outlines(guild_names: Iterable[str]) -> list[Edges]:
+    """Every outline a segment could have with these guilds (48 with four guilds).
+
+    The records do not say which segments are in a hand, so "can this player
+    still lay a segment" asks whether any outline fits anywhere.
+    """
+    names = list(guild_names)
+    outlines: set[Edges] = set()
+    for trio in permutations(names, 3):
+        outlines.update(rotations(trio))
+    return sorted(outlines)
+
+
+def adjacency_with(adjacency: Mapping[Space, tuple[Space, ...]],
+                   segments: Mapping[Position, Sequence[str]], at: Position,
+                   edges: Sequence[str]) -> dict[Space, tuple[Space, ...]]:
+    """A new adjacency map with the segment ``(at, edges)`` added (``segments`` excludes it).
+
+    The input map is copied, never changed, so earlier states keep theirs.
+    """
+    result = dict(adjacency)
+    own = segment_spaces(at, edges)
+    for space in own:
+        result[space] = tuple(other for other in own if other != space)
+    for edge in range(6):
+        near = neighbour(at, edge)
+        other_edges = segments.get(near)
+        if other_edges is None:
+            continue
+        mine = edge_space(at, edges, edge)
+        theirs = edge_space(near, other_edges, opposite(edge))
+        if theirs not in result[mine]:
+            result[mine] = (*result[mine], theirs)
+        if mine not in result[theirs]:
+            result[theirs] = (*result[theirs], mine)
+    return result

@@ -1,0 +1,167 @@
+"""What the screens, the OLED and the summary show: plain functions of the state.
+
+The UI asks these what is legal for the next tap rather than re-implementing
+rules; the summary of ``companion replay --json`` is built from the same
+functions, so the screen and the record always agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from companion.games.san_gimignano import geometry, groups, tables, turns
+from companion.games.san_gimignano.geometry import Edges, Position, Space
+from companion.games.san_gimignano.state import State
+
+
+def space_json(space: Space) -> list[Any]:
+    """A space as the record writes it: ``[q, r, guild]``."""
+    return [space[0], space[1], space[2]]
+
+
+def group_json(group: groups.Group) -> list[list[Any]]:
+    """A group as a sorted list of spaces (sorted so output is stable)."""
+    return [space_json(space) for space in sorted(group)]
+
+
+def board(state: State) -> list[dict[str, Any]]:
+    """Every space with its tokens (placement order) and tower, segment by segment."""
+    return [{"space": space_json(space), "tokens": list(state.tokens.get(space, ())),
+             "tower": state.towers.get(space)} for space in state.spaces()]
+
+
+def token_spaces(state: State, player: str) -> list[Space]:
+    """Spaces where ``player`` may put a token now (room, no tower, a token in hand)."""
+    if state.in_hand(player) < 1:
+        return []
+    return [space for space in state.spaces() if space not in state.towers
+            and len(state.tokens.get(space, ())) < tables.TOKENS_PER_SPACE]
+
+
+def open_positions(state: State) -> list[Position]:
+    """Empty positions touching at least two segments: where a segment may be offered."""
+    return geometry.open_positions(state.segments)
+
+
+def segment_placements(state: State, guilds: Sequence[str]) -> list[tuple[Position, Edges]]:
+    """Every position and rotation where a segment showing ``guilds`` clockwise fits now."""
+    if len(guilds) != tables.GUILDS_PER_SEGMENT or len(set(guilds)) != tables.GUILDS_PER_SEGMENT:
+        return []
+    result = []
+    for at in geometry.open_positions(state.segments):
+        for edges in geometry.rotations(guilds):
+            if geometry.clash(state.segments, at, edges) is None:
+                result.append((at, edges))
+    return result
+
+
+def buildable_groups(state: State, player: str) -> list[groups.Group]:
+    """Groups ``player`` could build a tower on now (string variant: maximal connected sets)."""
+    return groups.buildable(state, player)
+
+
+def hints(state: State, player: str) -> list[tuple[groups.Group, Space]]:
+    """Groups one token short, with the space the token would go on."""
+    return groups.one_short(state, player)
+
+
+def who_must_build(state: State) -> list[str]:
+    """``[P]`` while, under the rulebook, the player whose turn it is could build and has not."""
+    player = turns.must_build(state)
+    return [] if player is None else [player]
+
+
+def winners(state: State) -> list[str]:
+    """Most towers; tie → most tokens on the board; still tied → shared. Empty until the end."""
+    if not state.finished:
+        return []
+    best = max((state.tower_count[p], state.on_board[p]) for p in state.players)
+    return [p for p in state.players if (state.tower_count[p], state.on_board[p]) == best]
+
+
+def segments_left(state: State) -> dict[str, int]:
+    """Segments still to place: per player (rulebook) or ``{"pool": n}`` (clarified)."""
+    if state.rules == tables.RULEBOOK:
+        return dict(state.hands)
+    return {"pool": state.pool}
+
+
+def summary(state: State, game: str) -> dict[str, Any]:
+    """The ``companion replay --json`` summary (records.md, San Gimignano)."""
+    return {
+        "game": game,
+        "players": list(state.players),
+        "finished": state.finished,
+        "scores": dict(state.tower_count),
+        "winners": winners(state),
+        "towers": dict(state.tower_count),
+        "tokens": dict(state.on_board),
+        "buildable": {p: [group_json(g) for g in buildable_groups(state, p)] for p in state.players},
+        "must_build": who_must_build(state),
+        "board": board(state),
+        "to_move": turns.to_move(state),
+        "segments_left": segments_left(state),
+    }
+
+
+def report(state: State, title: str) -> str:
+    """A readable table for people: towers, tokens, buildable groups, who must build."""
+    status = "finished" if state.finished else "in progress"
+    lines = [f"{title}: {status} ({state.rules} rules, {state.variant} groups)"]
+    lines.append(f"  {'player':<24} {'towers':>6} {'on board':>8} {'in hand':>7} {'buildable':>9}")
+    won = winners(state)
+    for player in state.players:
+        mark = "  winner" if player in won else ""
+        lines.append(f"  {player:<24} {state.tower_count[player]:>6} {state.on_board[player]:>8} "
+                     f"{state.in_hand(player):>7} {len(buildable_groups(state, player)):>9}{mark}")
+    left = segments_left(state)
+    lines.append("  segments left: " + ", ".join(f"{k} {v}" for k, v in left.items()))
+    forced = who_must_build(state)
+    if forced:
+        lines.append(f"  {forced[0]} can build a tower and must do so before the next player")
+    nxt = turns.to_move(state)
+    if nxt is not None:
+        lines.append(f"  next: {nxt}")
+    return "\n".join(lines)
+
+
+def candidate_moves(state: State, outlines: Sequence[Edges] | None = None) -> list[Any]:
+    """Moves worth offering now, before the engine's checks (a superset of the legal ones).
+
+    Tokens on every space with room, segments of ``outlines`` (default: every
+    outline of three guilds) at every open position where they fit, a tower on
+    each space of each buildable group, and a pass — for the player whose turn
+    it is and for the player who would start the next one.
+    """
+    from companion.games.san_gimignano.moves import PassMove, SegmentMove, TokenMove, TowerMove
+
+    actors = [p for p in (state.current, state.players[state.next_seat]) if p is not None]
+    shapes = list(outlines) if outlines is not None else geometry.all_outlines(state.guilds)
+    result: list[Any] = []
+    for player in dict.fromkeys(actors):
+        result.extend(TokenMove(player, space) for space in token_spaces(state, player))
+        if state.segments_left(player) > 0:
+            for at in geometry.open_positions(state.segments):
+                result.extend(SegmentMove(player, at, edges) for edges in shapes
+                              if geometry.clash(state.segments, at, edges) is None)
+        for group in buildable_groups(state, player):
+            ordered = tuple(sorted(group))
+            result.extend(TowerMove(player, space, ordered) for space in ordered)
+        result.append(PassMove(player))
+    return result
+
+
+def legal_moves(state: State, outlines: Sequence[Edges] | None = None) -> list[Any]:
+    """Every candidate move (see :func:`candidate_moves`) that the rules accept now."""
+    from companion.games.base import IllegalMove
+    from companion.games.san_gimignano.engine import apply
+
+    legal = []
+    for move in candidate_moves(state, outlines):
+        try:
+            apply(state, move)
+        except IllegalMove:
+            continue
+        legal.append(move)
+    return legal
