@@ -327,7 +327,9 @@ def _valuation(state: CampanileState, move: Valuation) -> CampanileState:
     if move.phase == "intermezzo" and state.phase != "opening":
         raise IllegalMove("the Intermezzo has already been valued")
     turn = state.turn
-    if turn is None or turn.ended:
+    # A turn ended by the Intermezzo still admits the Finito: it may be the very card
+    # turned over for the refill that follows the Intermezzo (records.md, Campanile).
+    if turn is None:
         raise IllegalMove("a valuation card is turned over at the end of a turn, after the build")
     if state.rules.tracks_display and (not turn.card_taken or len(state.display) >= tables.DISPLAY_SIZE):
         raise IllegalMove("with the display tracked, the valuation card is turned over in place of "

@@ -98,7 +98,7 @@ def example_game_moves() -> list[dict[str, Any]]:
     moves += build("Birgit", "brown", 3, "brown")
     moves += build("Franziska", "grey", 1)
     moves += build("Helmut", "brown", 2, "brown")
-    # round 5: grey 9, brown 9 (brown ranks 2nd: grey is nearer the display), red 8, blue 5, yellow 3
+    # round 5: grey 9, brown 9 (brown ranks 2nd: grey is nearer the display), red 7, blue 5, yellow 3
     moves += build("Albert", "brown", 1, "brown")
     moves += build("Birgit", "blue", 2)
     moves += build("Franziska", "yellow", 2)
