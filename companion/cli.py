@@ -29,7 +29,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but its errors are one line (not the usage block) and exit 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        command = self.prog.removeprefix("companion").strip()
+        raise UserError(f"{command + ': ' if command else ''}{message} (see {self.prog} --help)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,7 +60,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from companion.records import ReplayError
 
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except UserError as error:
+        print(f"companion: {error}", file=sys.stderr)
+        return EXIT_USAGE
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()

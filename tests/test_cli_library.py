@@ -230,11 +230,26 @@ def feed(monkeypatch: pytest.MonkeyPatch, *lines: str) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("".join(line + "\n" for line in lines)))
 
 
-def test_run_without_a_game_says_how_to_start_one(cli, monkeypatch) -> None:
-    feed(monkeypatch)
-    assert cli("run", "--headless") == (
-        2, "", "companion: no game in progress; start one with `companion new GAME PLAYER...` "
-               "(games: campanile, castelli, san-gimignano)\n")
+def test_run_without_a_game_says_how_to_start_one_and_starts_it(cli, monkeypatch, data_dir: Path) -> None:
+    feed(monkeypatch, '{"type": "build", "player": "Ann", "tower": "red", "stories": 1}',
+         "new campanile Ann Bob", "new chess Ann Bob", "help",
+         "new campanile Ann Bob Cid",
+         '{"type": "build", "player": "Ann", "tower": "red", "stories": 1}')
+    code, out, _ = cli("run", "--headless")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == ("no game in progress; start one by typing `new GAME PLAYER...` "
+                        "(games: campanile, castelli, san-gimignano; `help` lists every command)")
+    assert lines[1] == "refused: no game in progress; start one with `new GAME PLAYER...`"
+    assert lines[2].startswith("refused: a 2-player Campanile game needs the values of your 2-player")
+    assert lines[3].startswith('refused: game: unknown game "chess"')
+    assert lines[4] == "commands, one per line:"
+    assert "started Campanile: Ann, Bob, Cid; next: Ann" in lines
+    assert lines[-1] == 'ok 1: {"type": "build", "player": "Ann", "tower": "red", "stories": 1}'
+    with Store.open(data_dir / DB_FILENAME) as store:
+        assert [row.players for row in store.list_sessions()] == [("Ann", "Bob", "Cid")]
+        assert store.stored_moves(1)[0] == [
+            {"type": "build", "player": "Ann", "tower": "red", "stories": 1}]
 
 
 def test_run_headless_plays_undoes_redoes_and_persists(cli, monkeypatch, data_dir: Path) -> None:
@@ -261,7 +276,7 @@ def test_run_headless_plays_undoes_redoes_and_persists(cli, monkeypatch, data_di
         "refused: there is nothing to redo",
         "refused: move 3: stories must be 1, 2 or 3",
         "refused: move 3: a move must be a JSON object (or undo, redo, status)",
-        "refused: not a JSON move nor undo/redo/status (Expecting value, column 1)",
+        "refused: not a JSON move nor a command (Expecting value, column 1); type help",
     ]
     assert lines[10] == 'ok 3: {"type": "build", "player": "Bob", "tower": "blue", "stories": 1}'
     assert lines[-1] == "3 moves; next: Cid"
@@ -314,8 +329,8 @@ def test_run_config_errors_and_data_dir(run_cli, monkeypatch, tmp_path: Path) ->
     target = tmp_path / "from-config"
     good.write_text(f'data_dir = "{target}"\n', encoding="utf-8")
     feed(monkeypatch)
-    code, _, err = run_cli("run", "--headless", "--config", str(good))
-    assert code == 2 and "no game in progress" in err
+    code, out, _ = run_cli("run", "--headless", "--config", str(good))
+    assert code == 0 and out.startswith("no game in progress")
     assert (target / DB_FILENAME).exists()
 
 

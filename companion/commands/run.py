@@ -14,7 +14,7 @@ import argparse
 import importlib.util
 import json
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.cli import UserError
@@ -25,6 +25,7 @@ from companion.settings import CAMPANILE_TWO_PLAYER_FLAGS, CASTELLI_BOARDS
 
 if TYPE_CHECKING:
     from companion.session import Session
+    from companion.store import Store
 
 # The store, the session and the command queue are imported by the handlers
 # that use them, so that other commands do not pay for them at start-up.
@@ -72,8 +73,13 @@ def parse_assignments(items: Iterable[str], what: str) -> dict[str, Any]:
     return result
 
 
-@store_errors
-def run_new(args: argparse.Namespace) -> int:
+def create_session(store: Store, args: argparse.Namespace) -> tuple[int, Any]:
+    """Store a new game from the parsed ``new`` arguments; returns its id and the game left unfinished.
+
+    Local settings are written into the game here, once, so that its record
+    never depends on them: a stored Castelli board goes inline, and a
+    2-player Campanile game gets the flag table the players confirmed.
+    """
     from companion.store import StoreError
 
     game = get_game(args.game)
@@ -87,26 +93,32 @@ def run_new(args: argparse.Namespace) -> int:
         setup.update(record.get("setup") or {})
     options.update(parse_assignments(args.option, "option"))
     setup.update(parse_assignments(args.setup, "setup"))
+    if game.name == "castelli" and isinstance(setup.get("board"), str):
+        stored = store.get_setting(CASTELLI_BOARDS, {})
+        if setup["board"] in stored:  # a local board goes inline: the record must not need it
+            setup["board"] = stored[setup["board"]]
+    if game.name == "campanile" and len(args.players) == 2 and "flags" not in options:
+        flags = store.get_setting(CAMPANILE_TWO_PLAYER_FLAGS)
+        if flags is None:
+            raise UserError("a 2-player Campanile game needs the values of your 2-player flag "
+                            "cards (the rulebook does not print them); enter them once with "
+                            "`companion campanile flags --intermezzo ... --finito ...`")
+        options["flags"] = flags
+    try:
+        earlier = store.unfinished_session()
+    except StoreError:
+        earlier = None  # an unreadable older game must not prevent a new one
+    try:
+        return store.new_session(game.name, args.players, options, setup), earlier
+    except StoreError as error:
+        raise UserError(str(error)) from None
+
+
+@store_errors
+def run_new(args: argparse.Namespace) -> int:
     with open_store(args) as store:
-        if game.name == "castelli" and isinstance(setup.get("board"), str):
-            stored = store.get_setting(CASTELLI_BOARDS, {})
-            if setup["board"] in stored:  # a local board goes inline: the record must not need it
-                setup["board"] = stored[setup["board"]]
-        if game.name == "campanile" and len(args.players) == 2 and "flags" not in options:
-            flags = store.get_setting(CAMPANILE_TWO_PLAYER_FLAGS)
-            if flags is None:
-                raise UserError("a 2-player Campanile game needs the values of your 2-player flag "
-                                "cards (the rulebook does not print them); enter them once with "
-                                "`companion campanile flags --intermezzo ... --finito ...`")
-            options["flags"] = flags
-        try:
-            earlier = store.unfinished_session()
-        except StoreError:
-            earlier = None  # an unreadable older game must not prevent a new one
-        try:
-            session_id = store.new_session(game.name, args.players, options, setup)
-        except StoreError as error:
-            raise UserError(str(error)) from None
+        session_id, earlier = create_session(store, args)
+    game = get_game(args.game)
     print(f"started session {session_id}: {game.title}, {', '.join(args.players)}")
     if earlier is not None:
         print(f"(session {earlier.id}, {title(earlier.game)}, stays unfinished; "
@@ -156,16 +168,46 @@ def run_run(args: argparse.Namespace) -> int:
     with open_store(args, config.get("data_dir")) as store:
         try:
             row = store.unfinished_session()
-            if row is None:
-                raise UserError("no game in progress; start one with `companion new GAME PLAYER...` "
-                                f"(games: {', '.join(GAMES)})")
-            session = store.open_session(row.id)
+            session = None if row is None else store.open_session(row.id)
         except StoreError as error:
             raise UserError(str(error)) from None
-        print(f"resuming session {row.id}: {session.game.title}, {', '.join(session.players)}, "
-              f"{len(session.log)} moves{_next_hint(session)}", flush=True)
-        headless_loop(session, sys.stdin, sys.stdout)
+        if row is None or session is None:
+            print("no game in progress; start one by typing `new GAME PLAYER...` "
+                  f"(games: {', '.join(GAMES)}; `help` lists every command)", flush=True)
+        else:
+            print(f"resuming session {row.id}: {session.game.title}, {', '.join(session.players)}, "
+                  f"{len(session.log)} moves{_next_hint(session)}", flush=True)
+        lines = _prompted(sys.stdin, sys.stdout) if sys.stdin.isatty() else sys.stdin
+        headless_loop(session, lines, sys.stdout, start=_starter(store))
     return 0
+
+
+def _prompted(stream: TextIO, out: TextIO) -> Iterator[str]:
+    """Lines of ``stream`` with a prompt before each, for a person at a terminal."""
+    while True:
+        out.write("> ")
+        out.flush()
+        line = stream.readline()
+        if not line:
+            out.write("\n")
+            return
+        yield line
+
+
+def _starter(store: Store) -> Callable[[list[str]], Session]:
+    """What the console's ``new ...`` command calls: the ``companion new`` arguments, then the session."""
+    from companion.cli import build_parser
+
+    def start(words: list[str]) -> Session:
+        try:
+            args = build_parser().parse_args(["new", *words])
+        except SystemExit:  # --help: argparse printed it
+            raise UserError("write it as: new GAME PLAYER... [--option KEY=VALUE] [--setup KEY=VALUE]") \
+                from None
+        session_id, _ = create_session(store, args)
+        return store.open_session(session_id)
+
+    return start
 
 
 def _next_hint(session: Session) -> str:
@@ -179,23 +221,39 @@ def _describe(session: Session, move: Any) -> str:
     return json.dumps(session.game.move_to_json(move), ensure_ascii=False, separators=(", ", ": "))
 
 
-def headless_loop(session: Session, lines: Iterable[str], out: TextIO) -> None:
-    """Run commands from ``lines`` through a command queue until the input ends."""
+HELP = """commands, one per line:
+  {"type": ..., ...}      a move, as in a game record (see docs/records.md)
+  undo / redo             take back the last move / put it back
+  status                  the game so far
+  new GAME PLAYER...      start a new game (options as for `companion new`)
+  help                    this list"""
+
+
+def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
+                  start: Callable[[list[str]], Session] | None = None) -> None:
+    """Run commands from ``lines`` through a command queue until the input ends.
+
+    ``start`` creates a new stored game for the ``new`` command (none: ``new`` is refused).
+    """
+    import shlex
     import sqlite3
 
     from companion.command_queue import CommandQueue
     from companion.store import StoreError
 
+    current: dict[str, Any] = {"session": session}
+    pending: dict[str, Any] = {}
 
     def say(text: str) -> None:
         out.write(text + "\n")
         out.flush()
 
     def refused(error: Exception) -> None:
-        if isinstance(error, IllegalMove):
-            index = len(session.log) + 1
+        game_session = current["session"]
+        if isinstance(error, IllegalMove) and game_session is not None:
+            index = len(game_session.log) + 1
             move = pending.get("move")
-            who = session.game.actor(move) if move is not None else None
+            who = game_session.game.actor(move) if move is not None else None
             say(f"refused: move {index}{f' ({who})' if who else ''}: {error}")
         elif isinstance(error, StoreError | OSError | sqlite3.Error):
             say(f"refused: the move could not be saved: {error}")
@@ -203,30 +261,49 @@ def headless_loop(session: Session, lines: Iterable[str], out: TextIO) -> None:
             say(f"refused: {error}")
 
     queue = CommandQueue(on_error=refused)
-    pending: dict[str, Any] = {}
+
+    def playing() -> Session:
+        if current["session"] is None:
+            raise UserError("no game in progress; start one with `new GAME PLAYER...`")
+        return current["session"]
 
     def propose(move: Any) -> Callable[[], None]:
         def command() -> None:
+            game_session = playing()
             pending["move"] = move
-            session.propose(move)
-            say(f"ok {len(session.log)}: {_describe(session, move)}")
-            if session.game.is_finished(session.state):
-                say(session.game.report(session.state))
+            game_session.propose(move)
+            say(f"ok {len(game_session.log)}: {_describe(game_session, move)}")
+            if game_session.game.is_finished(game_session.state):
+                say(game_session.game.report(game_session.state))
         return command
 
     def undo() -> None:
-        move = session.undo()
-        say(f"undone {len(session.log) + 1}: {_describe(session, move)}")
+        game_session = playing()
+        move = game_session.undo()
+        say(f"undone {len(game_session.log) + 1}: {_describe(game_session, move)}")
 
     def redo() -> None:
-        move = session.redo()
-        say(f"redone {len(session.log)}: {_describe(session, move)}")
+        game_session = playing()
+        move = game_session.redo()
+        say(f"redone {len(game_session.log)}: {_describe(game_session, move)}")
 
     def status() -> None:
-        say(session.game.report(session.state))
-        say(f"{len(session.log)} moves{_next_hint(session)}")
+        game_session = playing()
+        say(game_session.game.report(game_session.state))
+        say(f"{len(game_session.log)} moves{_next_hint(game_session)}")
 
-    words: dict[str, Callable[[], None]] = {"undo": undo, "redo": redo, "status": status}
+    def new_game(words: list[str]) -> Callable[[], None]:
+        def command() -> None:
+            if start is None:
+                raise UserError("starting a game is not possible here")
+            game_session = start(words)
+            current["session"] = game_session
+            say(f"started {game_session.game.title}: {', '.join(game_session.players)}"
+                f"{_next_hint(game_session)}")
+        return command
+
+    words: dict[str, Callable[[], None]] = {"undo": undo, "redo": redo, "status": status,
+                                            "help": lambda: say(HELP)}
     for line in lines:
         text = line.strip()
         if not text or text.startswith("#"):
@@ -234,18 +311,25 @@ def headless_loop(session: Session, lines: Iterable[str], out: TextIO) -> None:
         pending.clear()
         if text.lower() in words:
             queue.post(words[text.lower()])
+        elif text.split()[0].lower() == "new":
+            try:
+                queue.post(new_game(shlex.split(text)[1:]))
+            except ValueError as error:
+                say(f"refused: {error}")
+                continue
         else:
             try:
                 data = json.loads(text)
                 if not isinstance(data, dict):
                     raise RecordError("a move must be a JSON object (or undo, redo, status)")
-                move = session.game.parse_move(data)
+                move = playing().game.parse_move(data)
             except json.JSONDecodeError as error:
-                say(f"refused: not a JSON move nor undo/redo/status ({error.msg}, column {error.colno})")
+                say(f"refused: not a JSON move nor a command ({error.msg}, column {error.colno}); "
+                    "type help")
                 continue
-            except RecordError as error:
-                say(f"refused: move {len(session.log) + 1}: {error}")
+            except (RecordError, UserError) as error:
+                prefix = "" if current["session"] is None else f"move {len(playing().log) + 1}: "
+                say(f"refused: {prefix}{error}")
                 continue
             queue.post(propose(move))
         queue.drain()
-
