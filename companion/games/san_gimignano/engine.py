@@ -161,6 +161,15 @@ def check_group(state: State, player: str, group: tuple[Space, ...]) -> None:
             raise IllegalMove("the four guilds of a group must all be different")
     if not groups.is_connected(group, state.adjacency):
         raise IllegalMove("the spaces of a group must be connected")
+    if state.variant == tables.STRING:
+        # records.md: with ``string`` the group is "a whole connected set", the maximal one.
+        mine = groups.player_spaces(state, player)
+        members = set(group)
+        for space in group:
+            for near in state.adjacency.get(space, ()):
+                if near in mine and near not in members:
+                    raise IllegalMove(f"the group must be the whole connected set of {player}'s "
+                                      f"spaces ({show(near)} belongs to it too)")
 
 
 def _build_tower(state: State, move: TowerMove) -> State:
