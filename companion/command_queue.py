@@ -30,16 +30,21 @@ class CommandQueue:
         """Queue ``command``; safe from any thread, never blocks."""
         self._queue.put(command)
 
-    def drain(self, limit: int = 100) -> int:
-        """Run up to ``limit`` queued commands on this thread; returns how many ran.
+    def drain(self, limit: int = 100, timeout: float = 0.0) -> int:
+        """Run queued commands on this thread, at most ``limit``; returns how many ran.
 
-        A command that raises is reported to ``on_error`` (a refused move is
-        shown to the players) and does not stop the others.
+        With ``timeout`` > 0, wait that long for the first command (a loop
+        with nothing else to do sleeps here instead of spinning). A command
+        that raises is reported to ``on_error`` (a refused move is shown to the
+        players) and does not stop the others.
         """
         ran = 0
         while ran < limit:
             try:
-                command = self._queue.get_nowait()
+                if ran == 0 and timeout > 0:
+                    command = self._queue.get(timeout=timeout)
+                else:
+                    command = self._queue.get_nowait()
             except queue.Empty:
                 break
             ran += 1
@@ -51,19 +56,3 @@ class CommandQueue:
                 else:
                     self._on_error(error)
         return ran
-
-    def wait(self, timeout: float) -> bool:
-        """Block up to ``timeout`` seconds for a command (headless loop); True if one is queued."""
-        try:
-            command = self._queue.get(timeout=timeout)
-        except queue.Empty:
-            return False
-        # put it back at the front is impossible with SimpleQueue: run it now
-        try:
-            command()
-        except Exception as error:
-            if self._on_error is None:
-                log.warning("command failed: %s", error)
-            else:
-                self._on_error(error)
-        return True
