@@ -89,6 +89,13 @@ def is_connected(group: Iterable[Space], adjacency: Adjacency) -> bool:
 
 def buildable(state: State, player: str) -> list[Group]:
     """Every group ``player`` could build a tower on now (string variant: maximal sets)."""
+    key = ("buildable", player)
+    if key not in state.derived:
+        state.derived[key] = tuple(_buildable(state, player))
+    return list(state.derived[key])
+
+
+def _buildable(state: State, player: str) -> list[Group]:
     mine = player_spaces(state, player)
     if len(mine) < tables.GROUP_SIZE:
         return []
@@ -204,6 +211,13 @@ def could_still_build(state: State, player: str) -> bool:
     enough tokens in hand to fill the gaps; with the string variant, any
     connected set of such spaces that shows all four guilds.
     """
+    key = ("could_still_build", player)
+    if key not in state.derived:
+        state.derived[key] = _could_still_build(state, player)
+    return bool(state.derived[key])
+
+
+def _could_still_build(state: State, player: str) -> bool:
     if can_build(state, player):
         return True
     hand = state.in_hand(player)

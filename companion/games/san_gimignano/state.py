@@ -8,7 +8,7 @@ touches, so a kept state is an exact undo point.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games.base import RecordError
@@ -63,6 +63,10 @@ class State:
     stage: int = 0
     passed: bool = False
     finished: bool = False
+    #: Facts derived from this very state (buildable groups, the end test), computed once:
+    #: a screen asks for them several times per move. Never copied to the next state.
+    derived: dict[tuple[str, str], Any] = field(default_factory=dict, init=False, compare=False,
+                                                repr=False)
 
     @property
     def rules(self) -> str:
