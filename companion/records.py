@@ -99,20 +99,29 @@ def parse_record(data: Any) -> Record:
     return Record(game, players, dict(options), dict(setup), tuple(moves), initial)
 
 
-def load_record(path: str | Path) -> Record:
-    """Read and parse a record file; unreadable or non-JSON files are a :class:`RecordError`."""
+def read_json(path: str | Path) -> Any:
+    """Decoded JSON of a file; a missing, unreadable or invalid file is a :class:`RecordError`.
+
+    A byte-order mark (as some Windows editors write) is accepted.
+    """
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise RecordError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise RecordError(f"{path} is a directory, not a file") from None
     except (OSError, UnicodeDecodeError) as error:
         raise RecordError(f"cannot read {path}: {error}") from None
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(f"{path} is not valid JSON (line {error.lineno}, column {error.colno}: "
                           f"{error.msg})") from None
-    return parse_record(data)
+
+
+def load_record(path: str | Path) -> Record:
+    """Read and parse a record file; unreadable or non-JSON files are a :class:`RecordError`."""
+    return parse_record(read_json(path))
 
 
 def replay(game: Game, initial: Any, moves: Sequence[Any]) -> list[Any]:

@@ -85,7 +85,7 @@ def test_import_refuses_missing_and_non_json_files(cli, tmp_path: Path) -> None:
     assert (code, out) == (2, "")
     assert err.startswith(f"companion: {broken} is not valid JSON (line 1, column 12")
     assert cli("import", str(tmp_path)) == (
-        2, "", f"companion: {tmp_path} is a directory, not a record file\n")
+        2, "", f"companion: {tmp_path} is a directory, not a file\n")
 
 
 # -- export ----------------------------------------------------------------------------------

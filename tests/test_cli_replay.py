@@ -64,3 +64,11 @@ def test_debug_shows_the_traceback(tmp_path):
                          capture_output=True, text=True)
     assert run.returncode != 0
     assert "Traceback" in run.stderr and "RecordError" in run.stderr
+
+
+def test_a_record_saved_with_a_byte_order_mark_is_read(run_cli, tmp_path):
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + CAMPANILE.read_bytes())
+    code, out, err = run_cli("replay", str(path), "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out)["winners"] == ["Albert"]

@@ -135,8 +135,8 @@ def run_resolve(args: argparse.Namespace) -> int:
 
 def _read_board(file: str) -> tuple[dict[str, Any], Any]:
     """The board JSON of ``file`` (a layout's ``comment`` dropped) and its validated :class:`Board`."""
-    from companion.commands.library import read_json
     from companion.games.castelli.board import validate_board
+    from companion.records import read_json
 
     data = read_json(file)
     if isinstance(data, dict) and isinstance(data.get("comment"), str):

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from companion.cli import UserError
 from companion.games.base import RecordError
 from companion.games.registry import GAMES, get_game
+from companion.records import read_json
 
 if TYPE_CHECKING:
     from companion.store import SessionRow, Store
@@ -178,23 +179,6 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 # -- import ------------------------------------------------------------------------
-
-def read_json(path: str) -> Any:
-    """Decoded JSON of a file; unreadable or invalid files are a :class:`RecordError`."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"no such file: {path}") from None
-    except IsADirectoryError:
-        raise RecordError(f"{path} is a directory, not a record file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise RecordError(f"cannot read {path}: {error}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError(f"{path} is not valid JSON (line {error.lineno}, column {error.colno}: "
-                          f"{error.msg})") from None
-
 
 @store_errors
 def run_import(args: argparse.Namespace) -> int:

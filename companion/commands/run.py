@@ -18,9 +18,10 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.cli import UserError
-from companion.commands.library import open_store, read_json, store_errors, title
+from companion.commands.library import open_store, store_errors, title
 from companion.games.base import IllegalMove, RecordError
 from companion.games.registry import GAMES, get_game
+from companion.records import read_json
 from companion.settings import CAMPANILE_TWO_PLAYER_FLAGS, CASTELLI_BOARDS
 
 if TYPE_CHECKING:
