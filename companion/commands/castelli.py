@@ -122,11 +122,12 @@ def run_resolve(args: argparse.Namespace) -> int:
         json.dump(data, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
         return 0
-    shown = ", ".join(f"{c} {v}" for c, v in result.influence.items()) or "none"
+    by_strength = sorted(result.influence.items(), key=lambda item: -item[1])
+    shown = ", ".join(f"{players.get(c, 'neutral')} ({c}) {v}" for c, v in by_strength) or "none"
     print(f"influence: {shown}")
     if result.awards:
         for player, n in result.awards.items():
-            print(f"{player}: {n} {result.gain}")
+            print(f"{player}: {n} {'card' if result.gain == 'cards' and n == 1 else result.gain}")
     else:
         print("nobody gains anything")
     print(result.explanation)
