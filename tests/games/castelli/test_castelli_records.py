@@ -190,3 +190,12 @@ def test_cli_board_validate(tmp_path, capsys):
     assert err == f'companion: {bad}: spaces.s3.sides.E: no area "Nope" on this board'
     assert main(["board", "validate", str(tmp_path / "missing.json")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_cli_resolve_lists_influence_best_first_with_names(capsys):
+    assert main(["castelli", "resolve", "--kind", "market", "--tents", "2", "--shield", "red:1",
+                 "--shield", "green:3", "--shield", "yellow:3", "--player", "Anna=green",
+                 "--player", "Bela=yellow", "--player", "Csaba=red"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "influence: Bela (yellow) 3, Anna (green) 3, Csaba (red) 1"
+    assert lines[1:3] == ["Bela: 1 card", "Anna: 1 card"]
