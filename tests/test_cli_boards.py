@@ -64,5 +64,12 @@ def test_a_bad_board_is_refused_naming_the_field_and_not_stored(cli, tmp_path, b
 
 
 def test_a_shipped_name_cannot_be_taken(cli, board_file):
-    code, _, err = cli("board", "import", board_file, "--name", "example-4p")
-    assert code == 2 and "is the name of a layout the companion ships" in err
+    code, out, err = cli("board", "import", board_file, "--name", "example-4p")
+    assert (code, out) == (2, "")
+    assert err == ('companion: "example-4p" is the name of a layout the companion ships; '
+                   "choose another name\n")
+    # nothing was stored: the name still starts a game on the shipped layout
+    assert "(stored here)" not in cli("board", "layouts")[1]
+    assert cli("new", "castelli", "Anna", "Bela", "Csaba", "--setup", "board=example-4p",
+               "--setup", COLORS)[0] == 0
+    assert len(json.loads(cli("export")[1])["setup"]["board"]["spaces"]) == 32

@@ -92,16 +92,42 @@ def test_export_writes_every_option_and_replays_the_same():
     assert parsed.game.summary(final_state(again)) == parsed.game.summary(state)
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
-                    lambda inner: st.lists(inner, max_size=4)
-                    | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=20))
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-3, 30) | st.text(max_size=5),
+                           lambda inner: st.lists(inner, max_size=4)
+                           | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=10)
+EXAMPLE_RECORDS = [json.loads(path.read_text()) for path in sorted(EXAMPLES.glob("*.json"))
+                   if not path.name.endswith(".expected.json")]
+
+
+@st.composite
+def near_records(draw):
+    """An example record of some game with one top-level field replaced, removed or added.
+
+    The other fields stay right, so the check of every field (format, game, players,
+    options, setup, moves) is reached, not only the first one.
+    """
+    record = copy.deepcopy(draw(st.sampled_from(EXAMPLE_RECORDS)))
+    key = draw(st.sampled_from([*sorted(record), "extra"]))
+    if key in record and draw(st.booleans()):
+        del record[key]
+    else:
+        record[key] = draw(JSON_VALUES)
+    return record
+
+
+TOP_FIELDS = ("record", "format", "game", "players", "options", "setup", "moves", "move ")
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON_VALUES | near_records())
 def test_fuzzed_records_are_refused_with_a_record_error_only(data):
-    """Any JSON value is either a valid record or a RecordError; nothing else escapes."""
+    """Any JSON value is either a valid record or a one-line RecordError; nothing else escapes."""
     try:
         parse_record(data)
     except RecordError as error:
-        assert str(error)
+        message = str(error)
+        assert message and "\n" not in message
+        assert error.path == "" or error.path.startswith(TOP_FIELDS), error.path
 
 
 @settings(max_examples=200, deadline=None)
@@ -114,6 +140,10 @@ def test_fuzzed_moves_give_a_record_or_replay_error(index, key, value):
     try:
         final_state(parse_record(record))
     except RecordError as error:
-        assert str(error).startswith(f"move {index + 1}") or str(error).startswith("move ")
+        # only move ``index`` was changed, so only it can be malformed
+        assert error.path == f"move {index + 1}", str(error)
+        assert str(error).startswith(f"move {index + 1}: ")
     except ReplayError as error:
-        assert str(error).startswith("move ")
+        # the moves before it are those of a legal game, so the replay cannot stop earlier
+        assert error.index >= index, str(error)
+        assert str(error).startswith(f"move {error.index + 1}")

@@ -100,6 +100,22 @@ def random_game(rnd, rules, variant, count, limit=400):
     return record, states, moves
 
 
+def check_summary(state, rules) -> tuple[int, bool]:
+    """Check a state's summary; returns how many groups it lists and whether someone must build."""
+    summary = GAME.summary(state)
+    listed = 0
+    for player, found in summary["buildable"].items():
+        for group in found:
+            engine.check_group(state, player, tuple(tuple(space) for space in group))
+            listed += 1
+    assert summary["finished"] == bool(summary["winners"]) == state.finished
+    assert summary["scores"] == summary["towers"]
+    if summary["must_build"]:
+        assert rules == "rulebook" and summary["must_build"] == [state.current]
+        assert GAME.to_move(state) == state.current
+    return listed, bool(summary["must_build"])
+
+
 games = st.tuples(st.integers(0, 2**32 - 1).map(random.Random), st.sampled_from(["rulebook", "clarified"]),
                   st.sampled_from(["four", "string"]), st.integers(2, 4))
 
@@ -123,27 +139,31 @@ def test_random_games_keep_the_rules_and_replay_identically(game):
     # every move round-trips through JSON
     for move in moves:
         assert GAME.parse_move(GAME.move_to_json(move)) == move
+    # the summary of every state, not only the last: a finished game has no buildable group
+    # and nobody who must build, so checks of those on the final state alone would check nothing
+    # (test_seeded_random_games_build_towers makes sure both cases really occur)
+    for state in states:
+        check_summary(state, rules)
+    assert final.finished and GAME.to_move(final) is None
     summary = GAME.summary(final)
-    for player, found in summary["buildable"].items():
-        for group in found:
-            engine.check_group(final, player, tuple(tuple(space) for space in group))
-    assert summary["finished"] == bool(summary["winners"])
-    assert summary["scores"] == summary["towers"]
-    if summary["must_build"]:
-        assert rules == "rulebook" and summary["must_build"] == [final.current]
-    if final.finished:
-        assert GAME.to_move(final) is None
-        best = max(summary["towers"].values())
-        assert all(summary["towers"][w] == best for w in summary["winners"])
+    best = max(summary["towers"].values())
+    assert all(summary["towers"][w] == best for w in summary["winners"])
+
+
+RULES_AND_VARIANTS = [("rulebook", "four"), ("rulebook", "string"), ("clarified", "four"),
+                      ("clarified", "string")]
 
 
 def test_seeded_random_games_build_towers():
     games = [random_game(random.Random(seed), rules, variant, 3)
-             for seed, (rules, variant) in enumerate([("rulebook", "four"), ("rulebook", "string"),
-                                                      ("clarified", "four"), ("clarified", "string")])]
-    for _, states, moves in games:
+             for seed, (rules, variant) in enumerate(RULES_AND_VARIANTS)]
+    for (_, states, moves), (rules, _) in zip(games, RULES_AND_VARIANTS, strict=True):
         assert any(isinstance(m, TowerMove) for m in moves)
         assert states[-1].finished
+        checked = [check_summary(state, rules) for state in states]
+        assert sum(listed for listed, _ in checked) > 0  # the summaries listed buildable groups
+        forced = any(must for _, must in checked)
+        assert forced == (rules == "rulebook")  # and the rulebook forced a build
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
