@@ -55,6 +55,8 @@ def check_players(players: Any, game: Game) -> tuple[str, ...]:
         path = f"players[{index}]"
         if not isinstance(name, str):
             raise RecordError(f"a player's name must be a text, not {type_name(name)}", path)
+        if not name.isprintable():
+            raise RecordError(f"name {name!r} must not contain line breaks or control characters", path)
         if not name.strip() or len(name) > MAX_NAME_LENGTH:
             raise RecordError(f'name "{name}" must be 1 to {MAX_NAME_LENGTH} characters', path)
         if name != name.strip():
@@ -117,6 +119,8 @@ def read_json(path: str | Path) -> Any:
     except json.JSONDecodeError as error:
         raise RecordError(f"{path} is not valid JSON (line {error.lineno}, column {error.colno}: "
                           f"{error.msg})") from None
+    except RecursionError:
+        raise RecordError(f"{path} is nested too deeply to be a record") from None
 
 
 def load_record(path: str | Path) -> Record:

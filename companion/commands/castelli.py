@@ -12,6 +12,7 @@ import json
 import sys
 from typing import Any
 
+from companion.commands.library import store_errors
 from companion.games.base import RecordError
 from companion.games.castelli import tables
 from companion.settings import CASTELLI_BOARDS
@@ -108,7 +109,8 @@ def run_resolve(args: argparse.Namespace) -> int:
             raise _user_error("--silver (the silver in the mine) is required for the mine")
         amount = tables.DEFAULT_TENTS if args.kind == "market" else tables.DEFAULT_YIELD
     if amount < 0:
-        raise _user_error("--yield must be 0 or more")
+        option = {"market": "--tents", "mine": "--silver"}.get(args.kind, "--yield")
+        raise _user_error(f"{option} must be 0 or more")
     from companion.games.castelli.evaluation import resolve
 
     result = resolve(args.kind, amount, shields, players, args.neutral)
@@ -165,6 +167,7 @@ def run_validate(args: argparse.Namespace) -> int:
     return 0
 
 
+@store_errors
 def run_import(args: argparse.Namespace) -> int:
     """Keep a validated board in the store, so that `companion new castelli --setup board=NAME` finds it."""
     from companion.commands.library import open_store
@@ -187,6 +190,7 @@ def run_import(args: argparse.Namespace) -> int:
     return 0
 
 
+@store_errors
 def run_layouts(args: argparse.Namespace) -> int:
     from companion.commands.library import open_store
     from companion.games.castelli.board import layout_names, load_layout

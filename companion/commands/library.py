@@ -34,12 +34,19 @@ def store_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[[argp
 
     @functools.wraps(handler)
     def wrapped(args: argparse.Namespace) -> int:
+        import sqlite3
+
         from companion.store import StoreError
 
         try:
             return handler(args)
         except StoreError as error:
             raise UserError(str(error)) from None
+        except sqlite3.Error as error:  # locked, disk full, not a database ...
+            raise UserError(f"the game store cannot be used: {error}") from None
+        except json.JSONDecodeError as error:
+            raise UserError(f"the game store holds damaged data ({error.msg}); "
+                            "restore it from a backup or export what can still be read") from None
 
     return wrapped
 

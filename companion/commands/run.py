@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from companion.cli import UserError
 from companion.commands.library import open_store, store_errors, title
 from companion.games.base import IllegalMove, RecordError
+from companion.games.fields import require_object
 from companion.games.registry import GAMES, get_game
 from companion.records import read_json
 from companion.settings import CAMPANILE_TWO_PLAYER_FLAGS, CASTELLI_BOARDS
@@ -90,8 +91,8 @@ def create_session(store: Store, args: argparse.Namespace) -> tuple[int, Any]:
         record = read_json(args.like)
         if not isinstance(record, dict):
             raise UserError(f"{args.like} is not a record (not a JSON object)")
-        options.update(record.get("options") or {})
-        setup.update(record.get("setup") or {})
+        for section, target in (("options", options), ("setup", setup)):
+            target.update(require_object(record.get(section) or {}, f"{args.like}: {section}"))
     options.update(parse_assignments(args.option, "option"))
     setup.update(parse_assignments(args.setup, "setup"))
     if game.name == "castelli" and isinstance(setup.get("board"), str):
