@@ -131,28 +131,20 @@ def load_record(path: str | Path) -> Record:
 def replay(game: Game, initial: Any, moves: Sequence[Any]) -> list[Any]:
     """Every state from ``initial`` through each move: ``states[i]`` is before move ``i``.
 
-    Raises :class:`ReplayError` at the first illegal move.
+    Raises :class:`ReplayError` at the first illegal move, naming it.
     """
     states = [initial]
-    state = initial
     for index, move in enumerate(moves):
         try:
-            state = game.apply(state, move)
+            states.append(game.apply(states[-1], move))
         except IllegalMove as refusal:
             raise ReplayError(index, game.actor(move), str(refusal)) from None
-        states.append(state)
     return states
 
 
 def final_state(record: Record) -> Any:
     """The state after all of the record's moves (:class:`ReplayError` at an illegal one)."""
-    state = record.initial
-    for index, move in enumerate(record.moves):
-        try:
-            state = record.game.apply(state, move)
-        except IllegalMove as refusal:
-            raise ReplayError(index, record.game.actor(move), str(refusal)) from None
-    return state
+    return replay(record.game, record.initial, record.moves)[-1]
 
 
 def record_json(game: Game, players: Sequence[str], state: Any, moves: Sequence[Any]) -> dict[str, Any]:

@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from companion.games.base import Game, IllegalMove
+from companion.games.base import Game
+from companion.records import ReplayError, replay
 
 
 class Journal(Protocol):
@@ -71,11 +72,8 @@ class Session:
                  journal: Journal | None = None) -> None:
         self.game = game
         self.players = tuple(players)
-        self._states: list[Any] = [initial]
-        self._log: list[Any] = []
-        for move in moves:
-            self._states.append(game.apply(self._states[-1], move))
-            self._log.append(move)
+        self._states: list[Any] = replay(game, initial, moves)  # ReplayError names a bad move
+        self._log: list[Any] = list(moves)
         self._redo: list[Any] = list(redo)
         self._journal = journal
         self._listeners: list[Listener] = []
@@ -85,10 +83,6 @@ class Session:
     def state(self) -> Any:
         """The current state (after the last move in the log)."""
         return self._states[-1]
-
-    @property
-    def initial(self) -> Any:
-        return self._states[0]
 
     @property
     def log(self) -> tuple[Any, ...]:
@@ -181,13 +175,12 @@ class Session:
         """
         if not 0 <= index < len(self._log):
             raise SessionError(f"there is no move {index + 1} to change")
-        states = [self.game.apply(self._states[index], move)]
+        amended = self.game.apply(self._states[index], move)
         rest = self._log[index + 1:]
-        for offset, later in enumerate(rest):
-            try:
-                states.append(self.game.apply(states[-1], later))
-            except IllegalMove as refusal:
-                raise AmendRefused(index + 1 + offset, self.game.actor(later), str(refusal)) from None
+        try:
+            states = replay(self.game, amended, rest)
+        except ReplayError as error:
+            raise AmendRefused(index + 1 + error.index, error.player, error.reason) from None
         new_log = [*self._log[:index], move, *rest]
         self._save(index, new_log, self._redo)
         self._log = new_log

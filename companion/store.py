@@ -29,10 +29,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.games.base import Game, IllegalMove, RecordError
+from companion.games.base import Game, RecordError
 from companion.games.registry import get_game
 from companion.migrations import MIGRATIONS, Migration
-from companion.records import check_players, final_state, parse_record, record_json
+from companion.records import ReplayError, check_players, final_state, parse_record, record_json
 from companion.session import Change, Session
 
 Clock = Callable[[], datetime]
@@ -301,10 +301,9 @@ class Store:
         redo = self._parse_moves(session_id, game, raw_redo, "undone move")
         try:
             session = Session(game, row.players, initial, moves, redo, journal=StoreJournal(self, session_id))
-        except IllegalMove as refusal:
-            index = self._first_illegal(game, initial, moves)
+        except ReplayError as error:
             raise StoreError(f"session {session_id} cannot be replayed by this companion: "
-                             f"move {index + 1}: {refusal}") from None
+                             f"{error}") from None
         finished = self._sync_result(session_id, game, row.players, session.state, row.is_finished)
         known = {"finished": finished}
 
@@ -325,16 +324,6 @@ class Store:
                 raise StoreError(f"session {session_id}: stored {what} {index + 1} is not readable "
                                  f"by this companion: {error}") from None
         return parsed
-
-    @staticmethod
-    def _first_illegal(game: Game, initial: Any, moves: Sequence[Any]) -> int:
-        state = initial
-        for index, move in enumerate(moves):
-            try:
-                state = game.apply(state, move)
-            except IllegalMove:
-                return index
-        return len(moves)
 
     def unfinished_session(self) -> SessionRow | None:
         """The session to resume at start: the most recent one that is not finished.

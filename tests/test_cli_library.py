@@ -340,7 +340,7 @@ def test_run_reports_a_game_it_cannot_replay_in_one_line(cli, monkeypatch, data_
         store._save_log(1, 0, [{"type": "build", "player": "Bob", "tower": "red", "stories": 1}], [])
     feed(monkeypatch)
     assert cli("run", "--headless") == (
-        2, "", "companion: session 1 cannot be replayed by this companion: move 1: "
+        2, "", "companion: session 1 cannot be replayed by this companion: move 1 (Bob): "
                "it is Ann's turn to build, not Bob's\n")
     assert cli("new", "campanile", "Ann", "Bob", "Cid")[0] == 0  # a new game is still possible
 

@@ -414,8 +414,8 @@ def test_a_stored_log_this_companion_cannot_replay_is_a_clear_error(store: Store
     sid = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
     store._save_log(sid, 0, [{"type": "build", "player": "Albert", "tower": "red", "stories": 1},
                              {"type": "build", "player": "Albert", "tower": "red", "stories": 1}], [])
-    with pytest.raises(StoreError, match=r"^session 1 cannot be replayed by this companion: move 2: "
-                                         r"Albert has already built"):
+    with pytest.raises(StoreError, match=r"^session 1 cannot be replayed by this companion: "
+                                         r"move 2 \(Albert\): Albert has already built"):
         store.open_session(sid)
     store._save_log(sid, 0, [{"type": "build", "player": "Albert", "tower": "red", "stories": 5}], [])
     with pytest.raises(StoreError, match=r"^session 1: stored move 1 is not readable by this companion: "
