@@ -105,19 +105,14 @@ class Game(ABC):
         """Whose move this is, for messages; ``None`` for table-wide moves."""
         return getattr(move, "player", None)
 
+    @abstractmethod
     def report(self, state: Any) -> str:
-        """A readable account of the state for people (the CLI without ``--json``)."""
-        summary = self.summary(state)
-        lines = [f"{self.title}: {'finished' if summary['finished'] else 'in progress'}"]
-        for player, score in summary["scores"].items():
-            mark = "  winner" if player in summary["winners"] else ""
-            lines.append(f"  {player:<24} {score:>4}{mark}")
-        return "\n".join(lines)
+        """A readable account of the state for people (``companion replay`` without ``--json``)."""
 
+    @abstractmethod
     def is_finished(self, state: Any) -> bool:
         """Whether the game has ended (no move may follow)."""
-        return bool(self.summary(state)["finished"])
 
+    @abstractmethod
     def to_move(self, state: Any) -> str | None:
         """The player expected to act next, for screens and the OLED; ``None`` when finished."""
-        return None

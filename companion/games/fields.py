@@ -48,10 +48,6 @@ def check_keys(data: Mapping[str, Any], required: Iterable[str] = (),
             raise RecordError(f'"{key}" is missing', path)
 
 
-def _join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
-
-
 def get_str(data: Mapping[str, Any], key: str, *, choices: Iterable[str] | None = None,
             default: str | None = None, required: bool = False, path: str = "") -> str | None:
     """A text field; ``None`` and missing both mean ``default``."""

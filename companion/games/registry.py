@@ -28,7 +28,7 @@ def get_game(name: str) -> Game:
     """The engine for ``name``; :class:`RecordError` for a game the companion does not know."""
     try:
         target = _ENGINES[name]
-    except (KeyError, TypeError):
+    except KeyError:
         raise RecordError(f'unknown game "{name}"; the companion knows {", ".join(GAMES)}',
                           "game") from None
     module_name, class_name = target.split(":")

@@ -205,7 +205,9 @@ def move_to_json(move: Move) -> dict[str, Any]:
         return out
     if isinstance(move, Sell):
         return {"type": "sell", "player": move.player, "cards": move.cards}
-    return {"type": "end"}
+    if isinstance(move, End):
+        return {"type": "end"}
+    raise TypeError(f"not a Castelli move: {move!r}")
 
 
 def _text(data: dict[str, Any], key: str) -> str:

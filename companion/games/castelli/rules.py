@@ -7,8 +7,6 @@ changes. Messages are the rule in a player's words.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.games.base import IllegalMove
 from companion.games.castelli import tables
 from companion.games.castelli.board import FRAME_PREFIX
@@ -469,7 +467,7 @@ def _end(state: State) -> State:
         new.score[p] += sum(lines.values())
     new.final = final
     new.finished = True
-    return replace(new)
+    return new
 
 
 def winners(state: State) -> list[str]:

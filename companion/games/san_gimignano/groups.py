@@ -21,11 +21,6 @@ Group = frozenset[Space]
 Adjacency = Mapping[Space, tuple[Space, ...]]
 
 
-def holds(state: State, player: str, space: Space) -> bool:
-    """Whether ``space`` is free of towers and holds one of ``player``'s tokens."""
-    return space not in state.towers and player in state.tokens.get(space, ())
-
-
 def player_spaces(state: State, player: str) -> set[Space]:
     """The tower-free spaces holding at least one of ``player``'s tokens."""
     return {space for space, owners in state.tokens.items()
@@ -33,8 +28,7 @@ def player_spaces(state: State, player: str) -> set[Space]:
 
 
 def connected_fours(nodes: Iterable[Space], adjacency: Adjacency,
-                    accept: Callable[[Group], bool] | None = None,
-                    first_only: bool = False) -> list[Group]:
+                    accept: Callable[[Group], bool] | None = None) -> list[Group]:
     """Every connected set of four ``nodes`` with four different guilds (``accept`` filters).
 
     Grows sets one neighbour at a time and drops any that repeats a guild;
@@ -52,10 +46,7 @@ def connected_fours(nodes: Iterable[Space], adjacency: Adjacency,
                     if near in allowed and near not in group and near[2] not in guilds:
                         grown.add(group | {near})
         level = grown
-    found = [group for group in level if accept is None or accept(group)]
-    if first_only:
-        return found[:1]
-    return found
+    return [group for group in level if accept is None or accept(group)]
 
 
 def components(nodes: Iterable[Space], adjacency: Adjacency) -> list[Group]:

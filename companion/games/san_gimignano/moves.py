@@ -124,4 +124,6 @@ def move_to_json(move: Move) -> dict[str, Any]:
     if isinstance(move, TowerMove):
         return {"type": TOWER, "player": move.player, "space": list(move.space),
                 "group": [list(space) for space in move.group]}
-    return {"type": PASS, "player": move.player}
+    if isinstance(move, PassMove):
+        return {"type": PASS, "player": move.player}
+    raise TypeError(f"not a San Gimignano move: {move!r}")
