@@ -65,6 +65,14 @@ def get_str(data: Mapping[str, Any], key: str, *, choices: Iterable[str] | None 
     return value
 
 
+def get_text(data: Mapping[str, Any], key: str, *, choices: Iterable[str] | None = None,
+             path: str = "") -> str:
+    """A required text field (missing or ``null`` is an error naming it)."""
+    value = get_str(data, key, choices=choices, required=True, path=path)
+    assert value is not None  # required=True raises instead of returning None
+    return value
+
+
 def get_int(data: Mapping[str, Any], key: str, *, low: int | None = None, high: int | None = None,
             default: int | None = None, required: bool = False, path: str = "") -> int | None:
     """A whole-number field within ``[low, high]``; booleans are not numbers."""

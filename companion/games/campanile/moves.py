@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.games.base import RecordError
 from companion.games.campanile.tables import PHASES
-from companion.games.fields import check_keys, check_player, get_int, get_str
+from companion.games.fields import check_keys, check_player, get_int, get_str, get_text
 
 
 @dataclass(frozen=True)
@@ -72,27 +72,21 @@ def parse_move(data: Mapping[str, Any]) -> Move:
         stories = data["stories"]
         if isinstance(stories, bool) or stories not in (1, 2, 3):
             raise RecordError("stories must be 1, 2 or 3")
-        return Build(check_player(data), _text(data, "tower"), get_int(data, "stories"))  # type: ignore[arg-type]
+        return Build(check_player(data), get_text(data, "tower"), get_int(data, "stories"))  # type: ignore[arg-type]
     if kind == "influence":
         check_keys(data, required=("type", "player", "tower"))
-        return Influence(check_player(data), _text(data, "tower"))
+        return Influence(check_player(data), get_text(data, "tower"))
     if kind == "relocate":
         check_keys(data, required=("type", "player", "from", "to"))
-        return Relocate(check_player(data), _text(data, "from"), _text(data, "to"))
+        return Relocate(check_player(data), get_text(data, "from"), get_text(data, "to"))
     if kind == "take":
         check_keys(data, required=("type", "player", "card"))
-        return Take(check_player(data), _text(data, "card"))
+        return Take(check_player(data), get_text(data, "card"))
     if kind == "reveal":
         check_keys(data, required=("type", "card"))
-        return Reveal(_text(data, "card"))
+        return Reveal(get_text(data, "card"))
     check_keys(data, required=("type", "phase"))
-    return Valuation(_text(data, "phase", PHASES))
-
-
-def _text(data: Mapping[str, Any], key: str, choices: tuple[str, ...] | None = None) -> str:
-    value = get_str(data, key, choices=choices, required=True)
-    assert value is not None
-    return value
+    return Valuation(get_text(data, "phase", choices=PHASES))
 
 
 def move_to_json(move: Move) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from companion.games.fields import (
     get_bool,
     get_int,
     get_str,
+    get_text,
     require_object,
     type_name,
 )
@@ -130,7 +131,7 @@ def parse_move(data: Any) -> Move:
     kind = data.get("type")
     if kind == "reveal":
         check_keys(data, required=("type", "player", "space", "shields"), optional=("silver", "swap"))
-        return Reveal(check_player(data), _text(data, "space"), parse_shields(data),
+        return Reveal(check_player(data), get_text(data, "space"), parse_shields(data),
                       get_int(data, "silver", low=0, high=2, default=0) or 0,
                       get_bool(data, "swap"))
     if kind == "steward":
@@ -145,7 +146,7 @@ def parse_move(data: Any) -> Move:
             where = 'with "on"' if on is not None else 'without "on"'
             raise RecordError(f'card {where} must be one of {", ".join(cards)} or null '
                               f"(not {_shown(card)})")
-        return Build(check_player(data), _text(data, "area"),
+        return Build(check_player(data), get_text(data, "area"),
                      get_str(data, "silver_for", choices=tables.RESOURCES), card, on)
     if kind == "guard":
         check_keys(data, required=("type", "player"))
@@ -171,9 +172,9 @@ def parse_move(data: Any) -> Move:
                                   f"(the Kings' values), not {value}")
             return Play(player, card, value=value)
         if card == "traitor":
-            return Play(player, card, target=_text(data, "target"))
+            return Play(player, card, target=get_text(data, "target"))
         if extra == "area":
-            return Play(player, card, area=_text(data, "area"))
+            return Play(player, card, area=get_text(data, "area"))
         return Play(player, card)
     if kind == "sell":
         check_keys(data, required=("type", "player", "cards"))
@@ -208,12 +209,6 @@ def move_to_json(move: Move) -> dict[str, Any]:
     if isinstance(move, End):
         return {"type": "end"}
     raise TypeError(f"not a Castelli move: {move!r}")
-
-
-def _text(data: dict[str, Any], key: str) -> str:
-    value = get_str(data, key, required=True)
-    assert value is not None
-    return value
 
 
 def _shown(value: Any) -> str:
