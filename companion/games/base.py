@@ -24,6 +24,12 @@ class IllegalMove(Exception):
     """
 
 
+def require_player(players: Sequence[str], name: str) -> None:
+    """Refuse a move that names someone who is not at the table (one wording for every game)."""
+    if name not in players:
+        raise IllegalMove(f'"{name}" is not playing in this game')
+
+
 class RecordError(ValueError):
     """A record, option, setup field or move that is not well formed.
 

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.games.base import Game, IllegalMove
+from companion.games.base import Game, IllegalMove, require_player
 from companion.games.campanile import tables
 from companion.games.campanile.moves import (
     Build,
@@ -177,8 +177,7 @@ def _tower(state: CampanileState, name: str) -> int:
 def _own_turn(state: CampanileState, player: str, doing: str) -> Turn:
     """The turn in progress, checked to be ``player``'s and not yet ended."""
     turn = state.turn
-    if player not in state.players:
-        raise IllegalMove(f'"{player}" is not playing in this game')
+    require_player(state.players, player)
     if turn is None or turn.ended:
         expected = state.players[0] if turn is None else state.players[(turn.player + 1) % len(state.players)]
         raise IllegalMove(f"a turn starts by building: {expected} must build before {doing}")
@@ -196,8 +195,7 @@ def _check_display(state: CampanileState, tower: str) -> None:
 
 def _build(state: CampanileState, move: Build) -> CampanileState:
     players = state.players
-    if move.player not in players:
-        raise IllegalMove(f'"{move.player}" is not playing in this game')
+    require_player(players, move.player)
     turn = state.turn
     if turn is None:
         expected = players[0]

@@ -7,7 +7,7 @@ changes. Messages are the rule in a player's words.
 
 from __future__ import annotations
 
-from companion.games.base import IllegalMove
+from companion.games.base import IllegalMove, require_player
 from companion.games.castelli import tables
 from companion.games.castelli.board import FRAME_PREFIX
 from companion.games.castelli.evaluation import resolve
@@ -28,8 +28,8 @@ def apply_move(state: State, move: Move) -> State:
     if state.finished:
         raise IllegalMove("the game is over; no move can follow the end")
     player = getattr(move, "player", None)
-    if player is not None and player not in state.colors:
-        raise IllegalMove(f'"{player}" is not playing this game')
+    if player is not None:
+        require_player(tuple(state.colors), player)
     if isinstance(move, Reveal):
         return _reveal(state, move)
     if isinstance(move, Steward):
@@ -290,8 +290,7 @@ def _build(state: State, move: Build) -> State:
         cost = tables.CASTLE_COST
     else:
         owner = move.on
-        if owner not in state.colors:
-            raise IllegalMove(f'"{owner}" is not playing this game')
+        require_player(tuple(state.colors), owner)
         if owner == player:
             raise IllegalMove("you build on top of another player's castle, not your own")
         if not any(s[-1] == owner for s in stacks):
@@ -377,8 +376,7 @@ def _play(state: State, move: Play) -> State:
         new.silver[player] += half
     elif card == "traitor":
         target = move.target or ""
-        if target not in new.colors:
-            raise IllegalMove(f'"{target}" is not playing this game')
+        require_player(tuple(new.colors), target)
         if target == player:
             raise IllegalMove("the Traitor buys a card from another player, not from yourself")
         if new.cards[target] < 1:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.games.base import IllegalMove
+from companion.games.base import IllegalMove, require_player
 from companion.games.san_gimignano import geometry, groups, tables, turns
 from companion.games.san_gimignano.geometry import Space
 from companion.games.san_gimignano.moves import Move, PassMove, SegmentMove, TokenMove, TowerMove
@@ -46,8 +46,7 @@ def _stage_of(move: Move) -> str:
 def _check_turn(state: State, move: Move) -> tuple[int, bool]:
     """``(seat, new_turn)`` for the move's player, or :class:`IllegalMove` when it is not its turn."""
     player = move.player
-    if player not in state.players:
-        raise IllegalMove(f"{player} is not playing in this game")
+    require_player(state.players, player)
     seat = state.players.index(player)
     if state.turn is not None and seat == state.turn:
         return seat, False

@@ -17,7 +17,7 @@ def test_first_reveal_is_the_first_player_and_turns_go_round():
     refused(state, rv("Anna", "s6", NEUTRAL_TILE), "you have already revealed a tile this turn")
     refused(state, rv("Bela", "s5", NEUTRAL_TILE), "the tile on s5 is already face up")
     refused(state, rv("Bela", "s99", NEUTRAL_TILE), 'there is no tile space "s99"')
-    refused(state, rv("Zed", "s6", NEUTRAL_TILE), '"Zed" is not playing this game')
+    refused(state, rv("Zed", "s6", NEUTRAL_TILE), '"Zed" is not playing in this game')
 
 
 def test_swap_without_dilemma_is_refused():

@@ -74,7 +74,7 @@ def test_players_take_turns_in_seating_order():
     refused(state, tok("A", S0G2), "a player may put down only one token per turn")
     state = play(state, tok("B", S0G1))
     assert state.tokens[(0, 0, G1)] == ("A", "B")
-    refused(state, tok("C", S0G2), "C is not playing in this game")
+    refused(state, tok("C", S0G2), "\"C\" is not playing in this game")
 
 
 def test_rulebook_turn_is_token_then_segment_then_tower():
