@@ -7,7 +7,7 @@ functions, so the screen and the record always agree.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from companion.games.san_gimignano import geometry, groups, tables, turns
@@ -117,6 +117,14 @@ def report(state: State, title: str) -> str:
                      f"{state.in_hand(player):>7} {len(buildable_groups(state, player)):>9}{mark}")
     left = segments_left(state)
     lines.append("  segments left: " + ", ".join(f"{k} {v}" for k, v in left.items()))
+    if not state.finished:
+        for player in state.players:
+            for group in buildable_groups(state, player):
+                lines.append(f"  {player} can build on {_spaces_text(group)}")
+            gaps = sorted({gap for _, gap in hints(state, player)})
+            if gaps:
+                lines.append(f"  {player} is one token short of a group: a token on "
+                             + " or ".join(_space_text(gap) for gap in gaps))
     forced = who_must_build(state)
     if forced:
         lines.append(f"  {forced[0]} can build a tower and must do so before the next player")
@@ -124,6 +132,15 @@ def report(state: State, title: str) -> str:
     if nxt is not None:
         lines.append(f"  next: {nxt}")
     return "\n".join(lines)
+
+
+def _space_text(space: Space) -> str:
+    q, r, guild = space
+    return f"{guild} at ({q}, {r})"
+
+
+def _spaces_text(group: Iterable[Space]) -> str:
+    return ", ".join(_space_text(space) for space in sorted(group))
 
 
 def candidate_moves(state: State, outlines: Sequence[Edges] | None = None) -> list[Any]:

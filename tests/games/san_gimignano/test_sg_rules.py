@@ -288,3 +288,14 @@ def test_legal_moves_offer_only_what_the_rules_accept():
     assert {type(move).__name__ for move in legal} == {"SegmentMove"}
     for move in legal:
         GAME.apply(state, move)
+
+
+def test_the_report_names_the_groups_a_player_can_build_and_the_missing_tokens():
+    lines = GAME.report(a_group_for_a()).splitlines()
+    assert lines[5:9] == [
+        "  A can build on guild-1 at (0, 0), guild-2 at (0, 0), guild-3 at (1, 0), guild-4 at (1, 0)",
+        "  A is one token short of a group: a token on guild-2 at (1, 0)",
+        # B holds guild-1, guild-3 and guild-4 on the segment at (0, 1); either guild-2 next to it completes
+        "  B is one token short of a group: a token on guild-2 at (0, 0) or guild-2 at (1, 0)",
+        "  A can build a tower and must do so before the next player",
+    ]
