@@ -33,6 +33,14 @@ class _Parser(argparse.ArgumentParser):
         raise UserError(f"{command + ': ' if command else ''}{message} (see {self.prog} --help)")
 
 
+def add_command_group(subparsers: argparse._SubParsersAction, name: str, help: str,
+                      description: str) -> argparse._SubParsersAction:
+    """A subcommand that holds subcommands (``companion board validate``); alone it prints its help."""
+    group = subparsers.add_parser(name, help=help, description=description)
+    group.set_defaults(handler=lambda args: group.print_help() or 0)
+    return group.add_subparsers(dest=f"{name}_command", metavar="COMMAND", parser_class=type(group))
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand registered."""
     parser = _Parser(prog="companion",

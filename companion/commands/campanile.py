@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from companion.cli import UserError
+from companion.cli import UserError, add_command_group
 from companion.commands.library import open_store, store_errors
 from companion.games.base import RecordError
 from companion.settings import CAMPANILE_TWO_PLAYER_FLAGS
@@ -20,10 +20,8 @@ EXAMPLE = "--intermezzo '4/2 3/1 2 1' --finito '6/4/2 5/3/1 4/2 3/1 2'"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    campanile = subparsers.add_parser("campanile", help="Campanile settings (2-player flag cards)",
-                                      description="Campanile settings.")
-    sub = campanile.add_subparsers(dest="campanile_command", metavar="COMMAND",
-                                   parser_class=type(campanile))
+    sub = add_command_group(subparsers, "campanile", help="Campanile settings (2-player flag cards)",
+                            description="Campanile settings.")
     flags = sub.add_parser(
         "flags", help="show or confirm the values of your 2-player flag cards",
         description="Show the confirmed 2-player flag table, or confirm it by typing the values "
@@ -34,7 +32,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     flags.add_argument("--finito", metavar="FLAGS", help="the 5 Finito flags")
     flags.add_argument("--forget", action="store_true", help="delete the confirmed table")
     flags.set_defaults(handler=run_flags)
-    campanile.set_defaults(handler=lambda args: campanile.print_help() or 0)
 
 
 def parse_flag_table(text: str) -> list[list[int]]:

@@ -12,24 +12,17 @@ import json
 import sys
 from typing import Any
 
+from companion.cli import UserError, add_command_group
 from companion.commands.library import store_errors
 from companion.games.base import RecordError
 from companion.games.castelli import tables
 from companion.settings import CASTELLI_BOARDS
 
 
-def _user_error(message: str) -> Exception:
-    from companion.cli import UserError
-
-    return UserError(message)
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``castelli`` and ``board`` command groups."""
-    castelli = subparsers.add_parser("castelli", help="Castelli tools (the area resolver)",
-                                     description="Castelli tools.")
-    sub = castelli.add_subparsers(dest="castelli_command", metavar="COMMAND",
-                                  parser_class=type(castelli))
+    sub = add_command_group(subparsers, "castelli", help="Castelli tools (the area resolver)",
+                            description="Castelli tools.")
     res = sub.add_parser(
         "resolve", help="who gains what in an area, with the tie explained",
         description="Evaluate one area: give its kind, its yield (or tents, or the mine's "
@@ -49,11 +42,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="a neutral colour among the leaders: void the area (default) or split")
     res.add_argument("--json", action="store_true", help="print the result as one JSON object")
     res.set_defaults(handler=run_resolve)
-    castelli.set_defaults(handler=lambda args: _help(castelli))
 
-    board = subparsers.add_parser("board", help="Castelli boards: validate a file, list layouts",
-                                  description="Castelli board files (the inline-board format).")
-    bsub = board.add_subparsers(dest="board_command", metavar="COMMAND", parser_class=type(board))
+    bsub = add_command_group(subparsers, "board", help="Castelli boards: validate, import, list",
+                             description="Castelli board files (the inline-board format).")
     val = bsub.add_parser("validate", help="check a board JSON file",
                           description="Validate a board file in the inline-board format of a "
                                       "record's setup.board. Exit 0 with a summary, or exit 2 naming "
@@ -70,23 +61,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     imp.set_defaults(handler=run_import)
     lay = bsub.add_parser("layouts", help="list the shipped example layouts and the boards stored here")
     lay.set_defaults(handler=run_layouts)
-    board.set_defaults(handler=lambda args: _help(board))
-
-
-def _help(parser: argparse.ArgumentParser) -> int:
-    parser.print_help()
-    return 0
 
 
 def _parse_shield(text: str) -> tuple[str, int | str]:
     colour, sep, value = text.partition(":")
     if not sep or colour not in tables.COLORS:
-        raise _user_error(f'--shield "{text}": write COLOUR:VALUE with a colour of '
+        raise UserError(f'--shield "{text}": write COLOUR:VALUE with a colour of '
                           f'{", ".join(tables.COLORS)}')
     if value == tables.CARD_SHIELD:
         return colour, value
     if not value.isdigit() or int(value) not in tables.SHIELD_VALUES:
-        raise _user_error(f'--shield "{text}": the value must be 1-6 or "card"')
+        raise UserError(f'--shield "{text}": the value must be 1-6 or "card"')
     return colour, int(value)
 
 
@@ -96,21 +81,21 @@ def run_resolve(args: argparse.Namespace) -> int:
     for item in args.player:
         name, sep, colour = item.partition("=")
         if not sep or not name or colour not in tables.COLORS:
-            raise _user_error(f'--player "{item}": write NAME=COLOUR with a colour of '
+            raise UserError(f'--player "{item}": write NAME=COLOUR with a colour of '
                               f'{", ".join(tables.COLORS)}')
         if colour in players:
-            raise _user_error(f"--player: {colour} is already {players[colour]}'s colour")
+            raise UserError(f"--player: {colour} is already {players[colour]}'s colour")
         players[colour] = name
     if not players:
         players = {c: c for c in tables.COLORS}
     amount = args.amount
     if amount is None:
         if args.kind == "mine":
-            raise _user_error("--silver (the silver in the mine) is required for the mine")
+            raise UserError("--silver (the silver in the mine) is required for the mine")
         amount = tables.DEFAULT_TENTS if args.kind == "market" else tables.DEFAULT_YIELD
     if amount < 0:
         option = {"market": "--tents", "mine": "--silver"}.get(args.kind, "--yield")
-        raise _user_error(f"{option} must be 0 or more")
+        raise UserError(f"{option} must be 0 or more")
     from companion.games.castelli.evaluation import resolve
 
     result = resolve(args.kind, amount, shields, players, args.neutral)
@@ -176,9 +161,9 @@ def run_import(args: argparse.Namespace) -> int:
     data, board = _read_board(args.file)
     name = args.name.strip()
     if not name:
-        raise _user_error("--name must not be empty")
+        raise UserError("--name must not be empty")
     if name in layout_names():
-        raise _user_error(f'"{name}" is the name of a layout the companion ships; choose another name')
+        raise UserError(f'"{name}" is the name of a layout the companion ships; choose another name')
     with open_store(args) as store:
         boards = dict(store.get_setting(CASTELLI_BOARDS, {}))
         replaced = name in boards
