@@ -9,7 +9,8 @@ applied; the first illegal move then stops the replay.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -128,23 +129,32 @@ def load_record(path: str | Path) -> Record:
     return parse_record(read_json(path))
 
 
-def replay(game: Game, initial: Any, moves: Sequence[Any]) -> list[Any]:
-    """Every state from ``initial`` through each move: ``states[i]`` is before move ``i``.
+def states_after(game: Game, initial: Any, moves: Sequence[Any]) -> Iterator[Any]:
+    """The state after each move in turn; :class:`ReplayError` at the first illegal one.
 
-    Raises :class:`ReplayError` at the first illegal move, naming it.
+    The one replay loop: records, sessions, amends and the store all use it.
     """
-    states = [initial]
+    state = initial
     for index, move in enumerate(moves):
         try:
-            states.append(game.apply(states[-1], move))
+            state = game.apply(state, move)
         except IllegalMove as refusal:
             raise ReplayError(index, game.actor(move), str(refusal)) from None
-    return states
+        yield state
+
+
+def replay(game: Game, initial: Any, moves: Sequence[Any]) -> list[Any]:
+    """Every state from ``initial`` through each move: ``states[i]`` is before move ``i``."""
+    return [initial, *states_after(game, initial, moves)]
 
 
 def final_state(record: Record) -> Any:
-    """The state after all of the record's moves (:class:`ReplayError` at an illegal one)."""
-    return replay(record.game, record.initial, record.moves)[-1]
+    """The state after all of the record's moves (:class:`ReplayError` at an illegal one).
+
+    Keeps only the latest state while replaying: a long record needs no list of them all.
+    """
+    last = deque(states_after(record.game, record.initial, record.moves), maxlen=1)
+    return last[0] if last else record.initial
 
 
 def record_json(game: Game, players: Sequence[str], state: Any, moves: Sequence[Any]) -> dict[str, Any]:
