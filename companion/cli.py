@@ -64,14 +64,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    from companion.games.base import RecordError
+    from companion.games.base import RecordError, one_line
     from companion.records import ReplayError
 
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except UserError as error:
-        print(f"companion: {error}", file=sys.stderr)
+        print(f"companion: {one_line(str(error))}", file=sys.stderr)
         return EXIT_USAGE
     handler = getattr(args, "handler", None)
     if handler is None:
@@ -82,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UserError, RecordError, ReplayError) as error:
         if args.debug:
             raise
-        print(f"companion: {error}", file=sys.stderr)
+        print(f"companion: {one_line(str(error))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

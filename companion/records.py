@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.games.base import Game, IllegalMove, RecordError
+from companion.games.base import Game, IllegalMove, RecordError, one_line
 from companion.games.fields import check_keys, require_object, type_name
 from companion.games.registry import get_game
 
@@ -40,7 +40,7 @@ class ReplayError(Exception):
     """A move of a record that the rules refuse; ``str()`` is the one-line message."""
 
     def __init__(self, index: int, player: str | None, reason: str) -> None:
-        who = f" ({player})" if player else ""
+        who = f" ({one_line(player)})" if player else ""
         super().__init__(f"move {index + 1}{who}: {reason}")
         self.index = index
         self.player = player

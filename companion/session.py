@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from companion.games.base import Game
+from companion.games.base import Game, one_line
 from companion.records import ReplayError, replay
 
 
@@ -39,7 +39,7 @@ class AmendRefused(SessionError):
     """
 
     def __init__(self, index: int, player: str | None, reason: str) -> None:
-        who = f" ({player})" if player else ""
+        who = f" ({one_line(player)})" if player else ""
         super().__init__(f"move {index + 1}{who} would no longer be legal: {reason}")
         self.index = index
         self.player = player

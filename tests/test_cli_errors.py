@@ -62,3 +62,14 @@ def test_damaged_data_in_the_store_is_one_line(run_cli, tmp_path):
     code, out, err = run_cli("--data-dir", str(tmp_path), "sessions")
     assert (code, out) == (2, "")
     assert err.startswith("companion: the game store holds damaged data (")
+
+
+def test_quoted_line_breaks_are_escaped_so_every_error_stays_one_line(run_cli, write_record):
+    record = dict(CAMPANILE, options={"two\nlines": True})
+    code, _, err = run_cli("replay", write_record(record))
+    assert (code, err) == (2, 'companion: options: unknown field "two\\nlines"\n')
+    moves = [dict(CAMPANILE["moves"][0], tower="yel\nlow")]
+    code, _, err = run_cli("replay", write_record(dict(CAMPANILE, moves=moves)))
+    assert code == 2
+    assert err.startswith('companion: move 1 (Albert): there is no tower called "yel\\nlow"')
+    assert err.count("\n") == 1

@@ -15,6 +15,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 
+def one_line(text: str) -> str:
+    """``text`` with line breaks and other control characters escaped (``\\n``).
+
+    Messages quote what a record or a player typed; a name or field holding a
+    line break must not turn the promised one-line error into several.
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+                   for ch in text)
+
+
 class IllegalMove(Exception):
     """The rules refuse a move.
 
@@ -22,6 +34,9 @@ class IllegalMove(Exception):
     place only a value-2 marker"); callers add which move and whose it was.
     This is the one exception type every engine raises for an illegal move.
     """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(message))
 
 
 def require_player(players: Sequence[str], name: str) -> None:
@@ -38,6 +53,7 @@ class RecordError(ValueError):
     """
 
     def __init__(self, message: str, path: str = "") -> None:
+        message, path = one_line(message), one_line(path)
         super().__init__(message)
         self.message = message
         self.path = path
