@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from companion.cli import main
+
+# CI runs the property tests with fixed examples, so that a submission lands or
+# not on its own merits; on a developer's machine they draw new examples every run
+# (and replay any failure they found before, from .hypothesis/).
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES = DATA / "examples"
