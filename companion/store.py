@@ -429,7 +429,7 @@ class Store:
     def export_record(self, session_id: int) -> dict[str, Any]:
         """The session as a complete record (every option written out, boards inline)."""
         session = self.open_session(session_id)
-        return record_json(session.game, session.players, session.state, session.log)
+        return record_json(session.game, session.players, session.state_before(0), session.log)
 
     # -- settings --------------------------------------------------------------
     def get_setting(self, key: str, default: Any = None) -> Any:

@@ -244,20 +244,13 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
     from companion.store import StoreError
 
     current: dict[str, Any] = {"session": session}
-    pending: dict[str, Any] = {}
 
     def say(text: str) -> None:
         out.write(text + "\n")
         out.flush()
 
     def refused(error: Exception) -> None:
-        game_session = current["session"]
-        if isinstance(error, IllegalMove) and game_session is not None:
-            index = len(game_session.log) + 1
-            move = pending.get("move")
-            who = game_session.game.actor(move) if move is not None else None
-            say(f"refused: move {index}{f' ({who})' if who else ''}: {error}")
-        elif isinstance(error, StoreError | OSError | sqlite3.Error):
+        if isinstance(error, StoreError | OSError | sqlite3.Error):
             say(f"refused: the move could not be saved: {error}")
         else:
             say(f"refused: {error}")
@@ -272,8 +265,12 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
     def propose(move: Any) -> Callable[[], None]:
         def command() -> None:
             game_session = playing()
-            pending["move"] = move
-            game_session.propose(move)
+            try:
+                game_session.propose(move)
+            except IllegalMove as refusal:
+                who = game_session.game.actor(move)
+                say(f"refused: move {len(game_session.log) + 1}{f' ({who})' if who else ''}: {refusal}")
+                return
             say(f"ok {len(game_session.log)}: {_describe(game_session, move)}")
             if game_session.game.is_finished(game_session.state):
                 say(game_session.game.report(game_session.state))
@@ -310,7 +307,6 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
         text = line.strip()
         if not text or text.startswith("#"):
             continue
-        pending.clear()
         if text.lower() in words:
             queue.post(words[text.lower()])
         elif text.split()[0].lower() == "new":
