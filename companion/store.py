@@ -68,13 +68,9 @@ class ResultRow:
 
     session_id: int
     game: str
-    seat: int
     player: str
     score: int
     winner: bool
-    players: int
-    started: datetime
-    finished: datetime
 
 
 def _utc_now() -> datetime:
@@ -385,12 +381,11 @@ class Store:
     def results(self) -> list[ResultRow]:
         """Every player's result in every finished session, oldest session first, seats in order."""
         rows = self._db.execute(
-            "SELECT r.session_id, s.game, r.seat, r.player, r.score, r.winner, s.players, s.started, "
-            "s.finished FROM results r JOIN sessions s ON s.id = r.session_id "
+            "SELECT r.session_id, s.game, r.player, r.score, r.winner "
+            "FROM results r JOIN sessions s ON s.id = r.session_id "
             "WHERE s.finished IS NOT NULL ORDER BY s.started, s.id, r.seat")
-        return [ResultRow(sid, game, seat, player, score, bool(winner), len(json.loads(names)),
-                          _moment(started), _moment(finished))  # type: ignore[arg-type]
-                for sid, game, seat, player, score, winner, names, started, finished in rows]
+        return [ResultRow(sid, game, player, score, bool(winner))
+                for sid, game, player, score, winner in rows]
 
     # -- records -------------------------------------------------------------
     def import_record(self, data: Any) -> int:
