@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from companion.games.base import Game, IllegalMove, require_player
@@ -355,6 +356,4 @@ def _valuation(state: CampanileState, move: Valuation) -> CampanileState:
 
 
 def _replace_turn(turn: Turn, **changes: Any) -> Turn:
-    from dataclasses import replace
-
     return replace(turn, **changes)

@@ -22,8 +22,7 @@ def ranking(heights: Sequence[int]) -> list[int]:
 
 def contenders(stack: Sequence[Group]) -> list[Group]:
     """The groups under a tower, best first: most influence, then closest to the base."""
-    order = {id(group): position for position, group in enumerate(stack)}
-    return sorted(stack, key=lambda g: (-g.influence, order[id(g)]))
+    return sorted(stack, key=lambda g: -g.influence)  # stable: equal influence keeps base order
 
 
 def value_tower(tower: str, rank: int, flag: tuple[int, ...], stack: Sequence[Group]) -> FlagResult:
