@@ -2,8 +2,9 @@
 
 ``python -m tests.helpers_crash_child DB SEED [--fresh]`` opens the store
 (``--fresh``: creates it and a new session; else resumes the unfinished
-session), then runs the script of :func:`script` for ``SEED``, printing and
-flushing ``ok N`` after operation N returned. When the script is done it
+session) and prints ``ready``, then runs the script of :func:`script` for
+``SEED``, printing and flushing ``begin N`` before operation N and ``ok N``
+after it returned (so the parent can tell where its kill landed). When the script is done it
 prints ``done`` and waits to be killed.
 """
 
@@ -67,6 +68,7 @@ def main(argv: list[str]) -> None:
     session = store.open_session(session_id)
     print("ready", flush=True)
     for number, (kind, move) in enumerate(ops, start=1):
+        print(f"begin {number}", flush=True)
         if kind == "propose":
             session.propose(move)
         elif kind == "undo":
