@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.migrations import MIGRATIONS
 from companion.paths import DB_FILENAME
 from companion.records import final_state, parse_record
 from companion.store import Store
@@ -179,12 +180,12 @@ def test_stats_per_player_and_game(cli, write_record) -> None:
 def test_a_database_from_a_newer_companion_is_an_exit_2(cli, data_dir: Path) -> None:
     cli("sessions")
     db = sqlite3.connect(data_dir / DB_FILENAME)
-    db.execute("PRAGMA user_version = 3")
+    db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 2}")
     db.close()
     code, out, err = cli("sessions")
     assert (code, out) == (2, "")
-    assert "was written by a newer version of the companion (database schema 3; this version reads " \
-           "up to 1); update the companion to open it\n" in err
+    assert (f"was written by a newer version of the companion (database schema {len(MIGRATIONS) + 2}; "
+            f"this version reads up to {len(MIGRATIONS)}); update the companion to open it\n") in err
 
 
 # -- new ------------------------------------------------------------------------------------------
