@@ -318,14 +318,14 @@ def test_run_config_errors_and_data_dir(run_cli, monkeypatch, tmp_path: Path) ->
     bad = tmp_path / "bad.toml"
     bad.write_text("data_dir = \n", encoding="utf-8")
     code, _, err = run_cli("run", "--headless", "--config", str(bad))
-    assert code == 2 and err.startswith(f"companion: {bad} is not valid TOML: ")
+    assert code == 2 and err.startswith(f"companion: {bad}: is not valid TOML: ")
     missing = tmp_path / "missing.toml"
     assert run_cli("run", "--config", str(missing)) == (
-        2, "", f"companion: no such configuration file: {missing}\n")
+        2, "", f"companion: {missing}: no such configuration file\n")
     wrong = tmp_path / "wrong.toml"
     wrong.write_text("data_dir = 3\n", encoding="utf-8")
     assert run_cli("run", "--config", str(wrong)) == (
-        2, "", f"companion: {wrong}: data_dir must be a text (a directory), not int\n")
+        2, "", f"companion: {wrong}: data_dir: must be a text (a directory), not a whole number\n")
     good = tmp_path / "good.toml"
     target = tmp_path / "from-config"
     good.write_text(f'data_dir = "{target}"\n', encoding="utf-8")

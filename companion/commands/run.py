@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import logging
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO
@@ -26,6 +27,7 @@ from companion.records import read_json
 
 if TYPE_CHECKING:
     from companion.app import Companion
+    from companion.config import Config
     from companion.session import Session
 
 # The store, the session and the command queue are imported by the handlers
@@ -118,24 +120,22 @@ def run_new(args: argparse.Namespace) -> int:
 
 # -- run -----------------------------------------------------------------------------
 
-def read_config(path: str | None) -> dict[str, Any]:
-    """The TOML configuration (only ``data_dir`` is used here so far); ``{}`` without a file."""
-    if path is None:
-        return {}
-    import tomllib
+def read_config(path: str | None) -> Config:
+    """The configuration in force (the defaults without a file); its warnings shown on standard error.
 
+    A file that cannot be used at all, or a bad ``data_dir``, is an exit 2.
+    """
+    from companion.config import ConfigError, defaults
+    from companion.config import read_config as read_file
+
+    if path is None:
+        return defaults()
     try:
-        with open(path, "rb") as handle:
-            config = tomllib.load(handle)
-    except FileNotFoundError:
-        raise UserError(f"no such configuration file: {path}") from None
-    except OSError as error:
-        raise UserError(f"cannot read {path}: {error.strerror or error}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise UserError(f"{path} is not valid TOML: {error}") from None
-    data_dir = config.get("data_dir")
-    if data_dir is not None and not isinstance(data_dir, str):
-        raise UserError(f"{path}: data_dir must be a text (a directory), not {type(data_dir).__name__}")
+        config = read_file(path)
+    except ConfigError as error:
+        raise UserError(str(error)) from None
+    for problem in config.problems:
+        print(f"companion: warning: {problem}", file=sys.stderr)
     return config
 
 
@@ -154,7 +154,8 @@ def run_run(args: argparse.Namespace) -> int:
             else "the touchscreen UI is not wired into `companion run` yet"
         print(f"companion: {reason}; running headless (one move per line on standard input)",
               file=sys.stderr)
-    with open_app(args, config.get("data_dir")) as app:
+    logging.basicConfig(level=config.log_level, format="%(levelname)s %(name)s: %(message)s")
+    with open_app(args, config.data_dir) as app:
         try:
             live = app.latest_unfinished() if args.game is None else app.resume(args.game)
         except AppError as error:
