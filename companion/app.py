@@ -259,6 +259,8 @@ class Companion:
         row = self._row(session_id)
         if row.is_finished:
             raise AppError(f"session {session_id} is finished; only a game in progress can be abandoned")
+        if row.abandoned is not None:
+            raise AppError(f"session {session_id} is already abandoned")
         self.store.abandon_session(session_id)
 
     def open_game(self, session_id: int) -> LiveGame:
