@@ -216,11 +216,13 @@ class Companion:
         A game whose stored log is in fact finished (the power went between the
         move and its results) is marked finished now and left out.
         """
-        return list(self._unfinished(first_only=False))
+        return [row for row, _ in self._unfinished(first_only=False)]
 
-    def _unfinished(self, *, first_only: bool) -> list[SessionRow]:
-        found = []
+    def _unfinished(self, *, first_only: bool) -> list[tuple[SessionRow, LiveGame | None]]:
+        """Resumable rows, each with its opened game when opening it was needed to check it."""
+        found: list[tuple[SessionRow, LiveGame | None]] = []
         for row in self.store.resumable_sessions():
+            live = None
             if row.moves:
                 try:
                     live = self.open_game(row.id)  # reconciles the finished mark
@@ -229,7 +231,7 @@ class Companion:
                 if live is not None and live.session.game.is_finished(live.session.state):
                     continue
                 row = self.store.session(row.id)
-            found.append(row)
+            found.append((row, live))
             if first_only:
                 break
         return found
@@ -240,10 +242,10 @@ class Companion:
         :class:`AppError` when there is none, or the game was abandoned.
         """
         if session_id is None:
-            rows = self._unfinished(first_only=True)
-            if not rows:
+            live = self.latest_unfinished()
+            if live is None:
                 raise AppError("there is no game in progress")
-            session_id = rows[0].id
+            return live
         row = self._row(session_id)
         if row.abandoned is not None:
             raise AppError(f"session {session_id} was abandoned; start a new game (or a rematch)")
@@ -251,8 +253,11 @@ class Companion:
 
     def latest_unfinished(self) -> LiveGame | None:
         """The game ``companion run`` resumes at boot, or ``None``."""
-        rows = self._unfinished(first_only=True)
-        return None if not rows else self.open_game(rows[0].id)
+        found = self._unfinished(first_only=True)
+        if not found:
+            return None
+        row, live = found[0]
+        return live if live is not None else self.open_game(row.id)
 
     def abandon(self, session_id: int) -> None:
         """Stop offering ``session_id`` for resuming; its moves stay stored (and exportable)."""

@@ -63,11 +63,6 @@ class SessionRow:
     def is_finished(self) -> bool:
         return self.finished is not None
 
-    @property
-    def can_resume(self) -> bool:
-        """Neither finished nor abandoned."""
-        return self.finished is None and self.abandoned is None
-
 
 @dataclass(frozen=True)
 class Result:

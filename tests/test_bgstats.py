@@ -8,6 +8,8 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.app import Companion
 from companion.bgstats import PUSH_URL, SOURCE_NAME, Play, play_file, push_data, push_link, write_qr
@@ -167,3 +169,32 @@ def test_export_bgstats_link_mistakes_are_one_line_and_write_nothing(cli, tmp_pa
     code, out, err = cli("export", "2", "--bgstats-link", "--qr", str(tmp_path / "play.gif"))
     assert (code, out) == (2, "") and "the QR code is written as a PNG" in err
     assert not png.exists() and not (tmp_path / "play.gif").exists()
+
+
+# -- ranks: invariants over any scores and any winners the engines could name -------------------------
+
+
+@st.composite
+def finished_games(draw) -> tuple[dict[str, int], set[str]]:
+    names = [f"P{i}" for i in range(draw(st.integers(2, 5)))]
+    scores = {name: draw(st.integers(0, 30)) for name in names}
+    best = max(scores.values())
+    leaders = [n for n in names if scores[n] == best]
+    winners = set(draw(st.lists(st.sampled_from(leaders), min_size=1, unique=True)))
+    return scores, winners
+
+
+@given(finished_games())
+def test_rank_invariants(game: tuple[dict[str, int], set[str]]) -> None:
+    scores, winners = game
+    play = make_play(scores, winners)
+    ranks = {name: play.rank(name) for name in scores}
+    assert {n for n, r in ranks.items() if r == 1} == winners
+    for a in scores:
+        for b in scores:
+            if a not in winners and b not in winners and scores[a] == scores[b]:
+                assert ranks[a] == ranks[b]  # ties below the winners share a rank
+            if scores[a] > scores[b] and b not in winners:
+                assert ranks[a] < ranks[b]  # more points, a better rank
+    assert all(1 <= r <= len(scores) for r in ranks.values())
+    assert play.manual_winner == (len(winners) < sum(1 for s in scores.values() if s == max(scores.values())))
