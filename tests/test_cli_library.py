@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.app import Companion
 from companion.migrations import MIGRATIONS
 from companion.paths import DB_FILENAME
 from companion.records import final_state, parse_record
@@ -350,8 +351,7 @@ def test_headless_reports_a_move_that_could_not_be_saved(data_dir: Path, tmp_pat
     from companion.commands.run import headless_loop
 
     with Store.open(tmp_path / "x.sqlite3") as store:
-        sid = store.new_session("campanile", ["Ann", "Bob", "Cid"], {}, {})
-        session = store.open_session(sid)
+        session = Companion(store).start("campanile", ["Ann", "Bob", "Cid"]).session
         store._db.execute("CREATE TRIGGER full BEFORE INSERT ON moves "
                           "BEGIN SELECT RAISE(ABORT, 'disk full'); END")
         out = io.StringIO()

@@ -6,6 +6,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.config import KEYS, ConfigError, check_file, defaults, example_toml, read_config
 
@@ -184,3 +186,46 @@ def test_run_starts_with_a_bad_pin_and_stops_on_a_bad_data_dir(run_cli, write, t
     assert err == (f'companion: {bad}: data_dir: must be an absolute path (or start with ~), '
                    'not "relative"\n')
     assert not (tmp_path / "relative").exists()  # no other, empty store was opened
+
+
+# -- any file: the configuration in force is always usable -------------------------------------------
+
+_NAMES = [key.name for key in KEYS] + ["colour", "oled.contrast", "wifi.ssid"]
+_VALUES = st.one_of(st.integers(-5, 300), st.booleans(), st.floats(-1, 400, allow_nan=False),
+                    st.text(max_size=12), st.lists(st.text(min_size=1, max_size=6), max_size=3))
+
+
+def _toml_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + "".join(c if c.isalnum() or c in " ./:~-_" else f"\\u{ord(c):04x}" for c in value) + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return repr(value)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=150)
+@given(st.dictionaries(st.sampled_from(_NAMES), _VALUES, max_size=8))
+def test_whatever_the_file_says_the_configuration_in_force_is_valid(write, entries: dict) -> None:
+    top = {k: v for k, v in entries.items() if "." not in k}
+    sections: dict[str, dict] = {}
+    for name, value in entries.items():
+        if "." in name:
+            section, key = name.split(".", 1)
+            sections.setdefault(section, {})[key] = value
+    text = "".join(f"{k} = {_toml_value(v)}\n" for k, v in top.items())
+    for section, keys in sections.items():
+        text += f"[{section}]\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in keys.items())
+    path = write(text)
+    try:
+        config = read_config(path)
+    except ConfigError as error:
+        assert error.problem.key in ("data_dir", "") and error.problem.fatal
+        return
+    for key in KEYS:
+        value = config[key.name]
+        assert value is None or key.check(value) is None, (key.name, value)
+    for problem in config.problems:
+        assert "\n" not in str(problem) and str(problem).startswith(f"{path}: ")
+    assert [str(p) for p in check_file(path)] == [str(p) for p in config.problems]
