@@ -103,6 +103,9 @@ class Companion:
     def __init__(self, store: Store, *, games: GameLookup = get_game) -> None:
         self.store = store
         self._games = games
+        #: Unfinished games left out of :meth:`unfinished` because they cannot be opened
+        #: (a damaged row, a game this companion does not know): id -> the reason, to show.
+        self.damaged_sessions: dict[int, str] = {}
 
     @classmethod
     def open(cls, path: str | Path, *, clock: Clock | None = None, games: GameLookup = get_game) -> Companion:
@@ -214,24 +217,26 @@ class Companion:
         """The games that can be resumed, the most recent first.
 
         A game whose stored log is in fact finished (the power went between the
-        move and its results) is marked finished now and left out.
+        move and its results) is marked finished now and left out. A game that
+        cannot be opened is left out and noted in :attr:`damaged_sessions`:
+        one damaged game must not stop the others (nor the appliance's boot).
         """
         return [row for row, _ in self._unfinished(first_only=False)]
 
-    def _unfinished(self, *, first_only: bool) -> list[tuple[SessionRow, LiveGame | None]]:
-        """Resumable rows, each with its opened game when opening it was needed to check it."""
-        found: list[tuple[SessionRow, LiveGame | None]] = []
+    def _unfinished(self, *, first_only: bool) -> list[tuple[SessionRow, LiveGame]]:
+        """Resumable rows, each with its opened game."""
+        found: list[tuple[SessionRow, LiveGame]] = []
         for row in self.store.resumable_sessions():
-            live = None
-            if row.moves:
-                try:
-                    live = self.open_game(row.id)  # reconciles the finished mark
-                except AppError:
-                    live = None  # listed: resuming it reports the problem
-                if live is not None and live.session.game.is_finished(live.session.state):
-                    continue
-                row = self.store.session(row.id)
-            found.append((row, live))
+            if row.id in self.damaged_sessions:
+                continue
+            try:
+                live = self.open_game(row.id)  # reconciles the finished mark
+            except (AppError, StoreError, ValueError) as error:
+                self.damaged_sessions[row.id] = str(error)
+                continue
+            if live.session.game.is_finished(live.session.state):
+                continue
+            found.append((self.store.session(row.id), live))
             if first_only:
                 break
         return found
@@ -256,8 +261,7 @@ class Companion:
         found = self._unfinished(first_only=True)
         if not found:
             return None
-        row, live = found[0]
-        return live if live is not None else self.open_game(row.id)
+        return found[0][1]
 
     def abandon(self, session_id: int) -> None:
         """Stop offering ``session_id`` for resuming; its moves stay stored (and exportable)."""

@@ -26,6 +26,10 @@ CAMPANILE_TWO_PLAYER_FLAGS = "campanile.flags.2p"
 #: started on one carries the board inline in its setup.
 CASTELLI_BOARDS = "castelli.boards"
 
+#: How many daily automatic backups the data directory's ``backups/`` keeps
+#: (a whole number; 0 turns them off). See :mod:`companion.backup`.
+BACKUPS_KEPT = "backups.kept"
+
 #: The languages the companion's messages come in.
 LANGUAGES: tuple[str, ...] = ("en", "hu")
 
@@ -83,7 +87,7 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in [
     Setting("backlight.timeout", 900, _whole(0),
             "seconds without a touch before the screen's backlight goes off (0: never)"),
     Setting("table.name", "", _short_text(60), "this table's name, the location of BG Stats plays"),
-    Setting("backups.keep", 7, _whole(1, 365), "how many daily backups of the store to keep"),
+    Setting(BACKUPS_KEPT, 7, _whole(0, 365), "how many daily backups of the store to keep (0: none)"),
     *[Setting(_bgg_key(game), 0, _whole(0),
               f"the BoardGameGeek id of {game} for BG Stats (0: let the app match it by name)")
       for game in GAMES],

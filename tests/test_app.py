@@ -178,6 +178,19 @@ def test_abandon_hides_a_game_from_resuming_but_keeps_it(app: Companion) -> None
     assert app.store.session(live.id).abandoned is not None
 
 
+def test_a_game_that_cannot_be_opened_is_left_out_and_the_others_go_on(app: Companion) -> None:
+    older = app.start("campanile", camp.PLAYERS, setup=camp.SETUP)
+    older.session.propose(camp.random_game(6, 1, state=older.session.state)[0])
+    newer = app.start("campanile", ["Dora", "Emil", "Fritz"]).id
+    app.store._save_log(newer, 0, [{"type": "build", "player": "Emil", "tower": "red", "stories": 1}], [])
+    assert [r.id for r in app.unfinished()] == [older.id]
+    assert app.latest_unfinished().id == older.id
+    assert list(app.damaged_sessions) == [newer]
+    assert "move 1 (Emil): it is Dora's turn to build" in app.damaged_sessions[newer]
+    with pytest.raises(AppError, match=f"session {newer} cannot be replayed"):
+        app.resume(newer)
+
+
 def test_a_finished_game_cannot_be_abandoned(app: Companion) -> None:
     sid = app.import_record(example("campanile-3p"))
     with pytest.raises(AppError, match="is finished"):
@@ -261,7 +274,7 @@ def test_settings_round_trip_and_refusals_name_the_key(app: Companion) -> None:
     app.change_setting("oled.timeout", 0)
     for key, value, message in [("language", "de", "language: must be one of en, hu"),
                                 ("oled.brightness", 0, "oled.brightness: must be from 1 to 100"),
-                                ("backups.keep", True, "backups.keep: must be a whole number"),
+                                ("backups.kept", True, "backups.kept: must be a whole number"),
                                 ("table.name", "a\nb", "table.name: must be one line"),
                                 ("colour", "red", 'there is no setting "colour"')]:
         with pytest.raises(AppError, match=message):

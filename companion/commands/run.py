@@ -161,6 +161,8 @@ def run_run(args: argparse.Namespace) -> int:
         except AppError as error:
             raise UserError(f"{error} (see `companion sessions`)" if args.game is not None
                             else str(error)) from None
+        for damaged, why in app.damaged_sessions.items():
+            print(f"companion: session {damaged} is damaged and left as it is ({why})", file=sys.stderr)
         session = None if live is None else live.session
         if live is None or session is None:
             print("no game in progress; start one by typing `new GAME PLAYER...` "
