@@ -16,7 +16,8 @@ from importlib import import_module
 from companion import __version__
 
 #: Modules under companion.commands that add subcommands, in help order.
-COMMAND_MODULES = ("replay", "library", "run", "campanile", "castelli")
+COMMAND_MODULES = ("replay", "library", "run", "sessions", "settings", "campanile", "castelli",
+                   "config")
 
 EXIT_USAGE = 2
 

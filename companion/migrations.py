@@ -83,5 +83,21 @@ def _create_schema(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def _profiles_and_abandoned(db: sqlite3.Connection) -> None:
+    """Version 2: the colour each player prefers per game, and abandoned sessions.
+
+    An abandoned session keeps its log (it can still be exported) but is no
+    longer offered for resuming.
+    """
+    db.execute("ALTER TABLE sessions ADD COLUMN abandoned TEXT")
+    db.execute(
+        """CREATE TABLE player_colours (
+               player_id INTEGER NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+               game      TEXT NOT NULL,
+               colour    TEXT NOT NULL,
+               PRIMARY KEY (player_id, game)
+           ) WITHOUT ROWID""")
+
+
 #: Schema migrations in order; ``MIGRATIONS[i]`` takes version ``i`` to ``i + 1``.
-MIGRATIONS: list[Migration] = [_create_schema]
+MIGRATIONS: list[Migration] = [_create_schema, _profiles_and_abandoned]
