@@ -43,9 +43,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.legal_games import GENERATORS, Spec, campanile_long_record  # noqa: E402
+from companion.app import Companion  # noqa: E402
 from companion.records import Record, final_state, parse_record  # noqa: E402
 from companion.session import Session  # noqa: E402
-from companion.store import Store, StoreJournal  # noqa: E402
+from companion.store import StoreJournal  # noqa: E402
 from tests import helpers_campanile as camp  # noqa: E402
 
 DOCS = ROOT / "docs" / "performance.md"
@@ -144,9 +145,10 @@ class TimedJournal:
 
 def bench_propose_durable(moves: list[Any], directory: Path) -> tuple[list[float], list[float]]:
     """(commit ms, whole propose ms) with the SQLite store on ``directory``."""
-    with Store.open(directory / "bench.sqlite3") as store:
-        sid = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
-        session = store.open_session(sid)
+    with Companion.open(directory / "bench.sqlite3") as app:
+        store = app.store
+        live = app.start("campanile", camp.PLAYERS, setup=camp.SETUP)
+        sid, session = live.id, live.session
         journal = TimedJournal(session._journal)  # type: ignore[arg-type]
         session._journal = journal
         whole: list[float] = []

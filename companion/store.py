@@ -27,14 +27,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.games.base import Game
 from companion.games.registry import get_game
 from companion.migrations import MIGRATIONS, Migration
-
-if TYPE_CHECKING:
-    from companion.session import Session
 
 Clock = Callable[[], datetime]
 GameLookup = Callable[[str], Game]
@@ -288,28 +285,6 @@ class Store:
     # -- compatibility: sessions are built by companion.app ----------------------
     # These three delegate to the application service and remain only for callers
     # not yet moved to it (the crash-consistency test); new code uses Companion.
-    def new_session(self, game_name: str, players: Sequence[str],
-                    options: Mapping[str, Any] | None = None,
-                    setup: Mapping[str, Any] | None = None) -> int:
-        """Deprecated: ``Companion(store).start(...).id``."""
-        from companion.app import Companion
-
-        return Companion(self, games=self._games).start(game_name, players, options=options,
-                                                        setup=setup).id
-
-    def open_session(self, session_id: int) -> Session:
-        """Deprecated: ``Companion(store).resume(session_id).session``."""
-        from companion.app import Companion
-
-        return Companion(self, games=self._games).resume(session_id).session
-
-    def unfinished_session(self) -> SessionRow | None:
-        """Deprecated: the first of ``Companion(store).unfinished()``."""
-        from companion.app import Companion
-
-        rows = Companion(self, games=self._games).unfinished()
-        return rows[0] if rows else None
-
     def _row(self, record: sqlite3.Row | tuple[Any, ...]) -> SessionRow:
         sid, game, players, options, setup, started, finished, source, moves, abandoned = record
         return SessionRow(int(sid), game, tuple(json.loads(players)), json.loads(options),

@@ -52,20 +52,19 @@ def script(seed: int, length: int) -> tuple[list[tuple[str, Any]], list[Snapshot
 
 
 def main(argv: list[str]) -> None:
-    from companion.store import Store
+    from companion.app import Companion
 
     path, seed = argv[0], int(argv[1])
     fresh = "--fresh" in argv
     length = int(argv[argv.index("--length") + 1]) if "--length" in argv else 60
     ops, _ = script(seed, length)
-    store = Store.open(path)
+    app = Companion.open(path)
     if fresh:
-        session_id = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
+        session = app.start("campanile", camp.PLAYERS, setup=camp.SETUP).session
     else:
-        row = store.unfinished_session()
-        assert row is not None
-        session_id = row.id
-    session = store.open_session(session_id)
+        live = app.latest_unfinished()
+        assert live is not None
+        session = live.session
     print("ready", flush=True)
     for number, (kind, move) in enumerate(ops, start=1):
         print(f"begin {number}", flush=True)

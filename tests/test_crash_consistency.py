@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.app import Companion
 from companion.store import Store
 from tests import helpers_campanile as camp
 from tests.child_output import ChildEnded, ChildOutput
@@ -87,19 +88,20 @@ def landing(lines: list[str]) -> str:
 
 def _check_store(db: Path, snapshots: list, last_ok: int, fresh: bool) -> str:
     game = camp.engine()
-    with Store.open(db) as store:
+    with Companion.open(db) as app:
+        store = app.store
         assert store.pragma("integrity_check") == "ok"
-        row = store.unfinished_session()
-        if row is None:
+        live = app.latest_unfinished()
+        if live is None:
             assert fresh and last_ok == 0, "the session vanished"
             return "no session yet"
-        stored = store.stored_moves(row.id)
+        stored = store.stored_moves(live.id)
         allowed = snapshots[last_ok:last_ok + 2]
         assert stored in [(log, redo) for log, redo in allowed], (
             f"after ok {last_ok} the store holds {len(stored[0])} moves / {len(stored[1])} undone")
         in_flight = stored != (snapshots[last_ok][0], snapshots[last_ok][1])
 
-        session = store.open_session(row.id)
+        session = live.session
         expected = camp.initial()
         for data in stored[0]:
             expected = game.apply(expected, game.parse_move(data))
@@ -108,10 +110,10 @@ def _check_store(db: Path, snapshots: list, last_ok: int, fresh: bool) -> str:
 
         next_move = camp.legal_moves(session.state)[0]
         session.propose(next_move)
-        assert store.stored_moves(row.id)[0] == [*stored[0], game.move_to_json(next_move)]
+        assert store.stored_moves(live.id)[0] == [*stored[0], game.move_to_json(next_move)]
     with Store.open(db) as again:
         assert again.pragma("integrity_check") == "ok"
-        assert len(again.stored_moves(row.id)[0]) == len(stored[0]) + 1
+        assert len(again.stored_moves(live.id)[0]) == len(stored[0]) + 1
     return "in flight committed" if in_flight else "exact"
 
 
@@ -129,8 +131,8 @@ def test_sigkill_at_random_moments_loses_no_confirmed_move(
         db = tmp_path / f"trial-{trial}.sqlite3"
         fresh = trial % 5 == 0
         if not fresh:
-            with Store.open(db) as store:
-                store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
+            with Companion.open(db) as app:
+                app.start("campanile", camp.PLAYERS, setup=camp.SETUP)
         proc = _spawn(db, seed, fresh)
         try:
             last_ok, landed = _run_and_kill(proc, rng, len(ops))
