@@ -24,7 +24,6 @@ MESSAGES = {
     "value_too_many_digits": "{what}: a number in the value has too many digits",
     "open_quote": "a quote ({quote}) is not closed",
     "open_bracket": "{opening} is not closed by {closing}",
-    "stray_bracket": "{closing} closes nothing",
     "wrong_bracket": "{opening} is closed by {closing}",
 }
 
@@ -46,7 +45,9 @@ def clean_line(raw: str) -> str:
     Standard input is read with ``surrogateescape``, so bytes that are not
     UTF-8 arrive as lone surrogates: such a line is refused as a whole.
     """
-    text = raw.strip().removeprefix(_BYTE_ORDER_MARK).strip()
+    text = raw.strip()
+    while text.startswith(_BYTE_ORDER_MARK):
+        text = text[1:].strip()
     if any("\ud800" <= ch <= "\udfff" for ch in text):
         raise InputError(MESSAGES["not_utf8"])
     return text
@@ -104,11 +105,9 @@ def split_words(text: str) -> list[str]:
         starts_value = len(current) == 1 or current[-2] == "="
         if ch in _QUOTES and (starts_value or (brackets and ch == '"')):
             quote = ch  # an apostrophe inside a word (O'Brien) is a letter
-        elif ch in _CLOSING:
-            brackets.append(ch)
-        elif ch in _CLOSING.values():
-            if not brackets:
-                raise InputError(MESSAGES["stray_bracket"].format(closing=ch))
+        elif ch in _CLOSING and (starts_value or brackets):
+            brackets.append(ch)  # a bracket inside a word (Ann[2]) is a letter too
+        elif ch in _CLOSING.values() and brackets:
             opening = brackets.pop()
             if _CLOSING[opening] != ch:
                 raise InputError(MESSAGES["wrong_bracket"].format(opening=opening, closing=ch))
