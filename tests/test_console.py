@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from companion.commands.run import QUIT_WORDS, _starter, headless_loop
 from companion.display import VALUE_LIMIT
 from companion.store import Store
+from tests.conftest import EXAMPLES
 
 PLAYERS = ["Albert", "Zoë", "Franziska"]
 BUILD = {"type": "build", "player": "Albert", "tower": "red", "stories": 1}
@@ -159,6 +160,7 @@ def test_a_byte_order_mark_before_a_move_is_ignored(tmp_path):
 
 # -- fuzzing: nothing a player types ends the console or changes the game -------------------------
 
+PLAYER_KEYS = {"albert", "zoë", "franziska", "anna", "bela", "csaba", "dora", "ada", "bo", "cy"}
 COMMAND_WORDS = {"undo", "redo", "status", "help", *QUIT_WORDS}
 TOWERS = {"red", "blue", "yellow", "brown", "grey"}
 
@@ -168,7 +170,7 @@ json_values = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(text, inner, max_size=4), max_leaves=12)
 near_moves = st.fixed_dictionaries(
     {"type": st.sampled_from(["build", "influence", "relocate", "take", "valuation"]) | text},
-    optional={"player": text.filter(lambda name: name.casefold() not in {"albert", "zoë", "franziska"}),
+    optional={"player": text.filter(lambda name: name.casefold() not in PLAYER_KEYS),
               "tower": text.filter(lambda tower: tower not in TOWERS) | json_values,
               "stories": json_values, "card": json_values})
 lines = st.one_of(
@@ -188,13 +190,29 @@ def _a_command(line: str) -> bool:
     return not words or words[0].casefold() in COMMAND_WORDS or words[0].startswith("#")
 
 
-@settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
-@given(st.lists(lines.filter(lambda line: not _a_command(line)), min_size=1, max_size=6))
-def test_no_typed_line_ends_the_console_or_changes_the_game(typed):
-    with tempfile.TemporaryDirectory() as directory, console(Path(directory)) as (store, sid):
-        play(store, sid, move())
+def _example(name: str) -> tuple[list[str], dict, dict]:
+    record = json.loads((EXAMPLES / f"{name}.json").read_text(encoding="utf-8"))
+    return record["players"], record.get("options") or {}, record.get("setup") or {}
+
+
+#: A game of each kind, as the example records start them (players, options, setup).
+FUZZED_GAMES = {"campanile": (PLAYERS, {}, {}), "castelli": _example("castelli"),
+                "san-gimignano": _example("san-gimignano")}
+
+
+@pytest.mark.parametrize("game", FUZZED_GAMES)
+@settings(max_examples=50, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(typed=st.lists(lines.filter(lambda line: not _a_command(line)), min_size=1, max_size=6))
+def test_no_typed_line_ends_the_console_or_changes_the_game(game, typed):
+    players, options, setup = FUZZED_GAMES[game]
+    with tempfile.TemporaryDirectory() as directory, \
+            Store.open(Path(directory) / "companion.sqlite3") as store:
+        sid = store.new_session(game, players, options, setup)
+        if game == "campanile":
+            play(store, sid, move())
+        before = store.stored_moves(sid)
         out = play(store, sid, *typed)
-        assert store.stored_moves(sid) == ([BUILD], [])
+        assert store.stored_moves(sid) == before
         assert len(store.list_sessions()) == 1
     assert len(out) == len(typed), out  # one answer per line: none was skipped, none split in two
     for line in out:

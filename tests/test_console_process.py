@@ -7,6 +7,7 @@ here measures time; the time-outs are generous guards against a hang.
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -116,7 +117,8 @@ def test_a_closed_output_pipe_ends_quietly(tmp_path, args):
 
 
 def test_replay_into_head_prints_no_complaint(tmp_path):
-    command = f"{' '.join(COMPANION)} replay {EXAMPLES / 'campanile-3p.json'} --json | head -c1"
+    replay = shlex.join([*COMPANION, "replay", str(EXAMPLES / "campanile-3p.json"), "--json"])
+    command = f"{replay} | head -c1"
     done = subprocess.run(["sh", "-c", command], capture_output=True, cwd=ROOT,
                           env=environment(tmp_path), timeout=GUARD, check=False)
     assert (done.returncode, done.stdout, done.stderr) == (0, b"{", b"")

@@ -2,7 +2,7 @@
 
 Until the touchscreen UI is wired in, ``run`` is headless: it reads one
 command per line from standard input — a move as a JSON object, or the words
-``undo``, ``redo``, ``status`` — posts each through the
+``undo``, ``redo``, ``status`` (``quit`` or ``exit`` ends it) — posts each through the
 :class:`~companion.command_queue.CommandQueue`, drains it with a plain loop,
 and prints one line per command: ``ok N: MOVE``, ``undone N: MOVE``,
 ``redone N: MOVE``, or ``refused: REASON``.
@@ -42,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "run", help="resume the game in progress",
         description="Resume the most recent unfinished game. With --headless (and, for now, "
                     "whenever the touchscreen UI is not available) read one command per line from "
-                    "standard input: a move as a JSON object, or undo, redo, status.")
+                    "standard input: a move as a JSON object, or undo, redo, status; quit or exit ends it.")
     run.add_argument("--headless", action="store_true", help="no touchscreen: moves on standard input")
     run.add_argument("--config", metavar="FILE", help="the TOML configuration file")
     run.set_defaults(handler=run_run)
