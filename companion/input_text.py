@@ -18,9 +18,9 @@ from companion.names import match_player
 #: Every sentence this module says, in one place for the message catalogues.
 MESSAGES = {
     "not_utf8": "the line holds bytes that are not UTF-8 text",
-    "too_deep": "the line is nested too deeply to be a move",
+    "too_deep": "the line is nested too deeply (more than {depth} levels of brackets)",
     "value_too_deep": "{what}: the value is nested too deeply",
-    "too_many_digits": "a number in the line has too many digits",
+    "too_many_digits": "a number in the line has too many digits (more than {digits})",
     "value_too_many_digits": "{what}: a number in the value has too many digits",
     "open_quote": "a quote ({quote}) is not closed",
     "open_bracket": "{opening} is not closed by {closing}",
@@ -29,6 +29,10 @@ MESSAGES = {
 
 #: Move fields that hold a player's name, matched in any case or Unicode form.
 PLAYER_FIELDS = ("player", "target")
+
+#: No move needs more; far below where Python's JSON reader and ``int()`` give up.
+MAX_DEPTH = 100
+MAX_DIGITS = 1000
 
 _BYTE_ORDER_MARK = "\ufeff"
 _CLOSING = {"[": "]", "{": "}"}
@@ -43,14 +47,47 @@ def clean_line(raw: str) -> str:
     """One console line, stripped of spaces and of a leading byte-order mark.
 
     Standard input is read with ``surrogateescape``, so bytes that are not
-    UTF-8 arrive as lone surrogates: such a line is refused as a whole.
+    UTF-8 arrive as lone surrogates: such a line is refused as a whole. So is
+    a line nested deeper than :data:`MAX_DEPTH` or holding a number longer
+    than :data:`MAX_DIGITS`, before any reader (JSON, notation, a move's
+    number) can fail on it in its own way.
     """
     text = raw.strip()
     while text.startswith(_BYTE_ORDER_MARK):
         text = text[1:].strip()
     if any("\ud800" <= ch <= "\udfff" for ch in text):
         raise InputError(MESSAGES["not_utf8"])
+    _check_size(text)
     return text
+
+
+def _check_size(text: str) -> None:
+    """Refuse brackets nested deeper than MAX_DEPTH and digit runs longer than MAX_DIGITS.
+
+    Brackets and digits inside a JSON string are only text and do not count.
+    """
+    depth = digits = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+            continue
+        digits = digits + 1 if ch.isdigit() else 0
+        if digits > MAX_DIGITS:
+            raise InputError(MESSAGES["too_many_digits"].format(digits=MAX_DIGITS))
+        if ch == '"':
+            in_string = True
+        elif ch in _CLOSING:
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise InputError(MESSAGES["too_deep"].format(depth=MAX_DEPTH))
+        elif ch in _CLOSING.values():
+            depth = max(depth - 1, 0)
 
 
 def decode_json(text: str, what: str | None = None) -> Any:
@@ -65,10 +102,11 @@ def decode_json(text: str, what: str | None = None) -> Any:
     except json.JSONDecodeError:
         raise
     except RecursionError:
-        message = MESSAGES["too_deep"] if what is None else MESSAGES["value_too_deep"].format(what=what)
+        message = MESSAGES["too_deep"].format(depth=MAX_DEPTH) if what is None \
+            else MESSAGES["value_too_deep"].format(what=what)
         raise InputError(message) from None
     except ValueError:  # Python refuses to convert integers of more than 4,300 digits
-        message = MESSAGES["too_many_digits"] if what is None \
+        message = MESSAGES["too_many_digits"].format(digits=MAX_DIGITS) if what is None \
             else MESSAGES["value_too_many_digits"].format(what=what)
         raise InputError(message) from None
 

@@ -95,9 +95,9 @@ def test_new_takes_json_values_as_the_command_line_does(tmp_path):
     ("new campanile Ann Bob ANN", 'players[2]: duplicate name "ANN" (the same as "Ann" but for case'),
     ("new campanile Ann Bob --setup towers=[1, 2", "[ is not closed by ]"),
     ("new campanile Ann Bob Cid --setup towers=" + "[" * 1000 + "]" * 1000,
-     "--setup towers: the value is nested too deeply"),
+     "the line is nested too deeply (more than 100 levels of brackets)"),
     ("new campanile Ann Bob Cid --option flags=" + "9" * 5000,
-     "--option flags: a number in the value has too many digits"),
+     "a number in the line has too many digits (more than 1000)"),
 ])
 def test_new_refuses_in_one_line_and_stores_nothing(tmp_path, line, reason):
     with console(tmp_path) as (store, _):
@@ -136,9 +136,10 @@ def test_a_long_value_is_cut_with_an_ellipsis(tmp_path):
 
 
 @pytest.mark.parametrize(("line", "answer"), [
-    ("[" * 1000, "refused: the line is nested too deeply to be a move"),
-    ('{"a": ' * 1000 + "1" + "}" * 1000, "refused: the line is nested too deeply to be a move"),
-    ("9" * 5000, "refused: a number in the line has too many digits"),
+    ("[" * 1000, "refused: the line is nested too deeply (more than 100 levels of brackets)"),
+    ('{"a": ' * 1000 + "1" + "}" * 1000,
+     "refused: the line is nested too deeply (more than 100 levels of brackets)"),
+    ("9" * 5000, "refused: a number in the line has too many digits (more than 1000)"),
     (b'{"player": "\xed\xa0\x80"}'.decode("utf-8", "surrogateescape"),
      "refused: the line holds bytes that are not UTF-8 text"),
     ('{"type": "build", "player": "\\ud800"}',

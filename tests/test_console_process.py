@@ -54,13 +54,13 @@ def test_the_console_takes_hostile_lines_and_quits_on_request(tmp_path):
         "(games: campanile, castelli, san-gimignano; `help` lists every command)",
         "started Campanile: Albert, Zoë, Franziska; next: Albert",
         'ok 1: {"type": "build", "player": "Albert", "tower": "red", "stories": 1}',
-        "refused: the line is nested too deeply to be a move",
+        "refused: the line is nested too deeply (more than 100 levels of brackets)",
         'ok 2: {"type": "build", "player": "Zoë", "tower": "red", "stories": 1}',
         "refused: the line holds bytes that are not UTF-8 text",
         'refused: move 3: "\\x1b[2J" is not playing in this game; the players are Albert, Zoë, Franziska',
         'refused: move 3 (Franziska): there is no tower called "\\ud800" '
         "(the towers are grey, brown, red, blue, yellow)",
-        "refused: a number in the line has too many digits",
+        "refused: a number in the line has too many digits (more than 1000)",
     ]
     with Store.open(tmp_path / "companion.sqlite3") as store:
         moves, _ = store.stored_moves(1)

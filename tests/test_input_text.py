@@ -17,16 +17,33 @@ def test_a_byte_order_mark_and_spaces_are_stripped():
     assert clean_line("  undo \r\n") == "undo"
 
 
+def test_lines_too_deep_or_with_too_long_numbers_are_refused_before_any_reader_sees_them():
+    assert clean_line("[" * 100 + "]" * 100) == "[" * 100 + "]" * 100
+    with pytest.raises(InputError, match=DEEP):
+        clean_line("[" * 101)
+    with pytest.raises(InputError, match=DEEP):
+        clean_line('{"a": ' * 101)
+    assert clean_line("7" * 1000) == "7" * 1000
+    with pytest.raises(InputError, match=LONG):
+        clean_line("-" + "7" * 1001)
+    inside_a_text = '{"player": "' + "[" * 500 + "7" * 2000 + '\\" ]"}'
+    assert clean_line(inside_a_text) == inside_a_text  # brackets and digits in a text do not count
+
+
 def test_a_line_with_bytes_that_are_not_utf8_is_refused():
     raw = b'{"player": "\xff"}'.decode("utf-8", "surrogateescape")
     with pytest.raises(InputError, match=r"^the line holds bytes that are not UTF-8 text$"):
         clean_line(raw)
 
 
+DEEP = r"^the line is nested too deeply \(more than 100 levels of brackets\)$"
+LONG = r"^a number in the line has too many digits \(more than 1000\)$"
+
+
 def test_deep_nesting_and_huge_numbers_are_input_errors():
-    with pytest.raises(InputError, match=r"^the line is nested too deeply to be a move$"):
+    with pytest.raises(InputError, match=DEEP):
         decode_json("[" * 1000 + "]" * 1000)
-    with pytest.raises(InputError, match=r"^a number in the line has too many digits$"):
+    with pytest.raises(InputError, match=LONG):
         decode_json("1" * 5000)
     with pytest.raises(InputError, match=r"^--setup towers: the value is nested too deeply$"):
         decode_json("[" * 5000, what="--setup towers")

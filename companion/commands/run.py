@@ -23,8 +23,15 @@ from companion.display import shown, shown_line
 from companion.games.base import IllegalMove, RecordError
 from companion.games.fields import require_object
 from companion.games.registry import GAMES, get_game
+from companion.input_text import (
+    MAX_DEPTH,
+    InputError,
+    clean_line,
+    decode_json,
+    split_words,
+    with_player_names,
+)
 from companion.input_text import MESSAGES as INPUT_MESSAGES
-from companion.input_text import InputError, clean_line, decode_json, split_words, with_player_names
 from companion.names import PlayerNameError, check_distinct
 from companion.records import read_json
 from companion.settings import CAMPANILE_TWO_PLAYER_FLAGS, CASTELLI_BOARDS
@@ -361,8 +368,11 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
                 prefix = "" if current["session"] is None else f"move {len(playing().log) + 1}: "
                 say(f"refused: {prefix}{error}")
                 continue
-            except (InputError, RecursionError) as error:
-                say(f"refused: {error if isinstance(error, InputError) else INPUT_MESSAGES['too_deep']}")
+            except InputError as error:
+                say(f"refused: {error}")
+                continue
+            except RecursionError:
+                say(f"refused: {INPUT_MESSAGES['too_deep'].format(depth=MAX_DEPTH)}")
                 continue
             queue.post(propose(move))
         queue.drain()
