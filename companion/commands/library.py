@@ -65,9 +65,23 @@ def open_store(args: argparse.Namespace, config_value: str | None = None) -> Sto
     except OSError as error:
         raise UserError(str(error)) from None
     try:
-        return Store.open(path)
+        store = Store.open(path)
     except StoreError as error:
         raise UserError(str(error)) from None
+    speak_the_tables_language(args, store)
+    return store
+
+
+def speak_the_tables_language(args: argparse.Namespace, store: Store) -> None:
+    """The table's language setting speaks when neither ``--lang`` nor ``$COMPANION_LANG`` did.
+
+    Only commands that open the store anyway ask it; ``replay`` and ``moves`` never do.
+    """
+    from companion.i18n import choose_language, set_language
+    from companion.settings import LANGUAGE
+
+    set_language(choose_language(getattr(args, "lang", None), os.environ,
+                                 lambda: store.get_setting(LANGUAGE)))
 
 
 def open_app(args: argparse.Namespace, config_value: str | None = None) -> Companion:
