@@ -137,4 +137,21 @@ class Game(ABC):
 
     @abstractmethod
     def to_move(self, state: Any) -> str | None:
-        """The player expected to act next, for screens and the OLED; ``None`` when finished."""
+        """The player expected to act next, for screens and the OLED; ``None`` when finished.
+
+        Kept for compatibility (the summaries' ``to_move``); :meth:`turn` says more.
+        """
+
+    @abstractmethod
+    def legal_moves(self, state: Any) -> list[dict[str, Any]]:
+        """What may be entered now, as move templates (records.md, "`companion moves`").
+
+        Each template is record JSON in its minimal form: ``type``, ``player``
+        where the move has one, and the chosen fields whose value is not
+        ``null`` or ``false``; fields observed at the table (a Castelli tile's
+        shields and silver, the Campanile refill card) are left out. The list
+        is complete (every move ``apply`` accepts now, by anyone who may act,
+        has its template) and sound (every template, its observed fields
+        filled in, is accepted), without duplicates. Engines build it with
+        generators that follow their rules, never by trying candidates.
+        """

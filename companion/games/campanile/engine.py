@@ -14,6 +14,7 @@ from typing import Any
 
 from companion.games.base import Game, IllegalMove, require_player
 from companion.games.campanile import tables
+from companion.games.campanile.legal import legal_moves
 from companion.games.campanile.moves import (
     Build,
     Influence,
@@ -83,6 +84,9 @@ class Campanile(Game):
         if state.rules.tracks_display and not _turn_complete(state, turn):
             return state.players[turn.player]
         return state.players[(turn.player + 1) % len(state.players)]
+
+    def legal_moves(self, state: CampanileState) -> list[dict[str, Any]]:
+        return legal_moves(state)
 
     # -- the rules ----------------------------------------------------------
     def apply(self, state: CampanileState, move: Any) -> CampanileState:

@@ -8,6 +8,7 @@ from typing import Any
 from companion.games.base import Game, RecordError
 from companion.games.castelli import tables
 from companion.games.castelli.board import Board, board_to_json, load_layout, validate_board
+from companion.games.castelli.legal import legal_moves
 from companion.games.castelli.moves import Move, move_to_json, parse_move
 from companion.games.castelli.rules import apply_move, winners
 from companion.games.castelli.state import Options, State
@@ -115,6 +116,9 @@ class Castelli(Game):
 
     def is_finished(self, state: State) -> bool:
         return state.finished
+
+    def legal_moves(self, state: State) -> list[dict[str, Any]]:
+        return legal_moves(state)
 
     def to_move(self, state: State) -> str | None:
         if state.finished:

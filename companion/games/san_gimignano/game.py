@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from companion.games.base import Game
-from companion.games.san_gimignano import engine, moves, tables, turns, views
+from companion.games.san_gimignano import engine, legal, moves, tables, turns, views
 from companion.games.san_gimignano.state import State, start_state
 
 
@@ -45,6 +45,9 @@ class SanGimignano(Game):
 
     def is_finished(self, state: State) -> bool:
         return state.finished
+
+    def legal_moves(self, state: State) -> list[dict[str, Any]]:
+        return legal.legal_moves(state)
 
     def to_move(self, state: State) -> str | None:
         return turns.to_move(state)
