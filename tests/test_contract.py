@@ -16,7 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.registry import GAMES
+from companion.games.base import Turn
+from companion.games.registry import GAMES, get_game
 from companion.records import parse_record
 from tests.conftest import EXAMPLES
 from tests.contract_kit import accepted, brute_force, fill, key, keys, random_states, template
@@ -80,3 +81,84 @@ def test_every_template_is_accepted_with_any_observed_fields(name, seed):
     for game, state, _ in random_states(name, seed, 150):
         for move in game.legal_moves(state):
             assert accepted(game, state, fill(game, state, move, rnd)), move
+
+
+def check_turn(game, state) -> None:
+    """``turn`` agrees with the summary, with ``to_move`` and with the legal moves."""
+    turn = game.turn(state)
+    summary = game.summary(state)
+    assert summary["turn"] == {"player": turn.player, "next": turn.next}
+    listed = game.legal_moves(state)
+    mine = {m["type"] for m in listed if m.get("player") == turn.player}
+    assert set(turn.may) == mine
+    if game.is_finished(state):
+        assert turn.player is None and turn.next is None and turn.may == ()
+        return
+    movers = {m.get("player") for m in listed} - {None}
+    if turn.player is not None:
+        assert game.to_move(state) in {turn.player, turn.next}
+    else:  # between turns only the next player, or the table, moves
+        assert movers <= {turn.next}
+    assert turn.next is None or turn.next in state.players
+
+
+def check_outcome(game, state) -> None:
+    outcome = game.outcome(state)
+    summary = game.summary(state)
+    assert sorted(outcome.winners) == sorted(summary["winners"])
+    assert {s.player: s.score for s in outcome.standings} == summary["scores"]
+    ranks = [s.rank for s in outcome.standings]
+    assert ranks == sorted(ranks) and ranks[0] == 1
+    for a, b in zip(outcome.standings, outcome.standings[1:], strict=False):
+        same = (a.score, a.tiebreak) == (b.score, b.tiebreak)
+        assert (a.rank == b.rank) == same
+    if game.is_finished(state):
+        assert outcome.winners == tuple(s.player for s in outcome.standings if s.rank == 1)
+        tied = [s for s in outcome.standings if s.score == outcome.standings[0].score]
+        expected = "score" if len(tied) == 1 else "shared" if len(outcome.winners) > 1 else outcome.tiebreak
+        assert outcome.decided_by == expected and outcome.reason()
+    else:
+        assert outcome.winners == () and outcome.decided_by is None
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
+def test_turn_and_outcome_on_every_example_state(path):
+    for game, state, played in example_states(path):
+        check_turn(game, state)
+        check_outcome(game, state)
+        if played is not None and played.get("player") is not None:
+            turn = game.turn(state)
+            assert played["player"] in {turn.player, turn.next} or played["type"] in ("steward", "guard")
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_turn_and_outcome_on_random_games(name, seed):
+    for game, state, _ in random_states(name, seed, 150):
+        check_turn(game, state)
+        check_outcome(game, state)
+
+
+def test_campanile_turn_without_a_display_reads_as_the_table_shows_it():
+    game = get_game("campanile")
+    state = game.start(["Albert", "Birgit", "Franziska"], {}, {})
+    assert game.turn(state) == Turn(None, (), "Albert")
+    state = game.apply(state, game.parse_move({"type": "build", "player": "Albert", "tower": "brown",
+                                               "stories": 3}))
+    assert game.turn(state) == Turn("Albert", ("influence",), "Birgit")
+    state = game.apply(state, game.parse_move({"type": "influence", "player": "Albert", "tower": "red"}))
+    assert game.turn(state) == Turn("Albert", (), "Birgit")
+    state = game.apply(state, game.parse_move({"type": "valuation", "phase": "intermezzo"}))
+    assert game.turn(state).player is None
+
+
+def test_campanile_refill_after_a_tracked_intermezzo_is_owed_by_the_table():
+    game = get_game("campanile")
+    state = game.start(["Albert", "Birgit", "Franziska"], {}, {"display": ["red", "blue", "grey"]})
+    for move in ({"type": "build", "player": "Albert", "tower": "brown", "stories": 1},
+                 {"type": "take", "player": "Albert", "card": "red"},
+                 {"type": "valuation", "phase": "intermezzo"}):
+        state = game.apply(state, game.parse_move(move))
+    turn = game.turn(state)
+    assert turn.player is None and "reveal" in turn.may and turn.next == "Birgit"

@@ -11,7 +11,8 @@ this interface, so a new game is one new package plus a line in the registry.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 
@@ -67,6 +68,89 @@ class RecordError(ValueError):
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}" if self.path else self.message
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Whose turn is in progress and who starts the next one (``Game.turn``).
+
+    ``player`` is ``None`` between turns; then ``may`` lists what the table
+    (not a player) may enter, such as a display refill after a valuation.
+    ``next`` is ``None`` when no further turn will start.
+    """
+
+    player: str | None
+    may: tuple[str, ...]
+    next: str | None
+
+    def to_json(self) -> dict[str, str | None]:
+        """The summary's ``turn`` field."""
+        return {"player": self.player, "next": self.next}
+
+
+def turn_from(templates: Sequence[Mapping[str, Any]], player: str | None, following: str | None) -> Turn:
+    """A :class:`Turn` whose ``may`` holds the move types ``player`` (or the table) may enter now."""
+    may = dict.fromkeys(t["type"] for t in templates if t.get("player") == player)
+    return Turn(player, tuple(may), following)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's place in the ranking: players still tied after the tie-break share a rank."""
+
+    player: str
+    rank: int
+    score: int
+    #: The tie-break figure (the highest chip, castles built, tokens on the board).
+    tiebreak: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The ranking, the winners and the tie-break that decided them (``Game.outcome``).
+
+    ``decided_by`` is ``"score"`` when the winner has the most points alone,
+    the tie-break's name when it decided a tie for first, ``"shared"`` when
+    the players tied for first are still tied after it, and ``None`` while
+    the game is not finished (``winners`` is then empty).
+    """
+
+    standings: tuple[Standing, ...]
+    winners: tuple[str, ...]
+    decided_by: str | None
+    #: The tie-break's name for people and screens ("highest chip").
+    tiebreak: str
+
+    def reason(self) -> str:
+        """Why the winners won, in a few words."""
+        if self.decided_by is None:
+            return "the game is not finished"
+        if self.decided_by == "score":
+            return "most points"
+        if self.decided_by == "shared":
+            return f"tied on points and on {self.tiebreak}: a shared win"
+        return f"tied on points; the {self.tiebreak} decides"
+
+
+def rank_players(players: Sequence[str], scores: Mapping[str, int], tiebreak: Callable[[str], int],
+                 tiebreak_name: str, finished: bool) -> Outcome:
+    """The :class:`Outcome` for most points first, then the higher ``tiebreak`` figure."""
+    figures = {p: (scores[p], tiebreak(p)) for p in players}
+    ordered = sorted(players, key=lambda p: figures[p], reverse=True)
+    standings = tuple(Standing(p, 1 + sum(1 for q in players if figures[q] > figures[p]),
+                               scores[p], figures[p][1]) for p in ordered)
+    if not finished:
+        return Outcome(standings, (), None, tiebreak_name)
+    winners = tuple(s.player for s in standings if s.rank == 1)
+    best = figures[ordered[0]][0]
+    tied_on_points = sum(1 for p in players if scores[p] == best)
+    if tied_on_points == 1:
+        decided = "score"
+    elif len(winners) > 1:
+        decided = "shared"
+    else:
+        decided = tiebreak_name
+    return Outcome(standings, winners, decided, tiebreak_name)
 
 
 class Game(ABC):
@@ -155,3 +239,14 @@ class Game(ABC):
         filled in, is accepted), without duplicates. Engines build it with
         generators that follow their rules, never by trying candidates.
         """
+
+    @abstractmethod
+    def turn(self, state: Any) -> Turn:
+        """Whose turn is in progress, what that player may still do in it, who starts the next.
+
+        "The acting player" of a screen is ``turn.player``, else ``turn.next``.
+        """
+
+    @abstractmethod
+    def outcome(self, state: Any) -> Outcome:
+        """The ranking, the winners and the tie-break that decided them (agrees with the summary)."""

@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from companion.games.base import Game, IllegalMove, require_player
+from companion.games.base import Game, IllegalMove, Outcome, rank_players, require_player, turn_from
+from companion.games.base import Turn as TurnView
 from companion.games.campanile import tables
 from companion.games.campanile.legal import legal_moves
 from companion.games.campanile.moves import (
@@ -88,6 +89,25 @@ class Campanile(Game):
     def legal_moves(self, state: CampanileState) -> list[dict[str, Any]]:
         return legal_moves(state)
 
+    def turn(self, state: CampanileState) -> TurnView:
+        """A turn runs from its build until the next build or a valuation.
+
+        The display refill after a valuation is the table's move (``player`` ``None``).
+        """
+        if state.phase == "finished":
+            return TurnView(None, (), None)
+        turn = state.turn
+        if turn is None:
+            return TurnView(None, (), state.players[0])
+        following = state.players[(turn.player + 1) % len(state.players)]
+        player = None if turn.ended else state.players[turn.player]
+        return turn_from(legal_moves(state), player, following)
+
+    def outcome(self, state: CampanileState) -> Outcome:
+        return rank_players(state.players, state.scores,
+                            lambda p: max(state.chips[state.player_index(p)], default=0),
+                            "highest chip", state.phase == "finished")
+
     # -- the rules ----------------------------------------------------------
     def apply(self, state: CampanileState, move: Any) -> CampanileState:
         if state.phase == "finished":
@@ -129,6 +149,7 @@ class Campanile(Game):
             ],
             "phase": state.phase,
             "to_move": self.to_move(state),
+            "turn": self.turn(state).to_json(),
             "markers_left": {p: {str(v): n for v, n in state.markers_of(p).items()} for p in rules.players},
             "display": list(state.display) if rules.tracks_display else None,
             "explanations": [

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.games.base import Game, RecordError
+from companion.games.base import Game, Outcome, RecordError, Turn, rank_players, turn_from
 from companion.games.castelli import tables
 from companion.games.castelli.board import Board, board_to_json, load_layout, validate_board
 from companion.games.castelli.legal import legal_moves
@@ -120,6 +120,24 @@ class Castelli(Game):
     def legal_moves(self, state: State) -> list[dict[str, Any]]:
         return legal_moves(state)
 
+    def turn(self, state: State) -> Turn:
+        """From the reveal (or a card played or sold before it) until the next player's first move.
+
+        A Steward's re-turn is another player's reaction: ``player`` stays the
+        revealer. Once every tile is face up no turn follows (``end`` is the table's).
+        """
+        if state.finished:
+            return Turn(None, (), None)
+        players = state.players
+        following = None if state.all_revealed() else players[
+            0 if state.current is None else (state.current + 1) % len(players)]
+        player = None if state.current is None else players[state.current]
+        return turn_from(legal_moves(state), player, following)
+
+    def outcome(self, state: State) -> Outcome:
+        return rank_players(state.players, state.score, lambda p: state.castles_built[p],
+                            "castles built", state.finished)
+
     def to_move(self, state: State) -> str | None:
         if state.finished:
             return None
@@ -147,6 +165,7 @@ class Castelli(Game):
         out["explanations"] = [f"{e.area} ({e.kind}): {e.explanation}" for e in state.evaluations]
         out["not_evaluated"] = list(state.notes)
         out["to_move"] = self.to_move(state)
+        out["turn"] = self.turn(state).to_json()
         return out
 
     def options_json(self, state: State) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from companion.games.base import Game
+from companion.games.base import Game, Outcome, Turn, rank_players, turn_from
 from companion.games.san_gimignano import engine, legal, moves, tables, turns, views
 from companion.games.san_gimignano.state import State, start_state
 
@@ -48,6 +48,16 @@ class SanGimignano(Game):
 
     def legal_moves(self, state: State) -> list[dict[str, Any]]:
         return legal.legal_moves(state)
+
+    def turn(self, state: State) -> Turn:
+        """A turn runs from its first move (the token, or the segment with ``clarified``) on."""
+        if state.finished:
+            return Turn(None, (), None)
+        return turn_from(legal.legal_moves(state), *turns.in_progress(state))
+
+    def outcome(self, state: State) -> Outcome:
+        return rank_players(state.players, state.tower_count, lambda p: state.on_board[p],
+                            "tokens on the board", state.finished)
 
     def to_move(self, state: State) -> str | None:
         return turns.to_move(state)

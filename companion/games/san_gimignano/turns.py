@@ -93,3 +93,10 @@ def to_move(state: State) -> str | None:
     if owed(state) is not None:
         return state.current
     return state.players[state.next_seat]
+
+
+def in_progress(state: State) -> tuple[str | None, str | None]:
+    """``(player, next)``: whose turn is in progress (from its first move on) and who starts the next."""
+    if state.finished:
+        return None, None
+    return state.current, state.players[state.next_seat]

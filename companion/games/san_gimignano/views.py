@@ -101,6 +101,7 @@ def summary(state: State, game: str) -> dict[str, Any]:
         "must_build": who_must_build(state),
         "board": board(state),
         "to_move": turns.to_move(state),
+        "turn": dict(zip(("player", "next"), turns.in_progress(state), strict=True)),
         "segments_left": segments_left(state),
     }
 
