@@ -47,7 +47,7 @@ def test_the_list_for_people_is_numbered(run_cli, write_record):
     code, out, _ = run_cli("moves", write_record(record))
     lines = out.splitlines()
     assert code == 0 and len(lines) == 15  # 5 towers x 3 stories for the first player
-    assert lines[0].split(".")[0].strip() == "1" and lines[-1].split(".")[0].strip() == "15"
+    assert lines[0] == "  1. Albert: red +1" and lines[-1] == " 15. Albert: grey +3"
 
 
 def test_an_invalid_record_exits_2_with_one_line_and_no_output(run_cli, write_record):

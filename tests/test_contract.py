@@ -9,6 +9,7 @@ failure shrinks to one seed.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -17,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import Turn
+from companion.games.notation import NotationError
 from companion.games.registry import GAMES, get_game
 from companion.records import parse_record
 from tests.conftest import EXAMPLES
@@ -162,3 +164,83 @@ def test_campanile_refill_after_a_tracked_intermezzo_is_owed_by_the_table():
         state = game.apply(state, game.parse_move(move))
     turn = game.turn(state)
     assert turn.player is None and "reveal" in turn.may and turn.next == "Birgit"
+
+
+def canonical(move: dict) -> str:
+    """A move compared as the notation must give it back: null/false dropped, a group sorted."""
+    out = {k: v for k, v in move.items() if v is not None and v is not False}
+    if out["type"] == "tower":
+        out["group"] = sorted(out["group"])
+    return key(out)
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
+def test_notation_round_trips_every_example_move(path, lang):
+    for game, state, played in example_states(path):
+        if played is None:
+            continue
+        text = game.describe(state, played, lang)
+        assert "\n" not in text and text.strip() == text
+        assert canonical(game.parse_notation(state, text)) == canonical(played), text
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), lang=st.sampled_from(["en", "hu"]))
+def test_notation_round_trips_every_move_and_template_of_random_games(name, seed, lang):
+    states = list(random_states(name, seed, 80))
+    for (game, before, _), (_, _, played) in itertools.pairwise(states):
+        text = game.describe(before, played[-1], lang)
+        assert canonical(game.parse_notation(before, text)) == canonical(played[-1]), text
+        for listed in game.legal_moves(before)[::7]:
+            assert game.parse_notation(before, game.describe(before, listed, lang)) == listed
+
+
+def campanile_after(*moves, setup=None):
+    game = get_game("campanile")
+    state = game.start(["Albert", "Birgit", "Franziska"], {}, setup or {})
+    for move in moves:
+        state = game.apply(state, game.parse_move(move))
+    return game, state
+
+
+def test_notation_is_forgiving_about_case_prefixes_and_the_acting_player():
+    game, state = campanile_after({"type": "build", "player": "Albert", "tower": "brown", "stories": 3})
+    marker = {"type": "influence", "player": "Albert", "tower": "red"}
+    assert game.describe(state, marker) == "Albert: marker 3 under red"
+    assert game.describe(state, marker, "hu") == "Albert: jelző 3 alá piros"
+    for text in ("Albert: marker 3 under red", "ALBERT: MARKER 3 UNDER RED", "al: m 3 u r",
+                 "marker 3 under red", "jelző 3 alá piros", "Albert jel 3 al pir"):
+        assert game.parse_notation(state, text) == marker, text
+    assert game.parse_notation(state, "Birgit: yellow +2") == {
+        "type": "build", "player": "Birgit", "tower": "yellow", "stories": 2}
+
+
+def test_an_ambiguous_text_is_refused_listing_what_it_could_mean():
+    game, state = campanile_after({"type": "build", "player": "Albert", "tower": "brown", "stories": 3})
+    with pytest.raises(NotationError) as refused:
+        game.parse_notation(state, "Birgit: b +2")
+    message = str(refused.value)
+    assert "could mean" in message and "Birgit: brown +2" in message and "Birgit: blue +2" in message
+
+
+def test_a_text_that_is_no_legal_move_is_refused_in_one_line():
+    game, state = campanile_after({"type": "build", "player": "Albert", "tower": "brown", "stories": 3})
+    for text in ("Franziska: red +1", "dance", ""):
+        with pytest.raises(NotationError) as refused:
+            game.parse_notation(state, text)
+        assert "\n" not in str(refused.value)
+
+
+def test_a_template_without_its_observed_fields_comes_back_for_the_player_to_complete():
+    game = get_game("castelli")
+    state = game.start(["Anna", "Bela"], {}, {"colors": {"Anna": "blue", "Bela": "red"},
+                                              "board": "example-2p"})
+    space = state.face_down()[0]
+    assert game.parse_notation(state, f"Anna: reveal {space}") == {
+        "type": "reveal", "player": "Anna", "space": space}
+    text = f"anna felfed {space} D kék 2 Ny zöld kártya É piros 1 K sárga 6 ezüst 1"
+    full = game.parse_notation(state, text)
+    assert full["shields"] == {"N": ["red", 1], "E": ["yellow", 6], "S": ["blue", 2], "W": ["green", "card"]}
+    assert full["silver"] == 1 and game.apply(state, game.parse_move(full))

@@ -37,5 +37,5 @@ def run(args: argparse.Namespace) -> int:
         print("no move may be entered: the game is over" if record.game.is_finished(state)
               else "no move may be entered now")
     for number, template in enumerate(templates, 1):
-        print(f"{number:>3}. {json.dumps(template, ensure_ascii=False)}")
+        print(f"{number:>3}. {record.game.describe(state, template)}")
     return 0

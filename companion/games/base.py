@@ -10,6 +10,7 @@ this interface, so a new game is one new package plus a line in the registry.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -239,6 +240,70 @@ class Game(ABC):
         filled in, is accepted), without duplicates. Engines build it with
         generators that follow their rules, never by trying candidates.
         """
+
+    @abstractmethod
+    def describe(self, state: Any, move: Mapping[str, Any], lang: str = "en") -> str:
+        """A move or template (record JSON) in the short notation of ``lang`` (``Albert: brown +3``).
+
+        A template is described as far as it goes (``Anna: reveal s32``).
+        """
+
+    def read_observed(self, state: Any, template: Mapping[str, Any],
+                      said: list[str]) -> dict[str, Any] | None:
+        """``template`` with its observed fields read from the words ``said`` after it.
+
+        ``None`` when the words do not read as those fields.
+
+        Only games with observed fields override this.
+        """
+        return None
+
+    def parse_notation(self, state: Any, text: str, lang: str = "en") -> dict[str, Any]:
+        """The legal move (record JSON, minimal form) that ``text`` means, or a template.
+
+        Accepts the words of every language, any case, unique prefixes and the
+        acting player's name left out. A template comes back when its observed
+        fields are not in the text: the caller asks for them. Raises
+        :class:`~companion.games.notation.NotationError` (message in ``lang``'s
+        notation) for a text that means no legal move, or several.
+        """
+        from companion.games import notation
+
+        said = notation.tokens(text)
+        if not said:
+            raise notation.NotationError("type a move")
+        turn = self.turn(state)
+        acting = turn.player or turn.next
+        found: dict[str, tuple[dict[str, Any], bool, Mapping[str, Any]]] = {}
+        for template in self.legal_moves(state):
+            player = template.get("player")
+            for language in notation.LANGUAGES:
+                form = notation.tokens(self.describe(state, template, language))
+                forms = [form]
+                if player is not None and player == acting:
+                    forms.append(form[len(notation.tokens(player)):])
+                for shape in forms:
+                    head = said[:len(shape)]
+                    if not notation.prefix_match(head, shape):
+                        continue
+                    exact = head == shape
+                    move: dict[str, Any] | None = dict(template)
+                    if len(said) > len(shape):
+                        move = self.read_observed(state, template, said[len(shape):])
+                    if move is not None:
+                        key = json.dumps(move, sort_keys=True)
+                        found[key] = (move, exact or found.get(key, (None, False))[1], template)
+        if len(found) > 1 and any(exact for _, exact, _ in found.values()):
+            found = {k: v for k, v in found.items() if v[1]}
+        if len(found) == 1:
+            return next(iter(found.values()))[0]
+        if not found:
+            examples = [self.describe(state, t, lang) for t in self.legal_moves(state)[:3]]
+            hint = f" (for example: {'; '.join(examples)})" if examples else " (no move may be entered now)"
+            raise notation.NotationError(f'"{text}" is not a move that may be entered now{hint}')
+        meanings = [self.describe(state, m, lang) for m, _, _ in found.values()]
+        more = f" and {len(meanings) - 6} more" if len(meanings) > 6 else ""
+        raise notation.NotationError(f'"{text}" could mean: {"; ".join(meanings[:6])}{more}')
 
     @abstractmethod
     def turn(self, state: Any) -> Turn:

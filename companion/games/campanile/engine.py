@@ -103,6 +103,17 @@ class Campanile(Game):
         player = None if turn.ended else state.players[turn.player]
         return turn_from(legal_moves(state), player, following)
 
+    def describe(self, state: CampanileState, move: Mapping[str, Any], lang: str = "en") -> str:
+        from companion.games.campanile import notation
+
+        return notation.describe(state, move, lang)
+
+    def read_observed(self, state: CampanileState, template: Mapping[str, Any],
+                      said: list[str]) -> dict[str, Any] | None:
+        from companion.games.campanile import notation
+
+        return notation.read_observed(state, template, said)
+
     def outcome(self, state: CampanileState) -> Outcome:
         return rank_players(state.players, state.scores,
                             lambda p: max(state.chips[state.player_index(p)], default=0),

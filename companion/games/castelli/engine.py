@@ -134,6 +134,17 @@ class Castelli(Game):
         player = None if state.current is None else players[state.current]
         return turn_from(legal_moves(state), player, following)
 
+    def describe(self, state: State, move: Mapping[str, Any], lang: str = "en") -> str:
+        from companion.games.castelli import notation
+
+        return notation.describe(state, move, lang)
+
+    def read_observed(self, state: State, template: Mapping[str, Any],
+                      said: list[str]) -> dict[str, Any] | None:
+        from companion.games.castelli import notation
+
+        return notation.read_observed(state, template, said)
+
     def outcome(self, state: State) -> Outcome:
         return rank_players(state.players, state.score, lambda p: state.castles_built[p],
                             "castles built", state.finished)

@@ -55,6 +55,11 @@ class SanGimignano(Game):
             return Turn(None, (), None)
         return turn_from(legal.legal_moves(state), *turns.in_progress(state))
 
+    def describe(self, state: State, move: Mapping[str, Any], lang: str = "en") -> str:
+        from companion.games.san_gimignano import notation
+
+        return notation.describe(move, lang)
+
     def outcome(self, state: State) -> Outcome:
         return rank_players(state.players, state.tower_count, lambda p: state.on_board[p],
                             "tokens on the board", state.finished)
