@@ -12,6 +12,7 @@ never shows a guild twice, so this names it uniquely.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
 from itertools import permutations
 
 #: Axial offsets of the six neighbours, clockwise: edge i faces position + D[i].
@@ -106,11 +107,16 @@ def all_outlines(guild_names: Iterable[str]) -> list[Edges]:
     The records do not say which segments are in a hand, so "can this player
     still lay a segment" asks whether any outline fits anywhere.
     """
-    names = list(guild_names)
+    return list(_outlines(tuple(guild_names)))
+
+
+@cache
+def _outlines(names: tuple[str, ...]) -> tuple[Edges, ...]:
+    """The outlines for one set of guild names, worked out once (a game asks for them on every move)."""
     outlines: set[Edges] = set()
     for trio in permutations(names, 3):
         outlines.update(rotations(trio))
-    return sorted(outlines)
+    return tuple(sorted(outlines))
 
 
 def adjacency_with(adjacency: Mapping[Space, tuple[Space, ...]],

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.san_gimignano import geometry, groups, tables, turns
-from companion.games.san_gimignano.geometry import Edges, Position, Space
+from companion.games.san_gimignano import groups, tables, turns
+from companion.games.san_gimignano.geometry import Space
 from companion.games.san_gimignano.state import (
     STAGE_SEGMENT,
     STAGE_TOKEN,
@@ -72,7 +72,7 @@ def moves_of(state: State, player: str, new_turn: bool) -> list[Template]:
                       for space in token_spaces(state, player)]
         elif stage == STAGE_SEGMENT:
             found += [{"type": "segment", "player": player, "at": list(at), "edges": list(edges)}
-                      for at, edges in segment_placements(state)]
+                      for at, edges in turns.placements(state)]
         else:
             found += towers(state, player)
     if (new_turn and not turns.can_place_token(state, player)
@@ -87,17 +87,6 @@ def token_spaces(state: State, player: str) -> list[Space]:
         return []
     return [space for space in state.spaces() if space not in state.towers
             and len(state.tokens.get(space, ())) < tables.TOKENS_PER_SPACE]
-
-
-def segment_placements(state: State) -> list[tuple[Position, Edges]]:
-    """Every open position with every outline that fits there (any outline may be in a hand)."""
-    key = ("placements", "")
-    if key not in state.derived:
-        outlines = geometry.all_outlines(state.guilds)
-        state.derived[key] = tuple(
-            (at, edges) for at in geometry.open_positions(state.segments) for edges in outlines
-            if geometry.clash(state.segments, at, edges) is None)
-    return list(state.derived[key])
 
 
 def towers(state: State, player: str) -> list[Template]:

@@ -168,18 +168,3 @@ def candidate_moves(state: State, outlines: Sequence[Edges] | None = None) -> li
             result.extend(TowerMove(player, space, ordered) for space in ordered)
         result.append(PassMove(player))
     return result
-
-
-def legal_moves(state: State, outlines: Sequence[Edges] | None = None) -> list[Any]:
-    """Every candidate move (see :func:`candidate_moves`) that the rules accept now."""
-    from companion.games.base import IllegalMove
-    from companion.games.san_gimignano.engine import apply
-
-    legal = []
-    for move in candidate_moves(state, outlines):
-        try:
-            apply(state, move)
-        except IllegalMove:
-            continue
-        legal.append(move)
-    return legal
