@@ -17,8 +17,8 @@ legal games generated with fixed seeds (``benchmarks/legal_games.py``):
 - the engine contract on every state of the example records and of the
   benchmark games (Castelli's on the shipped 4-player layout), each state fresh
   (no facts cached from an earlier question): ``legal_moves`` budget median
-  <= 0.5 ms, p99 and max reported; ``turn``, ``outcome`` and each view target
-  reported.
+  <= 0.5 ms, p99 and max reported; ``turn``, ``outcome``, each view target and
+  ``preview_*`` reported.
 And once:
 - ``propose()`` with the SQLite store (database in a temporary directory under
   ``benchmarks/``, on the repository's file system; ``--dir`` to choose): the
@@ -123,20 +123,45 @@ def example_records() -> list[Record]:
             for path in sorted(EXAMPLES.glob("*.json")) if not path.name.endswith(".expected.json")]
 
 
+def view_asks(name: str) -> dict[str, Any]:
+    """The view targets and previews of one game, as functions of a state."""
+    if name == "campanile":
+        from companion.games.campanile import views as campanile
+
+        return {"views.targets": campanile.targets, "views.preview": campanile.preview}
+    if name == "castelli":
+        from companion.games.castelli import views as castelli
+
+        def preview_area(state: Any) -> Any:
+            return [castelli.preview_area(state, area) for area in list(state.board.areas)[:1]]
+
+        return {"views.targets": castelli.targets, "views.build_targets":
+                lambda s: castelli.build_targets(s, s.players[s.current or 0]),
+                "views.preview_area (one area)": preview_area, "views.preview_final": castelli.preview_final}
+    from companion.games.san_gimignano import views as sg
+
+    return {"views.targets (acting player)":
+            lambda s: sg.targets(s, s.current or s.players[s.next_seat])}
+
+
 def bench_contract(records: list[Record], rounds: int) -> dict[str, list[float]]:
-    """Milliseconds per state of ``legal_moves``, ``turn`` and ``outcome``, each on a fresh copy."""
-    times: dict[str, list[float]] = {"legal_moves": [], "turn": [], "outcome": []}
-    states = []
+    """Milliseconds per state of ``legal_moves``, ``turn``, ``outcome`` and the views (fresh copies)."""
+    asks: dict[str, Any] = {}
+    if records:
+        game = records[0].game
+        asks = {"legal_moves": game.legal_moves, "turn": game.turn, "outcome": game.outcome,
+                **view_asks(game.name)}
+    times: dict[str, list[float]] = {name: [] for name in asks}
+    states: list[Any] = []
     for record in records:
         state = record.initial
-        states.append((record.game, state))
+        states.append(state)
         for move in record.moves:
             state = record.game.apply(state, move)
-            states.append((record.game, state))
+            states.append(state)
     for _ in range(rounds):
-        for game, state in states:
-            for name, ask in (("legal_moves", game.legal_moves), ("turn", game.turn),
-                              ("outcome", game.outcome)):
+        for state in states:
+            for name, ask in asks.items():
                 fresh = replace(state)  # facts cached on a state are not carried over
                 start = time.perf_counter_ns()
                 ask(fresh)

@@ -18,7 +18,7 @@ from companion.games.castelli.scoring import (
     silver_awards,
     top_castles,
 )
-from companion.games.castelli.state import Evaluation, Pending, State
+from companion.games.castelli.state import Evaluation, Pending, Shields, State
 
 _RES_INDEX = {r: i for i, r in enumerate(tables.RESOURCES)}
 
@@ -102,7 +102,7 @@ def evaluate(state: State, area: str) -> None:
                          Evaluation(area, spec.kind, result.influence, awards, text))
 
 
-def _apply_orientation(state: State, space: str, shields: tuple, revealer: str) -> None:
+def _apply_orientation(state: State, space: str, shields: Shields) -> None:
     """Frame gifts and area evaluations of a tile as it now lies (mutates ``state``)."""
     state.revealed[space] = shields
     sides = state.board.spaces[space].sides
@@ -177,7 +177,7 @@ def _reveal(state: State, move: Reveal) -> State:
     give(new, move.player, "cards", icons)
     give(new, move.player, "silver", move.silver)
     base = new.clone()
-    _apply_orientation(new, move.space, move.shields, move.player)
+    _apply_orientation(new, move.space, move.shields)
     new.pending = Pending("reveal", base, move.player, move.space)
     return new
 
@@ -202,7 +202,7 @@ def _steward(state: State, move: Steward) -> State:
     new = base.clone()
     new.cards[move.player] -= 1
     rebase = new.clone()
-    _apply_orientation(new, pending.space, move.shields, pending.player)
+    _apply_orientation(new, pending.space, move.shields)
     new.pending = Pending("reveal", rebase, pending.player, pending.space)
     return new
 
@@ -271,7 +271,7 @@ def _build(state: State, move: Build) -> State:
     if move.on is None:
         needed = tables.CARD_AREA.get(move.card or "")
         if needed is not None and area.kind != needed:
-            raise IllegalMove(f"the {move.card.title()} lets you build on a {needed}, and "
+            raise IllegalMove(f"the {(move.card or '').title()} lets you build on a {needed}, and "
                               f"{move.area} is a {area.kind}")
         if area.kind == "rock":
             if len(stacks) >= area.spots:
@@ -412,7 +412,7 @@ def _play(state: State, move: Play) -> State:
 
 
 def _area_for(state: State, area: str | None) -> str:
-    if area not in state.board.areas:
+    if area is None or area not in state.board.areas:
         raise IllegalMove(f'there is no area "{area}" on this board')
     return area
 
@@ -438,6 +438,11 @@ def _end(state: State) -> State:
     left = len(state.board.spaces) - len(state.revealed)
     if left:
         raise IllegalMove(f"the game ends after the last tile is revealed ({left} still face down)")
+    return final_scoring(state)
+
+
+def final_scoring(state: State) -> State:
+    """The state after the mine's evaluation and the final scoring (also the "if it ended now" preview)."""
     new = state.clone()
     new.pending = None
     mine = new.board.mine
