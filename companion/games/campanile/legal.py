@@ -43,7 +43,7 @@ def _builds(state: CampanileState) -> list[dict[str, Any]]:
     if player is None:
         return []
     return [{"type": "build", "player": player, "tower": tower, "stories": stories}
-            for tower in state.rules.towers for stories in (1, 2, 3)]
+            for tower in state.rules.towers for stories in tables.STORY_CHOICES]
 
 
 def _marker_towers(state: CampanileState) -> tuple[str, ...]:
