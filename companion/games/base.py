@@ -14,7 +14,10 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
+
+StateT = TypeVar("StateT")
+MoveT = TypeVar("MoveT")
 
 
 def one_line(text: str) -> str:
@@ -154,12 +157,13 @@ def rank_players(players: Sequence[str], scores: Mapping[str, int], tiebreak: Ca
     return Outcome(standings, winners, decided, tiebreak_name)
 
 
-class Game(ABC):
+class Game(ABC, Generic[StateT, MoveT]):
     """One game's rules engine.
 
     Subclasses set the class attributes and implement the abstract methods.
-    States and moves are engine-specific objects; callers treat them as
-    opaque values, never mutate them, and ask the engine about them.
+    States and moves are engine-specific objects (``StateT``, ``MoveT``: a
+    subclass names its own, ``Game[CampanileState, Move]``); callers treat
+    them as opaque values, never mutate them, and ask the engine about them.
     """
 
     #: The record's ``game`` value, e.g. ``"campanile"``.
@@ -171,7 +175,7 @@ class Game(ABC):
 
     @abstractmethod
     def start(self, players: Sequence[str], options: Mapping[str, Any],
-              setup: Mapping[str, Any]) -> Any:
+              setup: Mapping[str, Any]) -> StateT:
         """The state before the first move.
 
         ``players`` are already validated (unique names, count in range).
@@ -180,7 +184,7 @@ class Game(ABC):
         """
 
     @abstractmethod
-    def parse_move(self, data: Any) -> Any:
+    def parse_move(self, data: Any) -> MoveT:
         """A move object from its record JSON (a dict), checking its structure only.
 
         Raises :class:`RecordError`; its message names the field in words
@@ -189,46 +193,46 @@ class Game(ABC):
         """
 
     @abstractmethod
-    def move_to_json(self, move: Any) -> dict[str, Any]:
+    def move_to_json(self, move: MoveT) -> dict[str, Any]:
         """The record JSON of a move; ``parse_move(move_to_json(m)) == m``."""
 
     @abstractmethod
-    def apply(self, state: Any, move: Any) -> Any:
+    def apply(self, state: StateT, move: MoveT) -> StateT:
         """The state after ``move``. Raises :class:`IllegalMove`; never mutates ``state``."""
 
     @abstractmethod
-    def summary(self, state: Any) -> dict[str, Any]:
+    def summary(self, state: StateT) -> dict[str, Any]:
         """The ``companion replay --json`` summary of ``state`` (see records.md)."""
 
     @abstractmethod
-    def options_json(self, state: Any) -> dict[str, Any]:
+    def options_json(self, state: StateT) -> dict[str, Any]:
         """Every rule option of the game, defaults written out, for export."""
 
     @abstractmethod
-    def setup_json(self, state: Any) -> dict[str, Any]:
+    def setup_json(self, state: StateT) -> dict[str, Any]:
         """The setup of the game, defaults written out (boards inline), for export."""
 
-    def actor(self, move: Any) -> str | None:
+    def actor(self, move: MoveT) -> str | None:
         """Whose move this is, for messages; ``None`` for table-wide moves."""
         return getattr(move, "player", None)
 
     @abstractmethod
-    def report(self, state: Any) -> str:
+    def report(self, state: StateT) -> str:
         """A readable account of the state for people (``companion replay`` without ``--json``)."""
 
     @abstractmethod
-    def is_finished(self, state: Any) -> bool:
+    def is_finished(self, state: StateT) -> bool:
         """Whether the game has ended (no move may follow)."""
 
     @abstractmethod
-    def to_move(self, state: Any) -> str | None:
+    def to_move(self, state: StateT) -> str | None:
         """The player expected to act next, for screens and the OLED; ``None`` when finished.
 
         Kept for compatibility (the summaries' ``to_move``); :meth:`turn` says more.
         """
 
     @abstractmethod
-    def legal_moves(self, state: Any) -> list[dict[str, Any]]:
+    def legal_moves(self, state: StateT) -> list[dict[str, Any]]:
         """What may be entered now, as move templates (records.md, "`companion moves`").
 
         Each template is record JSON in its minimal form: ``type``, ``player``
@@ -242,13 +246,13 @@ class Game(ABC):
         """
 
     @abstractmethod
-    def describe(self, state: Any, move: Mapping[str, Any], lang: str = "en") -> str:
+    def describe(self, state: StateT, move: Mapping[str, Any], lang: str = "en") -> str:
         """A move or template (record JSON) in the short notation of ``lang`` (``Albert: brown +3``).
 
         A template is described as far as it goes (``Anna: reveal s32``).
         """
 
-    def read_observed(self, state: Any, template: Mapping[str, Any],
+    def read_observed(self, state: StateT, template: Mapping[str, Any],
                       said: list[str]) -> dict[str, Any] | None:
         """``template`` with its observed fields read from the words ``said`` after it.
 
@@ -258,7 +262,7 @@ class Game(ABC):
         """
         return None
 
-    def parse_notation(self, state: Any, text: str, lang: str = "en") -> dict[str, Any]:
+    def parse_notation(self, state: StateT, text: str, lang: str = "en") -> dict[str, Any]:
         """The legal move (record JSON, minimal form) that ``text`` means, or a template.
 
         Accepts the words of every language, any case, unique prefixes and the
@@ -306,12 +310,12 @@ class Game(ABC):
         raise notation.NotationError(f'"{text}" could mean: {"; ".join(meanings[:6])}{more}')
 
     @abstractmethod
-    def turn(self, state: Any) -> Turn:
+    def turn(self, state: StateT) -> Turn:
         """Whose turn is in progress, what that player may still do in it, who starts the next.
 
         "The acting player" of a screen is ``turn.player``, else ``turn.next``.
         """
 
     @abstractmethod
-    def outcome(self, state: Any) -> Outcome:
+    def outcome(self, state: StateT) -> Outcome:
         """The ranking, the winners and the tie-break that decided them (agrees with the summary)."""

@@ -38,7 +38,7 @@ from companion.games.campanile.state import (
 from companion.games.campanile.valuation import value_towers
 
 
-class Campanile(Game):
+class Campanile(Game[CampanileState, Move]):
     name = "campanile"
     title = "Campanile"
     min_players = tables.MIN_PLAYERS

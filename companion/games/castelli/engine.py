@@ -93,7 +93,7 @@ def initial_state(players: Sequence[str], options: Mapping[str, Any],
         holds_own_tile=dict.fromkeys(names, True) if opts.dilemma else {})
 
 
-class Castelli(Game):
+class Castelli(Game[State, Move]):
     """Castelli (Queen Games 2011): reveal tiles, win areas, build castles."""
 
     name = "castelli"

@@ -15,7 +15,7 @@ from companion.games.san_gimignano import engine, legal, moves, tables, turns, v
 from companion.games.san_gimignano.state import State, start_state
 
 
-class SanGimignano(Game):
+class SanGimignano(Game[State, moves.Move]):
     """Rules engine for San Gimignano (2–4 players)."""
 
     name: ClassVar[str] = "san-gimignano"
