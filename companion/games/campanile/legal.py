@@ -1,6 +1,6 @@
 """Campanile's legal moves, generated from the rules rather than found by trial.
 
-Each generator below mirrors one refusal path of :mod:`.engine`, so a
+Each generator below mirrors one refusal path of :mod:`.rules`, so a
 template listed here is a move ``apply`` accepts and every move it accepts
 is listed (the contract tests compare both against a brute-force search).
 The refill ``reveal`` is listed as ``{"type": "reveal"}``: the card turned
@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.campanile import tables
+from companion.games.campanile.rules import turn_complete
 from companion.games.campanile.state import CampanileState
 
 
@@ -22,18 +23,12 @@ def legal_moves(state: CampanileState) -> list[dict[str, Any]]:
     return [*_builds(state), *_markers(state), *_cards(state), *_valuations(state)]
 
 
-def _display_settled(state: CampanileState) -> bool:
-    """With a tracked display: this turn's card was taken and the display is full again."""
-    turn = state.turn
-    return turn is not None and turn.card_taken and len(state.display) == tables.DISPLAY_SIZE
-
-
 def _builder(state: CampanileState) -> str | None:
     """Who may build now (start the next turn), or ``None`` while the display is owed."""
     turn = state.turn
     if turn is None:
         return state.players[0]
-    if state.rules.tracks_display and not _display_settled(state):
+    if state.rules.tracks_display and not turn_complete(state, turn):
         return None
     return state.players[(turn.player + 1) % len(state.players)]
 

@@ -8,7 +8,7 @@ engine accepts.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.games.castelli import legal, tables
 from companion.games.castelli.evaluation import Resolution, influence_of, resolve
@@ -16,9 +16,6 @@ from companion.games.castelli.moves import Build
 from companion.games.castelli.rules import apply_move, final_scoring
 from companion.games.castelli.scoring import castle_points
 from companion.games.castelli.state import Shields, State
-
-if TYPE_CHECKING:
-    from companion.games.castelli.engine import Castelli
 
 
 def area_views(state: State) -> list[dict[str, Any]]:
@@ -160,14 +157,14 @@ def preview_final(state: State) -> dict[str, dict[str, int]]:
     return {p: dict(lines) for p, lines in (final or {}).items()}
 
 
-def report(engine: Castelli, state: State) -> str:
+def report(state: State, to_move: str | None, winners: list[str]) -> str:
     """The readable table of ``companion replay`` without ``--json``."""
-    status = "finished" if state.finished else f"in progress, {engine.to_move(state)} to move"
+    status = "finished" if state.finished else f"in progress, {to_move} to move"
     lines = [f"Castelli: {status}; mine {state.mine} silver, deck {state.deck()} cards, "
              f"{len(state.revealed)}/{len(state.board.spaces)} tiles face up", ""]
     lines.append(f"  {'player':<24} {'colour':<7} {'wood':>4} {'grain':>5} {'stone':>5} {'silver':>6} "
                  f"{'cards':>5} {'castles':>7} {'score':>5}")
-    wins = engine.summary(state)["winners"]
+    wins = winners
     for p in state.players:
         wood, grain, stone = state.resources[p]
         mark = "  winner" if p in wins else ""

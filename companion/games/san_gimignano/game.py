@@ -1,7 +1,7 @@
 """The :class:`SanGimignano` engine object the registry hands out.
 
 A thin shell: parsing lives in :mod:`.moves` and :mod:`.state`, legality in
-:mod:`.engine`, derived facts in :mod:`.groups`, :mod:`.turns` and :mod:`.views`.
+:mod:`.rules`, derived facts in :mod:`.groups`, :mod:`.turns` and :mod:`.views`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from companion.games.base import Game, Outcome, Turn, rank_players, turn_from
-from companion.games.san_gimignano import engine, legal, moves, tables, turns, views
+from companion.games.san_gimignano import legal, moves, rules, tables, turns, views
 from companion.games.san_gimignano.state import State, start_state
 
 
@@ -26,7 +26,7 @@ class SanGimignano(Game[State, moves.Move]):
     def start(self, players: Sequence[str], options: Mapping[str, Any],
               setup: Mapping[str, Any]) -> State:
         state = start_state(players, options, setup)
-        return replace(state, finished=engine.is_over(state))
+        return replace(state, finished=rules.is_over(state))
 
     def parse_move(self, data: Any) -> moves.Move:
         return moves.parse_move(data)
@@ -35,7 +35,7 @@ class SanGimignano(Game[State, moves.Move]):
         return moves.move_to_json(move)
 
     def apply(self, state: State, move: moves.Move) -> State:
-        return engine.apply(state, move)
+        return rules.apply(state, move)
 
     def summary(self, state: State) -> dict[str, Any]:
         return views.summary(state, self.name)

@@ -3,7 +3,7 @@
 A move is legal when its player may act (the player whose turn it is, or the
 next one once nothing is owed), its stage fits the turn (no stage out of
 order, none skipped while still possible) and the placement itself fits. The
-functions below mirror :mod:`.engine`'s checks in that order; the contract
+functions below mirror :mod:`.rules`' checks in that order; the contract
 tests compare the result against a brute-force search through ``apply``.
 """
 

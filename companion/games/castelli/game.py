@@ -12,6 +12,7 @@ from companion.games.castelli.legal import legal_moves
 from companion.games.castelli.moves import Move, move_to_json, parse_move
 from companion.games.castelli.rules import apply_move, winners
 from companion.games.castelli.state import Options, State
+from companion.games.castelli.views import report
 from companion.games.fields import check_keys, get_int, get_list, get_str, require_object, type_name
 
 
@@ -189,6 +190,4 @@ class Castelli(Game[State, Move]):
                 "mine": state.mine_start}
 
     def report(self, state: State) -> str:
-        from companion.games.castelli.views import report
-
-        return report(self, state)
+        return report(state, self.to_move(state), winners(state))
