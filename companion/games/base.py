@@ -32,6 +32,13 @@ def one_line(text: str) -> str:
                    for ch in text)
 
 
+def join_names(names: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``: names in a sentence (one wording for every game)."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
 class IllegalMove(Exception):
     """The rules refuse a move.
 
