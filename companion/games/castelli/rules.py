@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from companion.games.base import IllegalMove, require_player
 from companion.games.castelli import tables
-from companion.games.castelli.board import FRAME_PREFIX
+from companion.games.castelli.board import FRAME_PREFIX, Area
 from companion.games.castelli.evaluation import resolve
 from companion.games.castelli.moves import Build, End, Guard, Move, Play, Reveal, Sell, Steward
 from companion.games.castelli.scoring import (
@@ -248,7 +248,8 @@ def _pay_for_castle(new: State, move: Build, cost: int) -> None:
     new.resources[player] = tuple(max(0, held[i] - cost) for i in range(3))  # type: ignore[assignment]
 
 
-def _build(state: State, move: Build) -> State:
+def _check_builder(state: State, move: Build) -> Area:
+    """The area built in, after checking whose turn it is, the reveal, castles left and the card."""
     player = move.player
     index = state.players.index(player)
     if state.current != index:
@@ -266,48 +267,64 @@ def _build(state: State, move: Build) -> State:
                           "game does not use")
     if move.card is not None:
         _check_card(state, player, move.card)
+    return area
+
+
+def _new_castle_cost(move: Build, area: Area, stacks: tuple[tuple[str, ...], ...], points: int) -> int:
+    """What a new castle in ``area`` costs of each resource, or the rule it breaks there."""
+    needed = tables.CARD_AREA.get(move.card or "")
+    if needed is not None and area.kind != needed:
+        raise IllegalMove(f"the {(move.card or '').title()} lets you build on a {needed}, and "
+                          f"{move.area} is a {area.kind}")
+    if area.kind == "rock":
+        if len(stacks) >= area.spots:
+            raise IllegalMove(f"you can build only on a rock with a free castle place; "
+                              f"{move.area} has {area.spots} and no free one")
+    elif area.kind in ("field", "forest"):
+        card = "Count" if area.kind == "field" else "Countess"
+        if needed is None:
+            raise IllegalMove(f"castles stand on rocks; on a {area.kind} only with the {card}")
+        if stacks:
+            raise IllegalMove(f"a {area.kind} holds one castle, and {move.area} has one")
+    else:
+        raise IllegalMove(f"you can build only on a rock with a free castle place, not on a "
+                          f"{area.kind}")
+    _check_points(move.area, points)
+    return tables.CASTLE_COST
+
+
+def _top_castle_cost(state: State, move: Build, owner: str, stacks: tuple[tuple[str, ...], ...],
+                     points: int) -> int:
+    """What building on top of ``owner``'s castle costs of each resource, or the rule it breaks."""
+    require_player(tuple(state.colors), owner)
+    if owner == move.player:
+        raise IllegalMove("you build on top of another player's castle, not your own")
+    if not any(s[-1] == owner for s in stacks):
+        raise IllegalMove(f"{owner} has no castle on top in {move.area}")
+    if not any(len(s) == 1 and s[0] == owner for s in stacks):
+        raise IllegalMove(f"{owner}'s castle in {move.area} already stands on another; a castle "
+                          "place is built on only once")
+    _check_points(move.area, points)
+    theirs = state.points_in(move.area, owner)
+    if move.card == "knights":
+        if points >= theirs:
+            raise IllegalMove(f"the Knights let you build on a castle where you have fewer shield "
+                              f"points than its owner (you {points}, {owner} {theirs})")
+    elif points <= theirs:
+        raise IllegalMove(f"to build on top of {owner}'s castle you need more shield points in "
+                          f"{move.area} than {owner} (you {points}, {owner} {theirs})")
+    return tables.ABBOT_COST if move.card == "abbot" else tables.TOP_CASTLE_COST
+
+
+def _build(state: State, move: Build) -> State:
+    player = move.player
+    area = _check_builder(state, move)
     points = state.points_in(move.area, player)
     stacks = state.castles.get(move.area, ())
     if move.on is None:
-        needed = tables.CARD_AREA.get(move.card or "")
-        if needed is not None and area.kind != needed:
-            raise IllegalMove(f"the {(move.card or '').title()} lets you build on a {needed}, and "
-                              f"{move.area} is a {area.kind}")
-        if area.kind == "rock":
-            if len(stacks) >= area.spots:
-                raise IllegalMove(f"you can build only on a rock with a free castle place; "
-                                  f"{move.area} has {area.spots} and no free one")
-        elif area.kind in ("field", "forest"):
-            card = "Count" if area.kind == "field" else "Countess"
-            if needed is None:
-                raise IllegalMove(f"castles stand on rocks; on a {area.kind} only with the {card}")
-            if stacks:
-                raise IllegalMove(f"a {area.kind} holds one castle, and {move.area} has one")
-        else:
-            raise IllegalMove(f"you can build only on a rock with a free castle place, not on a "
-                              f"{area.kind}")
-        _check_points(move.area, points)
-        cost = tables.CASTLE_COST
+        cost = _new_castle_cost(move, area, stacks, points)
     else:
-        owner = move.on
-        require_player(tuple(state.colors), owner)
-        if owner == player:
-            raise IllegalMove("you build on top of another player's castle, not your own")
-        if not any(s[-1] == owner for s in stacks):
-            raise IllegalMove(f"{owner} has no castle on top in {move.area}")
-        if not any(len(s) == 1 and s[0] == owner for s in stacks):
-            raise IllegalMove(f"{owner}'s castle in {move.area} already stands on another; a castle "
-                              "place is built on only once")
-        _check_points(move.area, points)
-        theirs = state.points_in(move.area, owner)
-        if move.card == "knights":
-            if points >= theirs:
-                raise IllegalMove(f"the Knights let you build on a castle where you have fewer shield "
-                                  f"points than its owner (you {points}, {owner} {theirs})")
-        elif points <= theirs:
-            raise IllegalMove(f"to build on top of {owner}'s castle you need more shield points in "
-                              f"{move.area} than {owner} (you {points}, {owner} {theirs})")
-        cost = tables.ABBOT_COST if move.card == "abbot" else tables.TOP_CASTLE_COST
+        cost = _top_castle_cost(state, move, move.on, stacks, points)
     new = state.clone()
     new.pending = None
     _pay_for_castle(new, move, cost)
