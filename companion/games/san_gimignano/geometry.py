@@ -81,6 +81,21 @@ def clash(segments: Mapping[Position, Sequence[str]], at: Position,
     return None
 
 
+def fitting(segments: Mapping[Position, Sequence[str]], at: Position,
+            outlines: Iterable[Edges]) -> list[Edges]:
+    """The outlines that fit at ``at``: no edge meets the same guild across it.
+
+    The same test as :func:`clash`, with the guild each edge faces looked up
+    once for all outlines (a screen asks this for every open position).
+    """
+    facing = []
+    for edge in range(6):
+        other = segments.get(neighbour(at, edge))
+        if other is not None:
+            facing.append((edge, other[opposite(edge)]))
+    return [edges for edges in outlines if all(edges[edge] != guild for edge, guild in facing)]
+
+
 def open_positions(segments: Mapping[Position, Sequence[str]]) -> list[Position]:
     """Empty positions touching at least two placed segments, sorted (where a segment may go)."""
     found: set[Position] = set()

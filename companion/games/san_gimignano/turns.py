@@ -42,8 +42,8 @@ def placements(state: State) -> tuple[tuple[Position, Edges], ...]:
     if key not in state.derived:
         outlines = geometry.all_outlines(state.guilds)
         state.derived[key] = tuple(
-            (at, edges) for at in geometry.open_positions(state.segments) for edges in outlines
-            if geometry.clash(state.segments, at, edges) is None)
+            (at, edges) for at in geometry.open_positions(state.segments)
+            for edges in geometry.fitting(state.segments, at, outlines))
     found: tuple[tuple[Position, Edges], ...] = state.derived[key]
     return found
 
@@ -54,8 +54,8 @@ def segment_fits_somewhere(state: State) -> bool:
     if known is not None:
         return bool(known)
     outlines = geometry.all_outlines(state.guilds)
-    return any(geometry.clash(state.segments, at, edges) is None
-               for at in geometry.open_positions(state.segments) for edges in outlines)
+    return any(geometry.fitting(state.segments, at, outlines)
+               for at in geometry.open_positions(state.segments))
 
 
 def can_place_segment(state: State, player: str) -> bool:
