@@ -27,6 +27,17 @@ from companion.games.campanile.state import (
 )
 
 
+def in_progress(state: CampanileState) -> tuple[str | None, str | None]:
+    """``(player, next)``: the builder whose turn runs (to the next build or a valuation), who builds next."""
+    turn = state.turn
+    if state.phase == "finished":
+        return None, None
+    if turn is None:
+        return None, state.players[0]
+    following = state.players[(turn.player + 1) % len(state.players)]
+    return (None if turn.ended else state.players[turn.player]), following
+
+
 class Campanile(Game[CampanileState, Move]):
     name = "campanile"
     title = "Campanile"
@@ -85,12 +96,7 @@ class Campanile(Game[CampanileState, Move]):
         """
         if state.phase == "finished":
             return TurnView(None, (), None)
-        turn = state.turn
-        if turn is None:
-            return TurnView(None, (), state.players[0])
-        following = state.players[(turn.player + 1) % len(state.players)]
-        player = None if turn.ended else state.players[turn.player]
-        return turn_from(legal_moves(state), player, following)
+        return turn_from(legal_moves(state), *in_progress(state))
 
     def describe(self, state: CampanileState, move: Mapping[str, Any], lang: str = "en") -> str:
         from companion.games.campanile import notation
@@ -134,7 +140,7 @@ class Campanile(Game[CampanileState, Move]):
             ],
             "phase": state.phase,
             "to_move": self.to_move(state),
-            "turn": self.turn(state).to_json(),
+            "turn": dict(zip(("player", "next"), in_progress(state), strict=True)),
             "markers_left": {p: {str(v): n for v, n in state.markers_of(p).items()} for p in rules.players},
             "display": list(state.display) if rules.tracks_display else None,
             "explanations": [

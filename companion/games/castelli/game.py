@@ -94,6 +94,16 @@ def initial_state(players: Sequence[str], options: Mapping[str, Any],
         holds_own_tile=dict.fromkeys(names, True) if opts.dilemma else {})
 
 
+def in_progress(state: State) -> tuple[str | None, str | None]:
+    """``(player, next)``: whose turn is in progress and who starts the next (both ``None`` at the end)."""
+    if state.finished:
+        return None, None
+    players = state.players
+    following = None if state.all_revealed() else players[
+        0 if state.current is None else (state.current + 1) % len(players)]
+    return (None if state.current is None else players[state.current]), following
+
+
 class Castelli(Game[State, Move]):
     """Castelli (Queen Games 2011): reveal tiles, win areas, build castles."""
 
@@ -129,11 +139,7 @@ class Castelli(Game[State, Move]):
         """
         if state.finished:
             return Turn(None, (), None)
-        players = state.players
-        following = None if state.all_revealed() else players[
-            0 if state.current is None else (state.current + 1) % len(players)]
-        player = None if state.current is None else players[state.current]
-        return turn_from(legal_moves(state), player, following)
+        return turn_from(legal_moves(state), *in_progress(state))
 
     def describe(self, state: State, move: Mapping[str, Any], lang: str = "en") -> str:
         from companion.games.castelli import notation
@@ -177,7 +183,7 @@ class Castelli(Game[State, Move]):
         out["explanations"] = [f"{e.area} ({e.kind}): {e.explanation}" for e in state.evaluations]
         out["not_evaluated"] = list(state.notes)
         out["to_move"] = self.to_move(state)
-        out["turn"] = self.turn(state).to_json()
+        out["turn"] = dict(zip(("player", "next"), in_progress(state), strict=True))
         return out
 
     def options_json(self, state: State) -> dict[str, Any]:
