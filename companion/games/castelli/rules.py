@@ -1,15 +1,14 @@
 """Castelli's moves applied to a state: legality, effects, evaluations, the end.
 
 States are frozen: every step here returns a new state built with
-:func:`dataclasses.replace` (a new table only where a value changes) and the
-state it was given stays as it was, whether the move is accepted or refused.
+:meth:`State.with_` (a new table only where a value changes) and the state it
+was given stays as it was, whether the move is accepted or refused.
 Messages are the rule in a player's words.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from companion.games.base import IllegalMove, require_player
 from companion.games.castelli import tables
@@ -72,15 +71,15 @@ def give(state: State, player: str, what: str, amount: int) -> tuple[State, int]
         index = _RES_INDEX[what]
         gained = max(0, min(amount, tables.RESOURCE_CAP - held[index]))
         held[index] += gained
-        return replace(state, resources={**state.resources,
-                                         player: (held[0], held[1], held[2])}), gained
+        return state.with_(resources={**state.resources,
+                                      player: (held[0], held[1], held[2])}), gained
     if what in ("card", "cards"):
         gained = min(amount, state.deck())
-        return replace(state, cards=_plus(state.cards, player, gained)), gained
+        return state.with_(cards=_plus(state.cards, player, gained)), gained
     if what == "silver":
         gained = min(amount, state.mine)
-        return replace(state, mine=state.mine - gained,
-                       silver=_plus(state.silver, player, gained)), gained
+        return state.with_(mine=state.mine - gained,
+                           silver=_plus(state.silver, player, gained)), gained
     raise ValueError(what)
 
 
@@ -90,11 +89,11 @@ def evaluate(state: State, area: str) -> State:
     amount = state.mine if spec.kind == "mine" else spec.amount
     result = resolve(spec.kind, amount, state.shields_into(area), state.players_by_colour,
                      state.options.neutral)
-    state = replace(state, done=state.done | {area})
+    state = state.with_(done=state.done | {area})
     if spec.kind == "plain":
         return state
     if not result.evaluated or result.voided:
-        return replace(state, notes=(*state.notes, f"{area} ({spec.kind}): {result.explanation}"))
+        return state.with_(notes=(*state.notes, f"{area} ({spec.kind}): {result.explanation}"))
     awards: dict[str, dict[str, int]] = {}
     capped = []
     for player, share in result.awards.items():
@@ -106,13 +105,13 @@ def evaluate(state: State, area: str) -> State:
                           f"({'the deck ran out' if result.gain == 'cards' else 'at most 5 of a resource'})"
                           if result.gain != "silver" else f"{player} receives {gained} of {share}")
     text = result.explanation + (f" ({'; '.join(capped)})" if capped else "")
-    return replace(state, evaluations=(*state.evaluations,
-                                       Evaluation(area, spec.kind, result.influence, awards, text)))
+    return state.with_(evaluations=(*state.evaluations,
+                                    Evaluation(area, spec.kind, result.influence, awards, text)))
 
 
 def _apply_orientation(state: State, space: str, shields: Shields) -> State:
     """The state after a tile's frame gifts and area evaluations as the tile now lies."""
-    state = replace(state, revealed={**state.revealed, space: shields})
+    state = state.with_(revealed={**state.revealed, space: shields})
     sides = state.board.spaces[space].sides
     by_colour = state.players_by_colour
     for (colour, value), target in zip(shields, sides, strict=True):
@@ -150,8 +149,8 @@ def _turn_of(state: State, player: str, doing: str, *, may_start: bool) -> State
         if state.all_revealed():
             raise IllegalMove(f"every tile is face up: the game ends after "
                               f"{state.players[state.current or 0]}'s turn, nobody starts a new one")
-        return replace(state, current=index, revealed_this_turn=False, card_played=False,
-                       silver_swap_used=False)
+        return state.with_(current=index, revealed_this_turn=False, card_played=False,
+                           silver_swap_used=False)
     whose = state.players[state.current] if state.current is not None else expected
     raise IllegalMove(f"it is {whose}'s turn; only the player whose turn it is may {doing}")
 
@@ -172,16 +171,16 @@ def _reveal(state: State, move: Reveal) -> State:
     if move.swap and not state.options.dilemma:
         raise IllegalMove("swapping in your hand tile is part of the Dilemma module, "
                           "which this game does not use")
-    new = replace(state, revealed_this_turn=True, pending=None)
+    new = state.with_(revealed_this_turn=True, pending=None)
     if state.current != index:
-        new = replace(new, current=index, card_played=False, silver_swap_used=False)
+        new = new.with_(current=index, card_played=False, silver_swap_used=False)
     if move.swap:
-        new = replace(new, holds_own_tile={**new.holds_own_tile, move.player: False})
+        new = new.with_(holds_own_tile={**new.holds_own_tile, move.player: False})
     icons = sum(1 for _, value in move.shields if value == tables.CARD_SHIELD)
     new, _ = give(new, move.player, "cards", icons)
     base, _ = give(new, move.player, "silver", move.silver)
     new = _apply_orientation(base, move.space, move.shields)
-    return replace(new, pending=Pending("reveal", base, move.player, move.space))
+    return new.with_(pending=Pending("reveal", base, move.player, move.space))
 
 
 def _steward(state: State, move: Steward) -> State:
@@ -201,9 +200,9 @@ def _steward(state: State, move: Steward) -> State:
     if move.shields not in [old[k:] + old[:k] for k in range(1, 4)]:
         raise IllegalMove("the Steward only turns the tile: the shields must be the same tile's "
                           "in another direction")
-    rebase = replace(base, cards=_plus(base.cards, move.player, -1))
+    rebase = base.with_(cards=_plus(base.cards, move.player, -1))
     new = _apply_orientation(rebase, pending.space, move.shields)
-    return replace(new, pending=Pending("reveal", rebase, pending.player, pending.space))
+    return new.with_(pending=Pending("reveal", rebase, pending.player, pending.space))
 
 
 def _pay_for_castle(state: State, move: Build, cost: int) -> State:
@@ -244,8 +243,8 @@ def _pay_for_castle(state: State, move: Build, cost: int) -> State:
         raise IllegalMove(f"a castle here costs {price}; you are missing {words}{hint}")
     paid = state.silver[player] - silver
     left = (max(0, held[0] - cost), max(0, held[1] - cost), max(0, held[2] - cost))
-    return replace(state, silver={**state.silver, player: silver}, mine=state.mine + paid,
-                   resources={**state.resources, player: left}, silver_swap_used=swap_used)
+    return state.with_(silver={**state.silver, player: silver}, mine=state.mine + paid,
+                       resources={**state.resources, player: left}, silver_swap_used=swap_used)
 
 
 def _check_builder(state: State, move: Build) -> Area:
@@ -325,7 +324,7 @@ def _build(state: State, move: Build) -> State:
         cost = _new_castle_cost(move, area, stacks, points)
     else:
         cost = _top_castle_cost(state, move, move.on, stacks, points)
-    before = replace(state, pending=None)
+    before = state.with_(pending=None)
     new = _pay_for_castle(before, move, cost)
     pending = None
     if move.on is None:
@@ -334,12 +333,12 @@ def _build(state: State, move: Build) -> State:
         i = next(i for i, s in enumerate(stacks) if len(s) == 1 and s[0] == move.on)
         built = (*stacks[:i], (move.on, player), *stacks[i + 1:])
         pending = Pending("top", before, player, owner=move.on)
-    new = replace(new, castles={**new.castles, move.area: built}, pending=pending,
-                  castles_built=_plus(new.castles_built, player, 1),
-                  score=_plus(new.score, player, castle_points(new.board, new.settlements,
-                                                               move.area)))
+    new = new.with_(castles={**new.castles, move.area: built}, pending=pending,
+                    castles_built=_plus(new.castles_built, player, 1),
+                    score=_plus(new.score, player,
+                                castle_points(new.board, new.settlements, move.area)))
     if move.card is not None:
-        new = replace(new, cards=_plus(new.cards, player, -1), card_played=True)
+        new = new.with_(cards=_plus(new.cards, player, -1), card_played=True)
     return new
 
 
@@ -367,22 +366,22 @@ def _guard(state: State, move: Guard) -> State:
     if state.cards[move.player] < 1:
         raise IllegalMove("you need a card in hand to play the Guard")
     base = pending.base
-    return replace(base, cards=_plus(base.cards, move.player, -1), pending=None)
+    return base.with_(cards=_plus(base.cards, move.player, -1), pending=None)
 
 
 def _play(state: State, move: Play) -> State:
     player = move.player
     new = _turn_of(state, player, "play a card", may_start=True)
     _check_card(new, player, move.card)
-    new = _card_effect(replace(new, pending=None), move)
-    return replace(new, cards=_plus(new.cards, player, -1), card_played=True)
+    new = _card_effect(new.with_(pending=None), move)
+    return new.with_(cards=_plus(new.cards, player, -1), card_played=True)
 
 
 def _card_effect(state: State, move: Play) -> State:
     """The state after what a played card does (its own cost, the card, is paid by the caller)."""
     player, card = move.player, move.card
     if card == "king":
-        return replace(state, score=_plus(state.score, player, move.value or 0))
+        return state.with_(score=_plus(state.score, player, move.value or 0))
     if card in ("thief", "bandits"):
         most = tables.THIEF_TAKES if card == "thief" else tables.BANDITS_TAKE
         silver = dict(state.silver)
@@ -391,10 +390,10 @@ def _card_effect(state: State, move: Play) -> State:
                 taken = min(most, silver[other])
                 silver[other] -= taken
                 silver[player] += taken
-        return replace(state, silver=silver)
+        return state.with_(silver=silver)
     if card == "robber-baron":
         half = state.mine // 2
-        return replace(state, mine=state.mine - half, silver=_plus(state.silver, player, half))
+        return state.with_(mine=state.mine - half, silver=_plus(state.silver, player, half))
     if card == "traitor":
         return _traitor(state, player, move.target or "")
     if card in ("peasant", "prince"):
@@ -403,7 +402,7 @@ def _card_effect(state: State, move: Play) -> State:
         place = _area_for(state, move.area)
         if state.settlements.get(place) != "town":
             raise IllegalMove(f"the Arsonist burns a town, and there is no town in {place}")
-        return replace(state, settlements={a: k for a, k in state.settlements.items() if a != place})
+        return state.with_(settlements={a: k for a, k in state.settlements.items() if a != place})
     return state
 
 
@@ -417,11 +416,10 @@ def _traitor(state: State, player: str, target: str) -> State:
     if state.silver[player] < tables.TRAITOR_PRICE:
         raise IllegalMove(f"the Traitor pays {target} {tables.TRAITOR_PRICE} silver, and you have none")
     price = tables.TRAITOR_PRICE
-    return replace(state,
-                   silver={**state.silver, player: state.silver[player] - price,
-                           target: state.silver[target] + price},
-                   cards={**state.cards, target: state.cards[target] - 1,
-                          player: state.cards[player] + 1})
+    return state.with_(silver={**state.silver, player: state.silver[player] - price,
+                               target: state.silver[target] + price},
+                       cards={**state.cards, target: state.cards[target] - 1,
+                              player: state.cards[player] + 1})
 
 
 def _settle(state: State, kind: str, area: str | None) -> State:
@@ -437,7 +435,7 @@ def _settle(state: State, kind: str, area: str | None) -> State:
         raise IllegalMove(f"{place} has a castle; a new {kind} needs an empty place")
     if state.settlements_left(kind) <= 0:
         raise IllegalMove(f"all {tables.SETTLEMENT_SUPPLY[kind]} {kind}s are on the board")
-    return replace(state, settlements={**state.settlements, place: kind})
+    return state.with_(settlements={**state.settlements, place: kind})
 
 
 def _area_for(state: State, area: str | None) -> str:
@@ -456,8 +454,8 @@ def _sell(state: State, move: Sell) -> State:
     if new.mine < price:
         raise IllegalMove(f"the mine has only {new.mine} silver; selling {move.cards} "
                           f"card{'s' if move.cards != 1 else ''} needs {price}")
-    return replace(new, pending=None, cards=_plus(new.cards, move.player, -move.cards),
-                   mine=new.mine - price, silver=_plus(new.silver, move.player, price))
+    return new.with_(pending=None, cards=_plus(new.cards, move.player, -move.cards),
+                     mine=new.mine - price, silver=_plus(new.silver, move.player, price))
 
 
 def _end(state: State) -> State:
@@ -469,7 +467,7 @@ def _end(state: State) -> State:
 
 def final_scoring(state: State) -> State:
     """The state after the mine's evaluation and the final scoring (also the "if it ended now" preview)."""
-    new = replace(state, pending=None)
+    new = state.with_(pending=None)
     mine = new.board.mine
     if mine is not None and mine not in new.done:
         new = evaluate(new, mine)
@@ -493,7 +491,7 @@ def final_scoring(state: State) -> State:
             lines["open_castles"] = open_castles[p]
         final[p] = lines
     score = {p: new.score[p] + sum(final[p].values()) for p in new.score}
-    return replace(new, score=score, final=final, finished=True)
+    return new.with_(score=score, final=final, finished=True)
 
 
 def winners(state: State) -> list[str]:

@@ -97,3 +97,15 @@ def test_a_move_shares_what_it_does_not_change():
     assert after.castles is before.castles
     assert after.revealed is not before.revealed
     assert dict(before.revealed) == {} and "s5" in after.revealed
+
+
+def test_with_builds_a_new_frozen_state_and_refuses_unknown_fields():
+    before = start()
+    after = before.with_(mine=before.mine - 1, card_played=True)
+    assert (after.mine, after.card_played) == (before.mine - 1, True)
+    assert (before.mine, before.card_played) == (after.mine + 1, False)
+    assert after == dataclasses.replace(before, mine=before.mine - 1, card_played=True)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        after.mine = 0
+    with pytest.raises(TypeError, match="no field silverr"):
+        before.with_(silverr={})
