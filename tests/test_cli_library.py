@@ -281,14 +281,15 @@ def test_run_headless_plays_undoes_redoes_and_persists(cli, monkeypatch, data_di
     ]
     assert lines[9].startswith('refused: "hello" is not a move that may be entered now')
     assert lines[10] == 'ok 3: {"type": "build", "player": "Bob", "tower": "blue", "stories": 1}'
-    assert lines[-1] == "3 moves; next: Cid"
+    assert lines[-1] == "3 moves; Bob: influence? — next: Cid"  # Bob's turn goes on until Cid builds
     with Store.open(data_dir / DB_FILENAME) as store:
         moves, redo = store.stored_moves(1)
     assert [m["type"] for m in moves] == ["build", "influence", "build"] and redo == []
     # a second run resumes where the first stopped
     feed(monkeypatch, '{"type": "influence", "player": "Bob", "tower": "blue"}')
     code, out, _ = cli("run", "--headless")
-    assert out.splitlines() == ["resuming session 1: Campanile, Ann, Bob, Cid, 3 moves; next: Cid",
+    assert out.splitlines() == ["resuming session 1: Campanile, Ann, Bob, Cid, 3 moves; "
+                                "Bob: influence? — next: Cid",
                                 'ok 4: {"type": "influence", "player": "Bob", "tower": "blue"}']
 
 

@@ -228,10 +228,15 @@ def _starter(app: Companion) -> Callable[[list[str]], Session]:
 
 
 def _next_hint(session: Session) -> str:
+    """Where the game stands: "; Bob: influence? — next: Cid" while Bob may still act in his turn."""
     if session.game.is_finished(session.state):
         return "; the game is over"
-    player = session.game.to_move(session.state)
-    return f"; next: {player}" if player else ""
+    turn = session.game.turn(session.state)
+    following = f"next: {turn.next}" if turn.next else ""
+    if turn.may:
+        acting = turn.player if turn.player is not None else "the table"
+        return f"; {acting}: {' or '.join(turn.may)}?{' — ' + following if following else ''}"
+    return f"; {following}" if following else ""
 
 
 def _faults(session: Session) -> str:
