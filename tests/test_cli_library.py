@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.migrations import MIGRATIONS
 from companion.paths import DB_FILENAME
 from companion.records import final_state, parse_record
 from companion.store import Store
@@ -21,6 +22,7 @@ CAMPANILE = EXAMPLES / "campanile-3p.json"
 @pytest.fixture
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     directory = tmp_path / "data"
+    directory.mkdir()  # (a missing one is created and named: tests/test_store_places.py)
     monkeypatch.setenv("COMPANION_DATA", str(directory))  # never the real user data dir
     monkeypatch.delenv("STATE_DIRECTORY", raising=False)
     return directory
@@ -177,14 +179,14 @@ def test_stats_per_player_and_game(cli, write_record) -> None:
 
 
 def test_a_database_from_a_newer_companion_is_an_exit_2(cli, data_dir: Path) -> None:
-    cli("sessions")
+    cli("campanile", "flags", "--forget")  # a writing command creates the store
     db = sqlite3.connect(data_dir / DB_FILENAME)
-    db.execute("PRAGMA user_version = 3")
+    db.execute("PRAGMA user_version = 99")
     db.close()
     code, out, err = cli("sessions")
     assert (code, out) == (2, "")
-    assert "was written by a newer version of the companion (database schema 3; this version reads " \
-           "up to 1); update the companion to open it\n" in err
+    assert "was written by a newer version of the companion (database schema 99; this version reads " \
+           f"up to {len(MIGRATIONS)}); update the companion to open it\n" in err
 
 
 # -- new ------------------------------------------------------------------------------------------

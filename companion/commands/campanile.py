@@ -54,7 +54,8 @@ def _format(table: list[list[int]]) -> str:
 def run_flags(args: argparse.Namespace) -> int:
     from companion.games.campanile.setup import read_rules
 
-    with open_store(args) as store:
+    changing = args.forget or args.intermezzo is not None or args.finito is not None
+    with open_store(args, write=changing) as store:
         if args.forget:
             store.delete_setting(CAMPANILE_TWO_PLAYER_FLAGS)
             print("the 2-player flag table is forgotten; it will be asked for again")

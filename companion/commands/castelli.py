@@ -183,7 +183,7 @@ def run_layouts(args: argparse.Namespace) -> int:
     for name in layout_names():
         board = load_layout(name)
         print(f"{name}: {len(board.spaces)} tile spaces, {len(board.areas)} areas (example layout)")
-    with open_store(args) as store:
+    with open_store(args, write=False) as store:
         stored = store.get_setting(CASTELLI_BOARDS, {})
     for name, data in sorted(stored.items()):
         print(f"{name}: {len(data.get('spaces', {}))} tile spaces, {len(data.get('areas', {}))} areas "

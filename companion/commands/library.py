@@ -51,19 +51,33 @@ def store_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[[argp
     return wrapped
 
 
-def open_store(args: argparse.Namespace, config_value: str | None = None) -> Store:
-    """The store of the data directory chosen by ``--data-dir`` and the environment."""
-    from companion.paths import database_path
-    from companion.store import Store, StoreError
+def open_store(args: argparse.Namespace, config_value: str | None = None, *, write: bool = True) -> Store:
+    """The store of the data directory chosen by ``--data-dir`` and the environment.
+
+    ``write=False`` (reading commands) takes no lock, creates nothing and
+    never writes, so it works while the app runs and on a read-only card. A
+    writing command creates a missing data directory, and says so.
+    """
+    from companion.paths import DataDirError, database_path, ensure_data_dir
+    from companion.store import Store, StoreError, damaged_message
 
     try:
-        path = database_path(getattr(args, "data_dir", None), config_value=config_value)
-    except OSError as error:
+        path = database_path(getattr(args, "data_dir", None), config_value=config_value, create=False)
+        if write and not path.parent.exists():
+            ensure_data_dir(path.parent)
+            print(f"companion: created the data directory {path.parent}", file=sys.stderr)
+    except (OSError, DataDirError) as error:
         raise UserError(str(error)) from None
     try:
-        return Store.open(path)
+        store = Store.open(path, read_only=not write)
     except StoreError as error:
         raise UserError(str(error)) from None
+    if store.damage:
+        if write:
+            store.close()
+            raise UserError(damaged_message(path, store.damage))
+        print(f"companion: warning: {damaged_message(path, store.damage)}", file=sys.stderr)
+    return store
 
 
 def title(game: str) -> str:
@@ -169,7 +183,7 @@ def bgstats_for(store: Store, row: SessionRow, exported: datetime) -> dict[str, 
 def run_export(args: argparse.Namespace) -> int:
     from companion.store import StoreError
 
-    with open_store(args) as store:
+    with open_store(args, write=False) as store:
         row = _pick_session(store, args.session, finished=True if args.bgstats else None)
         if args.bgstats:
             data = bgstats_for(store, row, datetime.now().astimezone())
@@ -233,7 +247,7 @@ def format_sessions(rows: list[SessionRow]) -> str:
 
 @store_errors
 def run_sessions(args: argparse.Namespace) -> int:
-    with open_store(args) as store:
+    with open_store(args, write=False) as store:
         rows = store.list_sessions()
     print(format_sessions(rows))
     return 0
@@ -245,7 +259,7 @@ def run_sessions(args: argparse.Namespace) -> int:
 def run_stats(args: argparse.Namespace) -> int:
     from companion.stats import format_stats, player_stats
 
-    with open_store(args) as store:
+    with open_store(args, write=False) as store:
         stats = player_stats(store.results(), GAMES)
     if args.json:
         json.dump([{"game": s.game, "player": s.player, "played": s.played, "won": s.won,
