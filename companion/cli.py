@@ -16,7 +16,7 @@ from importlib import import_module
 from companion import __version__
 
 #: Modules under companion.commands that add subcommands, in help order.
-COMMAND_MODULES = ("replay", "library", "run", "campanile", "castelli")
+COMMAND_MODULES = ("replay", "library", "run", "campanile", "castelli", "doctor")
 
 EXIT_USAGE = 2
 

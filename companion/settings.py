@@ -12,3 +12,7 @@ CAMPANILE_TWO_PLAYER_FLAGS = "campanile.flags.2p"
 #: Castelli boards entered on this companion: ``{name: board JSON}``. A game
 #: started on one carries the board inline in its setup.
 CASTELLI_BOARDS = "castelli.boards"
+
+#: How many daily automatic backups the data directory's ``backups/`` keeps
+#: (a whole number; 0 turns them off). See :mod:`companion.backup`.
+BACKUPS_KEPT = "backups.kept"

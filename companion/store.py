@@ -132,6 +132,49 @@ def _refuse_outside_damage(path: Path) -> None:
         raise StoreError(f"cannot read the game store {path}: permission denied")
 
 
+def connect_reading(path: Path) -> sqlite3.Connection:
+    """A connection that can only read ``path`` and creates nothing it need not.
+
+    SQLite reads a WAL database through its ``-shm`` file, which it creates
+    if missing; in a read-only directory it cannot, so a store whose WAL is
+    empty (closed cleanly) is opened as immutable there. One whose ``-wal``
+    still holds changes cannot be read in place, and says so.
+    """
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5.0)
+    try:
+        db.execute("PRAGMA user_version").fetchone()
+    except sqlite3.OperationalError as error:  # (a damaged or foreign file: DatabaseError, the caller's)
+        db.close()
+        wal = path.with_name(path.name + "-wal")
+        if os.access(path.parent, os.W_OK):
+            raise StoreError(f"cannot open the game store {path}: {error}") from None
+        if wal.exists() and wal.stat().st_size:
+            raise StoreError(f"{read_only_message(path.parent)}, and its store's -wal file cannot be read "
+                             "without writing beside it: copy the directory somewhere writable") from None
+        db = sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None)
+    except sqlite3.DatabaseError:
+        pass  # the caller finds it again and says what it is
+    db.execute("PRAGMA query_only=ON")
+    return db
+
+
+def is_corrupt(error: sqlite3.Error) -> bool:
+    """Whether SQLite found damaged pages (rather than, say, a file that is no database at all)."""
+    return getattr(error, "sqlite_errorname", "") == "SQLITE_CORRUPT"
+
+
+def _damage(db: sqlite3.Connection, path: Path, known: int) -> list[str]:
+    """Refuse a newer schema; then what ``quick_check`` finds wrong (an unreadable schema included)."""
+    try:
+        _refuse_newer(db, path, known)
+    except sqlite3.DatabaseError as error:
+        if is_corrupt(error):
+            return [str(error)]
+        raise
+    return _quick_check(db)
+
+
 def _take_lock(path: Path) -> WriterLock:
     directory = path.parent
     if not os.access(directory, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
@@ -230,6 +273,8 @@ class Store:
         #: What ``PRAGMA quick_check`` found at open (empty: the pages are sound).
         self.damage: list[str] = []
         self._lock: WriterLock | None = None
+        #: Sessions found damaged (a stored move that no longer reads or replays): id -> why.
+        self.damaged_sessions: dict[int, str] = {}
 
     # -- opening -----------------------------------------------------------
     @classmethod
@@ -263,8 +308,7 @@ class Store:
             except sqlite3.Error as error:
                 raise StoreError(f"cannot open the database {path}: {error}") from None
             try:
-                _refuse_newer(db, path, len(migrations))
-                damage = _quick_check(db)
+                damage = _damage(db, path, len(migrations))
                 if damage:
                     db.close()
                     store = cls._open_reading(path, clock or _utc_now, games, migrations)
@@ -294,15 +338,9 @@ class Store:
             store = cls(db, path, clock, games)
             store.read_only = True
             return store
+        db = connect_reading(path)
         try:
-            db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
-                                 isolation_level=None, timeout=5.0)
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot open the database {path}: {error}") from None
-        try:
-            _refuse_newer(db, path, len(migrations))
-            damage = _quick_check(db)
-            db.execute("PRAGMA query_only=ON")
+            damage = _damage(db, path, len(migrations))
         except sqlite3.DatabaseError as error:
             db.close()
             raise StoreError(f"{path} is not a usable companion database: {error}") from None
@@ -348,6 +386,32 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def copy_to(self, target: Path) -> Path:
+        """A consistent copy of the whole store at ``target`` (SQLite's online backup API).
+
+        Safe while a game is played (a reader's snapshot); written under a
+        temporary name, synced, then renamed, so ``target`` is never half a copy.
+        """
+        temporary = target.with_name(f".{target.name}.part")
+        try:
+            copy = sqlite3.connect(temporary)
+            try:
+                self._db.backup(copy)
+                copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+            finally:
+                copy.close()
+            fd = os.open(temporary, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(temporary, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+            raise
+        return target
+
     @property
     def schema_version(self) -> int:
         return int(self._db.execute("PRAGMA user_version").fetchone()[0])
@@ -378,6 +442,10 @@ class Store:
 
     def _now(self) -> str:
         return _stamp(self._clock())
+
+    def now(self) -> datetime:
+        """The store's clock (the one its time stamps come from)."""
+        return self._clock()
 
     # -- players -----------------------------------------------------------
     def _touch_players(self, db: sqlite3.Connection, players: Sequence[str], now: str) -> None:
@@ -508,9 +576,12 @@ class Store:
 
         A session whose last stored move ended the game but was not yet marked
         finished (power cut between the two writes) is marked now and skipped.
+        A session whose stored log no longer reads or replays (a damaged row)
+        is skipped and noted in :attr:`damaged_sessions`: the other games go on.
         """
         while True:
-            row = self.latest_session(finished=False)
+            row = next((r for r in self.list_sessions()
+                        if not r.is_finished and r.id not in self.damaged_sessions), None)
             if row is None:
                 return None
             try:
@@ -519,7 +590,11 @@ class Store:
                 return row  # let open_session report it
             if not row.moves:
                 return row
-            session = self.open_session(row.id)  # reconciles the finished mark
+            try:
+                session = self.open_session(row.id)  # reconciles the finished mark
+            except (StoreError, ValueError) as error:
+                self.damaged_sessions[row.id] = str(error)
+                continue
             if not game.is_finished(session.state):
                 return self.session(row.id)
 

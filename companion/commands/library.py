@@ -39,14 +39,18 @@ def store_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[[argp
         from companion.store import StoreError
 
         try:
-            return handler(args)
+            code = handler(args)
         except StoreError as error:
             raise UserError(str(error)) from None
         except sqlite3.Error as error:  # locked, disk full, not a database ...
-            raise UserError(f"the game store cannot be used: {error}") from None
+            damaged = getattr(args, "damaged_store", None)
+            raise UserError(damaged or f"the game store cannot be used: {error}") from None
         except json.JSONDecodeError as error:
-            raise UserError(f"the game store holds damaged data ({error.msg}); "
-                            "restore it from a backup or export what can still be read") from None
+            raise UserError(f"the game store holds damaged data ({error.msg}); `companion doctor` "
+                            "says which games, `companion doctor --repair` keeps what can be read") from None
+        if getattr(args, "damaged_store", None):  # it still worked: say so, once, at the end
+            print(f"companion: warning: {args.damaged_store}", file=sys.stderr)
+        return code
 
     return wrapped
 
@@ -76,7 +80,7 @@ def open_store(args: argparse.Namespace, config_value: str | None = None, *, wri
         if write:
             store.close()
             raise UserError(damaged_message(path, store.damage))
-        print(f"companion: warning: {damaged_message(path, store.damage)}", file=sys.stderr)
+        args.damaged_store = damaged_message(path, store.damage)  # reported by @store_errors
     return store
 
 

@@ -159,6 +159,7 @@ def ui_available() -> bool:
 
 @store_errors
 def run_run(args: argparse.Namespace) -> int:
+    from companion.backup import daily_backup_quietly
     from companion.store import StoreError
 
     config = read_config(args.config)
@@ -173,6 +174,10 @@ def run_run(args: argparse.Namespace) -> int:
             session = None if row is None else store.open_session(row.id)
         except StoreError as error:
             raise UserError(str(error)) from None
+        for damaged, why in store.damaged_sessions.items():
+            print(f"companion: session {damaged} is damaged and left as it is ({why}); "
+                  "`companion doctor --repair` keeps its moves before the damage", file=sys.stderr)
+        _say_problem(daily_backup_quietly(store))
         if row is None or session is None:
             print("no game in progress; start one by typing `new GAME PLAYER...` "
                   f"(games: {', '.join(GAMES)}; `help` lists every command)", flush=True)
@@ -182,6 +187,11 @@ def run_run(args: argparse.Namespace) -> int:
         lines = _prompted(sys.stdin, sys.stdout) if sys.stdin.isatty() else sys.stdin
         headless_loop(session, lines, sys.stdout, start=_starter(store))
     return 0
+
+
+def _say_problem(problem: str | None) -> None:
+    if problem is not None:
+        print(f"companion: {problem}", file=sys.stderr)
 
 
 def _prompted(stream: TextIO, out: TextIO) -> Iterator[str]:
