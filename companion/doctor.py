@@ -561,16 +561,23 @@ def restore(path: Path, backup: Path, *, clock: Callable[[], datetime] | None = 
     clock = clock or (lambda: datetime.now(UTC))
     if not backup.is_file():
         raise StoreError(f"there is no backup file {backup}")
+    source = connect_reading(backup)
     try:
-        source = connect_reading(backup)
-        _refuse_newer(source, backup)
-        if "sessions" not in {n for (n,) in source.execute("SELECT name FROM sqlite_master")}:
+        try:
+            version = source.execute("PRAGMA user_version").fetchone()[0]
+            tables = {n for (n,) in source.execute("SELECT name FROM sqlite_master")}
+            problems = [r[0] for r in source.execute("PRAGMA integrity_check") if r[0] != "ok"]
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"{backup} is not a companion backup ({error})") from None
+        if version > len(MIGRATIONS):
+            _refuse_newer(source, backup)
+        if "sessions" not in tables:
             raise StoreError(f"{backup} is not a companion backup (it holds no sessions table)")
-        problems = [r[0] for r in source.execute("PRAGMA integrity_check") if r[0] != "ok"]
         if problems:
             raise StoreError(f"the backup {backup} is damaged ({problems[0]}); choose another one")
-    except sqlite3.DatabaseError as error:
-        raise StoreError(f"{backup} is not a companion backup ({error})") from None
+    except BaseException:
+        source.close()
+        raise
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with _writer(path):

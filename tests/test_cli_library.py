@@ -22,7 +22,7 @@ CAMPANILE = EXAMPLES / "campanile-3p.json"
 @pytest.fixture
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     directory = tmp_path / "data"
-    directory.mkdir()  # (a missing one is created and named: tests/test_store_places.py)
+    directory.mkdir()  # (a missing one is created and named: tests/test_store_writers.py)
     monkeypatch.setenv("COMPANION_DATA", str(directory))  # never the real user data dir
     monkeypatch.delenv("STATE_DIRECTORY", raising=False)
     return directory
