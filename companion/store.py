@@ -20,6 +20,7 @@ Only this module (and the CLI that calls it) reads the clock; engines never do.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -186,7 +187,7 @@ def _take_lock(path: Path) -> WriterLock:
                          "one may change it at a time: stop that one first (sessions, export, stats "
                          "and replay still work meanwhile)") from None
     except OSError as error:
-        if error.errno in (30, 13):  # EROFS, EACCES
+        if error.errno in (errno.EROFS, errno.EACCES):
             raise StoreError(read_only_message(directory)) from None
         raise StoreError(f"cannot lock the game store {path}: {error.strerror or error}") from None
 
