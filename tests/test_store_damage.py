@@ -16,6 +16,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.migrations import MIGRATIONS
 from companion.paths import DB_FILENAME
@@ -325,3 +327,67 @@ def test_doctor_says_all_good(run_cli, data: Path) -> None:
     assert (code, err) == (0, "")
     assert out.splitlines()[-1] == f"all good: {len(logs)} sessions"
     assert json.dumps(snapshot(data / DB_FILENAME))  # readable after the check
+
+
+# -- property: a corrupt move anywhere costs exactly the moves from it on --------------------------
+
+@pytest.fixture(scope="module")
+def small_store(tmp_path_factory) -> tuple[Path, dict[int, list[dict]]]:
+    data = tmp_path_factory.mktemp("small") / "data"
+    data.mkdir()
+    logs = {}
+    with Store.open(data / DB_FILENAME, clock=Clock()) as store:
+        store.set_setting("language", "it")
+        for seed in (41, 42, 43):
+            sid = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
+            session = store.open_session(sid)
+            for move in camp.random_game(seed, 15, finish=False):
+                session.propose(move)
+            logs[sid] = store.stored_moves(sid)[0]
+    (data / f"{DB_FILENAME}.lock").unlink()
+    return data / DB_FILENAME, logs
+
+
+def _replayable_prefix(log: list[str]) -> int:
+    """How many moves, from the first, the engine reads and accepts (the test's own oracle)."""
+    game = camp.engine()
+    state = camp.initial()
+    for count, text in enumerate(log):
+        try:
+            state = game.apply(state, game.parse_move(json.loads(text)))
+        except Exception:  # any refusal at all ends the good prefix
+            return count
+    return len(log)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(session=st.integers(1, 3), index=st.integers(0, 14),
+       kind=st.sampled_from(["not JSON", "unknown move", "repeated move", "other player"]))
+def test_repair_keeps_every_move_before_a_corrupt_one(small_store, tmp_path_factory, session, index,
+                                                     kind) -> None:
+    template, logs = small_store
+    path = tmp_path_factory.mktemp("case") / DB_FILENAME
+    shutil.copyfile(template, path)
+    texts = [json.dumps(m) for m in logs[session]]
+    corrupt = {"not JSON": '{"type": "bui',
+               "unknown move": '{"type": "teleport", "player": "Albert"}',
+               "repeated move": texts[index - 1] if index else texts[1],
+               "other player": json.dumps(dict(logs[session][index], player="Nobody"))}[kind]
+    texts[index] = corrupt
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("UPDATE moves SET move = ? WHERE session_id = ? AND idx = ?", (corrupt, session, index))
+    db.close()
+    expected = _replayable_prefix(texts)
+
+    from companion.doctor import examine, repair
+
+    checkup = examine(path)
+    health = {h.id: h for h in checkup.sessions}
+    assert health[session].good == expected
+    assert health[session].is_good == (expected == len(texts))
+    repair(path)
+    after = snapshot(path)
+    for sid, log in logs.items():
+        assert after["sessions"][sid][0] == (log[:expected] if sid == session else log)
+    assert after["settings"] == {"language": "it"}
