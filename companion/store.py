@@ -593,8 +593,9 @@ class Store:
                 return row
             try:
                 session = self.open_session(row.id)  # reconciles the finished mark
-            except (StoreError, ValueError) as error:
-                self.damaged_sessions[row.id] = str(error)
+            except (StoreError, ValueError) as error:  # ValueError: a stored row is not JSON
+                self.damaged_sessions[row.id] = (str(error) if isinstance(error, StoreError)
+                                                 else f"a stored move is not readable: {error}")
                 continue
             if not game.is_finished(session.state):
                 return self.session(row.id)
