@@ -48,6 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.legal_games import GENERATORS, Spec, campanile_long_record  # noqa: E402
+from companion.app import Companion  # noqa: E402
 from companion.records import Record, final_state, parse_record  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.store import Store, StoreJournal  # noqa: E402
@@ -152,9 +153,10 @@ class TimedJournal:
 
 def bench_propose_durable(moves: list[Any], directory: Path) -> tuple[list[float], list[float]]:
     """(commit ms, whole propose ms) with the SQLite store on ``directory``."""
-    with Store.open(directory / "bench.sqlite3") as store:
-        sid = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
-        session = store.open_session(sid)
+    with Companion.open(directory / "bench.sqlite3") as app:
+        store = app.store
+        live = app.start("campanile", camp.PLAYERS, setup=camp.SETUP)
+        sid, session = live.id, live.session
         journal = TimedJournal(session._journal)  # type: ignore[arg-type]
         session._journal = journal
         whole: list[float] = []
@@ -171,12 +173,13 @@ def build_library(path: Path, games: int) -> int:
     game = camp.engine()
     distinct = [[game.move_to_json(m) for m in camp.random_game(seed, 40)] for seed in range(25)]
     moves = 0
-    with Store.open(path) as store:
+    with Companion.open(path) as app:
+        store = app.store
         for number in range(games):
             names = {old: f"{old} {number}" for old in camp.PLAYERS}
             log = [{k: names.get(v, v) if k == "player" else v for k, v in m.items()}
                    for m in distinct[number % len(distinct)]]
-            store.import_record({"format": "companion-record/1", "game": "campanile",
+            app.import_record({"format": "companion-record/1", "game": "campanile",
                                  "players": list(names.values()), "options": {}, "setup": camp.SETUP,
                                  "moves": log})
             moves += len(log)

@@ -16,7 +16,8 @@ from importlib import import_module
 from companion import __version__
 
 #: Modules under companion.commands that add subcommands, in help order.
-COMMAND_MODULES = ("replay", "library", "run", "campanile", "castelli", "doctor")
+COMMAND_MODULES = ("replay", "library", "run", "sessions", "settings", "campanile", "castelli",
+                   "config", "doctor")
 
 EXIT_USAGE = 2
 

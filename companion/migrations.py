@@ -83,8 +83,24 @@ def _create_schema(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def _profiles_and_abandoned(db: sqlite3.Connection) -> None:
+    """Version 2: the colour each player prefers per game, and abandoned sessions.
+
+    An abandoned session keeps its log (it can still be exported) but is no
+    longer offered for resuming.
+    """
+    db.execute("ALTER TABLE sessions ADD COLUMN abandoned TEXT")
+    db.execute(
+        """CREATE TABLE player_colours (
+               player_id INTEGER NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+               game      TEXT NOT NULL,
+               colour    TEXT NOT NULL,
+               PRIMARY KEY (player_id, game)
+           ) WITHOUT ROWID""")
+
+
 def _log_versions(db: sqlite3.Connection) -> None:
-    """Version 2: a version number per session's log, checked and raised by every save.
+    """Version 3: a version number per session's log, checked and raised by every save.
 
     A save that expects another version than the stored one was made on a
     stale copy of the log (two writers) and is refused, never merged.
@@ -93,4 +109,4 @@ def _log_versions(db: sqlite3.Connection) -> None:
 
 
 #: Schema migrations in order; ``MIGRATIONS[i]`` takes version ``i`` to ``i + 1``.
-MIGRATIONS: list[Migration] = [_create_schema, _log_versions]
+MIGRATIONS: list[Migration] = [_create_schema, _profiles_and_abandoned, _log_versions]

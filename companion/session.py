@@ -10,12 +10,15 @@ session exactly as it was.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from companion.games.base import Game, one_line
+from companion.games.base import Game, IllegalMove, one_line
 from companion.records import ReplayError, replay
+
+log = logging.getLogger(__name__)
 
 
 class Journal(Protocol):
@@ -60,6 +63,36 @@ class Change:
 Listener = Callable[["Session", Change], None]
 
 
+@dataclass(frozen=True)
+class ListenerFault:
+    """A listener that raised after a change: the change stands (it is stored), the listener failed.
+
+    A screen or the console shows it next to the confirmation ("stored, but the
+    results could not be written: ..."), never instead of it.
+    """
+
+    listener: str
+    error: Exception
+
+    def __str__(self) -> str:
+        return one_line(str(self.error) or type(self.error).__name__)
+
+
+@dataclass(frozen=True)
+class AmendVerdict:
+    """What :meth:`Session.amend` would do, decided without changing anything.
+
+    ``accepted``: the amend would be stored as it is. Otherwise ``reason`` says
+    why not, and ``conflict`` is the 0-based index of the later move that no
+    longer fits (``None`` when the amended move itself is refused), so a screen
+    can offer :meth:`Session.amend_and_drop` as an explicit choice.
+    """
+
+    accepted: bool
+    reason: str = ""
+    conflict: int | None = None
+
+
 class Session:
     """One game's move log, with undo, redo and amend.
 
@@ -77,6 +110,9 @@ class Session:
         self._redo: list[Any] = list(redo)
         self._journal = journal
         self._listeners: list[Listener] = []
+        #: The listeners that failed after the latest change (empty when all of them ran).
+        self.last_faults: tuple[ListenerFault, ...] = ()
+        self._names: dict[int, str] = {}
 
     # -- reading -----------------------------------------------------------
     @property
@@ -107,14 +143,33 @@ class Session:
         return bool(self._redo)
 
     # -- listeners ---------------------------------------------------------
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Call ``listener(session, change)`` after every change; returns the unsubscribe function."""
+    def subscribe(self, listener: Listener, name: str | None = None) -> Callable[[], None]:
+        """Call ``listener(session, change)`` after every change; returns the unsubscribe function.
+
+        ``name`` says what the listener keeps up to date ("the results", "the
+        OLED"), for the message when it fails.
+        """
         self._listeners.append(listener)
+        if name is not None:
+            self._names[id(listener)] = name
         return lambda: self._listeners.remove(listener)
 
     def _notify(self, change: Change) -> None:
+        """Tell every listener; one that raises is logged and kept in :attr:`last_faults`.
+
+        By the time listeners run, the change is stored: a failing screen or
+        results writer must neither hide the change from the listeners after
+        it nor turn the stored change into an error for the caller.
+        """
+        faults = []
         for listener in tuple(self._listeners):
-            listener(self, change)
+            try:
+                listener(self, change)
+            except Exception as error:
+                name = self._names.get(id(listener)) or getattr(listener, "__qualname__", repr(listener))
+                log.exception("listener %s failed after %s %d", name, change.kind, change.index + 1)
+                faults.append(ListenerFault(name, error))
+        self.last_faults = tuple(faults)
 
     def _save(self, first: int, log: Sequence[Any], redo: Sequence[Any]) -> None:
         if self._journal is not None:
@@ -173,20 +228,33 @@ class Session:
         If the new move is illegal, :class:`IllegalMove`; if a later move no
         longer fits, :class:`AmendRefused` naming it. Either way nothing changes.
         """
-        if not 0 <= index < len(self._log):
-            raise SessionError(f"there is no move {index + 1} to change")
-        amended = self.game.apply(self._states[index], move)
-        rest = self._log[index + 1:]
-        try:
-            states = replay(self.game, amended, rest)
-        except ReplayError as error:
-            raise AmendRefused(index + 1 + error.index, error.player, error.reason) from None
-        new_log = [*self._log[:index], move, *rest]
+        states = self._amended_states(index, move)
+        new_log = [*self._log[:index], move, *self._log[index + 1:]]
         self._save(index, new_log, self._redo)
         self._log = new_log
         self._states = [*self._states[:index + 1], *states]
         self._notify(Change("amend", index))
         return self.state
+
+    def _amended_states(self, index: int, move: Any) -> list[Any]:
+        """The states after move ``index`` once it is ``move``; raises as :meth:`amend` does."""
+        if not 0 <= index < len(self._log):
+            raise SessionError(f"there is no move {index + 1} to change")
+        amended = self.game.apply(self._states[index], move)
+        try:
+            return replay(self.game, amended, self._log[index + 1:])
+        except ReplayError as error:
+            raise AmendRefused(index + 1 + error.index, error.player, error.reason) from None
+
+    def try_amend(self, index: int, move: Any) -> AmendVerdict:
+        """The verdict :meth:`amend` would give, changing nothing (shown before the players confirm)."""
+        try:
+            self._amended_states(index, move)
+        except AmendRefused as refusal:
+            return AmendVerdict(False, str(refusal), refusal.index)
+        except (IllegalMove, SessionError) as refusal:
+            return AmendVerdict(False, str(refusal))
+        return AmendVerdict(True)
 
     def amend_and_drop(self, index: int, move: Any) -> Any:
         """Replace move ``index`` and drop every move after it (the explicit choice a screen offers)."""

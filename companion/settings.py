@@ -1,9 +1,22 @@
-"""The names of the settings the companion keeps in its store, in one place.
+"""The settings players change on the screen, kept in the store, in one place.
 
-Settings are local to one appliance (its store); a game never depends on
-them at replay time: whatever a setting contributes to a game (2-player
-flags, a board layout) is written into the game's own record when it starts.
+Two places, two jobs: the TOML file (:mod:`companion.config`) says how the box
+is wired and never changes at run time; everything a player changes lives in
+the store's ``settings`` table, which is writable on the kiosk. This module
+names those settings, their defaults and what each accepts.
+
+A game never depends on settings at replay time: whatever a setting
+contributes to a game (2-player flags, a board layout) is written into the
+game's own record when it starts.
 """
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.games.registry import GAMES
 
 #: The Campanile 2-player flag table the players confirmed from their cards:
 #: ``{"intermezzo": [[...], ...4], "finito": [[...], ...5]}``.
@@ -16,3 +29,91 @@ CASTELLI_BOARDS = "castelli.boards"
 #: How many daily automatic backups the data directory's ``backups/`` keeps
 #: (a whole number; 0 turns them off). See :mod:`companion.backup`.
 BACKUPS_KEPT = "backups.kept"
+
+#: The languages the companion's messages come in.
+LANGUAGES: tuple[str, ...] = ("en", "hu")
+
+
+class SettingError(ValueError):
+    """A setting value the companion cannot use; the message names the setting."""
+
+
+def _whole(low: int, high: int | None = None) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return f"must be a whole number, not {value!r}"
+        if value < low or (high is not None and value > high):
+            return f"must be from {low} to {high}" if high is not None else f"must be {low} or more"
+        return None
+    return check
+
+
+def _choice(choices: tuple[str, ...]) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        return None if value in choices else f"must be one of {', '.join(choices)}, not {value!r}"
+    return check
+
+
+def _short_text(limit: int) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        if not isinstance(value, str):
+            return f"must be a text, not {value!r}"
+        if len(value.strip()) > limit or any(ord(c) < 32 for c in value):
+            return f"must be one line of at most {limit} characters"
+        return None
+    return check
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting a player may change: its key in the store, default and what it accepts."""
+
+    key: str
+    default: Any
+    check: Callable[[Any], str | None]
+    help: str
+
+
+def _bgg_key(game: str) -> str:
+    return f"bgg_id.{game}"
+
+
+#: Every simple setting, by key. The flag table, the boards and the profiles
+#: have their own structured values and methods in :mod:`companion.app`.
+SETTINGS: dict[str, Setting] = {s.key: s for s in [
+    Setting("language", "en", _choice(LANGUAGES), "the language of the screens and messages"),
+    Setting("oled.brightness", 100, _whole(1, 100), "OLED brightness in percent"),
+    Setting("oled.timeout", 600, _whole(0), "seconds without an event before the OLED blanks (0: never)"),
+    Setting("backlight.timeout", 900, _whole(0),
+            "seconds without a touch before the screen's backlight goes off (0: never)"),
+    Setting("table.name", "", _short_text(60), "this table's name, the location of BG Stats plays"),
+    Setting(BACKUPS_KEPT, 7, _whole(0, 365), "how many daily backups of the store to keep (0: none)"),
+    *[Setting(_bgg_key(game), 0, _whole(0),
+              f"the BoardGameGeek id of {game} for BG Stats (0: let the app match it by name)")
+      for game in GAMES],
+]}
+
+
+def bgg_id_key(game: str) -> str:
+    """The setting holding ``game``'s BoardGameGeek id."""
+    return _bgg_key(game)
+
+
+def check_setting(key: str, value: Any) -> Any:
+    """``value`` if ``key`` accepts it; :class:`SettingError` naming the key otherwise."""
+    setting = SETTINGS.get(key)
+    if setting is None:
+        raise SettingError(f'there is no setting "{key}"; the settings are {", ".join(SETTINGS)}')
+    problem = setting.check(value)
+    if problem is not None:
+        raise SettingError(f"{key}: {problem}")
+    return value.strip() if isinstance(value, str) else value
+
+
+def effective_settings(stored: Mapping[str, Any]) -> dict[str, Any]:
+    """Every simple setting: the stored value where it is usable, else the default."""
+    result = {}
+    for key, setting in SETTINGS.items():
+        value = stored.get(key, setting.default)
+        result[key] = setting.default if setting.check(value) is not None else value
+    return result

@@ -9,19 +9,19 @@ Durability rules (see ``docs/storage.md``):
   migrations of :mod:`companion.migrations`, applied in order at open. A
   database from a newer companion is refused, never modified.
 - The move log is the truth. Whether a session is finished, and its results,
-  are derived from it: written by a session listener right after the move
-  that ends (or un-ends, by undo) the game, and reconciled from the log
-  whenever a session is opened, so a power cut between the two cannot leave
-  them wrong for long.
+  are derived from it by the application (:mod:`companion.app`), which
+  writes them here right after the move that ends (or un-ends, by undo) the
+  game and reconciles them whenever a session is opened.
 
-Only this module (and the CLI that calls it) reads the clock; engines never do.
+Storage only: rows in, rows out. This module builds no session and reads no
+engine summary; :mod:`companion.app` does. Only the store (and the CLI that
+calls it) reads the clock; engines never do.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import json
 import os
 import sqlite3
@@ -32,12 +32,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.games.base import Game, RecordError
+from companion.games.base import Game
 from companion.games.registry import get_game
 from companion.lock import LockHeld, WriterLock
 from companion.migrations import MIGRATIONS, Migration
-from companion.records import ReplayError, check_players, final_state, parse_record, record_json
-from companion.session import Change, Session
 
 Clock = Callable[[], datetime]
 GameLookup = Callable[[str], Game]
@@ -60,10 +58,20 @@ class SessionRow:
     finished: datetime | None
     moves: int
     source: str
+    abandoned: datetime | None = None
 
     @property
     def is_finished(self) -> bool:
         return self.finished is not None
+
+
+@dataclass(frozen=True)
+class Result:
+    """One seat's final result, as the application works it out from the engine's summary."""
+
+    player: str
+    score: int
+    winner: bool
 
 
 @dataclass(frozen=True)
@@ -274,8 +282,6 @@ class Store:
         #: What ``PRAGMA quick_check`` found at open (empty: the pages are sound).
         self.damage: list[str] = []
         self._lock: WriterLock | None = None
-        #: Sessions found damaged (a stored move that no longer reads or replays): id -> why.
-        self.damaged_sessions: dict[int, str] = {}
 
     # -- opening -----------------------------------------------------------
     @classmethod
@@ -460,43 +466,82 @@ class Store:
         rows = self._db.execute("SELECT name FROM players ORDER BY last_played DESC, name")
         return [name for (name,) in rows]
 
+    def add_player(self, name: str) -> bool:
+        """Add a profile (no game played yet); ``False`` when it exists already."""
+        now = self._now()
+        with self._transaction() as db:
+            cursor = db.execute("INSERT INTO players (name, created, last_played) VALUES (?, ?, ?) "
+                                "ON CONFLICT (name) DO NOTHING", (name, now, now))
+        return cursor.rowcount == 1
+
+    def remove_player(self, name: str) -> bool:
+        """Remove a profile and its colours (its games keep the name); ``False`` when there was none."""
+        with self._transaction() as db:
+            cursor = db.execute("DELETE FROM players WHERE name = ?", (name,))
+        return cursor.rowcount == 1
+
+    def player_colours(self) -> dict[str, dict[str, str]]:
+        """Every profile's preferred colour per game: ``{player: {game: colour}}``."""
+        table: dict[str, dict[str, str]] = {}
+        for name, game, colour in self._db.execute(
+                "SELECT p.name, c.game, c.colour FROM player_colours c JOIN players p ON p.id = c.player_id"):
+            table.setdefault(name, {})[game] = colour
+        return table
+
+    def set_player_colour(self, name: str, game: str, colour: str | None) -> None:
+        """Set (or, with ``None``, clear) the colour ``name`` prefers at ``game``; the profile must exist."""
+        with self._transaction() as db:
+            found = db.execute("SELECT id FROM players WHERE name = ?", (name,)).fetchone()
+            if found is None:
+                raise StoreError(f'there is no player profile "{name}"')
+            if colour is None:
+                db.execute("DELETE FROM player_colours WHERE player_id = ? AND game = ?", (found[0], game))
+            else:
+                db.execute("INSERT INTO player_colours (player_id, game, colour) VALUES (?, ?, ?) "
+                           "ON CONFLICT (player_id, game) DO UPDATE SET colour = excluded.colour",
+                           (found[0], game, colour))
+
     # -- sessions ----------------------------------------------------------
-    def _engine(self, name: str) -> Game:
-        try:
-            return self._games(name)
-        except RecordError as error:
-            raise StoreError(f"this companion cannot play {name!r}: {error.message}") from None
+    def insert_session(self, game: str, players: Sequence[str], options: Mapping[str, Any],
+                       setup: Mapping[str, Any], *, moves: Sequence[dict[str, Any]] = (),
+                       results: Sequence[Result] | None = None, source: str = "table",
+                       record_hash: str | None = None) -> int:
+        """Store a session as given (rows in, checked by the caller); returns its id.
 
-    def new_session(self, game_name: str, players: Sequence[str],
-                    options: Mapping[str, Any] | None = None,
-                    setup: Mapping[str, Any] | None = None) -> int:
-        """Store a new session with no moves yet; returns its id.
-
-        Players, options and setup are checked by the engine first
-        (:class:`RecordError` naming the field); what is stored is the
-        engine's complete ``options_json``/``setup_json``, so the session
-        replays anywhere whatever the defaults become.
+        ``options``/``setup`` are the engine's complete JSON, ``moves`` the
+        record JSON of its log, ``results`` (finished games) one per seat. One
+        transaction: the session, its moves and results, and the players' profiles.
         """
-        game = self._engine(game_name)
-        names = check_players(list(players), game)
-        initial = game.start(names, dict(options or {}), dict(setup or {}))
         now = self._now()
         with self._transaction() as db:
             cursor = db.execute(
-                "INSERT INTO sessions (game, players, options, setup, started) VALUES (?, ?, ?, ?, ?)",
-                (game.name, _dumps(list(names)), _dumps(game.options_json(initial)),
-                 _dumps(game.setup_json(initial)), now))
-            self._touch_players(db, names, now)
-        return int(cursor.lastrowid or 0)
+                "INSERT INTO sessions (game, players, options, setup, started, source, record_hash) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game, _dumps(list(players)), _dumps(options), _dumps(setup), now, source, record_hash))
+            session_id = int(cursor.lastrowid or 0)
+            db.executemany("INSERT INTO moves (session_id, idx, move) VALUES (?, ?, ?)",
+                           [(session_id, i, _dumps(m)) for i, m in enumerate(moves)])
+            if results is not None:
+                self._write_results(db, session_id, results, now)
+            self._touch_players(db, players, now)
+        return session_id
 
+    def session_with_hash(self, record_hash: str) -> int | None:
+        """The id of the imported session stored with ``record_hash``, if any."""
+        known = self._db.execute("SELECT id FROM sessions WHERE record_hash = ?", (record_hash,)).fetchone()
+        return None if known is None else int(known[0])
+
+    # -- compatibility: sessions are built by companion.app ----------------------
+    # These three delegate to the application service and remain only for callers
+    # not yet moved to it (the crash-consistency test); new code uses Companion.
     def _row(self, record: sqlite3.Row | tuple[Any, ...]) -> SessionRow:
-        sid, game, players, options, setup, started, finished, source, moves = record
+        sid, game, players, options, setup, started, finished, source, moves, abandoned = record
         return SessionRow(int(sid), game, tuple(json.loads(players)), json.loads(options),
                           json.loads(setup), _moment(started), _moment(finished),  # type: ignore[arg-type]
-                          int(moves), source)
+                          int(moves), source, _moment(abandoned))
 
     _SELECT = ("SELECT s.id, s.game, s.players, s.options, s.setup, s.started, s.finished, s.source, "
-               "(SELECT COUNT(*) FROM moves m WHERE m.session_id = s.id) FROM sessions s ")
+               "(SELECT COUNT(*) FROM moves m WHERE m.session_id = s.id), s.abandoned FROM sessions s ")
 
     def session(self, session_id: int) -> SessionRow:
         """The stored session ``session_id``; :class:`StoreError` when there is none."""
@@ -517,6 +562,18 @@ class Store:
                                   ).fetchone()
         return None if record is None else self._row(record)
 
+    def resumable_sessions(self) -> list[SessionRow]:
+        """Sessions neither finished nor abandoned, the most recent first."""
+        return [self._row(r) for r in self._db.execute(
+            self._SELECT + "WHERE s.finished IS NULL AND s.abandoned IS NULL "
+                           "ORDER BY s.started DESC, s.id DESC")]
+
+    def abandon_session(self, session_id: int) -> None:
+        """Mark a session abandoned now: kept (and exportable), no longer offered for resuming."""
+        self.session(session_id)
+        with self._transaction() as db:
+            db.execute("UPDATE sessions SET abandoned = ? WHERE id = ?", (self._now(), session_id))
+
     def delete_session(self, session_id: int) -> None:
         """Remove a session with its moves, redo stack and results."""
         self.session(session_id)
@@ -530,75 +587,6 @@ class Store:
         redo = [json.loads(m) for (m,) in self._db.execute(
             "SELECT move FROM redo WHERE session_id = ? ORDER BY pos", (session_id,))]
         return moves, redo
-
-    def open_session(self, session_id: int) -> Session:
-        """The stored session as a live :class:`Session` whose every change is written here.
-
-        The log is replayed; the finished mark and results are reconciled
-        with it; a listener keeps them up to date as the game goes on.
-        """
-        row = self.session(session_id)
-        game = self._engine(row.game)
-        try:
-            initial = game.start(row.players, row.options, row.setup)
-        except RecordError as error:
-            raise StoreError(f"session {session_id} cannot be opened: {error}") from None
-        raw_moves, raw_redo = self.stored_moves(session_id)
-        moves = self._parse_moves(session_id, game, raw_moves, "move")
-        redo = self._parse_moves(session_id, game, raw_redo, "undone move")
-        try:
-            session = Session(game, row.players, initial, moves, redo, journal=StoreJournal(self, session_id))
-        except ReplayError as error:
-            raise StoreError(f"session {session_id} cannot be replayed by this companion: "
-                             f"{error}") from None
-        finished = self._sync_result(session_id, game, row.players, session.state, row.is_finished)
-        known = {"finished": finished}
-
-        def keep_result(live: Session, change: Change) -> None:
-            known["finished"] = self._sync_result(session_id, live.game, live.players, live.state,
-                                                  known["finished"])
-
-        session.subscribe(keep_result)
-        return session
-
-    @staticmethod
-    def _parse_moves(session_id: int, game: Game, raw: Sequence[Any], what: str) -> list[Any]:
-        parsed = []
-        for index, data in enumerate(raw):
-            try:
-                parsed.append(game.parse_move(data))
-            except RecordError as error:
-                raise StoreError(f"session {session_id}: stored {what} {index + 1} is not readable "
-                                 f"by this companion: {error}") from None
-        return parsed
-
-    def unfinished_session(self) -> SessionRow | None:
-        """The session to resume at start: the most recent one that is not finished.
-
-        A session whose last stored move ended the game but was not yet marked
-        finished (power cut between the two writes) is marked now and skipped.
-        A session whose stored log no longer reads or replays (a damaged row)
-        is skipped and noted in :attr:`damaged_sessions`: the other games go on.
-        """
-        while True:
-            row = next((r for r in self.list_sessions()
-                        if not r.is_finished and r.id not in self.damaged_sessions), None)
-            if row is None:
-                return None
-            try:
-                game = self._engine(row.game)
-            except StoreError:
-                return row  # let open_session report it
-            if not row.moves:
-                return row
-            try:
-                session = self.open_session(row.id)  # reconciles the finished mark
-            except (StoreError, ValueError) as error:  # ValueError: a stored row is not JSON
-                self.damaged_sessions[row.id] = (str(error) if isinstance(error, StoreError)
-                                                 else f"a stored move is not readable: {error}")
-                continue
-            if not game.is_finished(session.state):
-                return self.session(row.id)
 
     # -- the journal and the derived results ---------------------------------
     def log_version(self, session_id: int) -> int:
@@ -633,30 +621,21 @@ class Store:
             version = db.execute("SELECT log_version FROM sessions WHERE id = ?", (session_id,)).fetchone()
         return int(version[0])
 
-    def _sync_result(self, session_id: int, game: Game, players: Sequence[str], state: Any,
-                     known_finished: bool) -> bool:
-        """Make the finished mark and results agree with ``state``; returns whether it is finished."""
-        finished = game.is_finished(state)
-        if finished == known_finished or self.read_only:  # a reader never reconciles
-            return finished
+    def write_results(self, session_id: int, results: Sequence[Result] | None) -> None:
+        """Mark the session finished now with ``results`` (one per seat), or unfinished with ``None``."""
         with self._transaction() as db:
             db.execute("DELETE FROM results WHERE session_id = ?", (session_id,))
-            if finished:
-                self._write_results(db, session_id, game, players, state, self._now())
-            else:
+            if results is None:
                 db.execute("UPDATE sessions SET finished = NULL WHERE id = ?", (session_id,))
-        return finished
+            else:
+                self._write_results(db, session_id, results, self._now())
 
     @staticmethod
-    def _write_results(db: sqlite3.Connection, session_id: int, game: Game, players: Sequence[str],
-                       state: Any, when: str) -> None:
-        summary = game.summary(state)
-        scores = summary.get("scores", {})
-        winners = set(summary.get("winners", []))
+    def _write_results(db: sqlite3.Connection, session_id: int, results: Sequence[Result],
+                       when: str) -> None:
         db.executemany(
             "INSERT INTO results (session_id, seat, player, score, winner) VALUES (?, ?, ?, ?, ?)",
-            [(session_id, seat, name, int(scores.get(name, 0)), int(name in winners))
-             for seat, name in enumerate(players)])
+            [(session_id, seat, r.player, int(r.score), int(r.winner)) for seat, r in enumerate(results)])
         db.execute("UPDATE sessions SET finished = ? WHERE id = ?", (when, session_id))
 
     def results(self) -> list[ResultRow]:
@@ -667,45 +646,6 @@ class Store:
             "WHERE s.finished IS NOT NULL ORDER BY s.started, s.id, r.seat")
         return [ResultRow(sid, game, player, score, bool(winner))
                 for sid, game, player, score, winner in rows]
-
-    # -- records -------------------------------------------------------------
-    def import_record(self, data: Any) -> int:
-        """Store a decoded ``companion-record/1`` as a session; returns its id.
-
-        The record is parsed and replayed first (:class:`RecordError` /
-        :class:`~companion.records.ReplayError` with the record's message);
-        it is stored finished, with results, if its game is finished. The
-        same record imported twice is refused.
-        """
-        record = parse_record(data)
-        state = final_state(record)
-        game = record.game
-        moves_json = [game.move_to_json(m) for m in record.moves]
-        options = game.options_json(record.initial)
-        setup = game.setup_json(record.initial)
-        digest = hashlib.sha256(_dumps([game.name, list(record.players), options, setup, moves_json])
-                                .encode()).hexdigest()
-        known = self._db.execute("SELECT id FROM sessions WHERE record_hash = ?", (digest,)).fetchone()
-        if known is not None:
-            raise StoreError(f"this record is already stored as session {known[0]}")
-        now = self._now()
-        with self._transaction() as db:
-            cursor = db.execute(
-                "INSERT INTO sessions (game, players, options, setup, started, source, record_hash) "
-                "VALUES (?, ?, ?, ?, ?, 'import', ?)",
-                (game.name, _dumps(list(record.players)), _dumps(options), _dumps(setup), now, digest))
-            session_id = int(cursor.lastrowid or 0)
-            db.executemany("INSERT INTO moves (session_id, idx, move) VALUES (?, ?, ?)",
-                           [(session_id, i, _dumps(m)) for i, m in enumerate(moves_json)])
-            if game.is_finished(state):
-                self._write_results(db, session_id, game, record.players, state, now)
-            self._touch_players(db, record.players, now)
-        return session_id
-
-    def export_record(self, session_id: int) -> dict[str, Any]:
-        """The session as a complete record (every option written out, boards inline)."""
-        session = self.open_session(session_id)
-        return record_json(session.game, session.players, session.state_before(0), session.log)
 
     # -- settings --------------------------------------------------------------
     def get_setting(self, key: str, default: Any = None) -> Any:

@@ -2,8 +2,9 @@
 
 ``python -m tests.helpers_crash_child DB SEED [--fresh]`` opens the store
 (``--fresh``: creates it and a new session; else resumes the unfinished
-session), then runs the script of :func:`script` for ``SEED``, printing and
-flushing ``ok N`` after operation N returned. When the script is done it
+session) and prints ``ready``, then runs the script of :func:`script` for
+``SEED``, printing and flushing ``begin N`` before operation N and ``ok N``
+after it returned (so the parent can tell where its kill landed). When the script is done it
 prints ``done`` and waits to be killed.
 """
 
@@ -51,22 +52,22 @@ def script(seed: int, length: int) -> tuple[list[tuple[str, Any]], list[Snapshot
 
 
 def main(argv: list[str]) -> None:
-    from companion.store import Store
+    from companion.app import Companion
 
     path, seed = argv[0], int(argv[1])
     fresh = "--fresh" in argv
     length = int(argv[argv.index("--length") + 1]) if "--length" in argv else 60
     ops, _ = script(seed, length)
-    store = Store.open(path)
+    app = Companion.open(path)
     if fresh:
-        session_id = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
+        session = app.start("campanile", camp.PLAYERS, setup=camp.SETUP).session
     else:
-        row = store.unfinished_session()
-        assert row is not None
-        session_id = row.id
-    session = store.open_session(session_id)
+        live = app.latest_unfinished()
+        assert live is not None
+        session = live.session
     print("ready", flush=True)
     for number, (kind, move) in enumerate(ops, start=1):
+        print(f"begin {number}", flush=True)
         if kind == "propose":
             session.propose(move)
         elif kind == "undo":

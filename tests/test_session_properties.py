@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
+from companion.app import Companion
 from companion.records import replay
 from companion.session import Session
 from companion.store import Store
@@ -102,8 +103,9 @@ class StoredSessionMachine(RuleBasedStateMachine):
         super().__init__()
         self._dir = tempfile.TemporaryDirectory()
         self.store = Store.open(Path(self._dir.name) / "companion.sqlite3")
-        self.sid = self.store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
-        self.session = self.store.open_session(self.sid)
+        self.app = Companion(self.store)
+        live = self.app.start("campanile", camp.PLAYERS, setup=camp.SETUP)
+        self.sid, self.session = live.id, live.session
 
     def teardown(self) -> None:
         self.store.close()
@@ -133,7 +135,7 @@ class StoredSessionMachine(RuleBasedStateMachine):
 
     @invariant()
     def reopened_session_equals_the_live_one(self) -> None:
-        reopened = self.store.open_session(self.sid)
+        reopened = self.app.open_game(self.sid).session
         assert reopened.log == self.session.log
         assert reopened.redo_stack == self.session.redo_stack
         assert reopened.state == self.session.state

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from companion.app import AppError, Companion
 from companion.games.base import RecordError
 from companion.games.registry import GAMES
 from companion.migrations import MIGRATIONS
 from companion.records import ReplayError, final_state, parse_record
-from companion.stats import bgstats_play, player_stats
+from companion.stats import player_stats
 from companion.store import Store, StoreError
 from tests import helpers_campanile as camp
 
@@ -51,6 +52,20 @@ def play(session, moves) -> None:
         session.propose(move)
 
 
+# Sessions are built by the application service; these tests drive it over a real store.
+def new_session(store: Store, game: str, players, options=None, setup=None) -> int:
+    return Companion(store).start(game, players, options=options, setup=setup).id
+
+
+def open_session(store: Store, session_id: int):
+    return Companion(store).open_game(session_id).session
+
+
+def unfinished(store: Store):
+    rows = Companion(store).unfinished()
+    return rows[0] if rows else None
+
+
 # -- schema and pragmas ---------------------------------------------------------------
 
 def test_schema_is_created_with_every_table(store: Store) -> None:
@@ -74,8 +89,8 @@ def test_pragmas_hold_on_reopen(tmp_path: Path) -> None:
 
 
 def test_foreign_keys_cascade_when_a_session_is_deleted(store: Store) -> None:
-    sid = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
-    play(store.open_session(sid), camp.random_game(3, 20))
+    sid = new_session(store, "campanile", camp.PLAYERS, {}, camp.SETUP)
+    play(open_session(store, sid), camp.random_game(3, 20))
     store.delete_session(sid)
     assert store._db.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 0
     assert store._db.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 0
@@ -88,7 +103,7 @@ def test_foreign_keys_cascade_when_a_session_is_deleted(store: Store) -> None:
 def test_an_old_database_is_migrated_in_order_keeping_its_data(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     with Store.open(path, migrations=MIGRATIONS[:1]) as old:
-        sid = old.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
+        sid = old.insert_session("campanile", camp.PLAYERS, {}, camp.SETUP)
         old.set_setting("language", "de")
         assert old.schema_version == 1
 
@@ -152,9 +167,9 @@ def test_a_database_from_a_newer_companion_is_refused_untouched(tmp_path: Path) 
     db = sqlite3.connect(path)
     db.execute("PRAGMA user_version = 7")
     db.close()
-    known = len(MIGRATIONS)
-    with pytest.raises(StoreError, match=rf"newer version of the companion \(database schema 7; "
-                                         rf"this version reads up to {known}\); update the companion"):
+    with pytest.raises(StoreError, match=r"newer version of the companion \(database schema 7; "
+                                         rf"this version reads up to {len(MIGRATIONS)}\); "
+                                         r"update the companion"):
         Store.open(path)
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == 7
@@ -191,7 +206,7 @@ def test_settings_round_trip_json_values(store: Store, tmp_path: Path) -> None:
 # -- sessions, moves, resume -------------------------------------------------------------
 
 def test_new_session_stores_complete_options_and_setup(store: Store) -> None:
-    sid = store.new_session("campanile", camp.PLAYERS, {}, {})
+    sid = new_session(store, "campanile", camp.PLAYERS, {}, {})
     row = store.session(sid)
     assert row.game == "campanile" and row.players == camp.PLAYERS
     assert row.options["two_player_move"] is False
@@ -204,17 +219,17 @@ def test_new_session_stores_complete_options_and_setup(store: Store) -> None:
 
 def test_new_session_refuses_bad_input_with_the_engines_message(store: Store) -> None:
     with pytest.raises(RecordError, match=r'players\[1\]: duplicate name "A"'):
-        store.new_session("campanile", ["A", "A", "B"])
-    with pytest.raises(StoreError, match='cannot play \'chess\': unknown game "chess"'):
-        store.new_session("chess", ["A", "B"])
-    with pytest.raises(RecordError, match="flags"):
-        store.new_session("campanile", ["A", "B"])  # 2 players need flags
+        new_session(store, "campanile", ["A", "A", "B"])
+    with pytest.raises(AppError, match='cannot play \'chess\': unknown game "chess"'):
+        new_session(store, "chess", ["A", "B"])
+    with pytest.raises(AppError, match="2-player flag cards"):
+        new_session(store, "campanile", ["A", "B"])  # 2 players need the confirmed flags
     assert store.list_sessions() == []
 
 
 def test_moves_undo_and_redo_are_stored_as_they_happen(store: Store) -> None:
-    sid = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
-    session = store.open_session(sid)
+    sid = new_session(store, "campanile", camp.PLAYERS, {}, camp.SETUP)
+    session = open_session(store, sid)
     moves = camp.random_game(5, 12, finish=False)
     play(session, moves)
     session.undo()
@@ -226,14 +241,14 @@ def test_moves_undo_and_redo_are_stored_as_they_happen(store: Store) -> None:
     session.redo()
     stored, redo = store.stored_moves(sid)
     assert len(stored) == len(moves) - 1 and redo == [game.move_to_json(moves[-1])]
-    reopened = store.open_session(sid)
+    reopened = open_session(store, sid)
     assert reopened.log == session.log and reopened.redo_stack == session.redo_stack
     assert reopened.state == session.state
 
 
 def test_amend_rewrites_the_stored_tail(store: Store) -> None:
-    sid = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
-    session = store.open_session(sid)
+    sid = new_session(store, "campanile", camp.PLAYERS, {}, camp.SETUP)
+    session = open_session(store, sid)
     game = session.game
     first = game.parse_move({"type": "build", "player": "Albert", "tower": "red", "stories": 1})
     second = game.parse_move({"type": "build", "player": "Birgit", "tower": "red", "stories": 2})
@@ -242,12 +257,12 @@ def test_amend_rewrites_the_stored_tail(store: Store) -> None:
     stored, _ = store.stored_moves(sid)
     assert stored[0] == {"type": "build", "player": "Albert", "tower": "blue", "stories": 3}
     assert stored[1]["player"] == "Birgit"
-    assert store.open_session(sid).state == session.state
+    assert open_session(store, sid).state == session.state
 
 
 def test_a_failed_write_leaves_the_session_and_the_store_unchanged(store: Store) -> None:
-    sid = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
-    session = store.open_session(sid)
+    sid = new_session(store, "campanile", camp.PLAYERS, {}, camp.SETUP)
+    session = open_session(store, sid)
     moves = camp.random_game(9, 6, finish=False)
     play(session, moves[:5])
     store._db.execute("CREATE TRIGGER no_more BEFORE INSERT ON moves BEGIN SELECT RAISE(ABORT, 'full'); END")
@@ -260,29 +275,29 @@ def test_a_failed_write_leaves_the_session_and_the_store_unchanged(store: Store)
 
 
 def test_resume_picks_the_latest_unfinished_session(store: Store, clock: FakeClock) -> None:
-    assert store.unfinished_session() is None
-    older = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
+    assert unfinished(store) is None
+    older = new_session(store, "campanile", camp.PLAYERS, {}, camp.SETUP)
     clock.advance(60)
-    done = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
-    play(store.open_session(done), camp.random_game(2, 20))
+    done = new_session(store, "campanile", camp.PLAYERS, {}, camp.SETUP)
+    play(open_session(store, done), camp.random_game(2, 20))
     clock.advance(60)
-    play(store.open_session(older), camp.random_game(2, 7, finish=False))
-    row = store.unfinished_session()
+    play(open_session(store, older), camp.random_game(2, 7, finish=False))
+    row = unfinished(store)
     assert row is not None and row.id == older and row.moves == 7
     assert store.session(done).is_finished
     clock.advance(60)
-    newest = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
-    assert store.unfinished_session().id == newest
+    newest = new_session(store, "campanile", camp.PLAYERS, {}, camp.SETUP)
+    assert unfinished(store).id == newest
 
 
 def test_resume_marks_a_game_that_ended_before_its_mark_was_written(store: Store) -> None:
-    sid = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
+    sid = new_session(store, "campanile", camp.PLAYERS, {}, camp.SETUP)
     moves = camp.random_game(4, 30)
     # the moves of a finished game, written as the journal would, but no finished mark
     # (the power went off between the move's transaction and the result's)
     store._save_log(sid, 0, [camp.engine().move_to_json(m) for m in moves], [])
     assert store.latest_session(finished=False).id == sid
-    assert store.unfinished_session() is None
+    assert unfinished(store) is None
     assert store.session(sid).is_finished
     assert {r.player for r in store.results() if r.session_id == sid} == set(camp.PLAYERS)
 
@@ -290,8 +305,8 @@ def test_resume_marks_a_game_that_ended_before_its_mark_was_written(store: Store
 # -- results and stats --------------------------------------------------------------------
 
 def test_finishing_writes_results_and_undo_takes_them_back(store: Store, clock: FakeClock) -> None:
-    sid = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
-    session = store.open_session(sid)
+    sid = new_session(store, "campanile", camp.PLAYERS, {}, camp.SETUP)
+    session = open_session(store, sid)
     moves = camp.random_game(11, 40)
     play(session, moves[:-1])
     assert store.results() == [] and not store.session(sid).is_finished
@@ -310,15 +325,15 @@ def test_finishing_writes_results_and_undo_takes_them_back(store: Store, clock: 
 
 def test_stats_numbers_from_finished_games(store: Store) -> None:
     for seed in (21, 22, 23):
-        sid = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
-        play(store.open_session(sid), camp.random_game(seed, 35))
-    unfinished = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
-    play(store.open_session(unfinished), camp.random_game(24, 10, finish=False))
+        sid = new_session(store, "campanile", camp.PLAYERS, {}, camp.SETUP)
+        play(open_session(store, sid), camp.random_game(seed, 35))
+    unfinished = new_session(store, "campanile", camp.PLAYERS, {}, camp.SETUP)
+    play(open_session(store, unfinished), camp.random_game(24, 10, finish=False))
 
     expected: dict[str, list[tuple[int, bool]]] = {p: [] for p in camp.PLAYERS}
     for row in store.list_sessions():
         if row.is_finished:
-            session = store.open_session(row.id)
+            session = open_session(store, row.id)
             summary = session.game.summary(session.state)
             for player in camp.PLAYERS:
                 expected[player].append((summary["scores"][player], player in summary["winners"]))
@@ -347,35 +362,14 @@ def test_player_stats_on_hand_made_rows() -> None:
         ("castelli", "A", 1, 1, 30.0, 30)]
 
 
-def test_bgstats_play_file() -> None:
-    start = datetime(2024, 5, 1, 20, 0)
-    data = bgstats_play(session_key="7", game_title="Campanile", players=["A", "B"],
-                        scores={"A": 12, "B": 15}, winners=["B"], started=start,
-                        finished=start + timedelta(minutes=47, seconds=40),
-                        exported=start + timedelta(hours=2))
-    assert [p["name"] for p in data["players"]] == ["A", "B"]
-    assert data["games"][0]["name"] == "Campanile" and data["games"][0]["highestWins"] is True
-    (play_,) = data["plays"]
-    assert play_["playDate"] == "2024-05-01 20:00:00" and play_["durationMin"] == 48
-    assert play_["playerScores"] == [
-        {"playerRefId": 1, "score": "12", "winner": False, "newPlayer": False, "startPlayer": True,
-         "seatOrder": 0, "role": ""},
-        {"playerRefId": 2, "score": "15", "winner": True, "newPlayer": False, "startPlayer": False,
-         "seatOrder": 1, "role": ""}]
-    again = bgstats_play(session_key="7", game_title="Campanile", players=["A", "B"],
-                         scores={"A": 12, "B": 15}, winners=["B"], started=start,
-                         finished=start, exported=start)
-    assert again["plays"][0]["uuid"] == play_["uuid"]  # stable: BG Stats sees the same play
-
-
 # -- import and export ----------------------------------------------------------------------
 
 def test_import_export_round_trip_replays_to_the_same_summary(store: Store) -> None:
     original = example()
-    sid = store.import_record(original)
+    sid = Companion(store).import_record(original)
     row = store.session(sid)
     assert row.source == "import" and row.moves == len(original["moves"]) and row.is_finished
-    exported = store.export_record(sid)
+    exported = Companion(store).export_record(sid)
     assert exported["format"] == "companion-record/1"
     assert exported["options"]["flags"]["intermezzo"] == [[4, 2], [3, 1], [2], [1]]
     assert "two_player_move" in exported["options"]
@@ -388,10 +382,10 @@ def test_import_export_round_trip_replays_to_the_same_summary(store: Store) -> N
 def test_import_of_an_unfinished_record_is_resumable(store: Store) -> None:
     data = example()
     data["moves"] = data["moves"][:9]
-    sid = store.import_record(data)
+    sid = Companion(store).import_record(data)
     assert not store.session(sid).is_finished and store.results() == []
-    assert store.unfinished_session().id == sid
-    session = store.open_session(sid)
+    assert unfinished(store).id == sid
+    session = open_session(store, sid)
     assert len(session.log) == 9
     session.propose(camp.legal_moves(session.state)[0])
     assert store.session(sid).moves == 10
@@ -401,48 +395,48 @@ def test_import_refuses_bad_records_and_stores_nothing(store: Store) -> None:
     bad = example()
     bad["moves"][2]["stories"] = 7
     with pytest.raises(RecordError, match="move 3: stories must be 1, 2 or 3"):
-        store.import_record(bad)
+        Companion(store).import_record(bad)
     illegal = example()
     illegal["moves"][2]["player"] = "Albert"
     with pytest.raises(ReplayError, match=r"^move 3 \(Albert\): "):
-        store.import_record(illegal)
+        Companion(store).import_record(illegal)
     assert store.list_sessions() == []
 
 
 def test_the_same_record_is_not_imported_twice(store: Store) -> None:
-    sid = store.import_record(example())
-    with pytest.raises(StoreError, match=f"already stored as session {sid}"):
-        store.import_record(example())
+    sid = Companion(store).import_record(example())
+    with pytest.raises(AppError, match=f"already stored as session {sid}"):
+        Companion(store).import_record(example())
     assert len(store.list_sessions()) == 1
 
 
 def test_export_of_a_played_session_replays_identically(store: Store) -> None:
-    sid = store.new_session("campanile", camp.PLAYERS, {}, {})
-    session = store.open_session(sid)
+    sid = new_session(store, "campanile", camp.PLAYERS, {}, {})
+    session = open_session(store, sid)
     play(session, camp.random_game(31, 25, state=session.state))
-    record = parse_record(store.export_record(sid))
+    record = parse_record(Companion(store).export_record(sid))
     assert final_state(record) == session.state
 
 
 def test_a_stored_log_this_companion_cannot_replay_is_a_clear_error(store: Store) -> None:
-    sid = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
+    sid = new_session(store, "campanile", camp.PLAYERS, {}, camp.SETUP)
     store._save_log(sid, 0, [{"type": "build", "player": "Albert", "tower": "red", "stories": 1},
                              {"type": "build", "player": "Albert", "tower": "red", "stories": 1}], [])
-    with pytest.raises(StoreError, match=r"^session 1 cannot be replayed by this companion: "
+    with pytest.raises(AppError, match=r"^session 1 cannot be replayed by this companion: "
                                          r"move 2 \(Albert\): Albert has already built"):
-        store.open_session(sid)
+        open_session(store, sid)
     store._save_log(sid, 0, [{"type": "build", "player": "Albert", "tower": "red", "stories": 5}], [])
-    with pytest.raises(StoreError, match=r"^session 1: stored move 1 is not readable by this companion: "
+    with pytest.raises(AppError, match=r"^session 1: stored move 1 is not readable by this companion: "
                                          r"stories must be 1, 2 or 3"):
-        store.open_session(sid)
+        open_session(store, sid)
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_games_example_survives_import_and_export(store: Store, game: str) -> None:
     path = EXAMPLE.parent / f"{game}.json" if game != "campanile" else EXAMPLE
     original = json.loads(path.read_text(encoding="utf-8"))
-    sid = store.import_record(original)
-    exported = store.export_record(sid)
+    sid = Companion(store).import_record(original)
+    exported = Companion(store).export_record(sid)
     assert exported["game"] == game and exported["players"] == original["players"]
     a, b = parse_record(original), parse_record(exported)
     assert a.game.summary(final_state(a)) == b.game.summary(final_state(b))

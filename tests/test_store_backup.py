@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.app import Companion
 from companion.backup import DEFAULT_KEPT, daily_backup
 from companion.paths import DB_FILENAME
 from companion.records import final_state, parse_record
@@ -15,6 +16,16 @@ from companion.settings import BACKUPS_KEPT
 from companion.store import Store, StoreError
 from tests import helpers_campanile as camp
 from tests.test_store_writers import Console, companion, move_json
+
+
+# Sessions are built by the application service; these tests drive it over a real store.
+def new_session(store: Store, game: str, players, options=None, setup=None) -> int:
+    return Companion(store).start(game, players, options=options, setup=setup).id
+
+
+def open_session(store: Store, session_id: int):
+    return Companion(store).open_game(session_id).session
+
 
 
 class Clock:
@@ -35,7 +46,7 @@ def test_one_backup_per_day_of_play_and_the_last_n_kept(tmp_path: Path) -> None:
         store.set_setting(BACKUPS_KEPT, 3)
         days = []
         for _ in range(5):
-            sid = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
+            sid = new_session(store, "campanile", camp.PLAYERS, {}, camp.SETUP)
             written = daily_backup(store)
             assert written is not None
             days.append(written.name)
@@ -123,7 +134,7 @@ def test_restore_refuses_what_is_not_a_backup_and_changes_nothing(tmp_path: Path
     for file, message in cases.items():
         assert companion(data, "doctor", "--restore", file).stderr == f"companion: {message}\n"
     with Store.open(tmp_path / "copy.sqlite3") as source:
-        source.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
+        new_session(source, "campanile", camp.PLAYERS, {}, camp.SETUP)
     with Store.open(data / DB_FILENAME):  # the app is running
         busy = companion(data, "doctor", "--restore", str(tmp_path / "copy.sqlite3"))
     assert busy.returncode == 2 and "is in use by another companion (process " in busy.stderr

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.app import Companion
 from companion.migrations import MIGRATIONS
 from companion.paths import DB_FILENAME
 from companion.settings import CAMPANILE_TWO_PLAYER_FLAGS
@@ -28,6 +29,15 @@ from tests import helpers_campanile as camp
 PLAYERS = ", ".join(camp.PLAYERS)
 #: (seed, moves, finished) of the stocked sessions 1..5, oldest first.
 GAMES = [(1, 40, True), (2, 12, False), (3, 300, True), (4, 200, True), (5, 20, False)]
+
+# Sessions are built by the application service; these tests drive it over a real store.
+def new_session(store: Store, game: str, players, options=None, setup=None) -> int:
+    return Companion(store).start(game, players, options=options, setup=setup).id
+
+
+def open_session(store: Store, session_id: int):
+    return Companion(store).open_game(session_id).session
+
 
 
 class Clock:
@@ -47,8 +57,8 @@ def stock(data: Path) -> dict[int, list[dict]]:
         store.set_setting("language", "it")
         store.set_setting(CAMPANILE_TWO_PLAYER_FLAGS, camp.TWO_PLAYER_FLAGS)
         for seed, length, finished in GAMES:
-            sid = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
-            session = store.open_session(sid)
+            sid = new_session(store, "campanile", camp.PLAYERS, {}, camp.SETUP)
+            session = open_session(store, sid)
             for move in camp.random_game(seed, length, finish=finished):
                 session.propose(move)
             assert session.game.is_finished(session.state) == finished
@@ -233,8 +243,8 @@ def _empty_with_wal(data: Path, moves: int) -> list[dict]:
     live.mkdir()
     store = Store.open(live / DB_FILENAME)
     store.set_setting("language", "it")
-    sid = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
-    session = store.open_session(sid)
+    sid = new_session(store, "campanile", camp.PLAYERS, {}, camp.SETUP)
+    session = open_session(store, sid)
     for move in camp.random_game(3, moves, finish=False):
         session.propose(move)
     data.mkdir()
@@ -339,8 +349,8 @@ def small_store(tmp_path_factory) -> tuple[Path, dict[int, list[dict]]]:
     with Store.open(data / DB_FILENAME, clock=Clock()) as store:
         store.set_setting("language", "it")
         for seed in (41, 42, 43):
-            sid = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
-            session = store.open_session(sid)
+            sid = new_session(store, "campanile", camp.PLAYERS, {}, camp.SETUP)
+            session = open_session(store, sid)
             for move in camp.random_game(seed, 15, finish=False):
                 session.propose(move)
             logs[sid] = store.stored_moves(sid)[0]

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.app import Companion
 from companion.migrations import MIGRATIONS
 from companion.paths import DB_FILENAME
 from companion.store import StaleLog, Store
@@ -23,6 +24,15 @@ from tests import helpers_campanile as camp
 
 COMPANION = str(Path(sys.executable).parent / "companion")
 TIMEOUT = 60
+
+# Sessions are built by the application service; these tests drive it over a real store.
+def new_session(store: Store, game: str, players, options=None, setup=None) -> int:
+    return Companion(store).start(game, players, options=options, setup=setup).id
+
+
+def open_session(store: Store, session_id: int):
+    return Companion(store).open_game(session_id).session
+
 
 
 def companion(data: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -134,8 +144,8 @@ def test_two_writers_in_one_process_are_refused_too(tmp_path: Path) -> None:
 
 def test_a_stale_save_is_refused_never_merged(tmp_path: Path) -> None:
     with Store.open(tmp_path / DB_FILENAME) as store:
-        sid = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
-        one, two = store.open_session(sid), store.open_session(sid)
+        sid = new_session(store, "campanile", camp.PLAYERS, {}, camp.SETUP)
+        one, two = open_session(store, sid), open_session(store, sid)
         moves = camp.random_game(7, 3, finish=False)
         one.propose(moves[0])
         before = two.log
@@ -151,8 +161,8 @@ def test_a_stale_save_is_refused_never_merged(tmp_path: Path) -> None:
 def test_a_save_checks_the_version_inside_its_transaction(tmp_path: Path) -> None:
     path = tmp_path / DB_FILENAME
     with Store.open(path) as store:
-        sid = store.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
-        session = store.open_session(sid)
+        sid = new_session(store, "campanile", camp.PLAYERS, {}, camp.SETUP)
+        session = open_session(store, sid)
         moves = camp.random_game(8, 3, finish=False)
         session.propose(moves[0])
         # someone who ignores the lock rewrites the log behind the session's back
@@ -171,8 +181,8 @@ def test_reading_commands_never_write(tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir()
     path = data / DB_FILENAME
-    with Store.open(path, migrations=MIGRATIONS[:1]) as old:  # an older schema ...
-        sid = old.new_session("campanile", camp.PLAYERS, {}, camp.SETUP)
+    with Store.open(path, migrations=MIGRATIONS[:-1]) as old:  # an older schema ...
+        sid = old.insert_session("campanile", camp.PLAYERS, {}, camp.SETUP)
     db = sqlite3.connect(path)  # ... in rollback-journal mode, a finished game not marked finished
     with db:
         db.executemany("INSERT INTO moves (session_id, idx, move) VALUES (?, ?, ?)",

@@ -12,9 +12,8 @@ from __future__ import annotations
 import argparse
 
 from companion.cli import UserError, add_command_group
-from companion.commands.library import open_store, store_errors
+from companion.commands.library import open_app, store_errors
 from companion.games.base import RecordError
-from companion.settings import CAMPANILE_TWO_PLAYER_FLAGS
 
 EXAMPLE = "--intermezzo '4/2 3/1 2 1' --finito '6/4/2 5/3/1 4/2 3/1 2'"
 
@@ -52,16 +51,14 @@ def _format(table: list[list[int]]) -> str:
 
 @store_errors
 def run_flags(args: argparse.Namespace) -> int:
-    from companion.games.campanile.setup import read_rules
-
     changing = args.forget or args.intermezzo is not None or args.finito is not None
-    with open_store(args, write=changing) as store:
+    with open_app(args, write=changing) as app:
         if args.forget:
-            store.delete_setting(CAMPANILE_TWO_PLAYER_FLAGS)
+            app.forget_flag_table()
             print("the 2-player flag table is forgotten; it will be asked for again")
             return 0
         if args.intermezzo is None and args.finito is None:
-            table = store.get_setting(CAMPANILE_TWO_PLAYER_FLAGS)
+            table = app.flag_table()
             if table is None:
                 print("no 2-player flag table confirmed yet: copy the values from your 2-player "
                       "flag cards with --intermezzo and --finito (see --help)")
@@ -73,11 +70,9 @@ def run_flags(args: argparse.Namespace) -> int:
             raise UserError("give both --intermezzo and --finito: every value must come from your cards")
         table = {"intermezzo": parse_flag_table(args.intermezzo), "finito": parse_flag_table(args.finito)}
         try:
-            read_rules(("1", "2"), {"flags": table}, {})
+            table = app.confirm_flag_table(table)
         except RecordError as error:
-            where = error.path.removeprefix("options.flags.")
-            raise UserError(f"{where}: {error.message}") from None
-        store.set_setting(CAMPANILE_TWO_PLAYER_FLAGS, table)
+            raise UserError(f"{error.path}: {error.message}") from None
     print("confirmed; every new 2-player Campanile game will use:")
     print(f"intermezzo: {_format(table['intermezzo'])}")
     print(f"finito:     {_format(table['finito'])}")

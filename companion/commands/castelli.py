@@ -16,7 +16,6 @@ from companion.cli import UserError, add_command_group
 from companion.commands.library import store_errors
 from companion.games.base import RecordError
 from companion.games.castelli import tables
-from companion.settings import CASTELLI_BOARDS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -155,20 +154,14 @@ def run_validate(args: argparse.Namespace) -> int:
 @store_errors
 def run_import(args: argparse.Namespace) -> int:
     """Keep a validated board in the store, so that `companion new castelli --setup board=NAME` finds it."""
-    from companion.commands.library import open_store
-    from companion.games.castelli.board import layout_names
+    from companion.commands.library import open_app
 
     data, board = _read_board(args.file)
     name = args.name.strip()
     if not name:
         raise UserError("--name must not be empty")
-    if name in layout_names():
-        raise UserError(f'"{name}" is the name of a layout the companion ships; choose another name')
-    with open_store(args) as store:
-        boards = dict(store.get_setting(CASTELLI_BOARDS, {}))
-        replaced = name in boards
-        boards[name] = data
-        store.set_setting(CASTELLI_BOARDS, boards)
+    with open_app(args) as app:
+        replaced = app.save_board(name, data)
     print(f'{"replaced" if replaced else "stored"} board "{name}": {len(board.spaces)} tile spaces, '
           f"{len(board.areas)} areas; start a game on it with "
           f"`companion new castelli PLAYER... --setup board={name} --setup colors=...`")
@@ -177,15 +170,11 @@ def run_import(args: argparse.Namespace) -> int:
 
 @store_errors
 def run_layouts(args: argparse.Namespace) -> int:
-    from companion.commands.library import open_store
-    from companion.games.castelli.board import layout_names, load_layout
+    from companion.commands.library import open_app
 
-    for name in layout_names():
-        board = load_layout(name)
-        print(f"{name}: {len(board.spaces)} tile spaces, {len(board.areas)} areas (example layout)")
-    with open_store(args, write=False) as store:
-        stored = store.get_setting(CASTELLI_BOARDS, {})
-    for name, data in sorted(stored.items()):
-        print(f"{name}: {len(data.get('spaces', {}))} tile spaces, {len(data.get('areas', {}))} areas "
-              "(stored here)")
+    with open_app(args, write=False) as app:
+        boards = app.boards()
+    for board in boards:
+        print(f"{board.name}: {board.spaces} tile spaces, {board.areas} areas "
+              f"({'example layout' if board.shipped else 'stored here'})")
     return 0

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from companion.cli import UserError
 from companion.games.base import RecordError
@@ -23,6 +23,7 @@ from companion.games.registry import GAMES, get_game
 from companion.records import read_json
 
 if TYPE_CHECKING:
+    from companion.app import Companion
     from companion.store import SessionRow, Store
 
 # The store (sqlite3), the statistics and the paths are imported by the handlers
@@ -36,11 +37,12 @@ def store_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[[argp
     def wrapped(args: argparse.Namespace) -> int:
         import sqlite3
 
+        from companion.app import AppError
         from companion.store import StoreError
 
         try:
             code = handler(args)
-        except StoreError as error:
+        except (StoreError, AppError) as error:
             raise UserError(str(error)) from None
         except sqlite3.Error as error:  # locked, disk full, not a database ...
             damaged = getattr(args, "damaged_store", None)
@@ -48,6 +50,8 @@ def store_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[[argp
         except json.JSONDecodeError as error:
             raise UserError(f"the game store holds damaged data ({error.msg}); `companion doctor` "
                             "says which games, `companion doctor --repair` keeps what can be read") from None
+        if getattr(args, "created_data_dir", None):
+            print(f"companion: created the data directory {args.created_data_dir}", file=sys.stderr)
         if getattr(args, "damaged_store", None):  # it still worked: say so, once, at the end
             print(f"companion: warning: {args.damaged_store}", file=sys.stderr)
         return code
@@ -69,7 +73,7 @@ def open_store(args: argparse.Namespace, config_value: str | None = None, *, wri
         path = database_path(getattr(args, "data_dir", None), config_value=config_value, create=False)
         if write and not path.parent.exists():
             ensure_data_dir(path.parent)
-            print(f"companion: created the data directory {path.parent}", file=sys.stderr)
+            args.created_data_dir = path.parent  # named by @store_errors once the command worked
     except (OSError, DataDirError) as error:
         raise UserError(str(error)) from None
     try:
@@ -82,6 +86,14 @@ def open_store(args: argparse.Namespace, config_value: str | None = None, *, wri
             raise UserError(damaged_message(path, store.damage))
         args.damaged_store = damaged_message(path, store.damage)  # reported by @store_errors
     return store
+
+
+def open_app(args: argparse.Namespace, config_value: str | None = None, *,
+             write: bool = True) -> Companion:
+    """The application service over the store of :func:`open_store` (``write=False``: reading only)."""
+    from companion.app import Companion
+
+    return Companion(open_store(args, config_value, write=write))
 
 
 def title(game: str) -> str:
@@ -103,6 +115,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
     export.add_argument("--bgstats", action="store_true",
                         help="write a BG Stats play file (.bgsplay) of a finished game instead")
+    export.add_argument("--bgstats-link", action="store_true",
+                        help="print the link that logs a finished game in the BG Stats app on a phone")
+    export.add_argument("--qr", metavar="FILE.png",
+                        help="with --bgstats-link: also write the link as a QR code to scan")
     export.set_defaults(handler=run_export)
 
     imp = subparsers.add_parser(
@@ -161,41 +177,31 @@ def _write_output(text: str, output: str | None) -> None:
         raise UserError(f"cannot write {output}: {error.strerror or error}") from None
 
 
-def _local(moment: datetime) -> datetime:
-    return moment.astimezone()
-
-
-def bgstats_for(store: Store, row: SessionRow, exported: datetime) -> dict[str, Any]:
-    """The BG Stats play file of a finished stored session."""
-    from companion.stats import bgstats_play
-    from companion.store import StoreError
-
-    if not row.is_finished or row.finished is None:
-        raise UserError(f"session {row.id} is not finished; BG Stats takes finished games only")
-    try:
-        session = store.open_session(row.id)
-    except StoreError as error:
-        raise UserError(str(error)) from None
-    summary = session.game.summary(session.state)
-    return bgstats_play(session_key=f"{row.id}:{row.started.isoformat()}", game_title=session.game.title,
-                        players=row.players, scores=summary["scores"], winners=summary["winners"],
-                        started=_local(row.started), finished=_local(row.finished),
-                        exported=_local(exported))
-
-
 @store_errors
 def run_export(args: argparse.Namespace) -> int:
-    from companion.store import StoreError
-
-    with open_store(args, write=False) as store:
-        row = _pick_session(store, args.session, finished=True if args.bgstats else None)
-        if args.bgstats:
-            data = bgstats_for(store, row, datetime.now().astimezone())
+    if args.bgstats and args.bgstats_link:
+        raise UserError("export: choose --bgstats (a play file) or --bgstats-link (a link), not both")
+    if args.qr and not args.bgstats_link:
+        raise UserError("export: --qr writes the BG Stats link as a QR code; give --bgstats-link with it")
+    bgstats = args.bgstats or args.bgstats_link
+    with open_app(args, write=False) as app:
+        row = _pick_session(app.store, args.session, finished=True if bgstats else None)
+        if args.bgstats_link:
+            link = app.bgstats_link(row.id)
+        elif args.bgstats:
+            data = app.bgstats_file(row.id)
         else:
-            try:
-                data = store.export_record(row.id)
-            except StoreError as error:
-                raise UserError(str(error)) from None
+            data = app.export_record(row.id)
+    if args.bgstats_link:
+        if args.qr:
+            _write_qr(link, args.qr)
+        if args.output:
+            _write_output(link + "\n", args.output)
+        else:
+            print(link)
+        if args.qr:
+            print(f"wrote the BG Stats link of session {row.id} as a QR code to {args.qr}", file=sys.stderr)
+        return 0
     _write_output(json.dumps(data, ensure_ascii=False, indent=1) + "\n", args.output)
     if args.output:
         kind = "BG Stats play" if args.bgstats else "record"
@@ -203,19 +209,25 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _write_qr(link: str, output: str) -> None:
+    from companion.bgstats import write_qr
+
+    if not output.lower().endswith(".png"):
+        raise UserError(f"--qr {output}: the QR code is written as a PNG; name the file ….png")
+    try:
+        write_qr(link, output)
+    except OSError as error:
+        raise UserError(f"cannot write {output}: {error.strerror or error}") from None
+
+
 # -- import ------------------------------------------------------------------------
 
 @store_errors
 def run_import(args: argparse.Namespace) -> int:
-    from companion.store import StoreError
-
     data = read_json(args.file)
-    with open_store(args) as store:
-        try:
-            session_id = store.import_record(data)
-        except StoreError as error:
-            raise UserError(str(error)) from None
-        row = store.session(session_id)
+    with open_app(args) as app:
+        session_id = app.import_record(data)
+        row = app.store.session(session_id)
     state = "finished" if row.is_finished else "in progress"
     print(f"imported {args.file} as session {session_id}: {title(row.game)}, "
           f"{', '.join(row.players)}, {row.moves} moves, {state}")
@@ -225,7 +237,7 @@ def run_import(args: argparse.Namespace) -> int:
 # -- sessions ----------------------------------------------------------------------
 
 def _when(moment: datetime | None) -> str:
-    return "" if moment is None else _local(moment).strftime("%Y-%m-%d %H:%M")
+    return "" if moment is None else moment.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 def format_sessions(rows: list[SessionRow]) -> str:
@@ -234,7 +246,8 @@ def format_sessions(rows: list[SessionRow]) -> str:
         return "No stored games yet. Start one with `companion new GAME PLAYER...`."
     table = [("id", "game", "players", "moves", "started", "state")]
     for row in rows:
-        state = f"finished {_when(row.finished)}" if row.is_finished else "in progress"
+        state = (f"finished {_when(row.finished)}" if row.is_finished
+                 else f"abandoned {_when(row.abandoned)}" if row.abandoned else "in progress")
         if row.source == "import":
             state += " (imported)"
         table.append((str(row.id), title(row.game), ", ".join(row.players), str(row.moves),

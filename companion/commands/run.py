@@ -13,21 +13,22 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import logging
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.cli import UserError
-from companion.commands.library import open_store, store_errors, title
+from companion.commands.library import open_app, store_errors, title
 from companion.games.base import IllegalMove, RecordError
 from companion.games.fields import require_object
 from companion.games.registry import GAMES, get_game
 from companion.records import read_json
-from companion.settings import CAMPANILE_TWO_PLAYER_FLAGS, CASTELLI_BOARDS
 
 if TYPE_CHECKING:
+    from companion.app import Companion
+    from companion.config import Config
     from companion.session import Session
-    from companion.store import Store
 
 # The store, the session and the command queue are imported by the handlers
 # that use them, so that other commands do not pay for them at start-up.
@@ -41,6 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "standard input: a move as a JSON object, or undo, redo, status.")
     run.add_argument("--headless", action="store_true", help="no touchscreen: moves on standard input")
     run.add_argument("--config", metavar="FILE", help="the TOML configuration file")
+    run.add_argument("--game", type=int, metavar="ID",
+                     help="resume this stored game (see `companion sessions`) instead of the newest")
     run.set_defaults(handler=run_run)
 
     new = subparsers.add_parser(
@@ -75,14 +78,13 @@ def parse_assignments(items: Iterable[str], what: str) -> dict[str, Any]:
     return result
 
 
-def create_session(store: Store, args: argparse.Namespace) -> tuple[int, Any]:
-    """Store a new game from the parsed ``new`` arguments; returns its id and the game left unfinished.
+def create_session(app: Companion, args: argparse.Namespace) -> tuple[Session, int, Any]:
+    """Start a game from the parsed ``new`` arguments: its session, id, and the game left unfinished.
 
-    Local settings are written into the game here, once, so that its record
-    never depends on them: a stored Castelli board goes inline, and a
-    2-player Campanile game gets the flag table the players confirmed.
+    The service writes the local settings (a stored board, the confirmed
+    2-player flags) into the game; this only turns the arguments into a call.
     """
-    from companion.store import StoreError
+    from companion.app import AppError
 
     game = get_game(args.game)
     options: dict[str, Any] = {}
@@ -95,31 +97,18 @@ def create_session(store: Store, args: argparse.Namespace) -> tuple[int, Any]:
             target.update(require_object(record.get(section) or {}, f"{args.like}: {section}"))
     options.update(parse_assignments(args.option, "option"))
     setup.update(parse_assignments(args.setup, "setup"))
-    if game.name == "castelli" and isinstance(setup.get("board"), str):
-        stored = store.get_setting(CASTELLI_BOARDS, {})
-        if setup["board"] in stored:  # a local board goes inline: the record must not need it
-            setup["board"] = stored[setup["board"]]
-    if game.name == "campanile" and len(args.players) == 2 and "flags" not in options:
-        flags = store.get_setting(CAMPANILE_TWO_PLAYER_FLAGS)
-        if flags is None:
-            raise UserError("a 2-player Campanile game needs the values of your 2-player flag "
-                            "cards (the rulebook does not print them); enter them once with "
-                            "`companion campanile flags --intermezzo ... --finito ...`")
-        options["flags"] = flags
+    earlier = app.unfinished()
     try:
-        earlier = store.unfinished_session()
-    except StoreError:
-        earlier = None  # an unreadable older game must not prevent a new one
-    try:
-        return store.new_session(game.name, args.players, options, setup), earlier
-    except StoreError as error:
+        live = app.start(game.name, args.players, options=options, setup=setup)
+    except AppError as error:
         raise UserError(str(error)) from None
+    return live.session, live.id, earlier[0] if earlier else None
 
 
 @store_errors
 def run_new(args: argparse.Namespace) -> int:
-    with open_store(args) as store:
-        session_id, earlier = create_session(store, args)
+    with open_app(args) as app:
+        _, session_id, earlier = create_session(app, args)
     game = get_game(args.game)
     print(f"started session {session_id}: {game.title}, {', '.join(args.players)}")
     if earlier is not None:
@@ -131,24 +120,22 @@ def run_new(args: argparse.Namespace) -> int:
 
 # -- run -----------------------------------------------------------------------------
 
-def read_config(path: str | None) -> dict[str, Any]:
-    """The TOML configuration (only ``data_dir`` is used here so far); ``{}`` without a file."""
-    if path is None:
-        return {}
-    import tomllib
+def read_config(path: str | None) -> Config:
+    """The configuration in force (the defaults without a file); its warnings shown on standard error.
 
+    A file that cannot be used at all, or a bad ``data_dir``, is an exit 2.
+    """
+    from companion.config import ConfigError, defaults
+    from companion.config import read_config as read_file
+
+    if path is None:
+        return defaults()
     try:
-        with open(path, "rb") as handle:
-            config = tomllib.load(handle)
-    except FileNotFoundError:
-        raise UserError(f"no such configuration file: {path}") from None
-    except OSError as error:
-        raise UserError(f"cannot read {path}: {error.strerror or error}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise UserError(f"{path} is not valid TOML: {error}") from None
-    data_dir = config.get("data_dir")
-    if data_dir is not None and not isinstance(data_dir, str):
-        raise UserError(f"{path}: data_dir must be a text (a directory), not {type(data_dir).__name__}")
+        config = read_file(path)
+    except ConfigError as error:
+        raise UserError(str(error)) from None
+    for problem in config.problems:
+        print(f"companion: warning: {problem}", file=sys.stderr)
     return config
 
 
@@ -159,8 +146,8 @@ def ui_available() -> bool:
 
 @store_errors
 def run_run(args: argparse.Namespace) -> int:
+    from companion.app import AppError
     from companion.backup import daily_backup_quietly
-    from companion.store import StoreError
 
     config = read_config(args.config)
     if not args.headless and not ui_available():
@@ -168,24 +155,26 @@ def run_run(args: argparse.Namespace) -> int:
             else "the touchscreen UI is not wired into `companion run` yet"
         print(f"companion: {reason}; running headless (one move per line on standard input)",
               file=sys.stderr)
-    with open_store(args, config.get("data_dir")) as store:
+    logging.basicConfig(level=config.log_level, format="%(levelname)s %(name)s: %(message)s")
+    with open_app(args, config.data_dir) as app:
         try:
-            row = store.unfinished_session()
-            session = None if row is None else store.open_session(row.id)
-        except StoreError as error:
-            raise UserError(str(error)) from None
-        for damaged, why in store.damaged_sessions.items():
+            live = app.latest_unfinished() if args.game is None else app.resume(args.game)
+        except AppError as error:
+            raise UserError(f"{error} (see `companion sessions`)" if args.game is not None
+                            else str(error)) from None
+        for damaged, why in app.damaged_sessions.items():
             print(f"companion: session {damaged} is damaged and left as it is ({why}); "
                   "`companion doctor --repair` keeps its moves before the damage", file=sys.stderr)
-        _say_problem(daily_backup_quietly(store))
-        if row is None or session is None:
+        _say_problem(daily_backup_quietly(app.store))
+        session = None if live is None else live.session
+        if live is None or session is None:
             print("no game in progress; start one by typing `new GAME PLAYER...` "
                   f"(games: {', '.join(GAMES)}; `help` lists every command)", flush=True)
         else:
-            print(f"resuming session {row.id}: {session.game.title}, {', '.join(session.players)}, "
+            print(f"resuming session {live.id}: {session.game.title}, {', '.join(session.players)}, "
                   f"{len(session.log)} moves{_next_hint(session)}", flush=True)
         lines = _prompted(sys.stdin, sys.stdout) if sys.stdin.isatty() else sys.stdin
-        headless_loop(session, lines, sys.stdout, start=_starter(store))
+        headless_loop(session, lines, sys.stdout, start=_starter(app))
     return 0
 
 
@@ -206,7 +195,7 @@ def _prompted(stream: TextIO, out: TextIO) -> Iterator[str]:
         yield line
 
 
-def _starter(store: Store) -> Callable[[list[str]], Session]:
+def _starter(app: Companion) -> Callable[[list[str]], Session]:
     """What the console's ``new ...`` command calls: the ``companion new`` arguments, then the session."""
     from companion.cli import build_parser
 
@@ -216,8 +205,8 @@ def _starter(store: Store) -> Callable[[list[str]], Session]:
         except SystemExit:  # --help: argparse printed it
             raise UserError("write it as: new GAME PLAYER... [--option KEY=VALUE] [--setup KEY=VALUE]") \
                 from None
-        session_id, _ = create_session(store, args)
-        return store.open_session(session_id)
+        session, _, _ = create_session(app, args)
+        return session
 
     return start
 
@@ -227,6 +216,14 @@ def _next_hint(session: Session) -> str:
         return "; the game is over"
     player = session.game.to_move(session.state)
     return f"; next: {player}" if player else ""
+
+
+def _faults(session: Session) -> str:
+    """After a stored change: what failed to keep up with it (the change itself is stored)."""
+    if not session.last_faults:
+        return ""
+    failed = "; ".join(f"{fault.listener} could not be updated: {fault}" for fault in session.last_faults)
+    return f" (stored; but {failed})"
 
 
 def _describe(session: Session, move: Any) -> str:
@@ -281,7 +278,7 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
                 who = game_session.game.actor(move)
                 say(f"refused: move {len(game_session.log) + 1}{f' ({who})' if who else ''}: {refusal}")
                 return
-            say(f"ok {len(game_session.log)}: {_describe(game_session, move)}")
+            say(f"ok {len(game_session.log)}: {_describe(game_session, move)}{_faults(game_session)}")
             if game_session.game.is_finished(game_session.state):
                 say(game_session.game.report(game_session.state))
         return command
@@ -289,12 +286,12 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
     def undo() -> None:
         game_session = playing()
         move = game_session.undo()
-        say(f"undone {len(game_session.log) + 1}: {_describe(game_session, move)}")
+        say(f"undone {len(game_session.log) + 1}: {_describe(game_session, move)}{_faults(game_session)}")
 
     def redo() -> None:
         game_session = playing()
         move = game_session.redo()
-        say(f"redone {len(game_session.log)}: {_describe(game_session, move)}")
+        say(f"redone {len(game_session.log)}: {_describe(game_session, move)}{_faults(game_session)}")
 
     def status() -> None:
         game_session = playing()

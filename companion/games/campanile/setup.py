@@ -30,6 +30,22 @@ def _flag_rows(value: Any, count: int, path: str) -> tuple[tuple[int, ...], ...]
     return tuple(rows)
 
 
+def read_flag_table(flags: Any, path: str = "options.flags"
+                    ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """The Intermezzo and Finito flags of an ``options.flags`` value, or :class:`RecordError`.
+
+    Needs no players: the 2-player flag table is confirmed on its own, once,
+    before any game uses it.
+    """
+    if not isinstance(flags, dict):
+        raise RecordError(f"must be an object with intermezzo and finito, not {type_name(flags)}", path)
+    check_keys(flags, required=("intermezzo", "finito"), path=path)
+    inside = f"{path}." if path else ""
+    intermezzo = _flag_rows(flags["intermezzo"], tables.FLAGGED_TOWERS["intermezzo"], f"{inside}intermezzo")
+    finito = _flag_rows(flags["finito"], tables.FLAGGED_TOWERS["finito"], f"{inside}finito")
+    return intermezzo, finito
+
+
 def read_rules(players: Sequence[str], options: Mapping[str, Any], setup: Mapping[str, Any]) -> Rules:
     """The :class:`Rules` of a game, or :class:`RecordError` naming the bad option or setup field."""
     check_keys(options, optional=("two_player_move", "flags"), path="options")
@@ -46,13 +62,7 @@ def read_rules(players: Sequence[str], options: Mapping[str, Any], setup: Mappin
                 "does not print: copy them from the cards into options.flags", "options.flags")
         intermezzo, finito, custom = tables.INTERMEZZO_FLAGS, tables.FINITO_FLAGS, False
     else:
-        if not isinstance(flags, dict):
-            raise RecordError(f"must be an object with intermezzo and finito, not {type_name(flags)}",
-                              "options.flags")
-        check_keys(flags, required=("intermezzo", "finito"), path="options.flags")
-        intermezzo = _flag_rows(flags["intermezzo"], tables.FLAGGED_TOWERS["intermezzo"],
-                                "options.flags.intermezzo")
-        finito = _flag_rows(flags["finito"], tables.FLAGGED_TOWERS["finito"], "options.flags.finito")
+        intermezzo, finito = read_flag_table(flags)
         # Flags equal to the rulebook's are not "custom": the chip supply still applies.
         custom = (intermezzo, finito) != (tables.INTERMEZZO_FLAGS, tables.FINITO_FLAGS)
 
