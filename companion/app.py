@@ -26,6 +26,7 @@ from typing import Any
 from companion import bgstats
 from companion.games.base import Game, RecordError
 from companion.games.registry import get_game
+from companion.names import check_distinct
 from companion.records import ReplayError, check_players, final_state, parse_record, record_json
 from companion.session import Change, Session
 from companion.settings import (
@@ -148,6 +149,7 @@ class Companion:
         """
         engine = self._engine(game)
         names = check_players(list(players), engine)
+        check_distinct(names)  # "Ann" and "ANN" could not be told apart at the table
         options = dict(options or {})
         setup = dict(setup or {})
         if engine.name in COLOURS_IN_SETUP:

@@ -64,35 +64,78 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
-    from companion.games.base import RecordError, one_line
+    """Run the command line; returns the exit status.
+
+    Every way out is one line: exit 2 for a mistake the person can fix, exit 1
+    for an unexpected error (its text escaped; ``--debug`` shows the
+    traceback), and quiet when the reader of standard output has gone away
+    (``companion replay X --json | head -c1``), as other Unix tools are.
+    """
+    from companion.display import shown_line
+    from companion.games.base import RecordError
+    from companion.input_text import InputError
     from companion.records import ReplayError
 
+    _print_safely(sys.stdout)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except UserError as error:
-        print(f"companion: {one_line(str(error))}", file=sys.stderr)
+        print(f"companion: {shown_line(str(error))}", file=sys.stderr)
         return EXIT_USAGE
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()
         return 0
     try:
-        return int(handler(args) or 0)
-    except (UserError, RecordError, ReplayError) as error:
+        code = int(handler(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, not in Python's exit-time flush
+        return code
+    except BrokenPipeError:
+        return _quiet_after_broken_pipe()
+    except (UserError, RecordError, ReplayError, InputError) as error:
         if args.debug:
             raise
-        print(f"companion: {one_line(str(error))}", file=sys.stderr)
+        print(f"companion: {shown_line(str(error))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
     except Exception as error:
         if args.debug:
             raise
-        print(f"companion: unexpected error: {error} (run with --debug for details)",
-              file=sys.stderr)
+        print(f"companion: unexpected error: {shown_line(str(error) or type(error).__name__)} "
+              "(run with --debug for details)", file=sys.stderr)
         return 1
+
+
+#: The exit status of a command whose output pipe closed: 128 + SIGPIPE, as the shell reports
+#: for a Unix tool that the signal ended.
+EXIT_BROKEN_PIPE = 141
+
+
+def _print_safely(stream: object) -> None:
+    """Let ``stream`` print any text: a lone surrogate (from bytes that were not UTF-8 in a
+    file name or an argument) becomes ``\udcff`` instead of Python's encoding error."""
+    import io
+
+    if isinstance(stream, io.TextIOWrapper):
+        stream.reconfigure(errors="backslashreplace")
+
+
+def _quiet_after_broken_pipe() -> int:
+    """End quietly once standard output is a closed pipe.
+
+    Python would complain again when it flushes standard output on exit, so
+    what is still buffered goes to ``/dev/null`` instead.
+    """
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # not a real file (tests capture it): nothing is flushed later
+        pass
+    return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":

@@ -113,8 +113,10 @@ def read_json(path: str | Path) -> Any:
         raise RecordError(f"no such file: {path}") from None
     except IsADirectoryError:
         raise RecordError(f"{path} is a directory, not a file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise RecordError(f"cannot read {path}: {error}") from None
+    except UnicodeDecodeError as error:
+        raise RecordError(_not_utf8(path, error)) from None
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
@@ -122,6 +124,13 @@ def read_json(path: str | Path) -> Any:
                           f"{error.msg})") from None
     except RecursionError:
         raise RecordError(f"{path} is nested too deeply to be a record") from None
+
+
+def _not_utf8(path: str | Path, error: UnicodeDecodeError) -> str:
+    """Why a file is not UTF-8 text, in words (not Python's codec message)."""
+    if error.object[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return f"{path} is UTF-16 text (it starts with a UTF-16 byte-order mark); save it as UTF-8"
+    return f"{path} is not UTF-8 text (byte {error.object[error.start]:#04x} at position {error.start})"
 
 
 def load_record(path: str | Path) -> Record:

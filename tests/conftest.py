@@ -7,16 +7,20 @@ import os
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
 from companion.cli import main
 
 # CI runs the property tests with fixed examples, so that a submission lands or
 # not on its own merits; on a developer's machine they draw new examples every run
 # (and replay any failure they found before, from .hypothesis/).
-settings.register_profile("ci", derandomize=True, print_blob=True)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+# Nowhere does a property test time itself: no per-example deadline and no "too slow"
+# health check, so a loaded machine cannot fail a test that is right (speed is measured
+# in benchmarks/, not asserted here).
+UNTIMED = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("dev", **UNTIMED)
+settings.register_profile("ci", derandomize=True, print_blob=True, **UNTIMED)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES = DATA / "examples"

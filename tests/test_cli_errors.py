@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import stat
 
 import pytest
 
@@ -73,3 +75,111 @@ def test_quoted_line_breaks_are_escaped_so_every_error_stays_one_line(run_cli, w
     assert code == 2
     assert err.startswith('companion: move 1 (Albert): there is no tower called "yel\\nlow"')
     assert err.count("\n") == 1
+
+
+# -- every path out is one line -------------------------------------------------------------------
+
+def test_an_unexpected_error_exits_1_with_one_escaped_line(run_cli, monkeypatch):
+    from companion.commands import replay
+
+    def broken(args):
+        raise RuntimeError("disk said \x1b[2J\nno " + "x" * 300)
+
+    monkeypatch.setattr(replay, "run", broken)
+    code, out, err = run_cli("replay", "whatever.json")
+    assert (code, out) == (1, "")
+    assert err == (f"companion: unexpected error: disk said \\x1b[2J\\nno {'x' * 79}… "
+                   "(run with --debug for details)\n")
+    with pytest.raises(RuntimeError, match="disk said"):
+        run_cli("--debug", "replay", "whatever.json")
+
+
+def test_a_closed_output_pipe_during_a_command_is_quiet(run_cli, monkeypatch):
+    from companion.cli import EXIT_BROKEN_PIPE
+    from companion.commands import replay
+
+    def reader_gone(args):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(replay, "run", reader_gone)
+    assert run_cli("replay", "whatever.json") == (EXIT_BROKEN_PIPE, "", "")
+
+
+def test_usage_errors_quote_what_was_typed_escaped(run_cli):
+    code, out, err = run_cli("export", "\x1b[2J")
+    assert (code, out) == (2, "")
+    assert err == ("companion: export: argument SESSION: invalid int value: '\\x1b[2J' "
+                   "(see companion export --help)\n")
+
+
+@pytest.mark.parametrize("name", ["", "   "])
+def test_export_to_an_empty_file_name_says_so(run_cli, tmp_path, name):
+    assert run_cli("--data-dir", str(tmp_path), "import", str(EXAMPLES / "campanile-3p.json"))[0] == 0
+    assert run_cli("--data-dir", str(tmp_path), "export", "-o", name) == (
+        2, "", "companion: -o: the file name is empty\n")
+
+
+def test_a_failed_export_leaves_no_temporary_file(run_cli, tmp_path):
+    data = tmp_path / "data"
+    assert run_cli("--data-dir", str(data), "import", str(EXAMPLES / "campanile-3p.json"))[0] == 0
+    target = tmp_path / "out"
+    target.mkdir()  # a directory where the file should go: the final rename fails
+    code, _, err = run_cli("--data-dir", str(data), "export", "-o", str(target))
+    assert (code, err) == (2, f"companion: cannot write {target}: Is a directory\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "out"]
+    assert list(target.iterdir()) == []
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
+def test_export_respects_the_umask_and_keeps_a_replaced_files_mode(run_cli, tmp_path, umask):
+    data = tmp_path / "data"
+    assert run_cli("--data-dir", str(data), "import", str(EXAMPLES / "campanile-3p.json"))[0] == 0
+    fresh = tmp_path / "fresh.json"
+    previous = os.umask(umask)
+    try:
+        assert run_cli("--data-dir", str(data), "export", "-o", str(fresh))[0] == 0
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o666 & ~umask
+    existing = tmp_path / "existing.json"
+    existing.write_text("old")
+    existing.chmod(0o640)
+    assert run_cli("--data-dir", str(data), "export", "-o", str(existing))[0] == 0
+    assert stat.S_IMODE(existing.stat().st_mode) == 0o640
+    assert json.loads(existing.read_text())["game"] == "campanile"
+
+
+def test_board_validate_given_a_whole_record_says_where_the_board_is(run_cli, write_record):
+    castelli = EXAMPLES / "castelli.json"
+    assert run_cli("board", "validate", str(castelli)) == (
+        2, "", f"companion: {castelli} is a whole game record; its board is under setup.board "
+               "(put that object in a file of its own to check or import it)\n")
+    record = dict(json.loads(castelli.read_text()), setup={"board": "example-2p"})
+    path = write_record(record)
+    assert run_cli("board", "validate", path) == (
+        2, "", f'companion: {path} is a whole game record; its board, under setup.board, is the layout '
+               '"example-2p" that the companion ships (see `companion board layouts`)\n')
+    board = write_record(json.loads(castelli.read_text())["setup"]["board"])
+    assert run_cli("board", "validate", board)[0] == 0
+
+
+def test_a_record_that_is_not_utf8_is_named_in_words(run_cli, tmp_path):
+    utf16 = tmp_path / "utf16.json"
+    utf16.write_bytes('{"format": "companion-record/1"}'.encode("utf-16"))
+    assert run_cli("replay", str(utf16)) == (
+        2, "", f"companion: {utf16} is UTF-16 text (it starts with a UTF-16 byte-order mark); "
+               "save it as UTF-8\n")
+    latin = tmp_path / "latin.json"
+    latin.write_bytes('{"players": ["Zoë"]}'.encode("latin-1"))
+    assert run_cli("replay", str(latin)) == (
+        2, "", f"companion: {latin} is not UTF-8 text (byte 0xeb at position 16)\n")
+
+
+def test_new_refuses_names_that_differ_only_in_case_but_records_with_them_replay(run_cli, tmp_path,
+                                                                               write_record):
+    code, _, err = run_cli("--data-dir", str(tmp_path), "new", "campanile", "Ann", "Bob", "ann")
+    assert code == 2 and err.startswith('companion: players[2]: duplicate name "ann" (the same as "Ann"')
+    assert run_cli("--data-dir", str(tmp_path), "sessions")[1].startswith("No stored games yet")
+    record = dict(CAMPANILE, players=["Albert", "ALBERT", "Birgit"], moves=[])
+    assert run_cli("replay", write_record(record))[0] == 0
+    assert run_cli("--data-dir", str(tmp_path), "import", write_record(record))[0] == 0

@@ -205,7 +205,7 @@ def _toml_value(value) -> str:
     return repr(value)
 
 
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=150)
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow], max_examples=150)
 @given(st.dictionaries(st.sampled_from(_NAMES), _VALUES, max_size=8))
 def test_whatever_the_file_says_the_configuration_in_force_is_valid(write, entries: dict) -> None:
     top = {k: v for k, v in entries.items() if "." not in k}

@@ -140,8 +140,11 @@ def test_sigkill_at_random_moments_loses_no_confirmed_move(
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
-        outcomes[_check_store(db, snapshots, last_ok, fresh)] += 1
+        outcome = _check_store(db, snapshots, last_ok, fresh)
+        outcomes[outcome] += 1
         landings[landed] += 1
+        if landed == "inside an operation" and outcome == "exact":
+            landings["of which before its commit ended"] += 1  # in the write transaction, mostly
     record_property("outcomes", dict(outcomes))
     record_property("kills landed", dict(landings))
     print(f"\nkills landed: {dict(landings)}; stores found: {dict(outcomes)}")

@@ -10,6 +10,7 @@ import pytest
 
 from companion.app import Companion
 from companion.backup import DEFAULT_KEPT, daily_backup
+from companion.display import shown_line
 from companion.paths import DB_FILENAME
 from companion.records import final_state, parse_record
 from companion.settings import BACKUPS_KEPT
@@ -26,6 +27,10 @@ def new_session(store: Store, game: str, players, options=None, setup=None) -> i
 def open_session(store: Store, session_id: int):
     return Companion(store).open_game(session_id).session
 
+
+def said(text: str) -> str:
+    """What the CLI prints for ``text``: one line, values too long cut (:mod:`companion.display`)."""
+    return f"companion: {shown_line(text.removeprefix('companion: ').removesuffix(chr(10)))}\n"
 
 
 class Clock:
@@ -132,7 +137,7 @@ def test_restore_refuses_what_is_not_a_backup_and_changes_nothing(tmp_path: Path
     cases = {str(tmp_path / "missing.sqlite3"): f"there is no backup file {tmp_path / 'missing.sqlite3'}",
              str(notes): f"{notes} is not a companion backup (file is not a database)"}
     for file, message in cases.items():
-        assert companion(data, "doctor", "--restore", file).stderr == f"companion: {message}\n"
+        assert companion(data, "doctor", "--restore", file).stderr == said(message)
     with Store.open(tmp_path / "copy.sqlite3") as source:
         new_session(source, "campanile", camp.PLAYERS, {}, camp.SETUP)
     with Store.open(data / DB_FILENAME):  # the app is running
@@ -145,9 +150,9 @@ def test_restore_refuses_what_is_not_a_backup_and_changes_nothing(tmp_path: Path
 def test_backup_needs_a_directory_and_something_to_back_up(tmp_path: Path) -> None:
     data = tmp_path / "data"
     nothing = companion(data, "backup", str(tmp_path))
-    assert (nothing.returncode, nothing.stderr) == (2, f"companion: there are no stored games in {data} to "
-                                                       "back up yet\n")
+    assert (nothing.returncode, nothing.stderr) == (2, said(f"there are no stored games in {data} to "
+                                                            "back up yet"))
     assert companion(data, "new", "campanile", *camp.PLAYERS).returncode == 0
     missing = companion(data, "backup", str(tmp_path / "stick"))
-    assert missing.stderr == (f"companion: {tmp_path / 'stick'} is not a directory (give the folder to write "
-                              "the backup into)\n")
+    assert missing.stderr == said(f"{tmp_path / 'stick'} is not a directory (give the folder to write "
+                                  "the backup into)")

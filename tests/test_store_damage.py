@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.app import Companion
+from companion.display import shown_line
 from companion.migrations import MIGRATIONS
 from companion.paths import DB_FILENAME
 from companion.settings import CAMPANILE_TWO_PLAYER_FLAGS
@@ -86,6 +87,11 @@ def files(data: Path) -> dict[str, bytes]:
 
 def one_line(err: str) -> bool:
     return err.startswith("companion: ") and err.count("\n") == 1
+
+
+def said(text: str) -> str:
+    """What the CLI prints for ``text``: one line, values too long cut (:mod:`companion.display`)."""
+    return f"companion: {shown_line(text.removeprefix('companion: ').removesuffix(chr(10)))}\n"
 
 
 @pytest.fixture
@@ -203,7 +209,7 @@ def test_damaged_pages_open_read_only_and_the_repair_keeps_what_reads(run_cli, d
                     ["import", str(Path(__file__).parent / "data" / "examples" / "campanile-3p.json")],
                     ["campanile", "flags", "--forget"]):
         code, out, err = run_cli("--data-dir", str(data), *command)
-        assert (code, out, err) == (2, "", f"companion: {message}\n"), command
+        assert (code, out, err) == (2, "", said(message)), command
     for command in (["sessions"], ["stats"], ["doctor"]):
         code, _, err = run_cli("--data-dir", str(data), *command)
         assert code in (0, 2, 3) and err.count("\n") <= 1, command
@@ -230,8 +236,7 @@ def test_a_repair_is_refused_while_the_app_holds_the_store(run_cli, data: Path) 
     with Store.open(data / DB_FILENAME):
         code, out, err = run_cli("--data-dir", str(data), "doctor", "--repair")
     assert (code, out) == (2, "")
-    assert err.startswith(f"companion: the game store {data / DB_FILENAME} is in use by another companion "
-                          "(process ")
+    assert "is in use by another companion (process " in err and one_line(err)
     assert not any(p.name.startswith(f"{DB_FILENAME}.damaged-") for p in data.iterdir())
 
 
@@ -263,13 +268,13 @@ def test_an_empty_store_file_is_left_untouched_and_its_wal_recovered(run_cli, da
     path = data / DB_FILENAME
     for command in (["sessions"], ["run", "--headless"], ["new", "campanile", *camp.PLAYERS], ["export"]):
         code, out, err = run_cli("--data-dir", str(data), *command)
-        assert (code, out, err) == (2, "", f"companion: the game store {path} is empty (0 bytes), so it "
-                                           "holds no games; it was left as it is: `companion doctor "
-                                           "--repair` recovers what its -wal file still holds\n"), command
+        assert (code, out, err) == (2, "", said(f"the game store {path} is empty (0 bytes), so it "
+                                                "holds no games; it was left as it is: `companion doctor "
+                                                "--repair` recovers what its -wal file still holds")), command
     code, out, err = run_cli("--data-dir", str(data), "doctor")
-    assert (code, out, err) == (3, "", f"companion: the game store {path} is empty (0 bytes); it was left as "
-                                       "it is: `companion doctor --repair` recovers what its -wal file "
-                                       "still holds\n")
+    assert (code, out, err) == (3, "", said(f"the game store {path} is empty (0 bytes); it was left as "
+                                            "it is: `companion doctor --repair` recovers what its -wal file "
+                                            "still holds"))
     assert files(data) == untouched
 
     code, out, err = run_cli("--data-dir", str(data), "doctor", "--repair")
@@ -285,9 +290,9 @@ def test_an_empty_store_file_without_a_wal_names_the_restore(run_cli, data: Path
     (data / DB_FILENAME).write_bytes(b"")
     code, out, err = run_cli("--data-dir", str(data), "doctor", "--repair")
     assert (code, out) == (3, "")
-    assert err == (f"companion: the game store {data / DB_FILENAME} is empty (0 bytes), so it holds no "
-                   "games, and there is no -wal file to recover from: restore a backup with "
-                   "`companion doctor --restore FILE`\n")
+    assert err == said(f"the game store {data / DB_FILENAME} is empty (0 bytes), so it holds no "
+                       "games, and there is no -wal file to recover from: restore a backup with "
+                       "`companion doctor --restore FILE`")
     assert (data / DB_FILENAME).read_bytes() == b""
 
 
@@ -299,7 +304,7 @@ def test_a_file_that_is_not_a_store_is_named_and_left_alone(run_cli, data: Path,
     for command in (["sessions"], ["run", "--headless"], ["doctor"]):
         code, _, err = run_cli("--data-dir", str(data), *command)
         assert code == (3 if command == ["doctor"] else 2) and one_line(err), command
-        assert str(data / DB_FILENAME) in err and "not a database" in err
+        assert shown_line(str(data / DB_FILENAME)) in err and "not a database" in err
     assert files(data) == before
 
 
@@ -314,13 +319,14 @@ def test_a_newer_schema_is_refused_and_the_file_not_touched(run_cli, data: Path,
     db.execute("PRAGMA user_version = 99")
     db.close()
     before = files(data)
-    expected = (f"companion: {path} was written by a newer version of the companion (database schema 99; "
-                f"this version reads up to {len(MIGRATIONS)}); update the companion to open it\n")
+    text = (f"{path} was written by a newer version of the companion (database schema 99; "
+            f"this version reads up to {len(MIGRATIONS)}); update the companion to open it")
+    expected = said(text)
     for command in (["sessions"], ["run", "--headless"], ["new", "campanile", *camp.PLAYERS], ["stats"],
                     ["export"]):
         assert run_cli("--data-dir", str(data), *command) == (2, "", expected), command
     code, out, err = run_cli("--data-dir", str(data), "doctor")
-    assert (code, out) == (2, "") and err == expected.replace("to open it", "to check it")
+    assert (code, out) == (2, "") and err == said(text.replace("to open it", "to check it"))
     assert files(data) == before
     assert before[DB_FILENAME][18:20] == b"\x01\x01"  # still a rollback-journal file: no WAL switch
 

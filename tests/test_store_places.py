@@ -18,12 +18,18 @@ from pathlib import Path
 
 import pytest
 
+from companion.display import shown_line
 from companion.paths import DB_FILENAME
 from tests.test_store_damage import files, stock
 
 COMPANION = str(Path(sys.executable).parent / "companion")
 RECORD = Path(__file__).parent / "data" / "examples" / "campanile-3p.json"
 Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def said(text: str) -> str:
+    """What the CLI prints for ``text``: one line, values too long cut (:mod:`companion.display`)."""
+    return f"companion: {shown_line(text.removeprefix('companion: ').removesuffix(chr(10)))}\n"
 
 
 @pytest.fixture
@@ -75,6 +81,6 @@ def test_writing_commands_say_the_data_directory_is_read_only(read_only, command
     before = files(data)
     result = run(*command)
     assert (result.returncode, result.stdout) == (2, "")
-    assert result.stderr == (f"companion: the data directory {data} is read-only: games can be read here "
-                             "but nothing can be stored (sessions, export, stats and doctor still work)\n")
+    assert result.stderr == said(f"the data directory {data} is read-only: games can be read here "
+                                 "but nothing can be stored (sessions, export, stats and doctor still work)")
     assert files(data) == before

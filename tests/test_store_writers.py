@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from companion.app import Companion
+from companion.display import shown_line
 from companion.migrations import MIGRATIONS
 from companion.paths import DB_FILENAME
 from companion.store import StaleLog, Store
@@ -24,6 +25,11 @@ from tests import helpers_campanile as camp
 
 COMPANION = str(Path(sys.executable).parent / "companion")
 TIMEOUT = 60
+
+
+def said(text: str) -> str:
+    """What the CLI prints for ``text``: one line, values too long cut (:mod:`companion.display`)."""
+    return f"companion: {shown_line(text.removeprefix('companion: ').removesuffix(chr(10)))}\n"
 
 # Sessions are built by the application service; these tests drive it over a real store.
 def new_session(store: Store, game: str, players, options=None, setup=None) -> int:
@@ -92,11 +98,11 @@ def test_a_second_run_is_refused_naming_the_first_and_nothing_is_lost(tmp_path: 
 
         second = companion(data, "run", "--headless", stdin=move_json(moves[1]) + "\n")
         assert (second.returncode, second.stdout) == (2, "")
-        assert second.stderr == (
-            f"companion: the game store {data / DB_FILENAME} is in use by another companion "
+        assert second.stderr == said(
+            f"the game store {data / DB_FILENAME} is in use by another companion "
             f"(process {first.proc.pid}: companion --data-dir {data} run --headless); only one may "
             "change it at a time: stop that one first (sessions, export, stats and replay still work "
-            "meanwhile)\n")
+            "meanwhile)")
         # so are the other writing commands
         assert companion(data, "new", "campanile", "X", "Y", "Z").returncode == 2
         assert companion(data, "import", str(Path(__file__).parent / "data" / "examples"

@@ -126,6 +126,7 @@ def _read_board(file: str) -> tuple[dict[str, Any], Any]:
     from companion.records import read_json
 
     data = read_json(file)
+    _refuse_whole_record(file, data)
     if isinstance(data, dict) and isinstance(data.get("comment"), str):
         data = {k: v for k, v in data.items() if k != "comment"}  # layout files may carry a note
     try:
@@ -133,6 +134,28 @@ def _read_board(file: str) -> tuple[dict[str, Any], Any]:
     except RecordError as error:
         where = f"{file}: {error.path}" if error.path else file
         raise RecordError(error.message, where) from None
+
+
+#: What the board commands say about a file that is not a board, in one place for the catalogues.
+BOARD_MESSAGES = {
+    "record_inline": "{file} is a whole game record; its board is under setup.board "
+                     "(put that object in a file of its own to check or import it)",
+    "record_layout": '{file} is a whole game record; its board, under setup.board, is the layout '
+                     '"{layout}" that the companion ships (see `companion board layouts`)',
+}
+
+
+def _refuse_whole_record(file: str, data: Any) -> None:
+    """A record given where a board is expected: say where its board is, not "unknown field"."""
+    from companion.records import FORMAT
+
+    if not isinstance(data, dict) or not (data.get("format") == FORMAT or "moves" in data):
+        return
+    setup = data.get("setup")
+    board = setup.get("board") if isinstance(setup, dict) else None
+    if isinstance(board, str):
+        raise UserError(BOARD_MESSAGES["record_layout"].format(file=file, layout=board))
+    raise UserError(BOARD_MESSAGES["record_inline"].format(file=file))
 
 
 def run_validate(args: argparse.Namespace) -> int:

@@ -81,7 +81,9 @@ def run_doctor(args: argparse.Namespace) -> int:
             return 0
         checkup = doctor.examine(path)
     except doctor.Unusable as error:
-        print(f"companion: {error}", file=sys.stderr)
+        from companion.display import shown_line
+
+        print(f"companion: {shown_line(str(error))}", file=sys.stderr)
         return EXIT_DAMAGED
     print(f"pages: {'sound' if not checkup.pages else 'damaged: ' + '; '.join(checkup.pages[:3])}")
     for lost in checkup.unreadable:

@@ -8,6 +8,7 @@ fix end with exit 2 and one line.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import os
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from companion.cli import UserError
+from companion.display import shown_line
 from companion.games.base import RecordError
 from companion.games.registry import GAMES, get_game
 from companion.records import read_json
@@ -159,22 +161,61 @@ def _pick_session(store: Store, session_id: int | None, *, finished: bool | None
     return row
 
 
+#: What export says about its output file, in one place for the message catalogues.
+EXPORT_MESSAGES = {
+    "empty_name": "-o: the file name is empty",
+    "cannot_write": "cannot write {output}: {reason}",
+}
+
+
 def _write_output(text: str, output: str | None) -> None:
+    """Write ``text`` to standard output, or atomically to the file ``output``.
+
+    The file is written under a temporary name beside it and renamed over it,
+    so a reader never sees half a record; the temporary file is removed when
+    anything fails. A new file gets the permissions the umask allows (as any
+    shell redirection would), a replaced one keeps its own.
+    """
     if output is None:
         sys.stdout.write(text)
         return
     import tempfile
 
+    if not output.strip():
+        raise UserError(EXPORT_MESSAGES["empty_name"])
     target = Path(output)
+    temporary: str | None = None
     try:
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=target.parent or Path("."),
-                                         prefix=f".{target.name}.", delete=False) as handle:
+        mode = _mode_for(target)
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", errors="backslashreplace",
+                                         dir=target.parent, prefix=f".{target.name}.",
+                                         delete=False) as handle:
+            temporary = handle.name
             handle.write(text)
             handle.flush()
+            os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
-        os.replace(handle.name, target)
+        os.replace(temporary, target)
+        temporary = None
     except OSError as error:
-        raise UserError(f"cannot write {output}: {error.strerror or error}") from None
+        raise UserError(EXPORT_MESSAGES["cannot_write"].format(
+            output=output, reason=error.strerror or error)) from None
+    finally:
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+
+
+def _mode_for(target: Path) -> int:
+    """The permission bits ``target`` should get: its own when it exists, else 0666 less the umask."""
+    import stat
+
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0o022)  # reading the umask means setting it; put it straight back
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 @store_errors
@@ -229,8 +270,8 @@ def run_import(args: argparse.Namespace) -> int:
         session_id = app.import_record(data)
         row = app.store.session(session_id)
     state = "finished" if row.is_finished else "in progress"
-    print(f"imported {args.file} as session {session_id}: {title(row.game)}, "
-          f"{', '.join(row.players)}, {row.moves} moves, {state}")
+    print(shown_line(f"imported {args.file} as session {session_id}: {title(row.game)}, "
+                     f"{', '.join(row.players)}, {row.moves} moves, {state}"))
     return 0
 
 
@@ -250,7 +291,8 @@ def format_sessions(rows: list[SessionRow]) -> str:
                  else f"abandoned {_when(row.abandoned)}" if row.abandoned else "in progress")
         if row.source == "import":
             state += " (imported)"
-        table.append((str(row.id), title(row.game), ", ".join(row.players), str(row.moves),
+        table.append((str(row.id), shown_line(title(row.game)), shown_line(", ".join(row.players)),
+                      str(row.moves),
                       _when(row.started), state))
     widths = [max(len(line[col]) for line in table) for col in range(len(table[0]))]
     right = {0, 3}

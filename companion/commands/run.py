@@ -2,7 +2,7 @@
 
 Until the touchscreen UI is wired in, ``run`` is headless: it reads one
 command per line from standard input — a move as a JSON object, or the words
-``undo``, ``redo``, ``status`` — posts each through the
+``undo``, ``redo``, ``status`` (``quit`` or ``exit`` ends it) — posts each through the
 :class:`~companion.command_queue.CommandQueue`, drains it with a plain loop,
 and prints one line per command: ``ok N: MOVE``, ``undone N: MOVE``,
 ``redone N: MOVE``, or ``refused: REASON``.
@@ -20,9 +20,20 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.cli import UserError
 from companion.commands.library import open_app, store_errors, title
+from companion.display import shown, shown_line
 from companion.games.base import IllegalMove, RecordError
 from companion.games.fields import require_object
 from companion.games.registry import GAMES, get_game
+from companion.input_text import (
+    MAX_DEPTH,
+    InputError,
+    clean_line,
+    decode_json,
+    split_words,
+    with_player_names,
+)
+from companion.input_text import MESSAGES as INPUT_MESSAGES
+from companion.names import PlayerNameError
 from companion.records import read_json
 
 if TYPE_CHECKING:
@@ -39,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "run", help="resume the game in progress",
         description="Resume the most recent unfinished game. With --headless (and, for now, "
                     "whenever the touchscreen UI is not available) read one command per line from "
-                    "standard input: a move as a JSON object, or undo, redo, status.")
+                    "standard input: a move as a JSON object, or undo, redo, status; quit or exit ends it.")
     run.add_argument("--headless", action="store_true", help="no touchscreen: moves on standard input")
     run.add_argument("--config", metavar="FILE", help="the TOML configuration file")
     run.add_argument("--game", type=int, metavar="ID",
@@ -71,9 +82,11 @@ def parse_assignments(items: Iterable[str], what: str) -> dict[str, Any]:
         if not sep or not key.strip():
             raise UserError(f"--{what} {item!r}: write it as KEY=VALUE")
         try:
-            value = json.loads(raw)
+            value = decode_json(raw, what=f"--{what} {key.strip()}")
         except json.JSONDecodeError:
             value = raw
+        except InputError as error:
+            raise UserError(str(error)) from None
         result[key.strip()] = value
     return result
 
@@ -110,7 +123,7 @@ def run_new(args: argparse.Namespace) -> int:
     with open_app(args) as app:
         _, session_id, earlier = create_session(app, args)
     game = get_game(args.game)
-    print(f"started session {session_id}: {game.title}, {', '.join(args.players)}")
+    print(shown_line(f"started session {session_id}: {game.title}, {', '.join(args.players)}"))
     if earlier is not None:
         print(f"(session {earlier.id}, {title(earlier.game)}, stays unfinished; "
               "`companion run` resumes the newest game)")
@@ -171,8 +184,10 @@ def run_run(args: argparse.Namespace) -> int:
             print("no game in progress; start one by typing `new GAME PLAYER...` "
                   f"(games: {', '.join(GAMES)}; `help` lists every command)", flush=True)
         else:
-            print(f"resuming session {live.id}: {session.game.title}, {', '.join(session.players)}, "
-                  f"{len(session.log)} moves{_next_hint(session)}", flush=True)
+            print(shown_line(f"resuming session {live.id}: {session.game.title}, "
+                             f"{', '.join(session.players)}, {len(session.log)} moves{_next_hint(session)}"),
+                  flush=True)
+        _read_any_bytes(sys.stdin)
         lines = _prompted(sys.stdin, sys.stdout) if sys.stdin.isatty() else sys.stdin
         headless_loop(session, lines, sys.stdout, start=_starter(app))
     return 0
@@ -181,6 +196,15 @@ def run_run(args: argparse.Namespace) -> int:
 def _say_problem(problem: str | None) -> None:
     if problem is not None:
         print(f"companion: {problem}", file=sys.stderr)
+
+
+def _read_any_bytes(stream: TextIO) -> None:
+    """Read ``stream`` so that bytes that are not UTF-8 reach the console as lone surrogates
+    (refused there, one line) instead of ending it with Python's decoding error."""
+    import io
+
+    if isinstance(stream, io.TextIOWrapper):
+        stream.reconfigure(errors="surrogateescape")
 
 
 def _prompted(stream: TextIO, out: TextIO) -> Iterator[str]:
@@ -230,12 +254,17 @@ def _describe(session: Session, move: Any) -> str:
     return json.dumps(session.game.move_to_json(move), ensure_ascii=False, separators=(", ", ": "))
 
 
+#: Words that end the console, whatever their case.
+QUIT_WORDS = ("quit", "exit")
+
 HELP = """commands, one per line:
   {"type": ..., ...}      a move, as in a game record (see docs/records.md)
   undo / redo             take back the last move / put it back
   status                  the game so far
-  new GAME PLAYER...      start a new game (options as for `companion new`)
-  help                    this list"""
+  new GAME PLAYER...      start a new game (options as for `companion new`, values in JSON)
+  help                    this list
+  quit / exit             end the console (Ctrl-D does the same)
+names may be typed in any case: albert is Albert"""
 
 
 def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
@@ -244,7 +273,6 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
 
     ``start`` creates a new stored game for the ``new`` command (none: ``new`` is refused).
     """
-    import shlex
     import sqlite3
 
     from companion.command_queue import CommandQueue
@@ -253,10 +281,12 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
     current: dict[str, Any] = {"session": session}
 
     def say(text: str) -> None:
-        out.write(text + "\n")
+        out.write(shown(text) + "\n")
         out.flush()
 
     def refused(error: Exception) -> None:
+        if isinstance(error, BrokenPipeError):
+            raise error  # nobody reads the answers any more: main() ends quietly
         if isinstance(error, StoreError | OSError | sqlite3.Error):
             say(f"refused: the move could not be saved: {error}")
         else:
@@ -311,30 +341,44 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
     words: dict[str, Callable[[], None]] = {"undo": undo, "redo": redo, "status": status,
                                             "help": lambda: say(HELP)}
     for line in lines:
-        text = line.strip()
+        try:
+            text = clean_line(line)
+        except InputError as error:
+            say(f"refused: {error}")
+            continue
         if not text or text.startswith("#"):
             continue
-        if text.lower() in words:
-            queue.post(words[text.lower()])
-        elif text.split()[0].lower() == "new":
+        command = text.casefold()
+        if command in QUIT_WORDS:
+            break
+        if command in words:
+            queue.post(words[command])
+        elif text.split()[0].casefold() == "new":
             try:
-                queue.post(new_game(shlex.split(text)[1:]))
-            except ValueError as error:
+                queue.post(new_game(split_words(text)[1:]))
+            except InputError as error:
                 say(f"refused: {error}")
                 continue
         else:
             try:
-                data = json.loads(text)
+                data = decode_json(text)
                 if not isinstance(data, dict):
                     raise RecordError("a move must be a JSON object (or undo, redo, status)")
-                move = playing().game.parse_move(data)
+                game_session = playing()
+                move = game_session.game.parse_move(with_player_names(data, game_session.players))
             except json.JSONDecodeError as error:
                 say(f"refused: not a JSON move nor a command ({error.msg}, column {error.colno}); "
                     "type help")
                 continue
-            except (RecordError, UserError) as error:
+            except (RecordError, UserError, PlayerNameError) as error:
                 prefix = "" if current["session"] is None else f"move {len(playing().log) + 1}: "
                 say(f"refused: {prefix}{error}")
+                continue
+            except InputError as error:
+                say(f"refused: {error}")
+                continue
+            except RecursionError:
+                say(f"refused: {INPUT_MESSAGES['too_deep'].format(depth=MAX_DEPTH)}")
                 continue
             queue.post(propose(move))
         queue.drain()

@@ -1,0 +1,50 @@
+"""What reaches a terminal: names and values escaped, long values cut.
+
+Messages quote what a player typed or a file held. Printed raw, an ESC
+sequence in a name would clear or recolour the terminal, a line break would
+split a one-line message, a lone surrogate could not even be encoded (and
+Python's own error would be printed instead), and a 10,000-character value
+would bury the message. So every line the console and the CLI print of such
+text goes through :func:`shown` or :func:`shown_line`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from companion.games.base import one_line
+
+#: Longer values are cut to this many characters, the last one an ellipsis.
+VALUE_LIMIT = 80
+ELLIPSIS = "…"
+
+# A double-quoted value (quotes pair up from the left, so prose between two
+# values is never mistaken for one), or an unbroken run too long to be a word.
+_VALUE = re.compile(rf'"[^"\n]*"|[^\s"]{{{VALUE_LIMIT + 1},}}')
+
+
+def clip(value: str, limit: int = VALUE_LIMIT) -> str:
+    """``value`` itself, or its first ``limit - 1`` characters and an ellipsis."""
+    return value if len(value) <= limit else value[:limit - 1] + ELLIPSIS
+
+
+def _clip_match(match: re.Match[str]) -> str:
+    text = match.group()
+    if text.startswith('"') and text.endswith('"') and len(text) >= 2:
+        return f'"{clip(text[1:-1])}"'
+    return clip(text)
+
+
+def clip_values(text: str) -> str:
+    """``text`` with every quoted value, and every unbroken run, longer than the limit cut."""
+    return _VALUE.sub(_clip_match, text)
+
+
+def shown_line(text: str) -> str:
+    """``text`` as one safe line: control characters escaped (``\\x1b``, ``\\n``), long values cut."""
+    return clip_values(one_line(text))
+
+
+def shown(text: str) -> str:
+    """Like :func:`shown_line`, but line breaks stay (for reports of several lines)."""
+    return "\n".join(shown_line(line) for line in text.split("\n"))

@@ -1,0 +1,80 @@
+"""How the companion compares player names.
+
+A record keeps each name exactly as it was entered, and replays compare
+names exactly. At the table, though, people type "albert" for "Albert", and
+a name typed on one keyboard may reach us composed ("é") or decomposed
+("e" + a combining accent). So what a player types is matched by its *key*:
+the name in Unicode NFC form, case-folded. For that to be safe no two
+players of a new game may share a key; records that already hold such names
+(from before this rule) still replay, and there an exact match decides.
+
+Kept apart from the console so that every front end (the console, the app
+service, the touchscreen) matches names the same way.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+from companion.games.base import RecordError, one_line
+
+#: Every sentence this module says, in one place for the message catalogues.
+MESSAGES = {
+    "unknown": '"{typed}" is not playing in this game; the players are {players}',
+    "ambiguous": '"{typed}" could be {candidates}; type the name exactly as it was entered',
+    "clash": 'duplicate name "{name}" (the same as "{other}" but for case or Unicode form; '
+             "give the players names that differ in their letters)",
+}
+
+
+class PlayerNameError(ValueError):
+    """A typed name that matches no player, or more than one; ``str()`` is the one-line refusal."""
+
+
+def name_key(name: str) -> str:
+    """The form in which two names are compared: NFC, case-folded (and NFC again).
+
+    Case folding can undo the composed form (``"ǰ".casefold()`` is two code
+    points), hence the second normalisation.
+    """
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
+def same_name(first: str, second: str) -> bool:
+    """Whether two names are the same to the companion (equal keys)."""
+    return name_key(first) == name_key(second)
+
+
+def match_player(players: Sequence[str], typed: str) -> str:
+    """The player ``typed`` stands for, in any case or Unicode form.
+
+    An exact match wins (so an old game with both "Ann" and "ANN" still
+    works); otherwise exactly one player must share the key. Raises
+    :class:`PlayerNameError` naming the real players, or the candidates.
+    """
+    if typed in players:
+        return typed
+    key = name_key(typed)
+    candidates = [name for name in players if name_key(name) == key]
+    if len(candidates) == 1:
+        return candidates[0]
+    if candidates:
+        raise PlayerNameError(MESSAGES["ambiguous"].format(
+            typed=one_line(typed), candidates=" or ".join(candidates)))
+    raise PlayerNameError(MESSAGES["unknown"].format(typed=one_line(typed), players=", ".join(players)))
+
+
+def check_distinct(players: Sequence[str]) -> None:
+    """Refuse a new game whose names the companion could not tell apart.
+
+    Raises :class:`RecordError` at ``players[i]`` for the first name whose
+    key an earlier name already has ("Ann" and "ANN", or "Zoë" composed and
+    decomposed). Only new games are checked: records keep replaying.
+    """
+    seen: dict[str, str] = {}
+    for index, name in enumerate(players):
+        key = name_key(name)
+        if key in seen and seen[key] != name:  # an exact duplicate is the record check's to refuse
+            raise RecordError(MESSAGES["clash"].format(name=name, other=seen[key]), f"players[{index}]")
+        seen[key] = name
