@@ -9,11 +9,13 @@ line on standard error; ``--debug`` shows the traceback instead.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from importlib import import_module
 
 from companion import __version__
+from companion.i18n import LanguageError, choose_language, set_language, text
 
 #: Modules under companion.commands that add subcommands, in help order.
 COMMAND_MODULES = ("replay", "library", "run", "sessions", "settings", "campanile", "castelli",
@@ -48,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
                      description="Keeps the score of Campanile, Castelli and San Gimignano.")
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks for errors")
+    parser.add_argument("--lang", metavar="LANG", help=text("cli.option.lang"))
     parser.add_argument("--data-dir", metavar="DIR",
                         help="where games are stored (default: $COMPANION_DATA, "
                              "else the user data directory)")
@@ -61,6 +64,18 @@ def build_parser() -> argparse.ArgumentParser:
             raise
         module.register(subparsers)
     return parser
+
+
+def _language_option(argv: Sequence[str]) -> str | None:
+    """The value of ``--lang`` among the global options, read before argparse (which must speak it)."""
+    for index, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == "--lang":
+            return argv[index + 1] if index + 1 < len(argv) else None
+        if word.startswith("--lang="):
+            return word.partition("=")[2]
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -77,6 +92,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from companion.records import ReplayError
 
     _print_safely(sys.stdout)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        set_language(choose_language(_language_option(argv), os.environ))
+    except LanguageError as error:
+        print(f"companion: {shown_line(str(error))}", file=sys.stderr)
+        return EXIT_USAGE
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.registry import GAMES
+from companion.i18n import LANGUAGES as CATALOGUE_LANGUAGES
 
 #: The Campanile 2-player flag table the players confirmed from their cards:
 #: ``{"intermezzo": [[...], ...4], "finito": [[...], ...5]}``.
@@ -30,8 +31,12 @@ CASTELLI_BOARDS = "castelli.boards"
 #: (a whole number; 0 turns them off). See :mod:`companion.backup`.
 BACKUPS_KEPT = "backups.kept"
 
-#: The languages the companion's messages come in.
-LANGUAGES: tuple[str, ...] = ("en", "hu")
+#: The table's language (``en``, ``hu``): what the screens and the commands that
+#: open the store speak unless ``--lang`` or ``$COMPANION_LANG`` says otherwise.
+LANGUAGE = "language"
+
+#: The languages the companion's messages come in (those with catalogues).
+LANGUAGES: tuple[str, ...] = CATALOGUE_LANGUAGES
 
 
 class SettingError(ValueError):
@@ -81,7 +86,7 @@ def _bgg_key(game: str) -> str:
 #: Every simple setting, by key. The flag table, the boards and the profiles
 #: have their own structured values and methods in :mod:`companion.app`.
 SETTINGS: dict[str, Setting] = {s.key: s for s in [
-    Setting("language", "en", _choice(LANGUAGES), "the language of the screens and messages"),
+    Setting(LANGUAGE, "en", _choice(LANGUAGES), "the language of the screens and messages"),
     Setting("oled.brightness", 100, _whole(1, 100), "OLED brightness in percent"),
     Setting("oled.timeout", 600, _whole(0), "seconds without an event before the OLED blanks (0: never)"),
     Setting("backlight.timeout", 900, _whole(0),

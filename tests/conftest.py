@@ -52,3 +52,13 @@ def write_record(tmp_path):
         return str(path)
 
     return write
+
+
+@pytest.fixture(autouse=True)
+def _english_unless_asked(monkeypatch):
+    """Every test speaks English unless it asks otherwise (a developer's COMPANION_LANG must not leak in)."""
+    from companion.i18n import LANGUAGE_VARIABLE, set_language
+
+    monkeypatch.delenv(LANGUAGE_VARIABLE, raising=False)
+    yield
+    set_language("en")

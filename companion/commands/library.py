@@ -87,7 +87,20 @@ def open_store(args: argparse.Namespace, config_value: str | None = None, *, wri
             store.close()
             raise UserError(damaged_message(path, store.damage))
         args.damaged_store = damaged_message(path, store.damage)  # reported by @store_errors
+    speak_the_tables_language(args, store)
     return store
+
+
+def speak_the_tables_language(args: argparse.Namespace, store: Store) -> None:
+    """The table's language setting speaks when neither ``--lang`` nor ``$COMPANION_LANG`` did.
+
+    Only commands that open the store anyway ask it; ``replay`` and ``moves`` never do.
+    """
+    from companion.i18n import choose_language, set_language
+    from companion.settings import LANGUAGE
+
+    set_language(choose_language(getattr(args, "lang", None), os.environ,
+                                 lambda: store.get_setting(LANGUAGE)))
 
 
 def open_app(args: argparse.Namespace, config_value: str | None = None, *,

@@ -1,0 +1,189 @@
+"""The catalogues: every word a player reads, in English and Hungarian.
+
+Two kinds of catalogue, both gettext ``.po`` files under ``companion/locale``:
+
+- ``messages.po`` (one per language, English included) maps a **message code**
+  to its text: engines and the core return codes with parameters
+  (:class:`~companion.games.messages.Message`), and :func:`render` puts them
+  into words with ``str.format`` placeholders (``{player}``). A message with
+  a plural form chooses it by its ``count`` parameter, through the
+  catalogue's own ``Plural-Forms`` rule, never by string concatenation.
+- ``argparse.po`` (Hungarian only) translates argparse's own texts ("usage:",
+  "the following arguments are required"), gettext-style: their English text
+  is the ``msgid``, since argparse asks gettext for them by that text.
+
+The language is chosen by :func:`choose_language`. Catalogues are read on
+first use and kept (see :mod:`companion.i18n.po` for why ``.po`` is read
+directly).
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Callable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from companion.games.messages import Message
+from companion.i18n.po import PoEntry, header_fields, read_po
+
+#: The languages with catalogues, English first (the fallback).
+LANGUAGES = ("en", "hu")
+DEFAULT_LANGUAGE = "en"
+#: The environment variable that chooses the language (after ``--lang``).
+LANGUAGE_VARIABLE = "COMPANION_LANG"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+
+
+class LanguageError(ValueError):
+    """A language the companion has no catalogue for; the message names where it came from."""
+
+
+class Catalogue(gettext.NullTranslations):
+    """One ``.po`` file as gettext translations (``gettext``, ``ngettext``, ``pgettext`` ...).
+
+    An entry that is missing, fuzzy or empty falls back to the ``msgid``, as
+    gettext does; :meth:`lookup` tells whether there is a real translation.
+    """
+
+    def __init__(self, entries: list[PoEntry], plural_rule: str = "n != 1") -> None:
+        super().__init__()
+        self._plural: Callable[[int], int] = gettext.c2py(plural_rule)
+        self._entries: dict[tuple[str | None, str], PoEntry] = {
+            entry.key: entry for entry in entries
+            if not entry.fuzzy and entry.msgid and any(entry.msgstr.values())}
+
+    @classmethod
+    def load(cls, path: Path) -> Catalogue:
+        entries = read_po(path)
+        rule = header_fields(entries).get("Plural-Forms", "")
+        _, _, expression = rule.partition("plural=")
+        return cls(entries, expression.rstrip(";").strip() or "n != 1")
+
+    def lookup(self, msgid: str, context: str | None = None, count: int | None = None) -> str | None:
+        """The translation of ``msgid`` (the plural form for ``count``), or ``None`` when there is none."""
+        entry = self._entries.get((context, msgid))
+        if entry is None:
+            return None
+        index = 0 if count is None or entry.msgid_plural is None else self._plural(count)
+        text = entry.msgstr.get(index) or entry.msgstr.get(0)
+        return text or None
+
+    @property
+    def msgids(self) -> set[tuple[str | None, str]]:
+        return set(self._entries)
+
+    def gettext(self, message: str) -> str:
+        return self.lookup(message) or message
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return self.lookup(msgid1, count=n) or (msgid1 if n == 1 else msgid2)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self.lookup(message, context) or message
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        return self.lookup(msgid1, context, n) or (msgid1 if n == 1 else msgid2)
+
+
+@cache
+def catalogue(language: str, domain: str = "messages") -> Catalogue:
+    """The catalogue of ``domain`` in ``language`` (empty when that language has none)."""
+    path = LOCALE_DIR / language / f"{domain}.po"
+    if not path.exists():
+        return Catalogue([])
+    return Catalogue.load(path)
+
+
+def render(message: Message, language: str = DEFAULT_LANGUAGE) -> str:
+    """``message`` in words, in ``language``; English when that language lacks it.
+
+    Nested messages among the parameters are rendered first. A code found in
+    no catalogue is shown as the code with its parameters, so a missing text
+    is visible and never crashes a screen (the catalogue tests fail on it).
+    """
+    params: dict[str, Any] = {key: render(value, language) if isinstance(value, Message) else value
+                              for key, value in message.params.items()}
+    count = params.get("count")
+    count = count if isinstance(count, int) else None
+    for lang in (language, DEFAULT_LANGUAGE):
+        text = catalogue(lang).lookup(message.code, count=count)
+        if text is not None:
+            try:
+                return text.format_map(params)
+            except (KeyError, IndexError, ValueError, AttributeError):
+                continue  # a placeholder the parameters do not fill: try English, then the code
+    shown = ", ".join(f"{key}={value}" for key, value in params.items())
+    return f"{message.code}({shown})"
+
+
+def render_json(message: Message) -> dict[str, Any]:
+    """What ``--json`` output carries: the code, its parameters and the English text."""
+    return {**message.to_json(), "text": render(message, DEFAULT_LANGUAGE)}
+
+
+def choose_language(option: str | None, environ: Mapping[str, str],
+                    table_setting: Callable[[], str | None] | None = None) -> str:
+    """The language to speak: ``--lang``, else ``$COMPANION_LANG``, else the table's setting, else English.
+
+    ``table_setting`` is asked only when the first two say nothing (it may
+    open the store, which ``replay`` and ``moves`` never do: they pass none).
+    An unknown value from the option or the variable is an error naming it;
+    one from the store (written by an older or newer companion) falls back
+    to English.
+    """
+    for value, source in ((option, "--lang"), (environ.get(LANGUAGE_VARIABLE), LANGUAGE_VARIABLE)):
+        if value:
+            return _known(value, source)
+    if table_setting is not None:
+        stored = table_setting()
+        if stored and stored.lower() in LANGUAGES:
+            return stored.lower()
+    return DEFAULT_LANGUAGE
+
+
+def _known(value: str, source: str) -> str:
+    language = value.strip().lower()
+    if language not in LANGUAGES:
+        shown = value.encode("unicode_escape").decode("ascii")[:20]
+        raise LanguageError(render(Message("cli.language.unknown",
+                                           {"value": shown, "source": source,
+                                            "choices": ", ".join(LANGUAGES)})))
+    return language
+
+
+def install_argparse(language: str) -> None:
+    """Make argparse speak ``language``: its texts go through ``gettext`` names bound at its import."""
+    import argparse
+
+    translations = catalogue(language, "argparse")
+    argparse._ = translations.gettext  # type: ignore[attr-defined]
+    argparse.ngettext = translations.ngettext  # type: ignore[attr-defined]
+
+
+_current = [DEFAULT_LANGUAGE]
+
+
+def set_language(language: str) -> None:
+    """Speak ``language`` from now on, in this process (the front end's choice, made once at start
+    or when the table's setting changes); argparse follows."""
+    if language not in LANGUAGES:
+        raise LanguageError(f"no catalogue for the language {language!r}")
+    _current[0] = language
+    install_argparse(language)
+
+
+def current_language() -> str:
+    """The language chosen by :func:`set_language` (English until then)."""
+    return _current[0]
+
+
+def say(message: Message) -> str:
+    """``message`` in the current language."""
+    return render(message, _current[0])
+
+
+def text(code: str, /, **params: Any) -> str:
+    """The message ``code`` with ``params`` in the current language (the front ends' own words)."""
+    return render(Message(code, params), _current[0])
