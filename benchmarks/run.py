@@ -8,12 +8,17 @@ Figures, for each game (Campanile, Castelli, San Gimignano), over a few long
 legal games generated with fixed seeds (``benchmarks/legal_games.py``):
 - ``propose()`` CPU path: validate + apply + notify (one listener), no journal;
   budget: median <= 1 ms; p99 and max reported.
-- shown: what a screen needs after each move, ``game.summary(state)`` plus
-  ``game.to_move(state)``; median, p99 and max reported.
+- shown: what a screen needs after each move, ``game.summary(state)`` (which
+  holds ``turn``) plus ``game.legal_moves(state)``; median, p99 and max reported.
 - ``propose()`` CPU path + shown, per move: budget p99 <= 1.7 ms (one 60 fps
   frame on the Pi, about 10x slower, divided by 10); max reported.
 - replay per move (``parse_record`` + ``final_state``), median of the rounds;
   budget <= 0.2 ms.
+- the engine contract on every state of the example records and of the
+  benchmark games (Castelli's on the shipped 4-player layout), each state fresh
+  (no facts cached from an earlier question): ``legal_moves`` budget median
+  <= 0.5 ms, p99 and max reported; ``turn``, ``outcome``, each view target and
+  ``preview_*`` reported.
 And once:
 - ``propose()`` with the SQLite store (database in a temporary directory under
   ``benchmarks/``, on the repository's file system; ``--dir`` to choose): the
@@ -32,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import platform
 import statistics
@@ -39,7 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -55,12 +61,14 @@ from companion.store import Store, StoreJournal  # noqa: E402
 from tests import helpers_campanile as camp  # noqa: E402
 
 DOCS = ROOT / "docs" / "performance.md"
+EXAMPLES = ROOT / "tests" / "data" / "examples"
 BEGIN, END = "<!-- figures:begin -->", "<!-- figures:end -->"
 TITLES = {"campanile": "Campanile", "castelli": "Castelli", "san-gimignano": "San Gimignano"}
 #: Budgets (ms on this machine; the Pi is about 10x slower).
 PROPOSE_MEDIAN_BUDGET = 1.0
 FRAME_P99_BUDGET = 1.7
 REPLAY_BUDGET = 0.2
+LEGAL_MOVES_BUDGET = 0.5
 OPEN_BUDGET = 100.0
 PI_FACTOR = 10
 LIBRARY_GAMES = 1000
@@ -94,8 +102,8 @@ class MoveTimes:
 def bench_moves(records: list[Record], rounds: int) -> MoveTimes:
     """Play every record move by move through a Session (no journal, one listener), ``rounds`` times.
 
-    After each ``propose()`` the screen's work is timed: ``summary`` and ``to_move``
-    of the new state.
+    After each ``propose()`` the screen's work is timed: ``summary`` (with ``turn``)
+    and ``legal_moves`` of the new state.
     """
     times = MoveTimes([], [], [])
     for _ in range(rounds):
@@ -109,13 +117,64 @@ def bench_moves(records: list[Record], rounds: int) -> MoveTimes:
                 state = session.propose(move)
                 proposed = time.perf_counter_ns()
                 game.summary(state)
-                game.to_move(state)
+                game.legal_moves(state)
                 shown = time.perf_counter_ns()
                 times.propose.append((proposed - start) / 1e6)
                 times.shown.append((shown - proposed) / 1e6)
                 times.both.append((shown - start) / 1e6)
             assert len(heard) == len(record.moves)
             assert game.is_finished(session.state), "a benchmark game must be played to its end"
+    return times
+
+
+def example_records() -> list[Record]:
+    return [parse_record(json.loads(path.read_text(encoding="utf-8")))
+            for path in sorted(EXAMPLES.glob("*.json")) if not path.name.endswith(".expected.json")]
+
+
+def view_asks(name: str) -> dict[str, Any]:
+    """The view targets and previews of one game, as functions of a state."""
+    if name == "campanile":
+        from companion.games.campanile import views as campanile
+
+        return {"views.targets": campanile.targets, "views.preview": campanile.preview}
+    if name == "castelli":
+        from companion.games.castelli import views as castelli
+
+        def preview_area(state: Any) -> Any:
+            return [castelli.preview_area(state, area) for area in list(state.board.areas)[:1]]
+
+        return {"views.targets": castelli.targets, "views.build_targets":
+                lambda s: castelli.build_targets(s, s.players[s.current or 0]),
+                "views.preview_area (one area)": preview_area, "views.preview_final": castelli.preview_final}
+    from companion.games.san_gimignano import views as sg
+
+    return {"views.targets (acting player)":
+            lambda s: sg.targets(s, s.current or s.players[s.next_seat])}
+
+
+def bench_contract(records: list[Record], rounds: int) -> dict[str, list[float]]:
+    """Milliseconds per state of ``legal_moves``, ``turn``, ``outcome`` and the views (fresh copies)."""
+    asks: dict[str, Any] = {}
+    if records:
+        game = records[0].game
+        asks = {"legal_moves": game.legal_moves, "turn": game.turn, "outcome": game.outcome,
+                **view_asks(game.name)}
+    times: dict[str, list[float]] = {name: [] for name in asks}
+    states: list[Any] = []
+    for record in records:
+        state = record.initial
+        states.append(state)
+        for move in record.moves:
+            state = record.game.apply(state, move)
+            states.append(state)
+    for _ in range(rounds):
+        for state in states:
+            for name, ask in asks.items():
+                fresh = replace(state)  # facts cached on a state are not carried over
+                start = time.perf_counter_ns()
+                ask(fresh)
+                times[name].append((time.perf_counter_ns() - start) / 1e6)
     return times
 
 
@@ -286,6 +345,7 @@ def main(argv: list[str] | None = None) -> int:
         return " / ".join(f"{value:.3f}" for value in shown) + " ms"
 
     games: list[str] = []
+    examples = example_records()
     pauses = GcPauses()
     long = campanile_long_record(400 if args.quick else 2000)
     for name, generate in GENERATORS.items():
@@ -307,6 +367,11 @@ def main(argv: list[str] | None = None) -> int:
         add(f"{title}: propose() CPU + shown, p99", f"{frame:.3f} ms", "<= 1.7 ms", frame <= FRAME_P99_BUDGET)
         add(f"{title}: propose() CPU + shown, slowest move / slowest call",
             f"{worst_move(times.both, rounds):.3f} / {max(times.both):.3f} ms", "-", None)
+        contract = bench_contract([r for r in examples if r.game.name == name] + records, rounds)
+        lm = statistics.median(contract["legal_moves"])
+        add(f"{title}: legal_moves, median", f"{lm:.3f} ms", "<= 0.5 ms", lm <= LEGAL_MOVES_BUDGET)
+        for figure, values in contract.items():
+            add(f"{title}: {figure}, median / p99 / slowest state / slowest call", ms(values), "-", None)
         if name == "campanile":
             replayed, what = [long], f"one {len(long['moves'])}-move record"
         else:

@@ -18,7 +18,7 @@ from companion import __version__
 from companion.i18n import LanguageError, choose_language, set_language, text
 
 #: Modules under companion.commands that add subcommands, in help order.
-COMMAND_MODULES = ("replay", "library", "run", "sessions", "settings", "campanile", "castelli",
+COMMAND_MODULES = ("replay", "moves", "library", "run", "sessions", "settings", "campanile", "castelli",
                    "config", "doctor")
 
 EXIT_USAGE = 2

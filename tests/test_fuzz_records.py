@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 from companion.games.base import RecordError
 from companion.records import ReplayError, final_state, parse_record
 from tests.conftest import EXAMPLES
+from tests.contract_kit import key, keys, template
 
 RECORDS = {p.stem: json.loads(p.read_text()) for p in sorted(EXAMPLES.glob("*.json"))
            if not p.name.endswith(".expected.json")}
@@ -31,12 +33,34 @@ json_values = st.recursive(
     max_leaves=8)
 
 
-def _replay(record: dict) -> None:
+def _replay(record: dict) -> str | None:
+    """The one-line refusal of ``record``, or ``None`` when it replays."""
     try:
         final_state(parse_record(record))
     except (RecordError, ReplayError) as error:
         message = str(error)
         assert message and "\n" not in message
+        return message
+    return None
+
+
+def _refused_at_or_after(message: str | None, index: int) -> None:
+    """A record damaged at move ``index`` (0-based) is refused naming that move or a later one."""
+    if message is None:
+        return
+    named = re.match(r"move (\d+)", message)
+    assert named, f"the refusal names no move: {message}"
+    assert int(named.group(1)) >= index + 1, message
+
+
+def _listed_before(record: dict, index: int) -> None:
+    """A damaged move the engine accepted was among the legal moves listed before it."""
+    parsed = parse_record(record)
+    game, state = parsed.game, parsed.initial
+    for move in parsed.moves[:index]:
+        state = game.apply(state, move)
+    reduced = template(game.move_to_json(parsed.moves[index]))
+    assert key(reduced) in keys(game.legal_moves(state))
 
 
 @pytest.mark.parametrize("name", sorted(RECORDS))
@@ -51,7 +75,10 @@ def test_a_damaged_move_is_refused_cleanly(name, data):
         del move[key]
     else:
         move[key] = data.draw(json_values, label="value")
-    _replay(record)
+    message = _replay(record)
+    _refused_at_or_after(message, index)
+    if message is None:
+        _listed_before(record, index)
 
 
 @pytest.mark.parametrize("name", sorted(RECORDS))
@@ -64,7 +91,7 @@ def test_moves_in_a_shuffled_order_are_refused_cleanly(name, data):
     j = data.draw(st.integers(0, len(moves) - 1), label="j")
     moves[i], moves[j] = moves[j], moves[i]
     record["moves"] = moves[: data.draw(st.integers(0, len(moves)), label="cut")]
-    _replay(record)
+    _refused_at_or_after(_replay(record), min(i, j))
 
 
 @pytest.mark.parametrize("name", sorted(RECORDS))
@@ -103,4 +130,6 @@ def test_any_value_anywhere_replaced_is_refused_cleanly(name, data):
     for step in path[:-1]:
         parent = parent[step]
     parent[path[-1]] = data.draw(json_values, label="value")
-    _replay(record)
+    message = _replay(record)
+    if path[0] == "moves" and len(path) > 1:
+        _refused_at_or_after(message, path[1])

@@ -258,6 +258,8 @@ def _describe(session: Session, move: Any) -> str:
 QUIT_WORDS = ("quit", "exit")
 
 HELP = """commands, one per line:
+  moves                   the moves that may be entered now, numbered
+  3 / Albert: brown +3    a move by its number in that list, or in the notation
   {"type": ..., ...}      a move, as in a game record (see docs/records.md)
   undo / redo             take back the last move / put it back
   status                  the game so far
@@ -276,6 +278,7 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
     import sqlite3
 
     from companion.command_queue import CommandQueue
+    from companion.console_input import ConsoleInput
     from companion.store import StoreError
 
     current: dict[str, Any] = {"session": session}
@@ -293,6 +296,7 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
             say(f"refused: {error}")
 
     queue = CommandQueue(on_error=refused)
+    console = ConsoleInput()
 
     def playing() -> Session:
         if current["session"] is None:
@@ -360,6 +364,15 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
                 say(f"refused: {error}")
                 continue
         else:
+            reading = None if current["session"] is None else console.read(
+                current["session"].game, current["session"].state, text)
+            if reading is not None:
+                for said in reading.say:
+                    say(said)
+                if reading.move is not None:
+                    queue.post(propose(reading.move))
+                queue.drain()
+                continue
             try:
                 data = decode_json(text)
                 if not isinstance(data, dict):

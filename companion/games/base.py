@@ -10,9 +10,14 @@ this interface, so a new game is one new package plus a line in the registry.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+StateT = TypeVar("StateT")
+MoveT = TypeVar("MoveT")
 
 
 def one_line(text: str) -> str:
@@ -25,6 +30,13 @@ def one_line(text: str) -> str:
         return text
     return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
                    for ch in text)
+
+
+def join_names(names: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``: names in a sentence (one wording for every game)."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 class IllegalMove(Exception):
@@ -69,12 +81,96 @@ class RecordError(ValueError):
         return f"{self.path}: {self.message}" if self.path else self.message
 
 
-class Game(ABC):
+@dataclass(frozen=True)
+class Turn:
+    """Whose turn is in progress and who starts the next one (``Game.turn``).
+
+    ``player`` is ``None`` between turns; then ``may`` lists what the table
+    (not a player) may enter, such as a display refill after a valuation.
+    ``next`` is ``None`` when no further turn will start.
+    """
+
+    player: str | None
+    may: tuple[str, ...]
+    next: str | None
+
+    def to_json(self) -> dict[str, str | None]:
+        """The summary's ``turn`` field."""
+        return {"player": self.player, "next": self.next}
+
+
+def turn_from(templates: Sequence[Mapping[str, Any]], player: str | None, following: str | None) -> Turn:
+    """A :class:`Turn` whose ``may`` holds the move types ``player`` (or the table) may enter now."""
+    may = dict.fromkeys(t["type"] for t in templates if t.get("player") == player)
+    return Turn(player, tuple(may), following)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's place in the ranking: players still tied after the tie-break share a rank."""
+
+    player: str
+    rank: int
+    score: int
+    #: The tie-break figure (the highest chip, castles built, tokens on the board).
+    tiebreak: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The ranking, the winners and the tie-break that decided them (``Game.outcome``).
+
+    ``decided_by`` is ``"score"`` when the winner has the most points alone,
+    the tie-break's name when it decided a tie for first, ``"shared"`` when
+    the players tied for first are still tied after it, and ``None`` while
+    the game is not finished (``winners`` is then empty).
+    """
+
+    standings: tuple[Standing, ...]
+    winners: tuple[str, ...]
+    decided_by: str | None
+    #: The tie-break's name for people and screens ("highest chip").
+    tiebreak: str
+
+    def reason(self) -> str:
+        """Why the winners won, in a few words."""
+        if self.decided_by is None:
+            return "the game is not finished"
+        if self.decided_by == "score":
+            return "most points"
+        if self.decided_by == "shared":
+            return f"tied on points and on {self.tiebreak}: a shared win"
+        return f"tied on points; the {self.tiebreak} decides"
+
+
+def rank_players(players: Sequence[str], scores: Mapping[str, int], tiebreak: Callable[[str], int],
+                 tiebreak_name: str, finished: bool) -> Outcome:
+    """The :class:`Outcome` for most points first, then the higher ``tiebreak`` figure."""
+    figures = {p: (scores[p], tiebreak(p)) for p in players}
+    ordered = sorted(players, key=lambda p: figures[p], reverse=True)
+    standings = tuple(Standing(p, 1 + sum(1 for q in players if figures[q] > figures[p]),
+                               scores[p], figures[p][1]) for p in ordered)
+    if not finished:
+        return Outcome(standings, (), None, tiebreak_name)
+    winners = tuple(s.player for s in standings if s.rank == 1)
+    best = figures[ordered[0]][0]
+    tied_on_points = sum(1 for p in players if scores[p] == best)
+    if tied_on_points == 1:
+        decided = "score"
+    elif len(winners) > 1:
+        decided = "shared"
+    else:
+        decided = tiebreak_name
+    return Outcome(standings, winners, decided, tiebreak_name)
+
+
+class Game(ABC, Generic[StateT, MoveT]):
     """One game's rules engine.
 
     Subclasses set the class attributes and implement the abstract methods.
-    States and moves are engine-specific objects; callers treat them as
-    opaque values, never mutate them, and ask the engine about them.
+    States and moves are engine-specific objects (``StateT``, ``MoveT``: a
+    subclass names its own, ``Game[CampanileState, Move]``); callers treat
+    them as opaque values, never mutate them, and ask the engine about them.
     """
 
     #: The record's ``game`` value, e.g. ``"campanile"``.
@@ -86,7 +182,7 @@ class Game(ABC):
 
     @abstractmethod
     def start(self, players: Sequence[str], options: Mapping[str, Any],
-              setup: Mapping[str, Any]) -> Any:
+              setup: Mapping[str, Any]) -> StateT:
         """The state before the first move.
 
         ``players`` are already validated (unique names, count in range).
@@ -95,7 +191,7 @@ class Game(ABC):
         """
 
     @abstractmethod
-    def parse_move(self, data: Any) -> Any:
+    def parse_move(self, data: Any) -> MoveT:
         """A move object from its record JSON (a dict), checking its structure only.
 
         Raises :class:`RecordError`; its message names the field in words
@@ -104,37 +200,129 @@ class Game(ABC):
         """
 
     @abstractmethod
-    def move_to_json(self, move: Any) -> dict[str, Any]:
+    def move_to_json(self, move: MoveT) -> dict[str, Any]:
         """The record JSON of a move; ``parse_move(move_to_json(m)) == m``."""
 
     @abstractmethod
-    def apply(self, state: Any, move: Any) -> Any:
+    def apply(self, state: StateT, move: MoveT) -> StateT:
         """The state after ``move``. Raises :class:`IllegalMove`; never mutates ``state``."""
 
     @abstractmethod
-    def summary(self, state: Any) -> dict[str, Any]:
+    def summary(self, state: StateT) -> dict[str, Any]:
         """The ``companion replay --json`` summary of ``state`` (see records.md)."""
 
     @abstractmethod
-    def options_json(self, state: Any) -> dict[str, Any]:
+    def options_json(self, state: StateT) -> dict[str, Any]:
         """Every rule option of the game, defaults written out, for export."""
 
     @abstractmethod
-    def setup_json(self, state: Any) -> dict[str, Any]:
+    def setup_json(self, state: StateT) -> dict[str, Any]:
         """The setup of the game, defaults written out (boards inline), for export."""
 
-    def actor(self, move: Any) -> str | None:
+    def actor(self, move: MoveT) -> str | None:
         """Whose move this is, for messages; ``None`` for table-wide moves."""
         return getattr(move, "player", None)
 
     @abstractmethod
-    def report(self, state: Any) -> str:
+    def report(self, state: StateT) -> str:
         """A readable account of the state for people (``companion replay`` without ``--json``)."""
 
     @abstractmethod
-    def is_finished(self, state: Any) -> bool:
+    def is_finished(self, state: StateT) -> bool:
         """Whether the game has ended (no move may follow)."""
 
     @abstractmethod
-    def to_move(self, state: Any) -> str | None:
-        """The player expected to act next, for screens and the OLED; ``None`` when finished."""
+    def to_move(self, state: StateT) -> str | None:
+        """The player expected to act next, for screens and the OLED; ``None`` when finished.
+
+        Kept for compatibility (the summaries' ``to_move``); :meth:`turn` says more.
+        """
+
+    @abstractmethod
+    def legal_moves(self, state: StateT) -> list[dict[str, Any]]:
+        """What may be entered now, as move templates (records.md, "`companion moves`").
+
+        Each template is record JSON in its minimal form: ``type``, ``player``
+        where the move has one, and the chosen fields whose value is not
+        ``null`` or ``false``; fields observed at the table (a Castelli tile's
+        shields and silver, the Campanile refill card) are left out. The list
+        is complete (every move ``apply`` accepts now, by anyone who may act,
+        has its template) and sound (every template, its observed fields
+        filled in, is accepted), without duplicates. Engines build it with
+        generators that follow their rules, never by trying candidates.
+        """
+
+    @abstractmethod
+    def describe(self, state: StateT, move: Mapping[str, Any], lang: str = "en") -> str:
+        """A move or template (record JSON) in the short notation of ``lang`` (``Albert: brown +3``).
+
+        A template is described as far as it goes (``Anna: reveal s32``).
+        """
+
+    def read_observed(self, state: StateT, template: Mapping[str, Any],
+                      said: list[str]) -> dict[str, Any] | None:
+        """``template`` with its observed fields read from the words ``said`` after it.
+
+        ``None`` when the words do not read as those fields.
+
+        Only games with observed fields override this.
+        """
+        return None
+
+    def parse_notation(self, state: StateT, text: str, lang: str = "en") -> dict[str, Any]:
+        """The legal move (record JSON, minimal form) that ``text`` means, or a template.
+
+        Accepts the words of every language, any case, unique prefixes and the
+        acting player's name left out. A template comes back when its observed
+        fields are not in the text: the caller asks for them. Raises
+        :class:`~companion.games.notation.NotationError` (message in ``lang``'s
+        notation) for a text that means no legal move, or several.
+        """
+        from companion.games import notation
+
+        said = notation.tokens(text)
+        if not said:
+            raise notation.NotationError("type a move")
+        turn = self.turn(state)
+        acting = turn.player or turn.next
+        found: dict[str, tuple[dict[str, Any], bool, Mapping[str, Any]]] = {}
+        for template in self.legal_moves(state):
+            player = template.get("player")
+            for language in notation.LANGUAGES:
+                form = notation.tokens(self.describe(state, template, language))
+                forms = [form]
+                if player is not None and player == acting:
+                    forms.append(form[len(notation.tokens(player)):])
+                for shape in forms:
+                    head = said[:len(shape)]
+                    if not notation.prefix_match(head, shape):
+                        continue
+                    exact = head == shape
+                    move: dict[str, Any] | None = dict(template)
+                    if len(said) > len(shape):
+                        move = self.read_observed(state, template, said[len(shape):])
+                    if move is not None:
+                        key = json.dumps(move, sort_keys=True)
+                        found[key] = (move, exact or found.get(key, (None, False))[1], template)
+        if len(found) > 1 and any(exact for _, exact, _ in found.values()):
+            found = {k: v for k, v in found.items() if v[1]}
+        if len(found) == 1:
+            return next(iter(found.values()))[0]
+        if not found:
+            examples = [self.describe(state, t, lang) for t in self.legal_moves(state)[:3]]
+            hint = f" (for example: {'; '.join(examples)})" if examples else " (no move may be entered now)"
+            raise notation.NotationError(f'"{text}" is not a move that may be entered now{hint}')
+        meanings = [self.describe(state, m, lang) for m, _, _ in found.values()]
+        more = f" and {len(meanings) - 6} more" if len(meanings) > 6 else ""
+        raise notation.NotationError(f'"{text}" could mean: {"; ".join(meanings[:6])}{more}')
+
+    @abstractmethod
+    def turn(self, state: StateT) -> Turn:
+        """Whose turn is in progress, what that player may still do in it, who starts the next.
+
+        "The acting player" of a screen is ``turn.player``, else ``turn.next``.
+        """
+
+    @abstractmethod
+    def outcome(self, state: StateT) -> Outcome:
+        """The ranking, the winners and the tie-break that decided them (agrees with the summary)."""

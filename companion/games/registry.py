@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import import_module
+from typing import Any
 
 from companion.games.base import Game, RecordError
 
@@ -24,7 +25,7 @@ GAMES: tuple[str, ...] = tuple(_ENGINES)
 
 
 @cache
-def get_game(name: str) -> Game:
+def get_game(name: str) -> Game[Any, Any]:
     """The engine for ``name``; :class:`RecordError` for a game the companion does not know."""
     try:
         target = _ENGINES[name]
@@ -32,5 +33,5 @@ def get_game(name: str) -> Game:
         raise RecordError(f'unknown game "{name}"; the companion knows {", ".join(GAMES)}',
                           "game") from None
     module_name, class_name = target.split(":")
-    engine: Game = getattr(import_module(module_name), class_name)()
+    engine: Game[Any, Any] = getattr(import_module(module_name), class_name)()
     return engine

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.games.campanile.valuation import ranking
 
 if TYPE_CHECKING:
-    from companion.games.campanile.engine import Campanile
     from companion.games.campanile.state import CampanileState
 
 
-def report(game: Campanile, state: CampanileState) -> str:
-    summary = game.summary(state)
+def report(state: CampanileState, summary: dict[str, Any]) -> str:
     lines = [f"Campanile — {'finished' if summary['finished'] else 'in progress'}", "", "Towers "
              "(nearest the display first):"]
     order = ranking(state.heights)

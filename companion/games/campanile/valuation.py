@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from companion.games.base import join_names
 from companion.games.campanile.state import Award, FlagResult, Group
 
 
@@ -42,12 +43,6 @@ def value_towers(towers: Sequence[str], heights: Sequence[int], stacks: Sequence
                  for rank, i in reversed(flagged))
 
 
-def _names(players: Sequence[str]) -> str:
-    if len(players) <= 1:
-        return "".join(players)
-    return ", ".join(players[:-1]) + " and " + players[-1]
-
-
 def _flag_text(flag: Sequence[int]) -> str:
     return "/".join(str(v) for v in flag)
 
@@ -69,15 +64,15 @@ def explain(tower: str, flag: Sequence[int], stack: Sequence[Group], ordered: Se
         if end > start and start < len(flag):
             tied = [g.player for g in ordered[start:end + 1]]
             both = "both have" if len(tied) == 2 else "all have"
-            sentences.append(f"{_names(tied)} {both} {ordered[start].influence}; "
+            sentences.append(f"{join_names(tied)} {both} {ordered[start].influence}; "
                              f"{tied[0]}'s markers are closer to the base"
-                             + (f", then {_names(tied[1:])}'s." if len(tied) > 2 else "."))
+                             + (f", then {join_names(tied[1:])}'s." if len(tied) > 2 else "."))
         start = end + 1
     winners = [f"{g.player} {points}" for g, points in zip(ordered, flag, strict=False)]
     sentences.append("Points: " + ", ".join(winners) + ".")
     if len(ordered) > len(flag):
         left_out = [g.player for g in ordered[len(flag):]]
-        sentences.append(f"{_names(left_out)} {'gets' if len(left_out) == 1 else 'get'} nothing.")
+        sentences.append(f"{join_names(left_out)} {'gets' if len(left_out) == 1 else 'get'} nothing.")
     elif len(flag) > len(ordered):
         spare = flag[len(ordered):]
         sentences.append(f"The {_flag_text(spare)} {'is' if len(spare) == 1 else 'are'} not given: "

@@ -1,20 +1,17 @@
 """What the screens ask of a Campanile game: rankings, previews and the legal next taps.
 
-The UI never re-implements a rule: it asks these functions, which ask the
-engine (a candidate move is legal exactly when ``apply`` accepts it).
+The UI never re-implements a rule: the targets of the next tap are read off
+the engine's ``legal_moves``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from companion.games.base import IllegalMove
-from companion.games.campanile.engine import Campanile
-from companion.games.campanile.moves import Build, Influence, Relocate
+from companion.games.campanile.legal import legal_moves
 from companion.games.campanile.state import CampanileState, FlagResult
 from companion.games.campanile.valuation import ranking, value_towers
-
-_ENGINE = Campanile()
 
 
 @dataclass(frozen=True)
@@ -52,48 +49,56 @@ def markers_left(state: CampanileState) -> dict[str, dict[int, int]]:
     return {player: state.markers_of(player) for player in state.players}
 
 
-def _legal(state: CampanileState, move: object) -> bool:
-    try:
-        _ENGINE.apply(state, move)
-    except IllegalMove:
-        return False
-    return True
+@dataclass(frozen=True)
+class Targets:
+    """What the Campanile screens may offer now, from the engine's legal moves.
+
+    ``valuations`` lists the phases whose card may be turned over now; for each,
+    :func:`preview` shows what it would give.
+    """
+
+    builder: str | None
+    build_towers: tuple[str, ...]
+    marker_value: int | None
+    marker_towers: tuple[str, ...]
+    relocations: tuple[tuple[str, str], ...]
+    cards: tuple[str, ...]
+    refill: bool
+    valuations: tuple[str, ...]
+
+
+def targets(state: CampanileState) -> Targets:
+    """Every target of the next tap, read off ``legal_moves`` (no rule is checked twice)."""
+    listed = legal_moves(state)
+
+    def of(kind: str) -> list[dict[str, Any]]:
+        return [m for m in listed if m["type"] == kind]
+
+    builds = of("build")
+    markers = of("influence")
+    return Targets(
+        builder=builds[0]["player"] if builds else None,
+        build_towers=tuple(dict.fromkeys(m["tower"] for m in builds)),
+        marker_value=state.turn.stories if markers and state.turn is not None else None,
+        marker_towers=tuple(m["tower"] for m in markers),
+        relocations=tuple((m["from"], m["to"]) for m in of("relocate")),
+        cards=tuple(m["card"] for m in of("take")),
+        refill=bool(of("reveal")),
+        valuations=tuple(m["phase"] for m in of("valuation")),
+    )
 
 
 def buildable_towers(state: CampanileState) -> list[str]:
-    """Towers the player to move may raise now (all of them when it is a build's turn)."""
-    player = _ENGINE.to_move(state)
-    if player is None:
-        return []
-    return [t for t in state.rules.towers if _legal(state, Build(player, t, 1))]
-
-
-def _building_player(state: CampanileState) -> str | None:
-    """The player whose turn is in progress (has built, turn not ended), else ``None``.
-
-    Not ``to_move``: without a tracked display that already names the next builder
-    while the player who just built may still place a marker.
-    """
-    turn = state.turn
-    if state.phase == "finished" or turn is None or turn.ended:
-        return None
-    return state.players[turn.player]
+    """Towers the next builder may raise now (all of them when a build may come)."""
+    return list(targets(state).build_towers)
 
 
 def marker_choices(state: CampanileState) -> tuple[int | None, list[str]]:
     """The marker value the player whose turn it is may place now and the towers it may go under."""
-    player = _building_player(state)
-    if player is None or state.turn is None:
-        return None, []
-    towers = [t for t in state.rules.towers if _legal(state, Influence(player, t))]
-    return (state.turn.stories if towers else None), towers
+    found = targets(state)
+    return found.marker_value, list(found.marker_towers)
 
 
 def relocations(state: CampanileState) -> list[tuple[str, str]]:
     """The (from, to) pairs of the 2-player relocate rule open to the player whose turn it is."""
-    player = _building_player(state)
-    if player is None or not state.rules.two_player_move:
-        return []
-    towers = state.rules.towers
-    return [(a, b) for a in towers for b in towers
-            if a != b and _legal(state, Relocate(player, a, b))]
+    return list(targets(state).relocations)

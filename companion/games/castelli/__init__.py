@@ -16,7 +16,7 @@ from typing import Any
 
 _EXPORTS = {
     "Board": "board", "layout_names": "board", "load_layout": "board", "validate_board": "board",
-    "Castelli": "engine", "Resolution": "evaluation", "resolve": "evaluation",
+    "Castelli": "game", "Resolution": "evaluation", "resolve": "evaluation",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from companion.games.base import join_names
 from companion.games.castelli import tables
 
 Shield = tuple[str, "int | str"]
@@ -56,9 +57,6 @@ def _who(colour: str, players_by_colour: Mapping[str, str]) -> str:
     return f"{player} ({colour})" if player else f"neutral {colour}"
 
 
-def _names(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
 
 def _unit(gain: str, n: int) -> str:
     if gain == "cards":
@@ -88,7 +86,7 @@ def resolve(kind: str, amount: int, shields: Iterable[Shield],
     leaders = tuple(c for c, v in influence.items() if v == best)
     ranking = sorted(influence.items(), key=lambda cv: -cv[1])
     others = [f"{_who(c, players_by_colour)} {v}" for c, v in ranking if v < best]
-    beaten = f", beating {_names(others)}" if others else ""
+    beaten = f", beating {join_names(others)}" if others else ""
     neutrals = [c for c in leaders if c not in players_by_colour]
     played = [c for c in leaders if c in players_by_colour]
     what = _unit(gain, amount)
@@ -102,7 +100,7 @@ def resolve(kind: str, amount: int, shields: Iterable[Shield],
         return Resolution(kind, gain, amount, influence, leaders, {player: amount},
                           explanation=f"{_who(colour, players_by_colour)} has the most ({best})"
                                       f"{beaten}: {player} gains {what}")
-    tied = _names([_who(c, players_by_colour) for c in leaders])
+    tied = join_names([_who(c, players_by_colour) for c in leaders])
     if neutrals and neutral == "void":
         return Resolution(kind, gain, amount, influence, leaders, voided=True,
                           explanation=f"{tied} tie with {best}{beaten}; a neutral colour is among "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from companion.games.base import IllegalMove, require_player
 from companion.games.castelli import tables
-from companion.games.castelli.board import FRAME_PREFIX
+from companion.games.castelli.board import FRAME_PREFIX, Area
 from companion.games.castelli.evaluation import resolve
 from companion.games.castelli.moves import Build, End, Guard, Move, Play, Reveal, Sell, Steward
 from companion.games.castelli.scoring import (
@@ -18,7 +18,7 @@ from companion.games.castelli.scoring import (
     silver_awards,
     top_castles,
 )
-from companion.games.castelli.state import Evaluation, Pending, State
+from companion.games.castelli.state import Evaluation, Pending, Shields, State
 
 _RES_INDEX = {r: i for i, r in enumerate(tables.RESOURCES)}
 
@@ -102,7 +102,7 @@ def evaluate(state: State, area: str) -> None:
                          Evaluation(area, spec.kind, result.influence, awards, text))
 
 
-def _apply_orientation(state: State, space: str, shields: tuple, revealer: str) -> None:
+def _apply_orientation(state: State, space: str, shields: Shields) -> None:
     """Frame gifts and area evaluations of a tile as it now lies (mutates ``state``)."""
     state.revealed[space] = shields
     sides = state.board.spaces[space].sides
@@ -177,7 +177,7 @@ def _reveal(state: State, move: Reveal) -> State:
     give(new, move.player, "cards", icons)
     give(new, move.player, "silver", move.silver)
     base = new.clone()
-    _apply_orientation(new, move.space, move.shields, move.player)
+    _apply_orientation(new, move.space, move.shields)
     new.pending = Pending("reveal", base, move.player, move.space)
     return new
 
@@ -202,7 +202,7 @@ def _steward(state: State, move: Steward) -> State:
     new = base.clone()
     new.cards[move.player] -= 1
     rebase = new.clone()
-    _apply_orientation(new, pending.space, move.shields, pending.player)
+    _apply_orientation(new, pending.space, move.shields)
     new.pending = Pending("reveal", rebase, pending.player, pending.space)
     return new
 
@@ -248,7 +248,8 @@ def _pay_for_castle(new: State, move: Build, cost: int) -> None:
     new.resources[player] = tuple(max(0, held[i] - cost) for i in range(3))  # type: ignore[assignment]
 
 
-def _build(state: State, move: Build) -> State:
+def _check_builder(state: State, move: Build) -> Area:
+    """The area built in, after checking whose turn it is, the reveal, castles left and the card."""
     player = move.player
     index = state.players.index(player)
     if state.current != index:
@@ -266,48 +267,64 @@ def _build(state: State, move: Build) -> State:
                           "game does not use")
     if move.card is not None:
         _check_card(state, player, move.card)
+    return area
+
+
+def _new_castle_cost(move: Build, area: Area, stacks: tuple[tuple[str, ...], ...], points: int) -> int:
+    """What a new castle in ``area`` costs of each resource, or the rule it breaks there."""
+    needed = tables.CARD_AREA.get(move.card or "")
+    if needed is not None and area.kind != needed:
+        raise IllegalMove(f"the {(move.card or '').title()} lets you build on a {needed}, and "
+                          f"{move.area} is a {area.kind}")
+    if area.kind == "rock":
+        if len(stacks) >= area.spots:
+            raise IllegalMove(f"you can build only on a rock with a free castle place; "
+                              f"{move.area} has {area.spots} and no free one")
+    elif area.kind in ("field", "forest"):
+        card = "Count" if area.kind == "field" else "Countess"
+        if needed is None:
+            raise IllegalMove(f"castles stand on rocks; on a {area.kind} only with the {card}")
+        if stacks:
+            raise IllegalMove(f"a {area.kind} holds one castle, and {move.area} has one")
+    else:
+        raise IllegalMove(f"you can build only on a rock with a free castle place, not on a "
+                          f"{area.kind}")
+    _check_points(move.area, points)
+    return tables.CASTLE_COST
+
+
+def _top_castle_cost(state: State, move: Build, owner: str, stacks: tuple[tuple[str, ...], ...],
+                     points: int) -> int:
+    """What building on top of ``owner``'s castle costs of each resource, or the rule it breaks."""
+    require_player(tuple(state.colors), owner)
+    if owner == move.player:
+        raise IllegalMove("you build on top of another player's castle, not your own")
+    if not any(s[-1] == owner for s in stacks):
+        raise IllegalMove(f"{owner} has no castle on top in {move.area}")
+    if not any(len(s) == 1 and s[0] == owner for s in stacks):
+        raise IllegalMove(f"{owner}'s castle in {move.area} already stands on another; a castle "
+                          "place is built on only once")
+    _check_points(move.area, points)
+    theirs = state.points_in(move.area, owner)
+    if move.card == "knights":
+        if points >= theirs:
+            raise IllegalMove(f"the Knights let you build on a castle where you have fewer shield "
+                              f"points than its owner (you {points}, {owner} {theirs})")
+    elif points <= theirs:
+        raise IllegalMove(f"to build on top of {owner}'s castle you need more shield points in "
+                          f"{move.area} than {owner} (you {points}, {owner} {theirs})")
+    return tables.ABBOT_COST if move.card == "abbot" else tables.TOP_CASTLE_COST
+
+
+def _build(state: State, move: Build) -> State:
+    player = move.player
+    area = _check_builder(state, move)
     points = state.points_in(move.area, player)
     stacks = state.castles.get(move.area, ())
     if move.on is None:
-        needed = tables.CARD_AREA.get(move.card or "")
-        if needed is not None and area.kind != needed:
-            raise IllegalMove(f"the {move.card.title()} lets you build on a {needed}, and "
-                              f"{move.area} is a {area.kind}")
-        if area.kind == "rock":
-            if len(stacks) >= area.spots:
-                raise IllegalMove(f"you can build only on a rock with a free castle place; "
-                                  f"{move.area} has {area.spots} and no free one")
-        elif area.kind in ("field", "forest"):
-            card = "Count" if area.kind == "field" else "Countess"
-            if needed is None:
-                raise IllegalMove(f"castles stand on rocks; on a {area.kind} only with the {card}")
-            if stacks:
-                raise IllegalMove(f"a {area.kind} holds one castle, and {move.area} has one")
-        else:
-            raise IllegalMove(f"you can build only on a rock with a free castle place, not on a "
-                              f"{area.kind}")
-        _check_points(move.area, points)
-        cost = tables.CASTLE_COST
+        cost = _new_castle_cost(move, area, stacks, points)
     else:
-        owner = move.on
-        require_player(tuple(state.colors), owner)
-        if owner == player:
-            raise IllegalMove("you build on top of another player's castle, not your own")
-        if not any(s[-1] == owner for s in stacks):
-            raise IllegalMove(f"{owner} has no castle on top in {move.area}")
-        if not any(len(s) == 1 and s[0] == owner for s in stacks):
-            raise IllegalMove(f"{owner}'s castle in {move.area} already stands on another; a castle "
-                              "place is built on only once")
-        _check_points(move.area, points)
-        theirs = state.points_in(move.area, owner)
-        if move.card == "knights":
-            if points >= theirs:
-                raise IllegalMove(f"the Knights let you build on a castle where you have fewer shield "
-                                  f"points than its owner (you {points}, {owner} {theirs})")
-        elif points <= theirs:
-            raise IllegalMove(f"to build on top of {owner}'s castle you need more shield points in "
-                              f"{move.area} than {owner} (you {points}, {owner} {theirs})")
-        cost = tables.ABBOT_COST if move.card == "abbot" else tables.TOP_CASTLE_COST
+        cost = _top_castle_cost(state, move, move.on, stacks, points)
     new = state.clone()
     new.pending = None
     _pay_for_castle(new, move, cost)
@@ -412,7 +429,7 @@ def _play(state: State, move: Play) -> State:
 
 
 def _area_for(state: State, area: str | None) -> str:
-    if area not in state.board.areas:
+    if area is None or area not in state.board.areas:
         raise IllegalMove(f'there is no area "{area}" on this board')
     return area
 
@@ -438,6 +455,11 @@ def _end(state: State) -> State:
     left = len(state.board.spaces) - len(state.revealed)
     if left:
         raise IllegalMove(f"the game ends after the last tile is revealed ({left} still face down)")
+    return final_scoring(state)
+
+
+def final_scoring(state: State) -> State:
+    """The state after the mine's evaluation and the final scoring (also the "if it ended now" preview)."""
     new = state.clone()
     new.pending = None
     mine = new.board.mine

@@ -1,24 +1,21 @@
 """What the screens show, as functions of the state: areas in play, players, legal builds.
 
-The UI asks these instead of re-implementing rules; ``build_targets`` tries
-each candidate build against the engine itself, so a target shown is a build
-the engine accepts.
+The UI asks these instead of re-implementing rules; the targets come from the
+generators of ``legal_moves`` (:mod:`.legal`), so a target shown is a move the
+engine accepts.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
-from companion.games.base import IllegalMove
-from companion.games.castelli import tables
-from companion.games.castelli.evaluation import influence_of
+from companion.games.castelli import legal, tables
+from companion.games.castelli.evaluation import Resolution, influence_of, resolve
 from companion.games.castelli.moves import Build
-from companion.games.castelli.rules import apply_move
+from companion.games.castelli.rules import apply_move, final_scoring
 from companion.games.castelli.scoring import castle_points
-from companion.games.castelli.state import State
-
-if TYPE_CHECKING:
-    from companion.games.castelli.engine import Castelli
+from companion.games.castelli.state import Shields, State
 
 
 def area_views(state: State) -> list[dict[str, Any]]:
@@ -52,42 +49,18 @@ def player_views(state: State) -> dict[str, dict[str, Any]]:
             for p in state.players}
 
 
-def _candidates(state: State, player: str) -> list[Build]:
-    moves: list[Build] = []
-    cards: list[str | None] = [None, "master-builder"]
-    for area, spec in state.board.areas.items():
-        if spec.kind == "rock":
-            for card in cards:
-                moves.append(Build(player, area, None, card))
-                for res in tables.RESOURCES:
-                    moves.append(Build(player, area, res, None))
-        elif spec.kind in ("field", "forest"):
-            card = "count" if spec.kind == "field" else "countess"
-            moves.append(Build(player, area, None, card))
-            moves.extend(Build(player, area, res, card) for res in tables.RESOURCES)
-        if state.options.battle:
-            for stack in state.castles.get(area, ()):
-                if len(stack) == 1 and stack[0] != player:
-                    for card in (None, "abbot", "knights"):
-                        moves.append(Build(player, area, None, card, stack[0]))
-                        moves.extend(Build(player, area, res, card, stack[0])
-                                     for res in tables.RESOURCES)
-    return moves
-
-
 def build_targets(state: State, player: str) -> list[dict[str, Any]]:
     """Every build the engine would accept from ``player`` now: where, how paid, what it scores.
 
     Each entry: ``move`` (the build's fields), ``cost`` (resources, silver, card
     used) and ``points``. The cheapest way per (area, on) is listed first.
     """
-    out = []
+    out: list[dict[str, Any]] = []
     seen = set()
-    for move in _candidates(state, player):
-        try:
-            after = apply_move(state, move)
-        except IllegalMove:
-            continue
+    for template in legal.builds(state, player):
+        move = Build(player, template["area"], template.get("silver_for"), template.get("card"),
+                     template.get("on"))
+        after = apply_move(state, move)
         before_res, after_res = state.resources[player], after.resources[player]
         cost = {r: before_res[i] - after_res[i] for i, r in enumerate(tables.RESOURCES)}
         cost["silver"] = state.silver[player] - after.silver[player]
@@ -105,14 +78,93 @@ def build_targets(state: State, player: str) -> list[dict[str, Any]]:
     return out
 
 
-def report(engine: Castelli, state: State) -> str:
+@dataclass(frozen=True)
+class CardPlay:
+    """A card ``player`` may play now, with every target it may take (none for the Thief)."""
+
+    player: str
+    card: str
+    values: tuple[int, ...] = ()
+    players: tuple[str, ...] = ()
+    areas: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class StewardTurn:
+    """One orientation a player's Steward may turn the tile just revealed to."""
+
+    player: str
+    shields: Shields
+
+
+@dataclass(frozen=True)
+class Targets:
+    """What the Castelli screens may offer now, from the same generators as ``legal_moves``.
+
+    The companion knows how many cards a player holds, not which, so every
+    card type is offered to a player holding one. ``sell`` is (player, most
+    cards it may sell); builds are :func:`build_targets`.
+    """
+
+    revealer: str | None
+    reveal_spaces: tuple[str, ...]
+    swap: bool
+    stewards: tuple[StewardTurn, ...]
+    guard: str | None
+    plays: tuple[CardPlay, ...]
+    sell: tuple[tuple[str, int], ...]
+    end: bool
+
+
+def targets(state: State) -> Targets:
+    """Every target of the next tap (reveal, Steward, Guard, cards, selling, the end)."""
+    reveals = legal.reveals(state)
+    plays = []
+    for player in legal.turn_players(state) if not state.finished else []:
+        for card in tables.PLAY_CARDS:
+            found = [m for m in legal.plays(state, player) if m["card"] == card]
+            if found:
+                plays.append(CardPlay(player, card,
+                                      tuple(m["value"] for m in found if "value" in m),
+                                      tuple(m["target"] for m in found if "target" in m),
+                                      tuple(m["area"] for m in found if "area" in m)))
+    guards = legal.guards(state)
+    return Targets(
+        revealer=reveals[0]["player"] if reveals and not state.finished else None,
+        reveal_spaces=tuple(dict.fromkeys(m["space"] for m in reveals)) if not state.finished else (),
+        swap=any(m.get("swap") for m in reveals),
+        stewards=tuple(StewardTurn(p, shields) for p in state.players
+                       for shields in legal.steward_orientations(state, p)),
+        guard=guards[0]["player"] if guards else None,
+        plays=tuple(plays),
+        sell=tuple((p, len(legal.sells(state, p))) for p in legal.turn_players(state)
+                   if legal.sells(state, p) and not state.finished),
+        end=state.all_revealed() and not state.finished,
+    )
+
+
+def preview_area(state: State, area: str) -> Resolution:
+    """What evaluating ``area`` would give if it were evaluated now (shields revealed so far)."""
+    spec = state.board.areas[area]
+    amount = state.mine if spec.kind == "mine" else spec.amount
+    return resolve(spec.kind, amount, state.shields_into(area), state.players_by_colour,
+                   state.options.neutral)
+
+
+def preview_final(state: State) -> dict[str, dict[str, int]]:
+    """The final-scoring lines per player "if it were scored now" (the mine evaluated first)."""
+    final = state.final if state.finished else final_scoring(state).final
+    return {p: dict(lines) for p, lines in (final or {}).items()}
+
+
+def report(state: State, to_move: str | None, winners: list[str]) -> str:
     """The readable table of ``companion replay`` without ``--json``."""
-    status = "finished" if state.finished else f"in progress, {engine.to_move(state)} to move"
+    status = "finished" if state.finished else f"in progress, {to_move} to move"
     lines = [f"Castelli: {status}; mine {state.mine} silver, deck {state.deck()} cards, "
              f"{len(state.revealed)}/{len(state.board.spaces)} tiles face up", ""]
     lines.append(f"  {'player':<24} {'colour':<7} {'wood':>4} {'grain':>5} {'stone':>5} {'silver':>6} "
                  f"{'cards':>5} {'castles':>7} {'score':>5}")
-    wins = engine.summary(state)["winners"]
+    wins = winners
     for p in state.players:
         wood, grain, stone = state.resources[p]
         mark = "  winner" if p in wins else ""

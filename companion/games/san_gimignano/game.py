@@ -1,7 +1,7 @@
 """The :class:`SanGimignano` engine object the registry hands out.
 
 A thin shell: parsing lives in :mod:`.moves` and :mod:`.state`, legality in
-:mod:`.engine`, derived facts in :mod:`.groups`, :mod:`.turns` and :mod:`.views`.
+:mod:`.rules`, derived facts in :mod:`.groups`, :mod:`.turns` and :mod:`.views`.
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from companion.games.base import Game
-from companion.games.san_gimignano import engine, moves, tables, turns, views
+from companion.games.base import Game, Outcome, Turn, rank_players, turn_from
+from companion.games.san_gimignano import legal, moves, rules, tables, turns, views
 from companion.games.san_gimignano.state import State, start_state
 
 
-class SanGimignano(Game):
+class SanGimignano(Game[State, moves.Move]):
     """Rules engine for San Gimignano (2–4 players)."""
 
     name: ClassVar[str] = "san-gimignano"
@@ -26,7 +26,7 @@ class SanGimignano(Game):
     def start(self, players: Sequence[str], options: Mapping[str, Any],
               setup: Mapping[str, Any]) -> State:
         state = start_state(players, options, setup)
-        return replace(state, finished=engine.is_over(state))
+        return replace(state, finished=rules.is_over(state))
 
     def parse_move(self, data: Any) -> moves.Move:
         return moves.parse_move(data)
@@ -35,7 +35,7 @@ class SanGimignano(Game):
         return moves.move_to_json(move)
 
     def apply(self, state: State, move: moves.Move) -> State:
-        return engine.apply(state, move)
+        return rules.apply(state, move)
 
     def summary(self, state: State) -> dict[str, Any]:
         return views.summary(state, self.name)
@@ -45,6 +45,24 @@ class SanGimignano(Game):
 
     def is_finished(self, state: State) -> bool:
         return state.finished
+
+    def legal_moves(self, state: State) -> list[dict[str, Any]]:
+        return legal.legal_moves(state)
+
+    def turn(self, state: State) -> Turn:
+        """A turn runs from its first move (the token, or the segment with ``clarified``) on."""
+        if state.finished:
+            return Turn(None, (), None)
+        return turn_from(legal.legal_moves(state), *turns.in_progress(state))
+
+    def describe(self, state: State, move: Mapping[str, Any], lang: str = "en") -> str:
+        from companion.games.san_gimignano import notation
+
+        return notation.describe(move, lang)
+
+    def outcome(self, state: State) -> Outcome:
+        return rank_players(state.players, state.tower_count, lambda p: state.on_board[p],
+                            "tokens on the board", state.finished)
 
     def to_move(self, state: State) -> str | None:
         return turns.to_move(state)

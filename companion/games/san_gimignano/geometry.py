@@ -12,6 +12,7 @@ never shows a guild twice, so this names it uniquely.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
 from itertools import permutations
 
 #: Axial offsets of the six neighbours, clockwise: edge i faces position + D[i].
@@ -80,6 +81,21 @@ def clash(segments: Mapping[Position, Sequence[str]], at: Position,
     return None
 
 
+def fitting(segments: Mapping[Position, Sequence[str]], at: Position,
+            outlines: Iterable[Edges]) -> list[Edges]:
+    """The outlines that fit at ``at``: no edge meets the same guild across it.
+
+    The same test as :func:`clash`, with the guild each edge faces looked up
+    once for all outlines (a screen asks this for every open position).
+    """
+    facing = []
+    for edge in range(6):
+        other = segments.get(neighbour(at, edge))
+        if other is not None:
+            facing.append((edge, other[opposite(edge)]))
+    return [edges for edges in outlines if all(edges[edge] != guild for edge, guild in facing)]
+
+
 def open_positions(segments: Mapping[Position, Sequence[str]]) -> list[Position]:
     """Empty positions touching at least two placed segments, sorted (where a segment may go)."""
     found: set[Position] = set()
@@ -106,11 +122,16 @@ def all_outlines(guild_names: Iterable[str]) -> list[Edges]:
     The records do not say which segments are in a hand, so "can this player
     still lay a segment" asks whether any outline fits anywhere.
     """
-    names = list(guild_names)
+    return list(_outlines(tuple(guild_names)))
+
+
+@cache
+def _outlines(names: tuple[str, ...]) -> tuple[Edges, ...]:
+    """The outlines for one set of guild names, worked out once (a game asks for them on every move)."""
     outlines: set[Edges] = set()
     for trio in permutations(names, 3):
         outlines.update(rotations(trio))
-    return sorted(outlines)
+    return tuple(sorted(outlines))
 
 
 def adjacency_with(adjacency: Mapping[Space, tuple[Space, ...]],

@@ -85,7 +85,7 @@ def read_edges(value: Any, name: str = "edges") -> Edges:
     problem = edges_problem(value)
     if problem is not None:
         raise RecordError(problem.replace("edges", name, 1))
-    return tuple(value)  # type: ignore[return-value]
+    return (value[0], value[1], value[2], value[3], value[4], value[5])
 
 
 def parse_move(data: Any) -> Move:

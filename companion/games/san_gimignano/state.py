@@ -204,8 +204,9 @@ def start_state(players: Sequence[str], options: Mapping[str, Any],
             raise RecordError("hands belong to the rulebook rules; the clarified rules use pool",
                               "setup.hands")
         hands = {}
-        pool = get_int(setup, "pool", low=0, default=tables.CLARIFIED_POOL, path="setup")
-        assert pool is not None
+        read = get_int(setup, "pool", low=0, default=tables.CLARIFIED_POOL, path="setup")
+        assert read is not None
+        pool = read
     adjacency: dict[Space, tuple[Space, ...]] = {}
     built: dict[Position, Edges] = {}
     for at, edges in segments.items():

@@ -10,6 +10,7 @@ build ("Build one tower, if possible"), and optional under the clarified rules.
 from __future__ import annotations
 
 from companion.games.san_gimignano import geometry, tables
+from companion.games.san_gimignano.geometry import Edges, Position
 from companion.games.san_gimignano.groups import can_build
 from companion.games.san_gimignano.state import (
     STAGE_SEGMENT,
@@ -31,17 +32,30 @@ def can_place_token(state: State, player: str) -> bool:
     return state.in_hand(player) > 0 and token_room(state)
 
 
-def segment_fits_somewhere(state: State) -> bool:
-    """Whether some segment outline fits at some open position.
+def placements(state: State) -> tuple[tuple[Position, Edges], ...]:
+    """Every open position with every outline that fits there, worked out once per state.
 
     The record does not say which segments a hand holds, so any outline of
     three of the four guilds counts.
     """
+    key = ("placements", "")
+    if key not in state.derived:
+        outlines = geometry.all_outlines(state.guilds)
+        state.derived[key] = tuple(
+            (at, edges) for at in geometry.open_positions(state.segments)
+            for edges in geometry.fitting(state.segments, at, outlines))
+    found: tuple[tuple[Position, Edges], ...] = state.derived[key]
+    return found
+
+
+def segment_fits_somewhere(state: State) -> bool:
+    """Whether some segment outline fits at some open position (stops at the first, unless all are known)."""
+    known = state.derived.get(("placements", ""))
+    if known is not None:
+        return bool(known)
     outlines = geometry.all_outlines(state.guilds)
-    for at in geometry.open_positions(state.segments):
-        if any(geometry.clash(state.segments, at, edges) is None for edges in outlines):
-            return True
-    return False
+    return any(geometry.fitting(state.segments, at, outlines)
+               for at in geometry.open_positions(state.segments))
 
 
 def can_place_segment(state: State, player: str) -> bool:
@@ -93,3 +107,10 @@ def to_move(state: State) -> str | None:
     if owed(state) is not None:
         return state.current
     return state.players[state.next_seat]
+
+
+def in_progress(state: State) -> tuple[str | None, str | None]:
+    """``(player, next)``: whose turn is in progress (from its first move on) and who starts the next."""
+    if state.finished:
+        return None, None
+    return state.current, state.players[state.next_seat]

@@ -8,10 +8,12 @@ functions, so the screen and the record always agree.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from companion.games.san_gimignano import geometry, groups, tables, turns
 from companion.games.san_gimignano.geometry import Edges, Position, Space
+from companion.games.san_gimignano.legal import legal_moves
 from companion.games.san_gimignano.state import State
 
 
@@ -101,6 +103,7 @@ def summary(state: State, game: str) -> dict[str, Any]:
         "must_build": who_must_build(state),
         "board": board(state),
         "to_move": turns.to_move(state),
+        "turn": dict(zip(("player", "next"), turns.in_progress(state), strict=True)),
         "segments_left": segments_left(state),
     }
 
@@ -169,16 +172,34 @@ def candidate_moves(state: State, outlines: Sequence[Edges] | None = None) -> li
     return result
 
 
-def legal_moves(state: State, outlines: Sequence[Edges] | None = None) -> list[Any]:
-    """Every candidate move (see :func:`candidate_moves`) that the rules accept now."""
-    from companion.games.base import IllegalMove
-    from companion.games.san_gimignano.engine import apply
+@dataclass(frozen=True)
+class Targets:
+    """What ``player`` may place now, respecting the turn's stage (from the engine's legal moves)."""
 
-    legal = []
-    for move in candidate_moves(state, outlines):
-        try:
-            apply(state, move)
-        except IllegalMove:
-            continue
-        legal.append(move)
-    return legal
+    player: str
+    token_spaces: tuple[Space, ...]
+    placements: tuple[tuple[Position, Edges], ...]
+    towers: tuple[tuple[Space, tuple[Space, ...]], ...]
+    may_pass: bool
+
+
+def targets(state: State, player: str) -> Targets:
+    """The token spaces, segment placements and towers open to ``player`` now (empty if it may not act)."""
+    mine = [m for m in legal_moves(state) if m["player"] == player]
+
+    def space(raw: list[Any]) -> Space:
+        return (raw[0], raw[1], raw[2])
+
+    return Targets(
+        player=player,
+        token_spaces=tuple(space(m["space"]) for m in mine if m["type"] == "token"),
+        placements=tuple(((m["at"][0], m["at"][1]), _edges(m["edges"])) for m in mine
+                         if m["type"] == "segment"),
+        towers=tuple((space(m["space"]), tuple(space(s) for s in m["group"])) for m in mine
+                     if m["type"] == "tower"),
+        may_pass=any(m["type"] == "pass" for m in mine),
+    )
+
+
+def _edges(raw: list[str]) -> Edges:
+    return (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5])

@@ -8,8 +8,8 @@ import pytest
 
 from companion.games.base import IllegalMove, RecordError
 from companion.games.campanile import Campanile
-from companion.games.campanile.engine import winners
 from companion.games.campanile.moves import Build, Influence, Relocate, Reveal, Take, Valuation
+from companion.games.campanile.rules import winners
 from companion.games.campanile.state import Award, Group
 from companion.games.campanile.valuation import explain, ranking, value_tower, value_towers
 from companion.records import final_state, parse_record

@@ -94,3 +94,14 @@ def test_segment_placements_list_every_fitting_position_and_rotation():
     assert placements == expected
     assert len(placements) < 12  # some rotations clash
     assert views.segment_placements(state, [G1, G1, G2]) == []
+
+
+def test_fitting_keeps_exactly_the_outlines_without_a_clash():
+    from companion.games.san_gimignano import geometry as geo
+
+    segments = {(0, 0): ("g4", "g1", "g1", "g2", "g2", "g4"), (1, 0): ("g3", "g3", "g2", "g2", "g4", "g4")}
+    outlines = geo.all_outlines(["g1", "g2", "g3", "g4"])
+    for at in [*geo.open_positions(segments), (5, 5)]:
+        assert geo.fitting(segments, at, outlines) == [
+            e for e in outlines if geo.clash(segments, at, e) is None]
+    assert 0 < len(geo.fitting(segments, (1, -1), outlines)) < len(outlines)

@@ -14,7 +14,7 @@ from dataclasses import replace
 import pytest
 
 from companion.games.base import IllegalMove
-from companion.games.san_gimignano import engine, groups, views
+from companion.games.san_gimignano import groups, rules, views
 from companion.games.san_gimignano.state import State, start_state
 
 G1, G2, G3, G4 = "guild-1", "guild-2", "guild-3", "guild-4"
@@ -53,7 +53,7 @@ def test_four_connected_spaces_of_four_guilds_make_a_group():
     state = board({S0G1: "A", S0G2: "BA", S1G3: "A", S1G4: "AB"})
     assert groups.buildable(state, "A") == [frozenset({S0G1, S0G2, S1G3, S1G4})]
     assert groups.buildable(state, "B") == []  # B holds only two of the spaces
-    engine.check_group(state, "A", (S0G1, S0G2, S1G3, S1G4))
+    rules.check_group(state, "A", (S0G1, S0G2, S1G3, S1G4))
 
 
 def test_a_group_across_three_segments():
@@ -71,7 +71,7 @@ def test_a_chain_with_a_repeated_guild_is_no_group():
     state = board(chain)
     assert groups.buildable(state, "A") == []
     with pytest.raises(IllegalMove, match="the four guilds of a group must all be different"):
-        engine.check_group(state, "A", (S0G3, S0G1, S1G3, S1G4))
+        rules.check_group(state, "A", (S0G3, S0G1, S1G3, S1G4))
     # the variant needs all four guilds in the string too: g2 is missing
     assert groups.buildable(board(chain, variant="string"), "A") == []
 
@@ -80,12 +80,12 @@ def test_the_variant_accepts_a_string_showing_all_four_guilds():
     tokens = {S0G3: "A", S0G1: "A", S1G3: "A", S1G4: "A", S0G2: "A"}
     string = board(tokens, variant="string")
     assert groups.buildable(string, "A") == [frozenset(tokens)]
-    engine.check_group(string, "A", tuple(tokens))
+    rules.check_group(string, "A", tuple(tokens))
     # the basic rules see only the one group of four inside it
     four = board(tokens)
     assert groups.buildable(four, "A") == [frozenset({S0G2, S0G1, S1G3, S1G4})]
     with pytest.raises(IllegalMove, match="a group is four spaces, not 5"):
-        engine.check_group(four, "A", tuple(tokens))
+        rules.check_group(four, "A", tuple(tokens))
 
 
 def test_the_variant_lists_maximal_connected_sets_only():
@@ -103,7 +103,7 @@ def test_a_tower_breaks_a_group():
     broken = board({S0G1: "A", S0G2: "A", S1G4: "A"}, towers={S1G3: "B"})
     assert groups.buildable(broken, "A") == []
     with pytest.raises(IllegalMove, match="has a tower and can no longer be part of a group"):
-        engine.check_group(broken, "A", (S0G1, S0G2, S1G3, S1G4))
+        rules.check_group(broken, "A", (S0G1, S0G2, S1G3, S1G4))
     # the string variant is broken the same way: S1.g4 is cut off
     cut = board({S0G1: "A", S0G2: "A", S0G3: "A", S1G4: "A", S1G2: "A"}, towers={S1G3: "B"},
                 variant="string")
@@ -113,14 +113,14 @@ def test_a_tower_breaks_a_group():
 def test_group_checks_name_the_broken_rule():
     state = board({S0G1: "A", S0G2: "A", S1G3: "A", S1G4: "B", S2G4: "A", S2G3: "A"})
     with pytest.raises(IllegalMove, match=r"each space of the group must hold one of A's tokens"):
-        engine.check_group(state, "A", (S0G1, S0G2, S1G3, S1G4))
+        rules.check_group(state, "A", (S0G1, S0G2, S1G3, S1G4))
     with pytest.raises(IllegalMove, match="there is no space guild-1 on \\[5, 5\\]"):
-        engine.check_group(state, "A", (S0G1, S0G2, S1G3, sp(5, 5, G1)))
+        rules.check_group(state, "A", (S0G1, S0G2, S1G3, sp(5, 5, G1)))
     with pytest.raises(IllegalMove, match="the spaces of a group must be connected"):
-        engine.check_group(state, "A", (S0G1, S0G2, S1G3, S2G4))
+        rules.check_group(state, "A", (S0G1, S0G2, S1G3, S2G4))
     string = replace(state, setup=replace(state.setup, variant="string"))
     with pytest.raises(IllegalMove, match="the group must show all four guilds"):
-        engine.check_group(string, "A", (S0G1, S0G2, S1G3))
+        rules.check_group(string, "A", (S0G1, S0G2, S1G3))
 
 
 def test_hints_name_the_missing_space():

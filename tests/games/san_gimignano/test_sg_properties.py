@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import IllegalMove
-from companion.games.san_gimignano import SanGimignano, engine, geometry, tables, views
+from companion.games.san_gimignano import SanGimignano, geometry, tables, views
+from companion.games.san_gimignano import rules as sg_rules
 from companion.games.san_gimignano.moves import TowerMove
 from companion.records import final_state, parse_record
 
@@ -106,7 +107,7 @@ def check_summary(state, rules) -> tuple[int, bool]:
     listed = 0
     for player, found in summary["buildable"].items():
         for group in found:
-            engine.check_group(state, player, tuple(tuple(space) for space in group))
+            sg_rules.check_group(state, player, tuple(tuple(space) for space in group))
             listed += 1
     assert summary["finished"] == bool(summary["winners"]) == state.finished
     assert summary["scores"] == summary["towers"]

@@ -280,14 +280,14 @@ def test_views_for_the_screens():
 
 def test_legal_moves_offer_only_what_the_rules_accept():
     state = new(hands=1, segments=(S0, S1))
-    legal = views.legal_moves(state)
-    assert legal and all(move.player == "A" and type(move).__name__ == "TokenMove" for move in legal)
+    legal = GAME.legal_moves(state)
+    assert legal and all(move["player"] == "A" and move["type"] == "token" for move in legal)
     assert len(legal) == 6
     state = play(state, tok("A", S0G1))
-    legal = views.legal_moves(state)
-    assert {type(move).__name__ for move in legal} == {"SegmentMove"}
+    legal = GAME.legal_moves(state)
+    assert {move["type"] for move in legal} == {"segment"}
     for move in legal:
-        GAME.apply(state, move)
+        GAME.apply(state, GAME.parse_move(move))
 
 
 def test_the_report_names_the_groups_a_player_can_build_and_the_missing_tokens():

@@ -14,7 +14,7 @@ from dataclasses import replace
 import pytest
 
 from companion.games.base import IllegalMove
-from companion.games.san_gimignano import SanGimignano, engine, groups
+from companion.games.san_gimignano import SanGimignano, groups, rules
 from companion.games.san_gimignano.state import State, start_state
 
 GAME = SanGimignano()
@@ -62,7 +62,7 @@ def test_a_neighbour_without_the_players_token_does_not_widen_the_string():
     # S2.g3 touches S0.g2 but holds only B's token: the whole set of A is still the four.
     tokens = {S0G1: "A", S0G2: "A", S1G3: "A", S1G4: "AB", S2G3: "B"}
     state = board(tokens, variant="string")
-    engine.check_group(state, "A", (S0G1, S0G2, S1G3, S1G4))
+    rules.check_group(state, "A", (S0G1, S0G2, S1G3, S1G4))
     assert groups.buildable(state, "A") == [frozenset({S0G1, S0G2, S1G3, S1G4})]
 
 

@@ -1,152 +1,41 @@
 """The Campanile rules: which moves are legal, and what they do to the state.
 
-Each refusal says the rule in a player's words. ``apply`` builds a new state
-from the old one and never changes the old one, so undo is simply keeping
-the previous state.
+Each refusal says the rule in a player's words. ``apply_move`` builds a new
+state from the old one and never changes the old one, so undo is simply
+keeping the previous state.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from companion.games.base import Game, IllegalMove, require_player
+from companion.games.base import IllegalMove, require_player
 from companion.games.campanile import tables
-from companion.games.campanile.moves import (
-    Build,
-    Influence,
-    Move,
-    Relocate,
-    Reveal,
-    Take,
-    Valuation,
-    move_to_json,
-    parse_move,
-)
-from companion.games.campanile.setup import options_json, read_rules, setup_json
-from companion.games.campanile.state import (
-    CampanileState,
-    FlagResult,
-    Group,
-    Turn,
-    ValuationResult,
-)
+from companion.games.campanile.moves import Build, Influence, Relocate, Reveal, Take, Valuation
+from companion.games.campanile.state import CampanileState, Group, Turn, ValuationResult
 from companion.games.campanile.valuation import value_towers
 
 
-class Campanile(Game):
-    name = "campanile"
-    title = "Campanile"
-    min_players = tables.MIN_PLAYERS
-    max_players = tables.MAX_PLAYERS
-
-    # -- the record interface ---------------------------------------------
-    def start(self, players: Sequence[str], options: Mapping[str, Any],
-              setup: Mapping[str, Any]) -> CampanileState:
-        rules = read_rules(players, options, setup)
-        markers = tuple(tables.MARKERS_PER_PLAYER[v] for v in (1, 2, 3))
-        supply = () if rules.custom_flags else tuple(sorted(tables.CHIP_SUPPLY.items()))
-        return CampanileState(
-            rules=rules,
-            heights=(0,) * len(rules.towers),
-            stacks=((),) * len(rules.towers),
-            markers_left=(markers,) * len(players),  # type: ignore[arg-type]
-            chips=((),) * len(players),
-            chip_supply=supply,
-            display=rules.initial_display,
-        )
-
-    def parse_move(self, data: Any) -> Move:
-        return parse_move(data)
-
-    def move_to_json(self, move: Any) -> dict[str, Any]:
-        return move_to_json(move)
-
-    def options_json(self, state: CampanileState) -> dict[str, Any]:
-        return options_json(state.rules)
-
-    def setup_json(self, state: CampanileState) -> dict[str, Any]:
-        return setup_json(state.rules)
-
-    def is_finished(self, state: CampanileState) -> bool:
-        return state.phase == "finished"
-
-    def to_move(self, state: CampanileState) -> str | None:
-        """Who acts next: the player mid-turn, else the next one to build."""
-        if state.phase == "finished":
-            return None
-        turn = state.turn
-        if turn is None:
-            return state.players[0]
-        if state.rules.tracks_display and not _turn_complete(state, turn):
-            return state.players[turn.player]
-        return state.players[(turn.player + 1) % len(state.players)]
-
-    # -- the rules ----------------------------------------------------------
-    def apply(self, state: CampanileState, move: Any) -> CampanileState:
-        if state.phase == "finished":
-            raise IllegalMove("the game is over: the Finito valuation has been made")
-        match move:
-            case Build():
-                return _build(state, move)
-            case Influence():
-                return _influence(state, move)
-            case Relocate():
-                return _relocate(state, move)
-            case Take():
-                return _take(state, move)
-            case Reveal():
-                return _reveal(state, move)
-            case Valuation():
-                return _valuation(state, move)
-        raise IllegalMove(f"not a Campanile move: {move!r}")
-
-    # -- views --------------------------------------------------------------
-    def summary(self, state: CampanileState) -> dict[str, Any]:
-        rules = state.rules
-        scores = state.scores
-        finished = state.phase == "finished"
-        return {
-            "game": self.name,
-            "players": list(rules.players),
-            "finished": finished,
-            "scores": scores,
-            "winners": winners(state) if finished else [],
-            "towers": [
-                {"tower": tower, "height": height,
-                 "stack": [{"player": g.player, "markers": list(g.markers)} for g in stack]}
-                for tower, height, stack in zip(rules.towers, state.heights, state.stacks, strict=True)
-            ],
-            "chips": {p: sorted(c, reverse=True) for p, c in zip(rules.players, state.chips, strict=True)},
-            "valuations": [
-                {"phase": v.phase, "flags": [_flag_json(f) for f in v.flags]} for v in state.valuations
-            ],
-            "phase": state.phase,
-            "to_move": self.to_move(state),
-            "markers_left": {p: {str(v): n for v, n in state.markers_of(p).items()} for p in rules.players},
-            "display": list(state.display) if rules.tracks_display else None,
-            "explanations": [
-                {"phase": v.phase, "tower": f.tower, "text": f.explanation}
-                for v in state.valuations for f in v.flags
-            ],
-        }
-
-    def report(self, state: CampanileState) -> str:
-        from companion.games.campanile.report import report
-
-        return report(self, state)
-
-
-def _flag_json(result: FlagResult) -> dict[str, Any]:
-    return {
-        "tower": result.tower,
-        "rank": result.rank,
-        "flag": list(result.flag),
-        "influence": dict(result.influence),
-        "awards": [{"player": a.player, "points": a.points} for a in result.awards],
-    }
+def apply_move(state: CampanileState, move: Any) -> CampanileState:
+    """The state after ``move``; :class:`IllegalMove` in a player's words when the rules refuse it."""
+    if state.phase == "finished":
+        raise IllegalMove("the game is over: the Finito valuation has been made")
+    match move:
+        case Build():
+            return _build(state, move)
+        case Influence():
+            return _influence(state, move)
+        case Relocate():
+            return _relocate(state, move)
+        case Take():
+            return _take(state, move)
+        case Reveal():
+            return _reveal(state, move)
+        case Valuation():
+            return _valuation(state, move)
+    raise IllegalMove(f"not a Campanile move: {move!r}")
 
 
 def winners(state: CampanileState) -> list[str]:
@@ -162,7 +51,7 @@ def winners(state: CampanileState) -> list[str]:
 
 
 # -- rule helpers -----------------------------------------------------------
-def _turn_complete(state: CampanileState, turn: Turn) -> bool:
+def turn_complete(state: CampanileState, turn: Turn) -> bool:
     """With a tracked display: the card was taken and the display is full again."""
     return turn.card_taken and len(state.display) == tables.DISPLAY_SIZE
 
@@ -202,7 +91,7 @@ def _build(state: CampanileState, move: Build) -> CampanileState:
         expected = players[0]
     else:
         current = players[turn.player]
-        if state.rules.tracks_display and not _turn_complete(state, turn):
+        if state.rules.tracks_display and not turn_complete(state, turn):
             if move.player == current and not turn.ended:
                 raise IllegalMove(f"{current} has already built this turn (one tower card per turn)")
             if not turn.card_taken:

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.games.base import Game, RecordError
+from companion.games.base import Game, Outcome, RecordError, Turn, rank_players, turn_from
 from companion.games.castelli import tables
 from companion.games.castelli.board import Board, board_to_json, load_layout, validate_board
+from companion.games.castelli.legal import legal_moves
 from companion.games.castelli.moves import Move, move_to_json, parse_move
 from companion.games.castelli.rules import apply_move, winners
 from companion.games.castelli.state import Options, State
+from companion.games.castelli.views import report
 from companion.games.fields import check_keys, get_int, get_list, get_str, require_object, type_name
 
 
@@ -92,7 +94,17 @@ def initial_state(players: Sequence[str], options: Mapping[str, Any],
         holds_own_tile=dict.fromkeys(names, True) if opts.dilemma else {})
 
 
-class Castelli(Game):
+def in_progress(state: State) -> tuple[str | None, str | None]:
+    """``(player, next)``: whose turn is in progress and who starts the next (both ``None`` at the end)."""
+    if state.finished:
+        return None, None
+    players = state.players
+    following = None if state.all_revealed() else players[
+        0 if state.current is None else (state.current + 1) % len(players)]
+    return (None if state.current is None else players[state.current]), following
+
+
+class Castelli(Game[State, Move]):
     """Castelli (Queen Games 2011): reveal tiles, win areas, build castles."""
 
     name = "castelli"
@@ -115,6 +127,34 @@ class Castelli(Game):
 
     def is_finished(self, state: State) -> bool:
         return state.finished
+
+    def legal_moves(self, state: State) -> list[dict[str, Any]]:
+        return legal_moves(state)
+
+    def turn(self, state: State) -> Turn:
+        """From the reveal (or a card played or sold before it) until the next player's first move.
+
+        A Steward's re-turn is another player's reaction: ``player`` stays the
+        revealer. Once every tile is face up no turn follows (``end`` is the table's).
+        """
+        if state.finished:
+            return Turn(None, (), None)
+        return turn_from(legal_moves(state), *in_progress(state))
+
+    def describe(self, state: State, move: Mapping[str, Any], lang: str = "en") -> str:
+        from companion.games.castelli import notation
+
+        return notation.describe(state, move, lang)
+
+    def read_observed(self, state: State, template: Mapping[str, Any],
+                      said: list[str]) -> dict[str, Any] | None:
+        from companion.games.castelli import notation
+
+        return notation.read_observed(state, template, said)
+
+    def outcome(self, state: State) -> Outcome:
+        return rank_players(state.players, state.score, lambda p: state.castles_built[p],
+                            "castles built", state.finished)
 
     def to_move(self, state: State) -> str | None:
         if state.finished:
@@ -143,6 +183,7 @@ class Castelli(Game):
         out["explanations"] = [f"{e.area} ({e.kind}): {e.explanation}" for e in state.evaluations]
         out["not_evaluated"] = list(state.notes)
         out["to_move"] = self.to_move(state)
+        out["turn"] = dict(zip(("player", "next"), in_progress(state), strict=True))
         return out
 
     def options_json(self, state: State) -> dict[str, Any]:
@@ -155,6 +196,4 @@ class Castelli(Game):
                 "mine": state.mine_start}
 
     def report(self, state: State) -> str:
-        from companion.games.castelli.views import report
-
-        return report(self, state)
+        return report(state, self.to_move(state), winners(state))

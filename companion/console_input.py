@@ -1,0 +1,93 @@
+"""What the console makes of a line that is not a command: a number, the notation, or JSON.
+
+``moves`` prints the numbered list of what may be entered now; a line may
+then be a number from that list, a move in the game's notation
+(``Albert: brown +3``, forgiving about case, prefixes and the acting
+player's name), or the record JSON as before. A chosen template whose
+observed fields are missing (the refill card's style, a tile's shields and
+silver) is kept while the console asks for them on the next line.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.games.base import Game, RecordError
+from companion.games.notation import NotationError, tokens
+
+#: What to type for the observed fields of a template, per game and move type.
+OBSERVED_HINTS: dict[tuple[str, str], str] = {
+    ("campanile", "reveal"): "the style of the card turned over (e.g. red)",
+    ("castelli", "reveal"): "the tile's shields and silver (e.g. N blue 1, E yellow card, S red 3, "
+                            "W green 6, silver 0)",
+}
+
+
+@dataclass
+class Reading:
+    """What a line gave: words to print, a move object to propose, or neither."""
+
+    say: list[str] = field(default_factory=list)
+    move: Any = None
+
+
+@dataclass
+class ConsoleInput:
+    """The console's memory between lines: the last numbered list and a template awaiting fields."""
+
+    listed: list[dict[str, Any]] = field(default_factory=list)
+    waiting: dict[str, Any] | None = None
+
+    def read(self, game: Game, state: Any, text: str) -> Reading | None:
+        """The reading of ``text``, or ``None`` when it is JSON (the caller's path, as before)."""
+        if text.lower() == "moves":
+            return self._list(game, state)
+        if _is_json(text) and not text.isdigit():
+            self.waiting = None
+            return None
+        if self.waiting is not None:
+            return self._complete(game, state, text)
+        if text.isdigit():
+            number = int(text)
+            if not 1 <= number <= len(self.listed):
+                return Reading([f"refused: there is no move {number} in the list; type moves"])
+            return self._chosen(game, state, self.listed[number - 1])
+        try:
+            chosen = game.parse_notation(state, text)
+        except NotationError as error:
+            return Reading([f"refused: {error}; type moves for the list"])
+        return self._chosen(game, state, chosen)
+
+    def _list(self, game: Game, state: Any) -> Reading:
+        self.listed = game.legal_moves(state)
+        if not self.listed:
+            return Reading(["no move may be entered now"])
+        return Reading([f"{n:>3}. {game.describe(state, t)}" for n, t in enumerate(self.listed, 1)])
+
+    def _chosen(self, game: Game, state: Any, data: dict[str, Any]) -> Reading:
+        try:
+            return Reading(move=game.parse_move(data))
+        except RecordError:
+            hint = OBSERVED_HINTS.get((game.name, data["type"]), "the rest of the move")
+            self.waiting = data
+            return Reading([f"{game.describe(state, data)}: type {hint}"])
+
+    def _complete(self, game: Game, state: Any, text: str) -> Reading:
+        template = self.waiting
+        assert template is not None
+        filled = game.read_observed(state, template, tokens(text))
+        if filled is None:
+            hint = OBSERVED_HINTS.get((game.name, template["type"]), "the rest of the move")
+            return Reading([f"refused: that does not read as {hint}; type it again, or another move"])
+        self.waiting = None
+        return Reading(move=game.parse_move(filled))
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return text.startswith(("{", "["))
+    return True

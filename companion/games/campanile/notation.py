@@ -1,0 +1,62 @@
+"""Campanile's move notation: ``Albert: brown +3``, ``Albert: marker 3 under brown``.
+
+The words are data, per language, in :data:`WORDS` (issue 10 moves them into
+the message catalogues); tower styles are translated when they are the box's
+colours, player names stay as the record has them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.games.campanile.state import CampanileState
+from companion.games.notation import Vocabulary, reading, word
+
+WORDS: Vocabulary = {
+    "marker": {"en": "marker", "hu": "jelző"},
+    "under": {"en": "under", "hu": "alá"},
+    "relocate": {"en": "move", "hu": "áthelyez"},
+    "to": {"en": "to", "hu": "ide"},
+    "take": {"en": "take", "hu": "elvesz"},
+    "reveal": {"en": "reveal", "hu": "felfed"},
+    "intermezzo": {"en": "intermezzo", "hu": "intermezzo"},
+    "finito": {"en": "finito", "hu": "finito"},
+    # tower styles of the box (setup names that are not these stay as they are)
+    "grey": {"en": "grey", "hu": "szürke"},
+    "brown": {"en": "brown", "hu": "barna"},
+    "red": {"en": "red", "hu": "piros"},
+    "blue": {"en": "blue", "hu": "kék"},
+    "yellow": {"en": "yellow", "hu": "sárga"},
+}
+
+
+def describe(state: CampanileState, move: Mapping[str, Any], lang: str) -> str:
+    """One move or template in the notation of ``lang``."""
+    def w(key: str) -> str:
+        return word(WORDS, key, lang)
+
+    kind = move["type"]
+    who = f"{move['player']}: " if "player" in move else ""
+    if kind == "build":
+        return f"{who}{w(move['tower'])} +{move['stories']}"
+    if kind == "influence":
+        value = state.turn.stories if state.turn is not None else ""
+        return f"{who}{w('marker')} {value} {w('under')} {w(move['tower'])}".replace("  ", " ")
+    if kind == "relocate":
+        return f"{who}{w('relocate')} {w(move['from'])} {w('to')} {w(move['to'])}"
+    if kind == "take":
+        return f"{who}{w('take')} {w(move['card'])}"
+    if kind == "reveal":
+        return w("reveal") + (f" {w(move['card'])}" if move.get("card") else "")
+    return w(move["phase"])
+
+
+def read_observed(state: CampanileState, template: Mapping[str, Any],
+                  said: list[str]) -> dict[str, Any] | None:
+    """The refill card's style after ``reveal``."""
+    if template["type"] != "reveal" or len(said) != 1:
+        return None
+    towers = state.rules.towers
+    card = reading({**WORDS, **{t: {"en": t} for t in towers if t not in WORDS}}, said[0], towers)
+    return None if card is None else {**template, "card": card}
