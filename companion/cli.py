@@ -19,7 +19,7 @@ from companion.i18n import LanguageError, choose_language, set_language, text
 
 #: Modules under companion.commands that add subcommands, in help order.
 COMMAND_MODULES = ("replay", "moves", "library", "run", "sessions", "settings", "campanile", "castelli",
-                   "config")
+                   "config", "doctor")
 
 EXIT_USAGE = 2
 

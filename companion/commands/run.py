@@ -160,6 +160,7 @@ def ui_available() -> bool:
 @store_errors
 def run_run(args: argparse.Namespace) -> int:
     from companion.app import AppError
+    from companion.backup import daily_backup_quietly
 
     config = read_config(args.config)
     if not args.headless and not ui_available():
@@ -175,7 +176,9 @@ def run_run(args: argparse.Namespace) -> int:
             raise UserError(f"{error} (see `companion sessions`)" if args.game is not None
                             else str(error)) from None
         for damaged, why in app.damaged_sessions.items():
-            print(f"companion: session {damaged} is damaged and left as it is ({why})", file=sys.stderr)
+            print(f"companion: session {damaged} is damaged and left as it is ({why}); "
+                  "`companion doctor --repair` keeps its moves before the damage", file=sys.stderr)
+        _say_problem(daily_backup_quietly(app.store))
         session = None if live is None else live.session
         if live is None or session is None:
             print("no game in progress; start one by typing `new GAME PLAYER...` "
@@ -188,6 +191,11 @@ def run_run(args: argparse.Namespace) -> int:
         lines = _prompted(sys.stdin, sys.stdout) if sys.stdin.isatty() else sys.stdin
         headless_loop(session, lines, sys.stdout, start=_starter(app))
     return 0
+
+
+def _say_problem(problem: str | None) -> None:
+    if problem is not None:
+        print(f"companion: {problem}", file=sys.stderr)
 
 
 def _read_any_bytes(stream: TextIO) -> None:
