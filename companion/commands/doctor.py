@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from datetime import datetime
 from pathlib import Path
 
 from companion.cli import UserError
@@ -115,6 +114,8 @@ def run_backup(args: argparse.Namespace) -> int:
     if not path.exists():
         raise UserError(f"there are no stored games in {path.parent} to back up yet")
     with open_store(args, write=False) as store:
+        from datetime import datetime
+
         name = f"companion-{datetime.now().astimezone():%Y-%m-%d-%H%M%S}.sqlite3"
         written = store.copy_to(target / name)
     print(f"backed up the game store to {written}")

@@ -14,7 +14,6 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +24,8 @@ from companion.games.registry import GAMES, get_game
 from companion.records import read_json
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from companion.app import Companion
     from companion.store import SessionRow, Store
 

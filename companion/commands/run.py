@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import logging
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO
@@ -168,6 +167,8 @@ def run_run(args: argparse.Namespace) -> int:
             else "the touchscreen UI is not wired into `companion run` yet"
         print(f"companion: {reason}; running headless (one move per line on standard input)",
               file=sys.stderr)
+    import logging
+
     logging.basicConfig(level=config.log_level, format="%(levelname)s %(name)s: %(message)s")
     with open_app(args, config.data_dir) as app:
         try:
@@ -225,7 +226,7 @@ def _starter(app: Companion) -> Callable[[list[str]], Session]:
 
     def start(words: list[str]) -> Session:
         try:
-            args = build_parser().parse_args(["new", *words])
+            args = build_parser("new").parse_args(["new", *words])
         except SystemExit:  # --help: argparse printed it
             raise UserError("write it as: new GAME PLAYER... [--option KEY=VALUE] [--setup KEY=VALUE]") \
                 from None
