@@ -16,6 +16,7 @@ from pathlib import Path
 
 from companion.cli import UserError
 from companion.commands.library import open_store, store_errors, title
+from companion.i18n import text
 
 EXIT_DAMAGED = 3
 
@@ -97,7 +98,7 @@ def run_doctor(args: argparse.Namespace) -> int:
             print(f"session {health.id}, {title(health.game)}, {who}: damaged: {health.problem}; {replay}")
     damaged = [h for h in checkup.sessions if not h.is_good]
     if checkup.is_good:
-        print(f"all good: {len(checkup.sessions)} sessions")
+        print(text("doctor.all_good", count=len(checkup.sessions)))
         return 0
     print(f"damaged: {len(damaged)} of {len(checkup.sessions)} sessions"
           f"{', and pages' if checkup.pages or checkup.unreadable else ''}; "
