@@ -24,6 +24,11 @@ And once:
   ``benchmarks/``, on the repository's file system; ``--dir`` to choose): the
   durable commit (WAL, synchronous=FULL) timed alone and the whole call; median
   and p99 reported, not budgeted.
+- opening a store that holds 1,000 finished games (``Store.open``: the writer's
+  lock, ``PRAGMA quick_check``, the schema check), median of the rounds;
+  budget <= 100 ms (the Pi, about 10x slower, would take about 10x that: it is
+  reported as an estimate); ``quick_check`` alone and a read-only open reported.
+- a backup of that store (``Store.copy_to``, SQLite's online backup API), reported.
 - ``companion replay`` process cold start as a multiple of a bare ``python -c pass``;
   budget <= 4x.
 """
@@ -52,7 +57,7 @@ from benchmarks.legal_games import GENERATORS, Spec, campanile_long_record  # no
 from companion.app import Companion  # noqa: E402
 from companion.records import Record, final_state, parse_record  # noqa: E402
 from companion.session import Session  # noqa: E402
-from companion.store import StoreJournal  # noqa: E402
+from companion.store import Store, StoreJournal  # noqa: E402
 from tests import helpers_campanile as camp  # noqa: E402
 
 DOCS = ROOT / "docs" / "performance.md"
@@ -64,6 +69,9 @@ PROPOSE_MEDIAN_BUDGET = 1.0
 FRAME_P99_BUDGET = 1.7
 REPLAY_BUDGET = 0.2
 LEGAL_MOVES_BUDGET = 0.5
+OPEN_BUDGET = 100.0
+PI_FACTOR = 10
+LIBRARY_GAMES = 1000
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -219,6 +227,58 @@ def bench_propose_durable(moves: list[Any], directory: Path) -> tuple[list[float
         return journal.times, whole
 
 
+def build_library(path: Path, games: int) -> int:
+    """A store holding ``games`` finished Campanile games (25 distinct games, players renamed); its moves."""
+    game = camp.engine()
+    distinct = [[game.move_to_json(m) for m in camp.random_game(seed, 40)] for seed in range(25)]
+    moves = 0
+    with Companion.open(path) as app:
+        store = app.store
+        for number in range(games):
+            names = {old: f"{old} {number}" for old in camp.PLAYERS}
+            log = [{k: names.get(v, v) if k == "player" else v for k, v in m.items()}
+                   for m in distinct[number % len(distinct)]]
+            app.import_record({"format": "companion-record/1", "game": "campanile",
+                                 "players": list(names.values()), "options": {}, "setup": camp.SETUP,
+                                 "moves": log})
+            moves += len(log)
+        assert len(store.results()) == 3 * games
+    return moves
+
+
+def bench_open(path: Path, rounds: int) -> tuple[list[float], list[float], list[float]]:
+    """(Store.open ms, quick_check alone ms, read-only open ms) over ``rounds`` rounds."""
+    opened, checked, reading = [], [], []
+    for _ in range(rounds):
+        start = time.perf_counter_ns()
+        store = Store.open(path)
+        opened.append((time.perf_counter_ns() - start) / 1e6)
+        assert store.damage == []
+        start = time.perf_counter_ns()
+        assert store.pragma("quick_check") == "ok"
+        checked.append((time.perf_counter_ns() - start) / 1e6)
+        store.close()
+        start = time.perf_counter_ns()
+        Store.open(path, read_only=True).close()
+        reading.append((time.perf_counter_ns() - start) / 1e6)
+    return opened, checked, reading
+
+
+def bench_backup(path: Path, rounds: int) -> tuple[list[float], int]:
+    """(ms per ``copy_to`` of the store at ``path``, the copy's size in bytes)."""
+    times = []
+    size = 0
+    with Store.open(path, read_only=True) as store:
+        for round_ in range(rounds):
+            target = path.with_name(f"backup-{round_}.sqlite3")
+            start = time.perf_counter_ns()
+            store.copy_to(target)
+            times.append((time.perf_counter_ns() - start) / 1e6)
+            size = target.stat().st_size
+            target.unlink()
+    return times, size
+
+
 def bench_replay(records: list[dict[str, Any]], rounds: int) -> float:
     """Milliseconds per move to parse and replay ``records``: the median of ``rounds`` rounds."""
     moves = sum(len(record["moves"]) for record in records)
@@ -337,6 +397,23 @@ def main(argv: list[str] | None = None) -> int:
         "reported", None)
     add("durable commit, p99", f"{percentile(commit, 0.99):.2f} ms", "reported", None)
     add("propose() with the store, median", f"{statistics.median(whole):.2f} ms", "reported", None)
+
+    with tempfile.TemporaryDirectory(dir=base, prefix=".bench-") as directory:
+        library = Path(directory) / "library.sqlite3"
+        print(f"storing {LIBRARY_GAMES} finished games ...", file=sys.stderr)
+        stored = build_library(library, 100 if args.quick else LIBRARY_GAMES)
+        games_held = 100 if args.quick else LIBRARY_GAMES
+        what = f"{games_held} finished games, {stored} moves, {library.stat().st_size // 1024} KiB"
+        opened, checked, reading = bench_open(library, 5 if args.quick else 21)
+        open_ms = statistics.median(opened)
+        add(f"open the store ({what}): lock + quick_check + schema, median", f"{open_ms:.1f} ms",
+            "<= 100 ms", open_ms <= OPEN_BUDGET)
+        add("... the same on the Pi (estimate: x10)", f"{open_ms * PI_FACTOR:.0f} ms", "-", None)
+        add("... of which quick_check alone, median / read-only open, median",
+            f"{statistics.median(checked):.1f} / {statistics.median(reading):.1f} ms", "-", None)
+        copied, size = bench_backup(library, 3 if args.quick else 7)
+        add(f"backup of that store (online backup API, {size // 1024} KiB), median",
+            f"{statistics.median(copied):.1f} ms", "reported", None)
 
     cold, bare = bench_cold_start(5 if args.quick else 21)
     ratio = cold / bare

@@ -326,7 +326,7 @@ class Companion:
     def _sync_results(self, session_id: int, session: Session, known_finished: bool) -> bool:
         """Make the stored finished mark and results agree with the session; returns whether finished."""
         finished = session.game.is_finished(session.state)
-        if finished != known_finished:
+        if finished != known_finished and not self.store.read_only:  # a reader never reconciles
             self.store.write_results(session_id, self.results_of(session.game, session.players,
                                                                  session.state))
         return finished

@@ -13,13 +13,27 @@ import os
 import sys
 from collections.abc import Sequence
 from importlib import import_module
+from typing import Any
 
 from companion import __version__
-from companion.i18n import LanguageError, choose_language, set_language, text
+from companion.i18n import LanguageError, choose_language, set_language
 
-#: Modules under companion.commands that add subcommands, in help order.
-COMMAND_MODULES = ("replay", "moves", "library", "run", "sessions", "settings", "campanile", "castelli",
-                   "config")
+#: The modules under companion.commands that add subcommands, in help order, with the
+#: subcommands each adds: a command line imports only the module of its command, which
+#: keeps start-up small (tests/test_cli_errors.py checks this table against the modules).
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "replay": ("replay",),
+    "moves": ("moves",),
+    "library": ("export", "import", "sessions", "stats"),
+    "run": ("run", "new"),
+    "sessions": ("rematch", "abandon"),
+    "settings": ("settings", "players"),
+    "campanile": ("campanile",),
+    "castelli": ("castelli", "board"),
+    "config": ("config",),
+    "doctor": ("doctor", "backup"),
+}
+COMMAND_MODULES = tuple(COMMANDS)
 
 EXIT_USAGE = 2
 
@@ -28,8 +42,25 @@ class UserError(Exception):
     """A problem the person at the keyboard can fix; printed as one line, exit 2."""
 
 
+class _CatalogueHelp(argparse.HelpFormatter):
+    """Help whose texts may be message codes, put into words only when help is printed.
+
+    So a plain ``companion replay`` reads no catalogue at start-up (the cold
+    start budget), and ``--help`` speaks the language chosen by then.
+    """
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        from companion.i18n import known_text
+
+        return None if action.help is None else known_text(action.help)
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse, but its errors are one line (not the usage block) and exit 2."""
+    """argparse, but its errors are one line (not the usage block) and exit 2; help texts may be codes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _CatalogueHelp)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         command = self.prog.removeprefix("companion").strip()
@@ -44,18 +75,20 @@ def add_command_group(subparsers: argparse._SubParsersAction, name: str, help: s
     return group.add_subparsers(dest=f"{name}_command", metavar="COMMAND", parser_class=type(group))
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand registered."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser: with ``command``, only the module that adds it is imported and
+    registered; without (help, a mistyped command), every subcommand."""
     parser = _Parser(prog="companion",
                      description="Keeps the score of Campanile, Castelli and San Gimignano.")
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks for errors")
-    parser.add_argument("--lang", metavar="LANG", help=text("cli.option.lang"))
+    parser.add_argument("--lang", metavar="LANG", help="cli.option.lang")
     parser.add_argument("--data-dir", metavar="DIR",
                         help="where games are stored (default: $COMPANION_DATA, "
                              "else the user data directory)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMAND_MODULES:
+    needed = [name for name, commands in COMMANDS.items() if command in commands]
+    for name in needed or COMMAND_MODULES:
         try:
             module = import_module(f"companion.commands.{name}")
         except ModuleNotFoundError as error:
@@ -64,6 +97,19 @@ def build_parser() -> argparse.ArgumentParser:
             raise
         module.register(subparsers)
     return parser
+
+
+def _command_word(argv: Sequence[str]) -> str | None:
+    """The subcommand named on the command line (its first word that is not a global option)."""
+    words = iter(argv)
+    for word in words:
+        if word in ("--lang", "--data-dir"):
+            next(words, None)  # the option's value
+        elif word == "--":
+            return next(words, None)
+        elif not word.startswith("-"):
+            return word
+    return None
 
 
 def _language_option(argv: Sequence[str]) -> str | None:
@@ -98,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except LanguageError as error:
         print(f"companion: {shown_line(str(error))}", file=sys.stderr)
         return EXIT_USAGE
-    parser = build_parser()
+    parser = build_parser(_command_word(argv))
     try:
         args = parser.parse_args(argv)
     except UserError as error:

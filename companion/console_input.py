@@ -44,12 +44,12 @@ class ConsoleInput:
         """The reading of ``text``, or ``None`` when it is JSON (the caller's path, as before)."""
         if text.lower() == "moves":
             return self._list(game, state)
-        if _is_json(text) and not text.isdigit():
+        if _is_json(text) and not _is_list_number(text):
             self.waiting = None
             return None
         if self.waiting is not None:
             return self._complete(game, state, text)
-        if text.isdigit():
+        if _is_list_number(text):
             number = int(text)
             if not 1 <= number <= len(self.listed):
                 return Reading([f"refused: there is no move {number} in the list; type moves"])
@@ -93,3 +93,9 @@ def _is_json(text: str) -> bool:
     except ValueError:
         return text.startswith(("{", "["))
     return True
+
+
+def _is_list_number(text: str) -> bool:
+    """Whether ``text`` is a number from the ``moves`` list: ASCII digits only ("²" is a digit to
+    ``str.isdigit`` but not a number to ``int``)."""
+    return text.isascii() and text.isdigit()

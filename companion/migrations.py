@@ -99,5 +99,14 @@ def _profiles_and_abandoned(db: sqlite3.Connection) -> None:
            ) WITHOUT ROWID""")
 
 
+def _log_versions(db: sqlite3.Connection) -> None:
+    """Version 3: a version number per session's log, checked and raised by every save.
+
+    A save that expects another version than the stored one was made on a
+    stale copy of the log (two writers) and is refused, never merged.
+    """
+    db.execute("ALTER TABLE sessions ADD COLUMN log_version INTEGER NOT NULL DEFAULT 0")
+
+
 #: Schema migrations in order; ``MIGRATIONS[i]`` takes version ``i`` to ``i + 1``.
-MIGRATIONS: list[Migration] = [_create_schema, _profiles_and_abandoned]
+MIGRATIONS: list[Migration] = [_create_schema, _profiles_and_abandoned, _log_versions]

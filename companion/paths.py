@@ -9,7 +9,10 @@ The data directory is, first found wins:
    (the appliance: ``/var/lib/companion``; the first entry if it lists several);
 5. ``platformdirs.user_data_dir("companion")`` (e.g. ``~/.local/share/companion``).
 
-The database is ``companion.sqlite3`` in it.
+The database is ``companion.sqlite3`` in it. An empty ``--data-dir ''`` or
+``COMPANION_DATA=`` is a mistake (:class:`DataDirError`), never a silent
+fall-back to the user's real folder. The directory is created only by
+commands that store something (see :func:`ensure_data_dir`).
 """
 
 from __future__ import annotations
@@ -21,16 +24,26 @@ from pathlib import Path
 DB_FILENAME = "companion.sqlite3"
 
 
+class DataDirError(ValueError):
+    """The data directory was given, but empty."""
+
+
 def data_dir(cli_value: str | os.PathLike[str] | None = None, *,
              config_value: str | os.PathLike[str] | None = None,
              environ: Mapping[str, str] | None = None) -> Path:
     """The data directory by the precedence above (not created; see :func:`ensure_data_dir`)."""
     env = os.environ if environ is None else environ
-    if cli_value:
+    if cli_value is not None:
+        if not os.fspath(cli_value).strip():
+            raise DataDirError("--data-dir is empty: give a directory, or leave the option out")
         return Path(cli_value).expanduser()
-    if env.get("COMPANION_DATA"):
+    if "COMPANION_DATA" in env:
+        if not env["COMPANION_DATA"].strip():
+            raise DataDirError("COMPANION_DATA is set but empty: give a directory, or unset it")
         return Path(env["COMPANION_DATA"]).expanduser()
-    if config_value:
+    if config_value is not None:
+        if not os.fspath(config_value).strip():
+            raise DataDirError("data_dir in the configuration is empty: give a directory, or leave it out")
         return Path(config_value).expanduser()
     state = env.get("STATE_DIRECTORY", "")
     first = state.split(":")[0]

@@ -20,7 +20,10 @@ calls it) reads the clock; engines never do.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -31,6 +34,7 @@ from typing import Any
 
 from companion.games.base import Game
 from companion.games.registry import get_game
+from companion.lock import LockHeld, WriterLock
 from companion.migrations import MIGRATIONS, Migration
 
 Clock = Callable[[], datetime]
@@ -99,16 +103,170 @@ def _moment(text: str | None) -> datetime | None:
     return None if text is None else datetime.fromisoformat(text)
 
 
+class StaleLog(StoreError):
+    """A save whose session was changed by someone else since it was read: refused, never merged."""
+
+
+def damaged_message(path: Path, damage: Sequence[str]) -> str:
+    """The one line that says a store has damaged pages, and what to do."""
+    more = f" and {len(damage) - 1} more" if len(damage) > 1 else ""
+    return (f"the game store {path} is damaged ({damage[0]}{more}); it is open for reading only and "
+            "nothing will be written to it: `companion doctor --repair` rebuilds it from everything "
+            "that can still be read")
+
+
+def read_only_message(directory: Path) -> str:
+    return (f"the data directory {directory} is read-only: games can be read here but nothing can be "
+            "stored (sessions, export, stats and doctor still work)")
+
+
+def _refuse_outside_damage(path: Path) -> None:
+    """A store file that is empty or unreadable is named and left untouched (SQLite would reuse it)."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise StoreError(f"cannot read the game store {path}: {error.strerror or error}") from None
+    if path.is_dir():
+        raise StoreError(f"the game store {path} is a directory, not a database file")
+    if size == 0:
+        wal = path.with_name(path.name + "-wal")
+        hint = ("`companion doctor --repair` recovers what its -wal file still holds"
+                if wal.exists() and wal.stat().st_size else
+                "restore a backup with `companion doctor --restore FILE`")
+        raise StoreError(f"the game store {path} is empty (0 bytes), so it holds no games; it was left "
+                         f"as it is: {hint}")
+    if not os.access(path, os.R_OK):
+        raise StoreError(f"cannot read the game store {path}: permission denied")
+
+
+def connect_reading(path: Path) -> sqlite3.Connection:
+    """A connection that can only read ``path`` and creates nothing it need not.
+
+    SQLite reads a WAL database through its ``-shm`` file, which it creates
+    if missing; in a read-only directory it cannot, so a store whose WAL is
+    empty (closed cleanly) is opened as immutable there. One whose ``-wal``
+    still holds changes cannot be read in place, and says so.
+    """
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5.0)
+    try:
+        db.execute("PRAGMA user_version").fetchone()
+    except sqlite3.OperationalError as error:  # (a damaged or foreign file: DatabaseError, the caller's)
+        db.close()
+        wal = path.with_name(path.name + "-wal")
+        if os.access(path.parent, os.W_OK):
+            raise StoreError(f"cannot open the game store {path}: {error}") from None
+        if wal.exists() and wal.stat().st_size:
+            raise StoreError(f"{read_only_message(path.parent)}, and its store's -wal file cannot be read "
+                             "without writing beside it: copy the directory somewhere writable") from None
+        db = sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None)
+    except sqlite3.DatabaseError:
+        pass  # the caller finds it again and says what it is
+    db.execute("PRAGMA query_only=ON")
+    return db
+
+
+def is_corrupt(error: sqlite3.Error) -> bool:
+    """Whether SQLite found damaged pages (rather than, say, a file that is no database at all)."""
+    return getattr(error, "sqlite_errorname", "") == "SQLITE_CORRUPT"
+
+
+def _damage(db: sqlite3.Connection, path: Path, known: int) -> list[str]:
+    """Refuse a newer schema; then what ``quick_check`` finds wrong (an unreadable schema included)."""
+    try:
+        _refuse_newer(db, path, known)
+    except sqlite3.DatabaseError as error:
+        if is_corrupt(error):
+            return [str(error)]
+        raise
+    return _quick_check(db)
+
+
+def _take_lock(path: Path) -> WriterLock:
+    directory = path.parent
+    if not os.access(directory, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise StoreError(read_only_message(directory))
+    try:
+        return WriterLock.acquire(path)
+    except LockHeld as held:
+        raise StoreError(f"the game store {path} is in use by another companion ({held.holder}); only "
+                         "one may change it at a time: stop that one first (sessions, export, stats "
+                         "and replay still work meanwhile)") from None
+    except OSError as error:
+        if error.errno in (errno.EROFS, errno.EACCES):
+            raise StoreError(read_only_message(directory)) from None
+        raise StoreError(f"cannot lock the game store {path}: {error.strerror or error}") from None
+
+
+def _fsync_directory(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _create_atomically(path: Path, migrations: Sequence[Migration]) -> None:
+    """Build a new store under a temporary name, then rename it: a crash never leaves a half-made file.
+
+    (An empty file at ``path`` would be taken for a damaged store.) Called with the lock held.
+    """
+    temporary = path.with_name(f".{path.name}.creating")
+    for leftover in (temporary, temporary.with_name(temporary.name + "-wal"),
+                     temporary.with_name(temporary.name + "-shm")):
+        with contextlib.suppress(FileNotFoundError):
+            leftover.unlink()
+    db = sqlite3.connect(temporary, isolation_level=None)
+    try:
+        Store._configure(db, temporary)
+        Store._migrate(db, temporary, migrations)
+    finally:
+        db.close()  # checkpoints: the new store is one file
+    fd = os.open(temporary, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(temporary, path)
+    _fsync_directory(path.parent)
+
+
+def _refuse_newer(db: sqlite3.Connection, path: Path, known: int) -> None:
+    """Refuse a store from a newer companion before anything (WAL switch included) touches it."""
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if version > known:
+        raise StoreError(
+            f"{path} was written by a newer version of the companion (database schema "
+            f"{version}; this version reads up to {known}); update the companion to open it")
+
+
+def _quick_check(db: sqlite3.Connection) -> list[str]:
+    """What ``PRAGMA quick_check`` finds wrong (``[]``: the pages are sound)."""
+    try:
+        rows = [str(row[0]) for row in db.execute("PRAGMA quick_check")]
+    except sqlite3.DatabaseError as error:
+        return [str(error)]
+    return [] if rows == ["ok"] else rows
+
+
 class StoreJournal:
     """A session's :class:`~companion.session.Journal` writing to one stored session."""
 
     def __init__(self, store: Store, session_id: int) -> None:
         self.store = store
         self.session_id = session_id
+        #: The session's log version when its moves were read; every save expects it.
+        #: (A reader never saves, and may read a store of an older schema.)
+        self.version = 0 if store.read_only else store.log_version(session_id)
 
     def save(self, first: int, moves: Sequence[dict[str, Any]], redo: Sequence[dict[str, Any]]) -> None:
-        """Replace moves ``first``.. and the redo stack, in one transaction."""
-        self.store._save_log(self.session_id, first, moves, redo)
+        """Replace moves ``first``.. and the redo stack, in one transaction.
+
+        :class:`StaleLog` (nothing written) when the stored log changed since it was read.
+        """
+        self.version = self.store._save_log(self.session_id, first, moves, redo, expected=self.version)
 
 
 class Store:
@@ -119,33 +277,87 @@ class Store:
         self.path = path
         self._clock = clock
         self._games = games
+        #: Opened for reading only (``read_only=True``, or damaged pages): every write is refused.
+        self.read_only = False
+        #: What ``PRAGMA quick_check`` found at open (empty: the pages are sound).
+        self.damage: list[str] = []
+        self._lock: WriterLock | None = None
 
     # -- opening -----------------------------------------------------------
     @classmethod
     def open(cls, path: str | Path, *, clock: Clock | None = None,
-             games: GameLookup = get_game, migrations: Sequence[Migration] | None = None) -> Store:
+             games: GameLookup = get_game, migrations: Sequence[Migration] | None = None,
+             read_only: bool = False) -> Store:
         """Open (creating if needed) the store at ``path`` and bring its schema up to date.
 
         ``clock`` gives aware datetimes (default: now, UTC); ``games`` finds an
         engine by name (default: the registry); ``migrations`` replaces the
         project's list (tests of the migration mechanism only).
+
+        Writing takes the store's one-writer lock (:mod:`companion.lock`); a
+        second writer is refused naming the holder. ``read_only`` opens
+        without the lock and never writes: no file created, no migration, no
+        WAL switch, no reconciling; a missing file reads as an empty store.
+        Either way ``PRAGMA quick_check`` runs first: a store with damaged
+        pages is opened read-only, its problems in :attr:`damage`.
         """
         path = Path(path)
         migrations = MIGRATIONS if migrations is None else migrations
+        _refuse_outside_damage(path)
+        if read_only:
+            return cls._open_reading(path, clock or _utc_now, games, migrations)
+        lock = _take_lock(path)
         try:
-            db = sqlite3.connect(path, isolation_level=None, timeout=5.0)
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot open the database {path}: {error}") from None
-        try:
-            cls._configure(db, path)
+            if not path.exists():
+                _create_atomically(path, migrations)
+            try:
+                db = sqlite3.connect(path, isolation_level=None, timeout=5.0)
+            except sqlite3.Error as error:
+                raise StoreError(f"cannot open the database {path}: {error}") from None
+            try:
+                damage = _damage(db, path, len(migrations))
+                if damage:
+                    db.close()
+                    store = cls._open_reading(path, clock or _utc_now, games, migrations)
+                    store._lock = lock
+                    return store
+                cls._configure(db, path)
+                cls._migrate(db, path, migrations)
+            except sqlite3.DatabaseError as error:
+                db.close()
+                raise StoreError(f"{path} is not a usable companion database: {error}") from None
+            except BaseException:
+                db.close()
+                raise
+        except BaseException:
+            lock.release()
+            raise
+        store = cls(db, path, clock or _utc_now, games)
+        store._lock = lock
+        return store
+
+    @classmethod
+    def _open_reading(cls, path: Path, clock: Clock, games: GameLookup,
+                      migrations: Sequence[Migration]) -> Store:
+        if not path.exists():  # nothing stored yet: an empty store in memory, nothing created
+            db = sqlite3.connect(":memory:", isolation_level=None)
             cls._migrate(db, path, migrations)
+            store = cls(db, path, clock, games)
+            store.read_only = True
+            return store
+        db = connect_reading(path)
+        try:
+            damage = _damage(db, path, len(migrations))
         except sqlite3.DatabaseError as error:
             db.close()
             raise StoreError(f"{path} is not a usable companion database: {error}") from None
-        except StoreError:
+        except BaseException:
             db.close()
             raise
-        return cls(db, path, clock or _utc_now, games)
+        store = cls(db, path, clock, games)
+        store.read_only = True
+        store.damage = damage
+        return store
 
     @staticmethod
     def _configure(db: sqlite3.Connection, path: Path) -> None:
@@ -157,13 +369,9 @@ class Store:
 
     @staticmethod
     def _migrate(db: sqlite3.Connection, path: Path, migrations: Sequence[Migration]) -> None:
+        _refuse_newer(db, path, len(migrations))
         version = db.execute("PRAGMA user_version").fetchone()[0]
-        known = len(migrations)
-        if version > known:
-            raise StoreError(
-                f"{path} was written by a newer version of the companion (database schema "
-                f"{version}; this version reads up to {known}); update the companion to open it")
-        for target in range(version + 1, known + 1):
+        for target in range(version + 1, len(migrations) + 1):
             db.execute("BEGIN IMMEDIATE")
             try:
                 migrations[target - 1](db)
@@ -175,12 +383,41 @@ class Store:
 
     def close(self) -> None:
         self._db.close()
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def copy_to(self, target: Path) -> Path:
+        """A consistent copy of the whole store at ``target`` (SQLite's online backup API).
+
+        Safe while a game is played (a reader's snapshot); written under a
+        temporary name, synced, then renamed, so ``target`` is never half a copy.
+        """
+        temporary = target.with_name(f".{target.name}.part")
+        try:
+            copy = sqlite3.connect(temporary)
+            try:
+                self._db.backup(copy)
+                copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+            finally:
+                copy.close()
+            fd = os.open(temporary, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(temporary, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+            raise
+        return target
 
     @property
     def schema_version(self) -> int:
@@ -192,8 +429,16 @@ class Store:
             raise ValueError(f"not a pragma name: {name!r}")
         return self._db.execute(f"PRAGMA {name}").fetchone()[0]
 
+    def refuse_writing(self) -> None:
+        """:class:`StoreError` saying why this store cannot be written, if it cannot."""
+        if self.damage:
+            raise StoreError(damaged_message(self.path, self.damage))
+        if self.read_only:
+            raise StoreError(f"{self.path} is open for reading only; nothing was changed")
+
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
+        self.refuse_writing()
         self._db.execute("BEGIN IMMEDIATE")
         try:
             yield self._db
@@ -204,6 +449,10 @@ class Store:
 
     def _now(self) -> str:
         return _stamp(self._clock())
+
+    def now(self) -> datetime:
+        """The store's clock (the one its time stamps come from)."""
+        return self._clock()
 
     # -- players -----------------------------------------------------------
     def _touch_players(self, db: sqlite3.Connection, players: Sequence[str], now: str) -> None:
@@ -340,15 +589,37 @@ class Store:
         return moves, redo
 
     # -- the journal and the derived results ---------------------------------
+    def log_version(self, session_id: int) -> int:
+        """How many times the session's log has been saved (each save checks and raises it)."""
+        found = self._db.execute("SELECT log_version FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        if found is None:
+            raise StoreError(f"there is no session {session_id}")
+        return int(found[0])
+
     def _save_log(self, session_id: int, first: int, moves: Sequence[dict[str, Any]],
-                  redo: Sequence[dict[str, Any]]) -> None:
+                  redo: Sequence[dict[str, Any]], *, expected: int | None = None) -> int:
+        """Write the log change in one transaction; returns the new log version.
+
+        With ``expected``, the stored version is checked inside the
+        transaction: if the log was saved by anyone else since, the change is
+        refused (:class:`StaleLog`), never merged into what is stored.
+        """
         with self._transaction() as db:
+            bumped = db.execute(
+                "UPDATE sessions SET log_version = log_version + 1 WHERE id = ?"
+                + ("" if expected is None else " AND log_version = ?"),
+                (session_id,) if expected is None else (session_id, expected))
+            if bumped.rowcount != 1:
+                raise StaleLog(f"session {session_id} was changed elsewhere since this game was opened; "
+                               "this change was not saved: open the game again to go on")
             db.execute("DELETE FROM moves WHERE session_id = ? AND idx >= ?", (session_id, first))
             db.executemany("INSERT INTO moves (session_id, idx, move) VALUES (?, ?, ?)",
                            [(session_id, first + offset, _dumps(m)) for offset, m in enumerate(moves)])
             db.execute("DELETE FROM redo WHERE session_id = ?", (session_id,))
             db.executemany("INSERT INTO redo (session_id, pos, move) VALUES (?, ?, ?)",
                            [(session_id, pos, _dumps(m)) for pos, m in enumerate(redo)])
+            version = db.execute("SELECT log_version FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        return int(version[0])
 
     def write_results(self, session_id: int, results: Sequence[Result] | None) -> None:
         """Mark the session finished now with ``results`` (one per seat), or unfinished with ``None``."""

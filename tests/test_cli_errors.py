@@ -183,3 +183,31 @@ def test_new_refuses_names_that_differ_only_in_case_but_records_with_them_replay
     record = dict(CAMPANILE, players=["Albert", "ALBERT", "Birgit"], moves=[])
     assert run_cli("replay", write_record(record))[0] == 0
     assert run_cli("--data-dir", str(tmp_path), "import", write_record(record))[0] == 0
+
+
+def test_the_command_table_says_exactly_which_module_adds_which_command() -> None:
+    import argparse
+    from importlib import import_module
+
+    from companion.cli import COMMANDS
+
+    for name, commands in COMMANDS.items():
+        subparsers = argparse.ArgumentParser().add_subparsers()
+        import_module(f"companion.commands.{name}").register(subparsers)
+        assert tuple(subparsers.choices) == commands, name
+
+
+@pytest.mark.parametrize(("argv", "word"), [
+    (["replay", "x.json"], "replay"), (["--lang", "hu", "--data-dir", "d", "moves", "f"], "moves"),
+    (["--debug", "--lang=hu", "export"], "export"), (["--", "stats"], "stats"), (["--debug"], None)])
+def test_the_command_word_is_found_past_the_global_options(argv, word) -> None:
+    from companion.cli import _command_word
+
+    assert _command_word(argv) == word
+
+
+def test_a_mistyped_command_still_lists_every_command(run_cli) -> None:
+    code, out, err = run_cli("replya")
+    assert code == 2 and out == ""
+    for command in ("replay", "moves", "export", "doctor", "backup", "board", "config"):
+        assert f"'{command}'" in err

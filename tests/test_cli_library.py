@@ -24,6 +24,7 @@ CAMPANILE = EXAMPLES / "campanile-3p.json"
 @pytest.fixture
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     directory = tmp_path / "data"
+    directory.mkdir()  # (a missing one is created and named: tests/test_store_writers.py)
     monkeypatch.setenv("COMPANION_DATA", str(directory))  # never the real user data dir
     monkeypatch.delenv("STATE_DIRECTORY", raising=False)
     return directory
@@ -180,7 +181,7 @@ def test_stats_per_player_and_game(cli, write_record) -> None:
 
 
 def test_a_database_from_a_newer_companion_is_an_exit_2(cli, data_dir: Path) -> None:
-    cli("sessions")
+    cli("campanile", "flags", "--forget")  # a writing command creates the store
     db = sqlite3.connect(data_dir / DB_FILENAME)
     db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 2}")
     db.close()
@@ -282,14 +283,15 @@ def test_run_headless_plays_undoes_redoes_and_persists(cli, monkeypatch, data_di
     ]
     assert lines[9].startswith('refused: "hello" is not a move that may be entered now')
     assert lines[10] == 'ok 3: {"type": "build", "player": "Bob", "tower": "blue", "stories": 1}'
-    assert lines[-1] == "3 moves; next: Cid"
+    assert lines[-1] == "3 moves; Bob: influence? — next: Cid"  # Bob's turn goes on until Cid builds
     with Store.open(data_dir / DB_FILENAME) as store:
         moves, redo = store.stored_moves(1)
     assert [m["type"] for m in moves] == ["build", "influence", "build"] and redo == []
     # a second run resumes where the first stopped
     feed(monkeypatch, '{"type": "influence", "player": "Bob", "tower": "blue"}')
     code, out, _ = cli("run", "--headless")
-    assert out.splitlines() == ["resuming session 1: Campanile, Ann, Bob, Cid, 3 moves; next: Cid",
+    assert out.splitlines() == ["resuming session 1: Campanile, Ann, Bob, Cid, 3 moves; "
+                                "Bob: influence? — next: Cid",
                                 'ok 4: {"type": "influence", "player": "Bob", "tower": "blue"}']
 
 
@@ -362,7 +364,7 @@ def test_run_reports_a_game_it_cannot_replay_in_one_line(cli, monkeypatch, data_
     code, out, err = cli("run", "--headless")  # only that game is damaged: the app goes on without it
     assert (code, err) == (0, "companion: session 1 is damaged and left as it is (session 1 cannot be "
                               "replayed by this companion: move 1 (Bob): it is Ann's turn to build, not "
-                              "Bob's)\n")
+                              "Bob's); `companion doctor --repair` keeps its moves before the damage\n")
     assert out.startswith("no game in progress")
     assert cli("new", "campanile", "Ann", "Bob", "Cid")[0] == 0  # a new game is still possible
 

@@ -262,3 +262,13 @@ def test_no_typed_line_ends_the_console_or_changes_the_game(game, typed):
         for python_text in ("utf-8-sig", "codec", "recursion", "int_max_str_digits", "Traceback"):
             assert python_text not in line, line
         line.encode("utf-8")
+
+
+def test_status_says_who_is_in_turn_and_what_the_table_owes(tmp_path):
+    with Companion.open(tmp_path / "companion.sqlite3") as app:
+        sid = app.start("campanile", ["Ann", "Bob", "Cid"], setup={"display": ["grey", "brown", "red"]}).id
+        out = play(app.store, sid, '{"type": "build", "player": "Ann", "tower": "grey", "stories": 1}',
+                   "status", '{"type": "take", "player": "Ann", "card": "grey"}',
+                   '{"type": "valuation", "phase": "intermezzo"}', "status")
+    assert out[-1] == "3 moves; the table: reveal or valuation? — next: Bob"  # the refill card
+    assert "1 moves; Ann: influence or take? — next: Bob" in out

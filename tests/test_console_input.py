@@ -49,3 +49,9 @@ def test_json_moves_still_work(tmp_path):
     _, log = play(tmp_path, "campanile", ["Ann", "Bob", "Cid"], {},
                   ['{"type": "build", "player": "Ann", "tower": "red", "stories": 1}'])
     assert log == [{"type": "build", "player": "Ann", "tower": "red", "stories": 1}]
+
+
+def test_a_superscript_or_other_unicode_digit_is_not_taken_for_a_list_number(tmp_path):
+    out, log = play(tmp_path, "campanile", ["Ann", "Bob", "Cid"], {}, ["moves", "²", "١"])
+    assert out[-2].startswith("refused: ") and out[-1].startswith("refused: ")
+    assert log == []

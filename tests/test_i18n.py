@@ -237,3 +237,16 @@ def test_replay_never_reads_the_tables_language(run_cli, tmp_path, monkeypatch) 
     assert run_cli("settings", "language", "hu")[0] == 0
     run_cli("replay", str(ROOT / "tests" / "data" / "examples" / "campanile-3p.json"))
     assert i18n.current_language() == "en"
+
+
+def test_a_plural_comes_from_the_catalogue_in_each_language(run_cli, tmp_path) -> None:
+    from companion.app import Companion
+
+    with Companion.open(tmp_path / "companion.sqlite3") as app:
+        app.start("campanile", ["Ann", "Bob", "Cid"])
+    assert run_cli("--data-dir", str(tmp_path), "doctor")[1].splitlines()[-1] == "all good: 1 session"
+    assert run_cli("--data-dir", str(tmp_path), "--lang", "hu", "doctor")[1].splitlines()[-1] == \
+        "minden rendben: 1 játszma"
+    with Companion.open(tmp_path / "companion.sqlite3") as app:
+        app.start("campanile", ["Ann", "Bob", "Cid"])
+    assert run_cli("--data-dir", str(tmp_path), "doctor")[1].splitlines()[-1] == "all good: 2 sessions"

@@ -71,7 +71,7 @@ def unfinished(store: Store):
 def test_schema_is_created_with_every_table(store: Store) -> None:
     tables = {name for (name,) in store._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"players", "sessions", "moves", "redo", "settings", "results"} <= tables
-    assert store.schema_version == len(MIGRATIONS) == 2
+    assert store.schema_version == len(MIGRATIONS)
 
 
 def test_wal_synchronous_full_and_foreign_keys_are_set(store: Store) -> None:
@@ -124,12 +124,25 @@ def test_an_old_database_is_migrated_in_order_keeping_its_data(tmp_path: Path) -
         assert applied == [len(MIGRATIONS)]  # not applied twice
 
 
-def test_an_empty_version_0_file_gets_the_whole_schema(tmp_path: Path) -> None:
+def test_an_empty_file_is_outside_damage_named_and_left_untouched(tmp_path: Path) -> None:
     path = tmp_path / "v0.sqlite3"
-    sqlite3.connect(path).close()
+    sqlite3.connect(path).close()  # SQLite would take a 0-byte file for a new, empty database
+    for read_only in (False, True):
+        with pytest.raises(StoreError, match=rf"^the game store {path} is empty \(0 bytes\), so it holds no "
+                                             r"games; it was left as it is: restore a backup with "
+                                             r"`companion doctor --restore FILE`$"):
+            Store.open(path, read_only=read_only)
+    assert path.read_bytes() == b""
+
+
+def test_a_new_store_is_created_whole_under_a_temporary_name(tmp_path: Path) -> None:
+    path = tmp_path / "companion.sqlite3"
+    leftover = tmp_path / ".companion.sqlite3.creating"
+    leftover.write_bytes(b"half")  # what a crash during creation leaves
     with Store.open(path) as store:
         assert store.schema_version == len(MIGRATIONS)
-        assert store.list_sessions() == []
+    assert not leftover.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["companion.sqlite3", "companion.sqlite3.lock"]
 
 
 def test_a_failing_migration_leaves_the_old_version(tmp_path: Path) -> None:
@@ -428,6 +441,6 @@ def test_every_games_example_survives_import_and_export(store: Store, game: str)
     a, b = parse_record(original), parse_record(exported)
     assert a.game.summary(final_state(a)) == b.game.summary(final_state(b))
     assert store.session(sid).is_finished == a.game.is_finished(final_state(a))
-    again = Store.open(store.path)  # a second connection sees the committed session
+    again = Store.open(store.path, read_only=True)  # a second connection sees the committed session
     assert again.session(sid).moves == len(original["moves"])
     again.close()

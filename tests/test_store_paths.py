@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import platformdirs
 import pytest
 
-from companion.paths import DB_FILENAME, data_dir, database_path, ensure_data_dir
+from companion.paths import DB_FILENAME, DataDirError, data_dir, database_path, ensure_data_dir
 
 
 def test_precedence(tmp_path: Path) -> None:
@@ -19,8 +20,17 @@ def test_precedence(tmp_path: Path) -> None:
     assert data_dir(None, environ={"STATE_DIRECTORY": "/var/lib/companion:/var/lib/other"}) \
         == Path("/var/lib/companion")
     assert data_dir(None, environ={}) == Path(platformdirs.user_data_dir("companion", appauthor=False))
-    assert data_dir("", environ={"COMPANION_DATA": ""}) == Path(platformdirs.user_data_dir(
-        "companion", appauthor=False))
+
+
+@pytest.mark.parametrize(("cli", "env", "config", "message"), [
+    ("", {}, None, "--data-dir is empty: give a directory, or leave the option out"),
+    (" ", {"COMPANION_DATA": "/env"}, None, "--data-dir is empty"),
+    (None, {"COMPANION_DATA": ""}, None, "COMPANION_DATA is set but empty: give a directory, or unset it"),
+    (None, {}, "", "data_dir in the configuration is empty"),
+])
+def test_an_empty_data_dir_is_an_error_not_a_fall_back(cli, env, config, message) -> None:
+    with pytest.raises(DataDirError, match=f"^{re.escape(message)}"):
+        data_dir(cli, config_value=config, environ=env)
 
 
 def test_database_path_creates_the_directory(tmp_path: Path) -> None:

@@ -51,7 +51,8 @@ def _format(table: list[list[int]]) -> str:
 
 @store_errors
 def run_flags(args: argparse.Namespace) -> int:
-    with open_app(args) as app:
+    changing = args.forget or args.intermezzo is not None or args.finito is not None
+    with open_app(args, write=changing) as app:
         if args.forget:
             app.forget_flag_table()
             print("the 2-player flag table is forgotten; it will be asked for again")

@@ -195,7 +195,7 @@ def run_import(args: argparse.Namespace) -> int:
 def run_layouts(args: argparse.Namespace) -> int:
     from companion.commands.library import open_app
 
-    with open_app(args) as app:
+    with open_app(args, write=False) as app:
         boards = app.boards()
     for board in boards:
         print(f"{board.name}: {board.spaces} tile spaces, {board.areas} areas "

@@ -14,7 +14,6 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +24,8 @@ from companion.games.registry import GAMES, get_game
 from companion.records import read_json
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from companion.app import Companion
     from companion.store import SessionRow, Store
 
@@ -43,31 +44,50 @@ def store_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[[argp
         from companion.store import StoreError
 
         try:
-            return handler(args)
+            code = handler(args)
         except (StoreError, AppError) as error:
             raise UserError(str(error)) from None
         except sqlite3.Error as error:  # locked, disk full, not a database ...
-            raise UserError(f"the game store cannot be used: {error}") from None
+            damaged = getattr(args, "damaged_store", None)
+            raise UserError(damaged or f"the game store cannot be used: {error}") from None
         except json.JSONDecodeError as error:
-            raise UserError(f"the game store holds damaged data ({error.msg}); "
-                            "restore it from a backup or export what can still be read") from None
+            raise UserError(f"the game store holds damaged data ({error.msg}); `companion doctor` "
+                            "says which games, `companion doctor --repair` keeps what can be read") from None
+        if getattr(args, "created_data_dir", None):
+            print(f"companion: created the data directory {args.created_data_dir}", file=sys.stderr)
+        if getattr(args, "damaged_store", None):  # it still worked: say so, once, at the end
+            print(f"companion: warning: {args.damaged_store}", file=sys.stderr)
+        return code
 
     return wrapped
 
 
-def open_store(args: argparse.Namespace, config_value: str | None = None) -> Store:
-    """The store of the data directory chosen by ``--data-dir`` and the environment."""
-    from companion.paths import database_path
-    from companion.store import Store, StoreError
+def open_store(args: argparse.Namespace, config_value: str | None = None, *, write: bool = True) -> Store:
+    """The store of the data directory chosen by ``--data-dir`` and the environment.
+
+    ``write=False`` (reading commands) takes no lock, creates nothing and
+    never writes, so it works while the app runs and on a read-only card. A
+    writing command creates a missing data directory, and says so.
+    """
+    from companion.paths import DataDirError, database_path, ensure_data_dir
+    from companion.store import Store, StoreError, damaged_message
 
     try:
-        path = database_path(getattr(args, "data_dir", None), config_value=config_value)
-    except OSError as error:
+        path = database_path(getattr(args, "data_dir", None), config_value=config_value, create=False)
+        if write and not path.parent.exists():
+            ensure_data_dir(path.parent)
+            args.created_data_dir = path.parent  # named by @store_errors once the command worked
+    except (OSError, DataDirError) as error:
         raise UserError(str(error)) from None
     try:
-        store = Store.open(path)
+        store = Store.open(path, read_only=not write)
     except StoreError as error:
         raise UserError(str(error)) from None
+    if store.damage:
+        if write:
+            store.close()
+            raise UserError(damaged_message(path, store.damage))
+        args.damaged_store = damaged_message(path, store.damage)  # reported by @store_errors
     speak_the_tables_language(args, store)
     return store
 
@@ -84,11 +104,12 @@ def speak_the_tables_language(args: argparse.Namespace, store: Store) -> None:
                                  lambda: store.get_setting(LANGUAGE)))
 
 
-def open_app(args: argparse.Namespace, config_value: str | None = None) -> Companion:
-    """The application service over the store of :func:`open_store`."""
+def open_app(args: argparse.Namespace, config_value: str | None = None, *,
+             write: bool = True) -> Companion:
+    """The application service over the store of :func:`open_store` (``write=False``: reading only)."""
     from companion.app import Companion
 
-    return Companion(open_store(args, config_value))
+    return Companion(open_store(args, config_value, write=write))
 
 
 def title(game: str) -> str:
@@ -218,7 +239,7 @@ def run_export(args: argparse.Namespace) -> int:
     if args.qr and not args.bgstats_link:
         raise UserError("export: --qr writes the BG Stats link as a QR code; give --bgstats-link with it")
     bgstats = args.bgstats or args.bgstats_link
-    with open_app(args) as app:
+    with open_app(args, write=False) as app:
         row = _pick_session(app.store, args.session, finished=True if bgstats else None)
         if args.bgstats_link:
             link = app.bgstats_link(row.id)
@@ -299,7 +320,7 @@ def format_sessions(rows: list[SessionRow]) -> str:
 
 @store_errors
 def run_sessions(args: argparse.Namespace) -> int:
-    with open_store(args) as store:
+    with open_store(args, write=False) as store:
         rows = store.list_sessions()
     print(format_sessions(rows))
     return 0
@@ -311,7 +332,7 @@ def run_sessions(args: argparse.Namespace) -> int:
 def run_stats(args: argparse.Namespace) -> int:
     from companion.stats import format_stats, player_stats
 
-    with open_store(args) as store:
+    with open_store(args, write=False) as store:
         stats = player_stats(store.results(), GAMES)
     if args.json:
         json.dump([{"game": s.game, "player": s.player, "played": s.played, "won": s.won,

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import logging
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO
@@ -168,11 +167,14 @@ def touchscreen_missing() -> str:
 @store_errors
 def run_run(args: argparse.Namespace) -> int:
     from companion.app import AppError
+    from companion.backup import daily_backup_quietly
 
     config = read_config(args.config)
     if not args.headless:
         print(f"companion: {touchscreen_missing()}; running headless (one move per line on "
               "standard input)", file=sys.stderr)
+    import logging
+
     logging.basicConfig(level=config.log_level, format="%(levelname)s %(name)s: %(message)s")
     with open_app(args, config.data_dir) as app:
         try:
@@ -181,7 +183,9 @@ def run_run(args: argparse.Namespace) -> int:
             raise UserError(f"{error} (see `companion sessions`)" if args.game is not None
                             else str(error)) from None
         for damaged, why in app.damaged_sessions.items():
-            print(f"companion: session {damaged} is damaged and left as it is ({why})", file=sys.stderr)
+            print(f"companion: session {damaged} is damaged and left as it is ({why}); "
+                  "`companion doctor --repair` keeps its moves before the damage", file=sys.stderr)
+        _say_problem(daily_backup_quietly(app.store))
         session = None if live is None else live.session
         if live is None or session is None:
             print("no game in progress; start one by typing `new GAME PLAYER...` "
@@ -194,6 +198,11 @@ def run_run(args: argparse.Namespace) -> int:
         lines = _prompted(sys.stdin, sys.stdout) if sys.stdin.isatty() else sys.stdin
         headless_loop(session, lines, sys.stdout, start=_starter(app))
     return 0
+
+
+def _say_problem(problem: str | None) -> None:
+    if problem is not None:
+        print(f"companion: {problem}", file=sys.stderr)
 
 
 def _read_any_bytes(stream: TextIO) -> None:
@@ -223,7 +232,7 @@ def _starter(app: Companion) -> Callable[[list[str]], Session]:
 
     def start(words: list[str]) -> Session:
         try:
-            args = build_parser().parse_args(["new", *words])
+            args = build_parser("new").parse_args(["new", *words])
         except SystemExit:  # --help: argparse printed it
             raise UserError("write it as: new GAME PLAYER... [--option KEY=VALUE] [--setup KEY=VALUE]") \
                 from None
@@ -234,10 +243,15 @@ def _starter(app: Companion) -> Callable[[list[str]], Session]:
 
 
 def _next_hint(session: Session) -> str:
+    """Where the game stands: "; Bob: influence? — next: Cid" while Bob may still act in his turn."""
     if session.game.is_finished(session.state):
         return "; the game is over"
-    player = session.game.to_move(session.state)
-    return f"; next: {player}" if player else ""
+    turn = session.game.turn(session.state)
+    following = f"next: {turn.next}" if turn.next else ""
+    if turn.may:
+        acting = turn.player if turn.player is not None else "the table"
+        return f"; {acting}: {' or '.join(turn.may)}?{' — ' + following if following else ''}"
+    return f"; {following}" if following else ""
 
 
 def _faults(session: Session) -> str:

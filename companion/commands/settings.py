@@ -54,7 +54,7 @@ def _shown(value: object) -> str:
 
 @store_errors
 def run_settings(args: argparse.Namespace) -> int:
-    with open_app(args) as app:
+    with open_app(args, write=args.key is not None and args.value is not None) as app:
         if args.key is not None and args.value is not None:
             stored = app.change_setting(args.key, _value(args.value))
             print(f"{args.key} = {_shown(stored)}")
@@ -72,7 +72,7 @@ def run_settings(args: argparse.Namespace) -> int:
 
 @store_errors
 def run_players_list(args: argparse.Namespace) -> int:
-    with open_app(args) as app:
+    with open_app(args, write=False) as app:
         profiles = app.profiles()
     if not profiles:
         print("no player profiles yet")

@@ -23,10 +23,12 @@ import gettext
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.games.messages import Message
-from companion.i18n.po import PoEntry, header_fields, read_po
+
+if TYPE_CHECKING:
+    from companion.i18n.po import PoEntry
 
 #: The languages with catalogues, English first (the fallback).
 LANGUAGES = ("en", "hu")
@@ -56,6 +58,8 @@ class Catalogue(gettext.NullTranslations):
 
     @classmethod
     def load(cls, path: Path) -> Catalogue:
+        from companion.i18n.po import header_fields, read_po  # read only when a text is needed
+
         entries = read_po(path)
         rule = header_fields(entries).get("Plural-Forms", "")
         _, _, expression = rule.partition("plural=")
@@ -182,6 +186,16 @@ def current_language() -> str:
 def say(message: Message) -> str:
     """``message`` in the current language."""
     return render(message, _current[0])
+
+
+def known_text(code_or_text: str) -> str:
+    """The text of a message code without parameters in the current language, or the argument itself
+    when it is not a code the catalogues know (argparse help given as plain text)."""
+    for lang in (_current[0], DEFAULT_LANGUAGE):
+        found = catalogue(lang).lookup(code_or_text)
+        if found is not None:
+            return found
+    return code_or_text
 
 
 def text(code: str, /, **params: Any) -> str:

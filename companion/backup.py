@@ -1,0 +1,65 @@
+"""Automatic daily backups into the data directory's ``backups/`` folder.
+
+SD cards die. Once per day of play the app copies the store (SQLite's
+online backup API, :meth:`Store.copy_to`, consistent while the game goes
+on) to ``backups/companion-YYYY-MM-DD.sqlite3`` and keeps the last N days,
+N being the setting :data:`companion.settings.BACKUPS_KEPT` (default
+:data:`DEFAULT_KEPT`; 0 turns them off). `companion backup DIR` writes the
+same kind of file anywhere (a USB stick), and `companion doctor --restore
+FILE` puts one back.
+
+A backup that fails never stops a game: :func:`daily_backup_quietly` turns
+the failure into one line for the caller to show.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+
+from companion.settings import BACKUPS_KEPT
+from companion.store import Store, StoreError
+
+DEFAULT_KEPT = 7
+FOLDER = "backups"
+_DAILY = re.compile(r"^companion-\d{4}-\d{2}-\d{2}\.sqlite3$")
+
+
+def backups_kept(store: Store) -> int:
+    """How many daily backups to keep (the setting, else :data:`DEFAULT_KEPT`)."""
+    value = store.get_setting(BACKUPS_KEPT, DEFAULT_KEPT)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise StoreError(f"the setting {BACKUPS_KEPT} must be a whole number of days, 0 or more, "
+                         f"not {value!r}")
+    return value
+
+
+def daily_backup(store: Store) -> Path | None:
+    """Today's backup of ``store``, unless there is one already; older ones beyond the number kept go.
+
+    "Today" is the local date of the store's clock. Returns the new file, or
+    ``None`` when nothing was written (done today already, or turned off).
+    """
+    kept = backups_kept(store)
+    if kept == 0:
+        return None
+    folder = store.path.parent / FOLDER
+    folder.mkdir(exist_ok=True)
+    today = folder / f"companion-{store.now().astimezone():%Y-%m-%d}.sqlite3"
+    written = None
+    if not today.exists():
+        written = store.copy_to(today)
+    daily = sorted(p for p in folder.iterdir() if _DAILY.match(p.name))
+    for old in daily[:-kept]:
+        old.unlink()
+    return written
+
+
+def daily_backup_quietly(store: Store) -> str | None:
+    """:func:`daily_backup`, its failure as one line to show (``None`` when all went well)."""
+    try:
+        daily_backup(store)
+    except (OSError, sqlite3.Error, StoreError) as error:
+        return f"today's automatic backup could not be written: {error}"
+    return None
