@@ -69,8 +69,10 @@ class ConsoleInput:
     def _chosen(self, game: Game, state: Any, data: dict[str, Any]) -> Reading:
         try:
             return Reading(move=game.parse_move(data))
-        except RecordError:
-            hint = OBSERVED_HINTS.get((game.name, data["type"]), "the rest of the move")
+        except RecordError as error:
+            if (game.name, data["type"]) not in OBSERVED_HINTS:  # not a template: a malformed move
+                return Reading([f"refused: {error}"])
+            hint = OBSERVED_HINTS[(game.name, data["type"])]
             self.waiting = data
             return Reading([f"{game.describe(state, data)}: type {hint}"])
 

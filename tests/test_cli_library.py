@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import sqlite3
@@ -313,6 +314,23 @@ def test_run_without_headless_falls_back_with_a_note(cli, monkeypatch) -> None:
     assert code == 0 and out.startswith("resuming session 1")
     assert err.endswith("running headless (one move per line on standard input)\n")
     assert err.count("\n") == 1
+
+
+def test_run_without_headless_says_why_no_touchscreen_starts(cli, monkeypatch, tmp_path: Path) -> None:
+    """The note names the ui extra while Kivy is missing; once it is found, that the UI is not wired in."""
+    cli("new", "campanile", "Ann", "Bob", "Cid")
+    feed(monkeypatch)
+    _, _, err = cli("run")
+    kivy_installed = importlib.util.find_spec("kivy") is not None
+    assert ("the ui extra (Kivy), which is not installed" in err) is not kivy_installed
+    (tmp_path / "kivy").mkdir()
+    (tmp_path / "kivy" / "__init__.py").write_text("raise ImportError('only found, never imported')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    feed(monkeypatch)
+    code, _, err = cli("run")
+    assert code == 0
+    assert err == ("companion: the touchscreen UI is not wired into `companion run` yet; running headless "
+                   "(one move per line on standard input)\n")
 
 
 def test_run_config_errors_and_data_dir(run_cli, monkeypatch, tmp_path: Path) -> None:

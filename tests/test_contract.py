@@ -225,9 +225,10 @@ def test_an_ambiguous_text_is_refused_listing_what_it_could_mean():
     assert "could mean" in message and "Birgit: brown +2" in message and "Birgit: blue +2" in message
 
 
-def test_a_text_that_is_no_legal_move_is_refused_in_one_line():
+def test_a_text_that_is_no_move_is_refused_in_one_line():
+    """A well-formed move that breaks a rule is the engine's to refuse (tests/test_notation_refusals.py)."""
     game, state = campanile_after({"type": "build", "player": "Albert", "tower": "brown", "stories": 3})
-    for text in ("Franziska: red +1", "dance", ""):
+    for text in ("Franziska: purple +1", "dance", ""):
         with pytest.raises(NotationError) as refused:
             game.parse_notation(state, text)
         assert "\n" not in str(refused.value)

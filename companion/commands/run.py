@@ -48,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run = subparsers.add_parser(
         "run", help="resume the game in progress",
         description="Resume the most recent unfinished game. With --headless (and, for now, "
-                    "whenever the touchscreen UI is not available) read one command per line from "
+                    "also without it: the touchscreen UI is not wired in yet) read one command per line from "
                     "standard input: a move as a JSON object, or undo, redo, status; quit or exit ends it.")
     run.add_argument("--headless", action="store_true", help="no touchscreen: moves on standard input")
     run.add_argument("--config", metavar="FILE", help="the TOML configuration file")
@@ -151,9 +151,17 @@ def read_config(path: str | None) -> Config:
     return config
 
 
-def ui_available() -> bool:
-    """Whether a touchscreen UI could be started (not yet: the UI is not wired in)."""
-    return False
+def touchscreen_missing() -> str:
+    """Why ``run`` without ``--headless`` still reads the console, for the one-line note.
+
+    The touchscreen app is not wired into ``run`` yet, so the console is used
+    either way; the note says whether the ``ui`` extra (Kivy) is installed
+    too, since that is what a player setting up the touchscreen must add. The
+    check finds the package without importing Kivy, which is slow to start.
+    """
+    if importlib.util.find_spec("kivy") is None:
+        return "the touchscreen needs the ui extra (Kivy), which is not installed"
+    return "the touchscreen UI is not wired into `companion run` yet"
 
 
 @store_errors
@@ -162,11 +170,9 @@ def run_run(args: argparse.Namespace) -> int:
     from companion.backup import daily_backup_quietly
 
     config = read_config(args.config)
-    if not args.headless and not ui_available():
-        reason = "no touchscreen UI is installed" if importlib.util.find_spec("ui") is None \
-            else "the touchscreen UI is not wired into `companion run` yet"
-        print(f"companion: {reason}; running headless (one move per line on standard input)",
-              file=sys.stderr)
+    if not args.headless:
+        print(f"companion: {touchscreen_missing()}; running headless (one move per line on "
+              "standard input)", file=sys.stderr)
     import logging
 
     logging.basicConfig(level=config.log_level, format="%(levelname)s %(name)s: %(message)s")

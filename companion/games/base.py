@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -269,14 +269,29 @@ class Game(ABC, Generic[StateT, MoveT]):
         """
         return None
 
+    def notation_shapes(self, state: StateT, said: list[str]) -> Iterable[dict[str, Any]]:
+        """Well-formed moves (record JSON, or templates) the words ``said`` could mean, legal or not.
+
+        :meth:`parse_notation` turns to them when no legal move matches, so
+        that a move typed in the notation that breaks a rule reaches
+        :meth:`apply`, and the player reads the rule instead of "not a move".
+        A game may use ``said`` to leave out what the words cannot mean (names
+        they do not mention) or to read values from them; the matching itself
+        stays :meth:`parse_notation`'s. None by default.
+        """
+        return ()
+
     def parse_notation(self, state: StateT, text: str, lang: str = "en") -> dict[str, Any]:
-        """The legal move (record JSON, minimal form) that ``text`` means, or a template.
+        """The move that ``text`` means (record JSON, minimal form), or a template.
 
         Accepts the words of every language, any case, unique prefixes and the
         acting player's name left out. A template comes back when its observed
-        fields are not in the text: the caller asks for them. Raises
+        fields are not in the text: the caller asks for them. The legal moves
+        are matched first; when none fits, the well-formed moves of
+        :meth:`notation_shapes`, so a move that breaks a rule comes back too and
+        :meth:`apply` refuses it naming the rule. Raises
         :class:`~companion.games.notation.NotationError` (message in ``lang``'s
-        notation) for a text that means no legal move, or several.
+        notation) for a text that means no move at all, or several.
         """
         from companion.games import notation
 
@@ -285,8 +300,30 @@ class Game(ABC, Generic[StateT, MoveT]):
             raise notation.NotationError("type a move")
         turn = self.turn(state)
         acting = turn.player or turn.next
-        found: dict[str, tuple[dict[str, Any], bool, Mapping[str, Any]]] = {}
-        for template in self.legal_moves(state):
+        found = self._notation_matches(state, said, self.legal_moves(state), acting)
+        if not found:
+            found = self._notation_matches(state, said, (
+                shape for shape in self.notation_shapes(state, said)
+                if _may_be_named(shape.get("player"), said, acting)), acting)
+        if len(found) > 1 and any(exact for _, exact in found.values()):
+            found = {k: v for k, v in found.items() if v[1]}
+        if len(found) == 1:
+            return next(iter(found.values()))[0]
+        if not found:
+            examples = [self.describe(state, t, lang) for t in self.legal_moves(state)[:3]]
+            hint = f" (for example: {'; '.join(examples)})" if examples else " (no move may be entered now)"
+            raise notation.NotationError(f'"{text}" is not a move that may be entered now{hint}')
+        meanings = [self.describe(state, m, lang) for m, _ in found.values()]
+        more = f" and {len(meanings) - 6} more" if len(meanings) > 6 else ""
+        raise notation.NotationError(f'"{text}" could mean: {"; ".join(meanings[:6])}{more}')
+
+    def _notation_matches(self, state: StateT, said: list[str], moves: Iterable[dict[str, Any]],
+                          acting: str | None) -> dict[str, tuple[dict[str, Any], bool]]:
+        """The moves among ``moves`` that ``said`` could mean, each with whether it was spelt out."""
+        from companion.games import notation
+
+        found: dict[str, tuple[dict[str, Any], bool]] = {}
+        for template in moves:
             player = template.get("player")
             for language in notation.LANGUAGES:
                 form = notation.tokens(self.describe(state, template, language))
@@ -303,18 +340,8 @@ class Game(ABC, Generic[StateT, MoveT]):
                         move = self.read_observed(state, template, said[len(shape):])
                     if move is not None:
                         key = json.dumps(move, sort_keys=True)
-                        found[key] = (move, exact or found.get(key, (None, False))[1], template)
-        if len(found) > 1 and any(exact for _, exact, _ in found.values()):
-            found = {k: v for k, v in found.items() if v[1]}
-        if len(found) == 1:
-            return next(iter(found.values()))[0]
-        if not found:
-            examples = [self.describe(state, t, lang) for t in self.legal_moves(state)[:3]]
-            hint = f" (for example: {'; '.join(examples)})" if examples else " (no move may be entered now)"
-            raise notation.NotationError(f'"{text}" is not a move that may be entered now{hint}')
-        meanings = [self.describe(state, m, lang) for m, _, _ in found.values()]
-        more = f" and {len(meanings) - 6} more" if len(meanings) > 6 else ""
-        raise notation.NotationError(f'"{text}" could mean: {"; ".join(meanings[:6])}{more}')
+                        found[key] = (move, exact or found.get(key, (None, False))[1])
+        return found
 
     @abstractmethod
     def turn(self, state: StateT) -> Turn:
@@ -326,3 +353,13 @@ class Game(ABC, Generic[StateT, MoveT]):
     @abstractmethod
     def outcome(self, state: StateT) -> Outcome:
         """The ranking, the winners and the tie-break that decided them (agrees with the summary)."""
+
+
+def _may_be_named(player: str | None, said: list[str], acting: str | None) -> bool:
+    """Whether a move by ``player`` could be what ``said`` means: the acting player's, or named first."""
+    from companion.games import notation
+
+    if player is None or player == acting:
+        return True
+    name = notation.tokens(player)
+    return notation.prefix_match(said[:len(name)], name)

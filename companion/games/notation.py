@@ -13,7 +13,7 @@ matched by its beginning and the game reads the rest.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 #: The languages the notation speaks; parsing accepts the words of any of them.
 LANGUAGES: tuple[str, ...] = ("en", "hu")
@@ -55,3 +55,24 @@ def tokens(text: str) -> list[str]:
 def prefix_match(said: list[str], form: list[str]) -> bool:
     """Whether each said word starts the word of ``form`` at its place (same number of words)."""
     return len(said) == len(form) and all(f.startswith(s) for s, f in zip(said, form, strict=True))
+
+
+def mentioned(said: list[str], names: Iterable[str]) -> list[str]:
+    """The record names (areas, spaces...) that some said word could be the start of."""
+    return [name for name in names
+            if any(part.startswith(s) for part in tokens(name) for s in said)]
+
+
+def after_word(vocabulary: Vocabulary, said: list[str], key: str) -> Iterator[list[str]]:
+    """The words that follow each said word that reads as ``key``'s word, in any language."""
+    for index, said_word in enumerate(said):
+        if reading(vocabulary, said_word, (key,)) == key:
+            yield said[index + 1:]
+
+
+def number(said_word: str) -> int | None:
+    """A said word as a whole number (``-1`` too), or ``None``."""
+    try:
+        return int(said_word)
+    except ValueError:
+        return None

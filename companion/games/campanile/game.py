@@ -6,7 +6,7 @@ screens ask in :mod:`.views`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.games.base import Game, Outcome, rank_players, turn_from
@@ -97,6 +97,11 @@ class Campanile(Game[CampanileState, Move]):
         if state.phase == "finished":
             return TurnView(None, (), None)
         return turn_from(legal_moves(state), *in_progress(state))
+
+    def notation_shapes(self, state: CampanileState, said: list[str]) -> Iterable[dict[str, Any]]:
+        from companion.games.campanile import notation
+
+        return notation.shapes(state)
 
     def describe(self, state: CampanileState, move: Mapping[str, Any], lang: str = "en") -> str:
         from companion.games.campanile import notation

@@ -7,7 +7,7 @@ colours, player names stay as the record has them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from companion.games.campanile.state import CampanileState
@@ -60,3 +60,18 @@ def read_observed(state: CampanileState, template: Mapping[str, Any],
     towers = state.rules.towers
     card = reading({**WORDS, **{t: {"en": t} for t in towers if t not in WORDS}}, said[0], towers)
     return None if card is None else {**template, "card": card}
+
+
+def shapes(state: CampanileState) -> Iterator[dict[str, Any]]:
+    """Every well-formed move, legal or not, for the notation's refusals (a few hundred at most)."""
+    towers = state.rules.towers
+    for player in state.players:
+        for tower in towers:
+            yield from ({"type": "build", "player": player, "tower": tower, "stories": stories}
+                        for stories in (1, 2, 3))
+            yield {"type": "influence", "player": player, "tower": tower}
+            yield {"type": "take", "player": player, "card": tower}
+            yield from ({"type": "relocate", "player": player, "from": tower, "to": other}
+                        for other in towers if other != tower)
+    yield {"type": "reveal"}
+    yield from ({"type": "valuation", "phase": phase} for phase in ("intermezzo", "finito"))

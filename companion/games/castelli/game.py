@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.games.base import Game, Outcome, RecordError, Turn, rank_players, turn_from
@@ -140,6 +140,11 @@ class Castelli(Game[State, Move]):
         if state.finished:
             return Turn(None, (), None)
         return turn_from(legal_moves(state), *in_progress(state))
+
+    def notation_shapes(self, state: State, said: list[str]) -> Iterable[dict[str, Any]]:
+        from companion.games.castelli import notation
+
+        return notation.shapes(state, said)
 
     def describe(self, state: State, move: Mapping[str, Any], lang: str = "en") -> str:
         from companion.games.castelli import notation

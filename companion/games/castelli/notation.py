@@ -8,12 +8,13 @@ record has them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import itertools
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from companion.games.castelli import tables
 from companion.games.castelli.state import State
-from companion.games.notation import Vocabulary, reading, word
+from companion.games.notation import Vocabulary, after_word, mentioned, number, reading, word
 
 WORDS: Vocabulary = {
     "reveal": {"en": "reveal", "hu": "felfed"},
@@ -98,14 +99,22 @@ def read_observed(state: State, template: Mapping[str, Any], said: list[str]) ->
     if len(rest) >= 2 and reading(WORDS, rest[-2], ("silver",)) and rest[-1].isdigit():
         silver = int(rest[-1])
         rest = rest[:-2]
-    if len(rest) != 12 or silver not in tables.TILE_SILVER:
+    shields = read_shields(rest)
+    if shields is None or silver not in tables.TILE_SILVER:
+        return None
+    return {**template, "shields": shields, "silver": silver}
+
+
+def read_shields(said: list[str]) -> dict[str, list[Any]] | None:
+    """A tile's four shields from ``N blue 1`` four times (sides in any order), in record form."""
+    if len(said) != 12:
         return None
     shields: dict[str, list[Any]] = {}
     for at in range(0, 12, 3):
         side = next((s for s in tables.SIDES for lang in ("en", "hu")
-                     if word(WORDS, s, lang).casefold() == rest[at]), None)
-        colour = reading(WORDS, rest[at + 1], tables.COLORS)
-        raw = rest[at + 2]
+                     if word(WORDS, s, lang).casefold() == said[at]), None)
+        colour = reading(WORDS, said[at + 1], tables.COLORS)
+        raw = said[at + 2]
         value: Any = int(raw) if raw.isdigit() else None
         if value is None and reading(WORDS, raw, ("card",)):
             value = tables.CARD_SHIELD
@@ -116,4 +125,45 @@ def read_observed(state: State, template: Mapping[str, Any], said: list[str]) ->
         shields[side] = [colour, value]
     if len({c for c, _ in shields.values()}) != len(tables.SIDES):
         return None
-    return {**template, "shields": {side: shields[side] for side in tables.SIDES}, "silver": silver}
+    return {side: shields[side] for side in tables.SIDES}
+
+
+def shapes(state: State, said: list[str]) -> Iterator[dict[str, Any]]:
+    """Every well-formed move ``said`` could mean, legal or not, for the notation's refusals.
+
+    Only the areas, spaces, players, cards and resources the words mention
+    are tried, and a Steward's shields and a King's or a sale's number are
+    read from the words.
+    """
+    def named(keys: tuple[str, ...]) -> list[str]:
+        return [key for key in keys if any(reading(WORDS, w, (key,)) for w in said)]
+
+    areas = mentioned(said, state.board.areas)
+    ons = (None, *mentioned(said, state.players))
+    cards = (None, *named((*tables.BUILD_CARDS, *tables.TOP_BUILD_CARDS)))
+    resources = (None, *named(tables.RESOURCES))
+    numbers = {n for n in map(number, said) if n is not None}
+    turned = [shields for rest in after_word(WORDS, said, "steward")
+              if (shields := read_shields(rest)) is not None]
+    yield {"type": "end"}
+    for player in state.players:
+        for space in mentioned(said, state.board.spaces):
+            yield {"type": "reveal", "player": player, "space": space}
+            yield {"type": "reveal", "player": player, "space": space, "swap": True}
+        yield from ({"type": "steward", "player": player, "shields": shields} for shields in turned)
+        yield {"type": "guard", "player": player}
+        for area, on, card, silver_for in itertools.product(areas, ons, cards, resources):
+            build = {"type": "build", "player": player, "area": area, "on": on, "card": card,
+                     "silver_for": silver_for}
+            yield {key: value for key, value in build.items() if value is not None}
+        for card in tables.PLAY_CARDS:
+            play = {"type": "play", "player": player, "card": card}
+            if card == "king":
+                yield from ({**play, "value": v} for v in tables.KING_VALUES if v in numbers)
+            elif card == "traitor":
+                yield from ({**play, "target": target} for target in state.players)
+            elif card in ("peasant", "prince", "arsonist"):
+                yield from ({**play, "area": area} for area in areas)
+            else:
+                yield play
+        yield from ({"type": "sell", "player": player, "cards": n} for n in sorted(numbers) if n >= 1)

@@ -1,11 +1,14 @@
 """Castelli's moves applied to a state: legality, effects, evaluations, the end.
 
-``apply_move`` clones the state once, changes the clone and returns it; every
-refusal is raised before anything is returned, so the caller's state never
-changes. Messages are the rule in a player's words.
+States are frozen: every step here returns a new state built with
+:meth:`State.with_` (a new table only where a value changes) and the state it
+was given stays as it was, whether the move is accepted or refused.
+Messages are the rule in a player's words.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from companion.games.base import IllegalMove, require_player
 from companion.games.castelli import tables
@@ -47,50 +50,54 @@ def apply_move(state: State, move: Move) -> State:
     raise IllegalMove(f"unknown move {move!r}")
 
 
+# Building new tables -------------------------------------------------------
+
+def _plus(table: Mapping[str, int], key: str, delta: int) -> dict[str, int]:
+    """A new table with ``delta`` added to ``key``'s count."""
+    return {**table, key: table[key] + delta}
+
+
 # Gains -------------------------------------------------------------------
 
-def give(state: State, player: str, what: str, amount: int) -> int:
-    """Give up to ``amount`` of a resource, cards or silver (mutates ``state``); returns what was given.
+def give(state: State, player: str, what: str, amount: int) -> tuple[State, int]:
+    """The state after giving up to ``amount`` of a resource, cards or silver, and what was given.
 
     Resources stop at 5, cards at what the deck still holds, silver at what the mine holds.
     """
     if amount <= 0:
-        return 0
+        return state, 0
     if what in _RES_INDEX:
         held = list(state.resources[player])
         index = _RES_INDEX[what]
         gained = max(0, min(amount, tables.RESOURCE_CAP - held[index]))
         held[index] += gained
-        state.resources[player] = (held[0], held[1], held[2])
-        return gained
+        return state.with_(resources={**state.resources,
+                                      player: (held[0], held[1], held[2])}), gained
     if what in ("card", "cards"):
         gained = min(amount, state.deck())
-        state.cards[player] += gained
-        return gained
+        return state.with_(cards=_plus(state.cards, player, gained)), gained
     if what == "silver":
         gained = min(amount, state.mine)
-        state.mine -= gained
-        state.silver[player] += gained
-        return gained
+        return state.with_(mine=state.mine - gained,
+                           silver=_plus(state.silver, player, gained)), gained
     raise ValueError(what)
 
 
-def evaluate(state: State, area: str) -> None:
-    """Evaluate ``area`` now (mutates ``state``): resolve, give with caps, record it once."""
+def evaluate(state: State, area: str) -> State:
+    """The state after evaluating ``area`` now: resolve, give with caps, record it once."""
     spec = state.board.areas[area]
     amount = state.mine if spec.kind == "mine" else spec.amount
     result = resolve(spec.kind, amount, state.shields_into(area), state.players_by_colour,
                      state.options.neutral)
-    state.done = state.done | {area}
+    state = state.with_(done=state.done | {area})
     if spec.kind == "plain":
-        return
+        return state
     if not result.evaluated or result.voided:
-        state.notes = (*state.notes, f"{area} ({spec.kind}): {result.explanation}")
-        return
+        return state.with_(notes=(*state.notes, f"{area} ({spec.kind}): {result.explanation}"))
     awards: dict[str, dict[str, int]] = {}
     capped = []
     for player, share in result.awards.items():
-        gained = give(state, player, result.gain, share)
+        state, gained = give(state, player, result.gain, share)
         if gained:
             awards[player] = {result.gain: gained}
         if gained < share:
@@ -98,13 +105,13 @@ def evaluate(state: State, area: str) -> None:
                           f"({'the deck ran out' if result.gain == 'cards' else 'at most 5 of a resource'})"
                           if result.gain != "silver" else f"{player} receives {gained} of {share}")
     text = result.explanation + (f" ({'; '.join(capped)})" if capped else "")
-    state.evaluations = (*state.evaluations,
-                         Evaluation(area, spec.kind, result.influence, awards, text))
+    return state.with_(evaluations=(*state.evaluations,
+                                    Evaluation(area, spec.kind, result.influence, awards, text)))
 
 
-def _apply_orientation(state: State, space: str, shields: Shields) -> None:
-    """Frame gifts and area evaluations of a tile as it now lies (mutates ``state``)."""
-    state.revealed[space] = shields
+def _apply_orientation(state: State, space: str, shields: Shields) -> State:
+    """The state after a tile's frame gifts and area evaluations as the tile now lies."""
+    state = state.with_(revealed={**state.revealed, space: shields})
     sides = state.board.spaces[space].sides
     by_colour = state.players_by_colour
     for (colour, value), target in zip(shields, sides, strict=True):
@@ -114,7 +121,7 @@ def _apply_orientation(state: State, space: str, shields: Shields) -> None:
         player = by_colour.get(colour)
         if gift == "neutral" or not isinstance(value, int) or player is None:
             continue
-        give(state, player, gift, 1)
+        state, _ = give(state, player, gift, 1)
     seen = set()
     for target in sides:
         if target.startswith(FRAME_PREFIX) or target in seen or target in state.done:
@@ -123,28 +130,27 @@ def _apply_orientation(state: State, space: str, shields: Shields) -> None:
         if state.board.areas[target].kind == "mine":
             continue
         if all(s in state.revealed for s, _ in state.board.borders[target]):
-            evaluate(state, target)
+            state = evaluate(state, target)
+    return state
 
 
 # Turn order --------------------------------------------------------------
 
 def _turn_of(state: State, player: str, doing: str, *, may_start: bool) -> State:
-    """A clone in which it is ``player``'s turn, or a refusal naming whose turn it is.
+    """A state in which it is ``player``'s turn, or a refusal naming whose turn it is.
 
     ``may_start``: playing or selling a card before revealing starts the turn.
     """
     index = state.players.index(player)
     if state.current == index:
-        return state.clone()
+        return state
     expected = state.players[state.next_index()]
     if may_start and state.next_index() == index:
         if state.all_revealed():
             raise IllegalMove(f"every tile is face up: the game ends after "
                               f"{state.players[state.current or 0]}'s turn, nobody starts a new one")
-        new = state.clone()
-        new.current, new.revealed_this_turn = index, False
-        new.card_played = new.silver_swap_used = False
-        return new
+        return state.with_(current=index, revealed_this_turn=False, card_played=False,
+                           silver_swap_used=False)
     whose = state.players[state.current] if state.current is not None else expected
     raise IllegalMove(f"it is {whose}'s turn; only the player whose turn it is may {doing}")
 
@@ -165,21 +171,16 @@ def _reveal(state: State, move: Reveal) -> State:
     if move.swap and not state.options.dilemma:
         raise IllegalMove("swapping in your hand tile is part of the Dilemma module, "
                           "which this game does not use")
-    new = state.clone()
-    if new.current != index:
-        new.current = index
-        new.card_played = new.silver_swap_used = False
-    new.revealed_this_turn = True
-    new.pending = None
+    new = state.with_(revealed_this_turn=True, pending=None)
+    if state.current != index:
+        new = new.with_(current=index, card_played=False, silver_swap_used=False)
     if move.swap:
-        new.holds_own_tile[move.player] = False
+        new = new.with_(holds_own_tile={**new.holds_own_tile, move.player: False})
     icons = sum(1 for _, value in move.shields if value == tables.CARD_SHIELD)
-    give(new, move.player, "cards", icons)
-    give(new, move.player, "silver", move.silver)
-    base = new.clone()
-    _apply_orientation(new, move.space, move.shields)
-    new.pending = Pending("reveal", base, move.player, move.space)
-    return new
+    new, _ = give(new, move.player, "cards", icons)
+    base, _ = give(new, move.player, "silver", move.silver)
+    new = _apply_orientation(base, move.space, move.shields)
+    return new.with_(pending=Pending("reveal", base, move.player, move.space))
 
 
 def _steward(state: State, move: Steward) -> State:
@@ -199,23 +200,21 @@ def _steward(state: State, move: Steward) -> State:
     if move.shields not in [old[k:] + old[:k] for k in range(1, 4)]:
         raise IllegalMove("the Steward only turns the tile: the shields must be the same tile's "
                           "in another direction")
-    new = base.clone()
-    new.cards[move.player] -= 1
-    rebase = new.clone()
-    _apply_orientation(new, pending.space, move.shields)
-    new.pending = Pending("reveal", rebase, pending.player, pending.space)
-    return new
+    rebase = base.with_(cards=_plus(base.cards, move.player, -1))
+    new = _apply_orientation(rebase, pending.space, move.shields)
+    return new.with_(pending=Pending("reveal", rebase, pending.player, pending.space))
 
 
-def _pay_for_castle(new: State, move: Build, cost: int) -> None:
-    """Take the castle's price from the builder (mutates ``new``), or refuse naming what is missing."""
+def _pay_for_castle(state: State, move: Build, cost: int) -> State:
+    """The state after the builder pays the castle's price, or a refusal naming what is missing."""
     player = move.player
-    held = new.resources[player]
+    held = state.resources[player]
     missing = {r: max(0, cost - held[i]) for i, r in enumerate(tables.RESOURCES)}
-    silver = new.silver[player]
+    silver = state.silver[player]
+    swap_used = state.silver_swap_used
     price = (f"{cost} wood, {cost} grain and {cost} stone")
     if move.silver_for is not None:
-        if new.silver_swap_used:
+        if swap_used:
             raise IllegalMove("2 silver may replace a missing resource only once per turn")
         if move.card == "master-builder":
             raise IllegalMove("with the Master builder you pay 1 silver per missing resource; "
@@ -228,7 +227,7 @@ def _pay_for_castle(new: State, move: Build, cost: int) -> None:
                               f"{tables.SILVER_PER_RESOURCE} silver; you have {silver}")
         missing[move.silver_for] -= 1
         silver -= tables.SILVER_PER_RESOURCE
-        new.silver_swap_used = True
+        swap_used = True
     short = sum(missing.values())
     words = ", ".join(f"{n} {r}" for r, n in missing.items() if n)
     if move.card == "master-builder":
@@ -240,12 +239,12 @@ def _pay_for_castle(new: State, move: Build, cost: int) -> None:
                               f"{short} for {words}, and you have {silver}")
         silver -= short * tables.MASTER_BUILDER_SILVER
     elif short:
-        hint = "" if move.silver_for or new.silver_swap_used else " (2 silver can replace one, once per turn)"
+        hint = "" if move.silver_for or swap_used else " (2 silver can replace one, once per turn)"
         raise IllegalMove(f"a castle here costs {price}; you are missing {words}{hint}")
-    paid = new.silver[player] - silver
-    new.silver[player] = silver
-    new.mine += paid
-    new.resources[player] = tuple(max(0, held[i] - cost) for i in range(3))  # type: ignore[assignment]
+    paid = state.silver[player] - silver
+    left = (max(0, held[0] - cost), max(0, held[1] - cost), max(0, held[2] - cost))
+    return state.with_(silver={**state.silver, player: silver}, mine=state.mine + paid,
+                       resources={**state.resources, player: left}, silver_swap_used=swap_used)
 
 
 def _check_builder(state: State, move: Build) -> Area:
@@ -325,22 +324,21 @@ def _build(state: State, move: Build) -> State:
         cost = _new_castle_cost(move, area, stacks, points)
     else:
         cost = _top_castle_cost(state, move, move.on, stacks, points)
-    new = state.clone()
-    new.pending = None
-    _pay_for_castle(new, move, cost)
+    before = state.with_(pending=None)
+    new = _pay_for_castle(before, move, cost)
+    pending = None
     if move.on is None:
-        new.castles[move.area] = (*stacks, (player,))
+        built = (*stacks, (player,))
     else:
         i = next(i for i, s in enumerate(stacks) if len(s) == 1 and s[0] == move.on)
-        new.castles[move.area] = (*stacks[:i], (move.on, player), *stacks[i + 1:])
-        base = state.clone()
-        base.pending = None
-        new.pending = Pending("top", base, player, owner=move.on)
-    new.castles_built[player] += 1
-    new.score[player] += castle_points(new.board, new.settlements, move.area)
+        built = (*stacks[:i], (move.on, player), *stacks[i + 1:])
+        pending = Pending("top", before, player, owner=move.on)
+    new = new.with_(castles={**new.castles, move.area: built}, pending=pending,
+                    castles_built=_plus(new.castles_built, player, 1),
+                    score=_plus(new.score, player,
+                                castle_points(new.board, new.settlements, move.area)))
     if move.card is not None:
-        new.cards[player] -= 1
-        new.card_played = True
+        new = new.with_(cards=_plus(new.cards, player, -1), card_played=True)
     return new
 
 
@@ -367,65 +365,77 @@ def _guard(state: State, move: Guard) -> State:
         raise IllegalMove("the Guard stops a build on top of your castle, right after it happens")
     if state.cards[move.player] < 1:
         raise IllegalMove("you need a card in hand to play the Guard")
-    new = pending.base.clone()
-    new.cards[move.player] -= 1
-    new.pending = None
-    return new
+    base = pending.base
+    return base.with_(cards=_plus(base.cards, move.player, -1), pending=None)
 
 
 def _play(state: State, move: Play) -> State:
-    player, card = move.player, move.card
+    player = move.player
     new = _turn_of(state, player, "play a card", may_start=True)
-    _check_card(new, player, card)
-    new.pending = None
-    others = [p for p in new.players if p != player]
+    _check_card(new, player, move.card)
+    new = _card_effect(new.with_(pending=None), move)
+    return new.with_(cards=_plus(new.cards, player, -1), card_played=True)
+
+
+def _card_effect(state: State, move: Play) -> State:
+    """The state after what a played card does (its own cost, the card, is paid by the caller)."""
+    player, card = move.player, move.card
     if card == "king":
-        new.score[player] += move.value or 0
-    elif card in ("thief", "bandits"):
+        return state.with_(score=_plus(state.score, player, move.value or 0))
+    if card in ("thief", "bandits"):
         most = tables.THIEF_TAKES if card == "thief" else tables.BANDITS_TAKE
-        for other in others:
-            taken = min(most, new.silver[other])
-            new.silver[other] -= taken
-            new.silver[player] += taken
-    elif card == "robber-baron":
-        half = new.mine // 2
-        new.mine -= half
-        new.silver[player] += half
-    elif card == "traitor":
-        target = move.target or ""
-        require_player(tuple(new.colors), target)
-        if target == player:
-            raise IllegalMove("the Traitor buys a card from another player, not from yourself")
-        if new.cards[target] < 1:
-            raise IllegalMove(f"{target} has no card in hand to sell to the Traitor")
-        if new.silver[player] < tables.TRAITOR_PRICE:
-            raise IllegalMove(f"the Traitor pays {target} {tables.TRAITOR_PRICE} silver, and you have none")
-        new.silver[player] -= tables.TRAITOR_PRICE
-        new.silver[target] += tables.TRAITOR_PRICE
-        new.cards[target] -= 1
-        new.cards[player] += 1
-    elif card in ("peasant", "prince"):
-        kind = "village" if card == "peasant" else "town"
-        place = _area_for(new, move.area)
-        if new.board.areas[place].kind != "plain":
-            raise IllegalMove(f"a new {kind} goes on an empty plain area, and {place} is a "
-                              f"{new.board.areas[place].kind}")
-        if place in new.settlements:
-            raise IllegalMove(f"{place} already has a {new.settlements[place]}; a new {kind} needs "
-                              "an empty place")
-        if new.castles.get(place):
-            raise IllegalMove(f"{place} has a castle; a new {kind} needs an empty place")
-        if new.settlements_left(kind) <= 0:
-            raise IllegalMove(f"all {tables.SETTLEMENT_SUPPLY[kind]} {kind}s are on the board")
-        new.settlements[place] = kind
-    elif card == "arsonist":
-        place = _area_for(new, move.area)
-        if new.settlements.get(place) != "town":
+        silver = dict(state.silver)
+        for other in state.players:
+            if other != player:
+                taken = min(most, silver[other])
+                silver[other] -= taken
+                silver[player] += taken
+        return state.with_(silver=silver)
+    if card == "robber-baron":
+        half = state.mine // 2
+        return state.with_(mine=state.mine - half, silver=_plus(state.silver, player, half))
+    if card == "traitor":
+        return _traitor(state, player, move.target or "")
+    if card in ("peasant", "prince"):
+        return _settle(state, "village" if card == "peasant" else "town", move.area)
+    if card == "arsonist":
+        place = _area_for(state, move.area)
+        if state.settlements.get(place) != "town":
             raise IllegalMove(f"the Arsonist burns a town, and there is no town in {place}")
-        del new.settlements[place]
-    new.cards[player] -= 1
-    new.card_played = True
-    return new
+        return state.with_(settlements={a: k for a, k in state.settlements.items() if a != place})
+    return state
+
+
+def _traitor(state: State, player: str, target: str) -> State:
+    """The Traitor buys a card from ``target`` for silver."""
+    require_player(tuple(state.colors), target)
+    if target == player:
+        raise IllegalMove("the Traitor buys a card from another player, not from yourself")
+    if state.cards[target] < 1:
+        raise IllegalMove(f"{target} has no card in hand to sell to the Traitor")
+    if state.silver[player] < tables.TRAITOR_PRICE:
+        raise IllegalMove(f"the Traitor pays {target} {tables.TRAITOR_PRICE} silver, and you have none")
+    price = tables.TRAITOR_PRICE
+    return state.with_(silver={**state.silver, player: state.silver[player] - price,
+                               target: state.silver[target] + price},
+                       cards={**state.cards, target: state.cards[target] - 1,
+                              player: state.cards[player] + 1})
+
+
+def _settle(state: State, kind: str, area: str | None) -> State:
+    """The Peasant's new village or the Prince's new town on an empty plain area."""
+    place = _area_for(state, area)
+    if state.board.areas[place].kind != "plain":
+        raise IllegalMove(f"a new {kind} goes on an empty plain area, and {place} is a "
+                          f"{state.board.areas[place].kind}")
+    if place in state.settlements:
+        raise IllegalMove(f"{place} already has a {state.settlements[place]}; a new {kind} needs "
+                          "an empty place")
+    if state.castles.get(place):
+        raise IllegalMove(f"{place} has a castle; a new {kind} needs an empty place")
+    if state.settlements_left(kind) <= 0:
+        raise IllegalMove(f"all {tables.SETTLEMENT_SUPPLY[kind]} {kind}s are on the board")
+    return state.with_(settlements={**state.settlements, place: kind})
 
 
 def _area_for(state: State, area: str | None) -> str:
@@ -444,11 +454,8 @@ def _sell(state: State, move: Sell) -> State:
     if new.mine < price:
         raise IllegalMove(f"the mine has only {new.mine} silver; selling {move.cards} "
                           f"card{'s' if move.cards != 1 else ''} needs {price}")
-    new.pending = None
-    new.cards[move.player] -= move.cards
-    new.mine -= price
-    new.silver[move.player] += price
-    return new
+    return new.with_(pending=None, cards=_plus(new.cards, move.player, -move.cards),
+                     mine=new.mine - price, silver=_plus(new.silver, move.player, price))
 
 
 def _end(state: State) -> State:
@@ -460,11 +467,10 @@ def _end(state: State) -> State:
 
 def final_scoring(state: State) -> State:
     """The state after the mine's evaluation and the final scoring (also the "if it ended now" preview)."""
-    new = state.clone()
-    new.pending = None
+    new = state.with_(pending=None)
     mine = new.board.mine
     if mine is not None and mine not in new.done:
-        evaluate(new, mine)
+        new = evaluate(new, mine)
     final: dict[str, dict[str, int]] = {}
     battle = new.options.battle
     table = tables.BATTLE_SILVER_AWARDS if battle else tables.SILVER_AWARDS
@@ -484,10 +490,8 @@ def final_scoring(state: State) -> State:
             lines["settlements"] = settlement[p]
             lines["open_castles"] = open_castles[p]
         final[p] = lines
-        new.score[p] += sum(lines.values())
-    new.final = final
-    new.finished = True
-    return new
+    score = {p: new.score[p] + sum(final[p].values()) for p in new.score}
+    return new.with_(score=score, final=final, finished=True)
 
 
 def winners(state: State) -> list[str]:

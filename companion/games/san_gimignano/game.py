@@ -6,7 +6,7 @@ A thin shell: parsing lives in :mod:`.moves` and :mod:`.state`, legality in
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -54,6 +54,11 @@ class SanGimignano(Game[State, moves.Move]):
         if state.finished:
             return Turn(None, (), None)
         return turn_from(legal.legal_moves(state), *turns.in_progress(state))
+
+    def notation_shapes(self, state: State, said: list[str]) -> Iterable[dict[str, Any]]:
+        from companion.games.san_gimignano import notation
+
+        return notation.shapes(state.players, state.guilds, said)
 
     def describe(self, state: State, move: Mapping[str, Any], lang: str = "en") -> str:
         from companion.games.san_gimignano import notation

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 import pytest
@@ -86,21 +87,25 @@ def play(state: State, *moves: Any) -> State:
 
 
 def given(state: State, **changes: Any) -> State:
-    """A clone with per-player values planted, e.g. ``resources={"Anna": (1, 1, 1)}``.
+    """A new state with per-player values planted, e.g. ``resources={"Anna": (1, 1, 1)}``.
 
     Silver planted is taken from the mine so silver stays conserved.
     """
-    new = state.clone()
+    fields: dict[str, Any] = {}
+    planted = 0
     for name, values in changes.items():
         if name in ("current", "revealed_this_turn", "card_played", "silver_swap_used", "mine"):
-            setattr(new, name, values)
+            fields[name] = values
             continue
-        target = getattr(new, name)
+        target = dict(getattr(state, name))
         for player, value in values.items():
             if name == "silver":
-                new.mine -= value - target[player]
+                planted += value - target[player]
             target[player] = value
-    return new
+        fields[name] = target
+    if planted:
+        fields["mine"] = fields.get("mine", state.mine) - planted
+    return dataclasses.replace(state, **fields)
 
 
 def refused(state: State, move: Any, text: str) -> None:
