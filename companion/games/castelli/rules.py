@@ -251,9 +251,9 @@ def _check_builder(state: State, move: Build) -> Area:
     """The area built in, after checking whose turn it is, the reveal, castles left and the card."""
     player = move.player
     index = state.players.index(player)
-    if state.current != index:
-        whose = state.players[state.current] if state.current is not None else state.players[0]
-        raise IllegalMove(f"it is {whose}'s turn; only the player whose turn it is may build")
+    turn = state.current if state.current is not None else state.next_index()  # before any move: seat 0
+    if index != turn:
+        raise IllegalMove(f"it is {state.players[turn]}'s turn; only the player whose turn it is may build")
     if not state.revealed_this_turn:
         raise IllegalMove("reveal a tile first: building comes after the reveal")
     area = state.board.areas.get(move.area)

@@ -63,7 +63,8 @@ def test_build_refusals_about_the_place_and_the_turn():
     refused(state, build("Anna", "P"), "only on a rock with a free castle place, not on a plain")
     refused(state, build("Anna", "Fi"), "castles stand on rocks; on a field only with the Count")
     refused(state, build("Bela", "R"), "it is Anna's turn; only the player whose turn it is may build")
-    refused(start(), build("Anna", "R"), "it is Anna's turn")
+    refused(start(), build("Anna", "R"), "reveal a tile first")  # Anna's turn, but not begun by a reveal
+    refused(start(), build("Bela", "R"), "it is Anna's turn; only the player whose turn it is may build")
     before_reveal = given(start(), current=0, revealed_this_turn=False)
     refused(before_reveal, build("Anna", "R"), "reveal a tile first")
     refused(given(state, castles_built={"Anna": 9}), build("Anna", "R"), "all 9 of your castles")
