@@ -38,7 +38,7 @@ from companion.games.base import Game, IllegalMove, RecordError, one_line
 from companion.games.registry import get_game
 from companion.lock import LockHeld, WriterLock
 from companion.migrations import MIGRATIONS
-from companion.store import StoreError, connect_reading, is_corrupt, read_only_message
+from companion.store import StoreError, connect_reading, fsync_path, is_corrupt, read_only_message
 
 GameLookup = Callable[[str], Game]
 
@@ -424,11 +424,7 @@ def _put_in_place(built: Path, path: Path) -> None:
         with contextlib.suppress(FileNotFoundError):
             stale.unlink()
     os.replace(built, path)
-    fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    fsync_path(path.parent)
 
 
 def _new_database(path: Path, *, page_size: int | None = None) -> sqlite3.Connection:

@@ -200,8 +200,9 @@ def _take_lock(path: Path) -> WriterLock:
         raise StoreError(f"cannot lock the game store {path}: {error.strerror or error}") from None
 
 
-def _fsync_directory(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY)
+def fsync_path(path: Path) -> None:
+    """Make a file's contents, or a directory's entries, durable before going on."""
+    fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
@@ -224,13 +225,9 @@ def _create_atomically(path: Path, migrations: Sequence[Migration]) -> None:
         Store._migrate(db, temporary, migrations)
     finally:
         db.close()  # checkpoints: the new store is one file
-    fd = os.open(temporary, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    fsync_path(temporary)
     os.replace(temporary, path)
-    _fsync_directory(path.parent)
+    fsync_path(path.parent)
 
 
 def _refuse_newer(db: sqlite3.Connection, path: Path, known: int) -> None:
@@ -407,11 +404,7 @@ class Store:
                 copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
             finally:
                 copy.close()
-            fd = os.open(temporary, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            fsync_path(temporary)
             os.replace(temporary, target)
         except BaseException:
             with contextlib.suppress(OSError):
