@@ -209,6 +209,19 @@ def fsync_path(path: Path) -> None:
         os.close(fd)
 
 
+@contextmanager
+def _closed_on_failure(db: sqlite3.Connection, path: Path) -> Iterator[None]:
+    """Close ``db`` if opening fails; a file SQLite cannot read is named as not a companion store."""
+    try:
+        yield
+    except sqlite3.DatabaseError as error:
+        db.close()
+        raise StoreError(f"{path} is not a usable companion database: {error}") from None
+    except BaseException:
+        db.close()
+        raise
+
+
 def _create_atomically(path: Path, migrations: Sequence[Migration]) -> None:
     """Build a new store under a temporary name, then rename it: a crash never leaves a half-made file.
 
@@ -311,7 +324,7 @@ class Store:
                 db = sqlite3.connect(path, isolation_level=None, timeout=5.0)
             except sqlite3.Error as error:
                 raise StoreError(f"cannot open the database {path}: {error}") from None
-            try:
+            with _closed_on_failure(db, path):
                 damage = _damage(db, path, len(migrations))
                 if damage:
                     db.close()
@@ -320,12 +333,6 @@ class Store:
                     return store
                 cls._configure(db, path)
                 cls._migrate(db, path, migrations)
-            except sqlite3.DatabaseError as error:
-                db.close()
-                raise StoreError(f"{path} is not a usable companion database: {error}") from None
-            except BaseException:
-                db.close()
-                raise
         except BaseException:
             lock.release()
             raise
@@ -343,14 +350,8 @@ class Store:
             store.read_only = True
             return store
         db = connect_reading(path)
-        try:
+        with _closed_on_failure(db, path):
             damage = _damage(db, path, len(migrations))
-        except sqlite3.DatabaseError as error:
-            db.close()
-            raise StoreError(f"{path} is not a usable companion database: {error}") from None
-        except BaseException:
-            db.close()
-            raise
         store = cls(db, path, clock, games)
         store.read_only = True
         store.damage = damage
