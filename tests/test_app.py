@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import AppError, Companion
+from companion.app import AppError, Companion, LiveGame
 from companion.games.base import RecordError
 from companion.migrations import MIGRATIONS
 from companion.settings import SETTINGS
@@ -197,12 +197,17 @@ def test_a_finished_game_cannot_be_abandoned(app: Companion) -> None:
         app.abandon(sid)
 
 
-def test_finishing_writes_the_results_and_undo_takes_them_back(app: Companion) -> None:
+def _one_move_before_the_end(app: Companion) -> tuple[int, LiveGame, dict]:
+    """The Campanile example stored and resumed without its final move; returns (id, game, that move)."""
     record = example("campanile-3p")
     last = record["moves"][-1]
     record["moves"] = record["moves"][:-1]
     sid = app.import_record(record)
-    live = app.resume(sid)
+    return sid, app.resume(sid), last
+
+
+def test_finishing_writes_the_results_and_undo_takes_them_back(app: Companion) -> None:
+    sid, live, last = _one_move_before_the_end(app)
     live.session.propose(live.session.game.parse_move(last))
     assert app.store.session(sid).is_finished and len(app.store.results()) == 3
     assert app.unfinished() == []
@@ -219,11 +224,7 @@ def _refuse_results(store: Store) -> None:
 
 
 def test_a_failing_results_write_does_not_turn_the_stored_final_move_into_a_refusal(app: Companion) -> None:
-    record = example("campanile-3p")
-    last = record["moves"][-1]
-    record["moves"] = record["moves"][:-1]
-    sid = app.import_record(record)
-    live = app.resume(sid)
+    sid, live, last = _one_move_before_the_end(app)
     heard: list[str] = []
     live.session.subscribe(lambda s, change: heard.append(change.kind))
     _refuse_results(app.store)
@@ -330,14 +331,11 @@ def _console(live, lines: list[str]) -> list[str]:
 
 
 def test_the_console_confirms_a_stored_final_move_even_when_its_results_fail(app: Companion) -> None:
-    record = example("campanile-3p")
-    last = record["moves"][-1]
-    record["moves"] = record["moves"][:-1]
-    sid = app.import_record(record)
-    live = app.resume(sid)
+    sid, live, last = _one_move_before_the_end(app)
+    number = len(live.session.log) + 1
     _refuse_results(app.store)
     lines = _console(live, [json.dumps(last)])
-    assert lines[0] == (f"ok {len(record['moves']) + 1}: {json.dumps(last, separators=(', ', ': '))} "
+    assert lines[0] == (f"ok {number}: {json.dumps(last, separators=(', ', ': '))} "
                         "(stored; but the results could not be updated: the results table refuses)")
     assert app.store.stored_moves(sid)[0][-1] == last
 
