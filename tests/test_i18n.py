@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion import i18n
+from companion.games.base import IllegalMove
 from companion.games.messages import Message, msg
 from companion.i18n import (
     LANGUAGES,
@@ -22,10 +23,13 @@ from companion.i18n import (
     LanguageError,
     catalogue,
     choose_language,
+    join_list,
+    message_files,
     render,
     render_json,
+    set_language,
 )
-from companion.i18n.po import PoError, header_fields, parse_po
+from companion.i18n.po import PoError, header_fields, parse_po, read_po
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -119,6 +123,18 @@ def test_every_code_has_a_text_in_every_language_with_the_same_placeholders() ->
                 assert _fields(theirs) == _fields(ours or ""), f"{language}: {code} placeholders differ"
 
 
+def test_a_code_is_defined_in_exactly_one_file_of_a_language() -> None:
+    for language in LANGUAGES:
+        seen: dict[str, str] = {}
+        for path in message_files(language):
+            for entry in read_po(path):
+                if entry.msgid:
+                    assert entry.msgid not in seen, \
+                        f"{language}: {entry.msgid} is in both {seen[entry.msgid]} and {path.name}"
+                    seen[entry.msgid] = path.name
+        assert seen, f"{language}: no message files"
+
+
 def _argparse_msgids() -> set[str]:
     tree = ast.parse(inspect.getsource(argparse))
     found = set()
@@ -157,6 +173,29 @@ def test_render_fills_placeholders_in_the_chosen_language() -> None:
     message = msg("cli.language.unknown", value="fr", source="--lang", choices="en, hu")
     assert render(message, "en") == '--lang: no language "fr" here (choose en, hu)'
     assert render(message, "hu") == "--lang: nincs „fr” nyelv (választható: en, hu)"
+
+
+def test_a_list_of_names_is_joined_the_languages_way() -> None:
+    assert join_list(["Albert"], "hu") == "Albert"
+    assert join_list(["Albert", "Birgit"], "en") == "Albert and Birgit"
+    assert join_list(["Albert", "Birgit", "Helmut"], "en") == "Albert, Birgit and Helmut"
+    assert join_list(["Albert", "Birgit", "Helmut"], "hu") == "Albert, Birgit és Helmut"
+    message = Message("cli.language.unknown", {"value": "xx", "source": "--lang", "choices": ["en", "hu"]})
+    assert render(message, "hu").endswith("(választható: en és hu)")
+    assert message.to_json()["params"]["choices"] == ["en", "hu"]
+
+
+def test_a_refusal_reads_in_the_current_language_and_keeps_its_code() -> None:
+    refusal = IllegalMove(msg("cli.language.unknown", value="xx", source="--lang", choices="en"))
+    assert str(refusal) == '--lang: no language "xx" here (choose en)'
+    set_language("hu")
+    assert str(refusal) == "--lang: nincs „xx” nyelv (választható: en)"
+    assert isinstance(refusal.reason, Message) and refusal.reason.code == "cli.language.unknown"
+
+
+def test_a_refusal_quoting_a_line_break_stays_one_line() -> None:
+    refusal = IllegalMove(msg("cli.language.unknown", value="x\ny", source="--lang", choices="en"))
+    assert "\n" not in str(refusal)
 
 
 def test_render_shows_an_unknown_code_instead_of_crashing() -> None:

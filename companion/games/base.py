@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
+from companion.games.messages import Message
+
 StateT = TypeVar("StateT")
 MoveT = TypeVar("MoveT")
 
@@ -42,13 +44,23 @@ def join_names(names: Sequence[str]) -> str:
 class IllegalMove(Exception):
     """The rules refuse a move.
 
-    The message is the reason in a player's words ("a 2-story raise lets you
-    place only a value-2 marker"); callers add which move and whose it was.
-    This is the one exception type every engine raises for an illegal move.
+    ``reason`` is the rule that refuses it as a :class:`Message` (a code and
+    its parameters, such as the code ``campanile.marker.value`` with ``stories=2``), put into a
+    player's words by the catalogues; ``str(refusal)`` gives those words in the
+    current language ("a 2-story raise lets you place only a value-2 marker").
+    Callers add which move and whose it was. This is the one exception type
+    every engine raises for an illegal move.
+
+    A plain string is still accepted while the engines move onto codes
+    (issue 10); :mod:`tests.test_i18n` lists the ones left.
     """
 
-    def __init__(self, message: str) -> None:
-        super().__init__(one_line(message))
+    def __init__(self, reason: Message | str) -> None:
+        self.reason: Message | str = reason if isinstance(reason, Message) else one_line(reason)
+        super().__init__(self.reason)
+
+    def __str__(self) -> str:
+        return one_line(str(self.reason))
 
 
 def require_player(players: Sequence[str], name: str) -> None:

@@ -5,12 +5,18 @@ never in which words: the words live in the catalogues (``companion/locale``),
 one per language, so the same refusal reads in English or Hungarian and a
 ``--json`` output carries the code and its parameters the same on every
 machine. A parameter may itself be a :class:`Message` (a tower colour's word,
-the reason of a tie-break); it is rendered in the same language.
+the reason of a tie-break); it is rendered in the same language. A list or
+tuple of names is joined the language's way ("A, B and C", "A, B és C").
+
+``str(message)`` gives the words in the front end's current language: the
+engines never call it (they return messages), the front ends and error paths
+do. The renderer is installed by :mod:`companion.i18n`, imported on the first
+``str`` so that the engines themselves import no catalogue code.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,10 +29,30 @@ class Message:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """The code and parameters as JSON (nested messages as nested objects)."""
+        """The code and parameters as JSON (nested messages as nested objects, lists as lists)."""
         return {"code": self.code,
-                "params": {key: value.to_json() if isinstance(value, Message) else value
-                           for key, value in self.params.items()}}
+                "params": {key: _param_json(value) for key, value in self.params.items()}}
+
+    def __str__(self) -> str:
+        if not _renderers:
+            import companion.i18n  # noqa: F401  (installs the renderer; words live outside the engines)
+        return _renderers[-1](self)
+
+
+def _param_json(value: Any) -> Any:
+    if isinstance(value, Message):
+        return value.to_json()
+    if isinstance(value, (list, tuple)):
+        return [_param_json(item) for item in value]
+    return value
+
+
+_renderers: list[Callable[[Message], str]] = []
+
+
+def install_renderer(renderer: Callable[[Message], str]) -> None:
+    """Make ``str(message)`` use ``renderer`` (the catalogues, in the current language)."""
+    _renderers.append(renderer)
 
 
 def msg(code: str, /, **params: Any) -> Message:

@@ -2,8 +2,13 @@
 
 Two kinds of catalogue, both gettext ``.po`` files under ``companion/locale``:
 
-- ``messages.po`` (one per language, English included) maps a **message code**
-  to its text: engines and the core return codes with parameters
+- the **message catalogues** (one set per language, English included) map a
+  **message code** to its text. They are split by area so that each is small
+  and owned by one part of the code: ``messages.po`` (the core and the CLI),
+  ``campanile.po``, ``castelli.po``, ``san_gimignano.po``, ``hardware.po``,
+  ``ui.po`` …; every ``.po`` of a language except ``argparse.po`` belongs to
+  one merged catalogue, and a code is defined in exactly one file. They
+  give a code its text: engines and the core return codes with parameters
   (:class:`~companion.games.messages.Message`), and :func:`render` puts them
   into words with ``str.format`` placeholders (``{player}``). A message with
   a plural form chooses it by its ``count`` parameter, through the
@@ -25,7 +30,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.games.messages import Message
+from companion.games.messages import Message, install_renderer
 
 if TYPE_CHECKING:
     from companion.i18n.po import PoEntry
@@ -57,11 +62,17 @@ class Catalogue(gettext.NullTranslations):
             if not entry.fuzzy and entry.msgid and any(entry.msgstr.values())}
 
     @classmethod
-    def load(cls, path: Path) -> Catalogue:
+    def load(cls, *paths: Path) -> Catalogue:
+        """One catalogue from one or more ``.po`` files of the same language (the first one's
+        ``Plural-Forms`` rule applies to all)."""
         from companion.i18n.po import header_fields, read_po  # read only when a text is needed
 
-        entries = read_po(path)
-        rule = header_fields(entries).get("Plural-Forms", "")
+        entries: list[PoEntry] = []
+        rule = ""
+        for path in paths:
+            read = read_po(path)
+            rule = rule or header_fields(read).get("Plural-Forms", "")
+            entries.extend(read)
         _, _, expression = rule.partition("plural=")
         return cls(entries, expression.rstrip(";").strip() or "n != 1")
 
@@ -91,9 +102,28 @@ class Catalogue(gettext.NullTranslations):
         return self.lookup(msgid1, context, n) or (msgid1 if n == 1 else msgid2)
 
 
+#: The domain of argparse's own texts (keyed by their English text, not by codes).
+ARGPARSE_DOMAIN = "argparse"
+#: The merged domain of every message code.
+MESSAGES_DOMAIN = "messages"
+
+
+def message_files(language: str) -> list[Path]:
+    """The ``.po`` files that hold ``language``'s message codes (``messages.po`` first)."""
+    folder = LOCALE_DIR / language
+    files = sorted(folder.glob("*.po")) if folder.is_dir() else []
+    return sorted((path for path in files if path.stem != ARGPARSE_DOMAIN),
+                  key=lambda path: (path.stem != MESSAGES_DOMAIN, path.name))
+
+
 @cache
-def catalogue(language: str, domain: str = "messages") -> Catalogue:
-    """The catalogue of ``domain`` in ``language`` (empty when that language has none)."""
+def catalogue(language: str, domain: str = MESSAGES_DOMAIN) -> Catalogue:
+    """The catalogue of ``domain`` in ``language`` (empty when that language has none).
+
+    The ``messages`` domain is every message file of the language merged.
+    """
+    if domain == MESSAGES_DOMAIN:
+        return Catalogue.load(*message_files(language))
     path = LOCALE_DIR / language / f"{domain}.po"
     if not path.exists():
         return Catalogue([])
@@ -107,7 +137,7 @@ def render(message: Message, language: str = DEFAULT_LANGUAGE) -> str:
     no catalogue is shown as the code with its parameters, so a missing text
     is visible and never crashes a screen (the catalogue tests fail on it).
     """
-    params: dict[str, Any] = {key: render(value, language) if isinstance(value, Message) else value
+    params: dict[str, Any] = {key: _render_param(value, language)
                               for key, value in message.params.items()}
     count = params.get("count")
     count = count if isinstance(count, int) else None
@@ -120,6 +150,23 @@ def render(message: Message, language: str = DEFAULT_LANGUAGE) -> str:
                 continue  # a placeholder the parameters do not fill: try English, then the code
     shown = ", ".join(f"{key}={value}" for key, value in params.items())
     return f"{message.code}({shown})"
+
+
+def _render_param(value: Any, language: str) -> Any:
+    if isinstance(value, Message):
+        return render(value, language)
+    if isinstance(value, (list, tuple)):
+        return join_list([_render_param(item, language) for item in value], language)
+    return value
+
+
+def join_list(items: list[Any], language: str = DEFAULT_LANGUAGE) -> str:
+    """``A``, ``A and B``, ``A, B and C`` in ``language`` (the catalogue says the words)."""
+    words = [str(item) for item in items]
+    if len(words) <= 1:
+        return "".join(words)
+    return render(Message("common.list", {"first": render(Message("common.list.separator"), language)
+                                          .join(words[:-1]), "last": words[-1]}), language)
 
 
 def render_json(message: Message) -> dict[str, Any]:
@@ -176,6 +223,13 @@ def set_language(language: str) -> None:
         raise LanguageError(f"no catalogue for the language {language!r}")
     _current[0] = language
     install_argparse(language)
+
+
+def _say_in_current_language(message: Message) -> str:
+    return render(message, _current[0])
+
+
+install_renderer(_say_in_current_language)
 
 
 def current_language() -> str:

@@ -108,9 +108,9 @@ def parse_po(text: str, name: str = "<po>") -> list[PoEntry]:
             continue
         if (match := _CONTINUATION.match(line)) is not None and entry is not None and target is not None:
             value = _unquote(match.group(1), where)
-            kind, slot = target
+            kind, continued = target
             if kind == "msgstr":
-                entry.msgstr[slot or 0] += value
+                entry.msgstr[continued or 0] += value
             else:
                 setattr(entry, kind, (getattr(entry, kind) or "") + value)
             continue
