@@ -21,7 +21,7 @@ def test_a_plain_sentence_fails() -> None:
 
 
 def test_a_wrong_code_or_parameter_fails() -> None:
-    with pytest.raises(AssertionError, match="expected other.code"):
+    with pytest.raises(AssertionError, match=r"expected other\.code"):
         assert_message(msg("common.player.not_playing", player="Zed"), "other.code")
     with pytest.raises(AssertionError, match="player='Zed', expected 'Ann'"):
         assert_message(msg("common.player.not_playing", player="Zed"), "common.player.not_playing",
