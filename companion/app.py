@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from companion import bgstats
+from companion.clock import clock_is_sure
 from companion.games.base import Game, RecordError
+from companion.games.messages import Message
 from companion.games.registry import get_game
 from companion.names import check_distinct
 from companion.records import ReplayError, check_players, final_state, parse_record, record_json
@@ -101,17 +103,21 @@ def _profile_name(name: Any) -> str:
 class Companion:
     """The service over one store. One per process, used from the session's thread."""
 
-    def __init__(self, store: Store, *, games: GameLookup = get_game) -> None:
+    def __init__(self, store: Store, *, games: GameLookup = get_game,
+                 clock_sure: Callable[[], bool] = clock_is_sure) -> None:
         self.store = store
         self._games = games
+        #: Whether the wall clock can be trusted now (a Pi without network may not know the date).
+        self._clock_sure = clock_sure
         #: Unfinished games left out of :meth:`unfinished` because they cannot be opened
         #: (a damaged row, a game this companion does not know): id -> the reason, to show.
         self.damaged_sessions: dict[int, str] = {}
 
     @classmethod
-    def open(cls, path: str | Path, *, clock: Clock | None = None, games: GameLookup = get_game) -> Companion:
+    def open(cls, path: str | Path, *, clock: Clock | None = None, games: GameLookup = get_game,
+             clock_sure: Callable[[], bool] = clock_is_sure) -> Companion:
         """The service over the store at ``path`` (created and migrated as needed)."""
-        return cls(Store.open(path, clock=clock, games=games), games=games)
+        return cls(Store.open(path, clock=clock, games=games), games=games, clock_sure=clock_sure)
 
     def close(self) -> None:
         self.store.close()
@@ -171,8 +177,16 @@ class Companion:
             options["flags"] = flags
         initial = engine.start(names, options, setup)
         session_id = self.store.insert_session(engine.name, names, engine.options_json(initial),
-                                               engine.setup_json(initial))
+                                               engine.setup_json(initial),
+                                               date_unsure=not self._clock_sure())
         return self.resume(session_id)
+
+    def confirm_date(self, session_id: int, started: datetime | None = None) -> None:
+        """The players confirm a game's unsure date, or set when it started (an aware datetime)."""
+        self._row(session_id)
+        if started is not None and started.tzinfo is None:
+            raise AppError(Message("app.date.needs_zone"))
+        self.store.confirm_date(session_id, started)
 
     def _colours(self, game: str, players: Sequence[str], colours: Mapping[str, str] | None,
                  setup: Mapping[str, Any]) -> dict[str, str] | None:
@@ -470,6 +484,8 @@ class Companion:
         row = self._row(session_id)
         if row.finished is None:
             raise AppError(f"session {session_id} is not finished; BG Stats takes finished games only")
+        if row.date_unsure:
+            raise AppError(Message("app.date.unsure", {"session": session_id}))
         session = self.open_game(session_id).session
         summary = session.game.summary(session.state)
         settings = self.settings()

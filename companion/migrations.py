@@ -108,5 +108,13 @@ def _log_versions(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE sessions ADD COLUMN log_version INTEGER NOT NULL DEFAULT 0")
 
 
+def _date_unsure(db: sqlite3.Connection) -> None:
+    """Version 4: a game started before the clock was synchronised has an unsure date.
+
+    The players confirm or set it before the game goes to BG Stats (companion/clock.py).
+    """
+    db.execute("ALTER TABLE sessions ADD COLUMN date_unsure INTEGER NOT NULL DEFAULT 0")
+
+
 #: Schema migrations in order; ``MIGRATIONS[i]`` takes version ``i`` to ``i + 1``.
-MIGRATIONS: list[Migration] = [_create_schema, _profiles_and_abandoned, _log_versions]
+MIGRATIONS: list[Migration] = [_create_schema, _profiles_and_abandoned, _log_versions, _date_unsure]

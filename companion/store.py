@@ -59,6 +59,8 @@ class SessionRow:
     moves: int
     source: str
     abandoned: datetime | None = None
+    #: Started before the clock was synchronised: ``started`` may be wrong until the players confirm it.
+    date_unsure: bool = False
 
     @property
     def is_finished(self) -> bool:
@@ -499,7 +501,7 @@ class Store:
     def insert_session(self, game: str, players: Sequence[str], options: Mapping[str, Any],
                        setup: Mapping[str, Any], *, moves: Sequence[dict[str, Any]] = (),
                        results: Sequence[Result] | None = None, source: str = "table",
-                       record_hash: str | None = None) -> int:
+                       record_hash: str | None = None, date_unsure: bool = False) -> int:
         """Store a session as given (rows in, checked by the caller); returns its id.
 
         ``options``/``setup`` are the engine's complete JSON, ``moves`` the
@@ -513,6 +515,8 @@ class Store:
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (game, _dumps(list(players)), _dumps(options), _dumps(setup), now, source, record_hash))
             session_id = int(cursor.lastrowid or 0)
+            if date_unsure:
+                db.execute("UPDATE sessions SET date_unsure = 1 WHERE id = ?", (session_id,))
             db.executemany("INSERT INTO moves (session_id, idx, move) VALUES (?, ?, ?)",
                            [(session_id, i, _dumps(m)) for i, m in enumerate(moves)])
             if results is not None:
@@ -529,38 +533,55 @@ class Store:
     # These three delegate to the application service and remain only for callers
     # not yet moved to it (the crash-consistency test); new code uses Companion.
     def _row(self, record: sqlite3.Row | tuple[Any, ...]) -> SessionRow:
-        sid, game, players, options, setup, started, finished, source, moves, abandoned = record
+        sid, game, players, options, setup, started, finished, source, moves, abandoned, unsure = record
         return SessionRow(int(sid), game, tuple(json.loads(players)), json.loads(options),
                           json.loads(setup), _moment(started), _moment(finished),  # type: ignore[arg-type]
-                          int(moves), source, _moment(abandoned))
+                          int(moves), source, _moment(abandoned), bool(unsure))
 
-    _SELECT = ("SELECT s.id, s.game, s.players, s.options, s.setup, s.started, s.finished, s.source, "
-               "(SELECT COUNT(*) FROM moves m WHERE m.session_id = s.id), s.abandoned FROM sessions s ")
+    # Ordered by id, the store's own sequence: never by the wall clock, which a Pi without
+    # network may have wrong (companion/clock.py).
+    @property
+    def _select(self) -> str:
+        # A store opened read-only is not migrated: one from before version 4 has no date_unsure.
+        unsure = "s.date_unsure" if self.schema_version >= 4 else "0"
+        return ("SELECT s.id, s.game, s.players, s.options, s.setup, s.started, s.finished, s.source, "
+                f"(SELECT COUNT(*) FROM moves m WHERE m.session_id = s.id), s.abandoned, {unsure} "
+                "FROM sessions s ")
 
     def session(self, session_id: int) -> SessionRow:
         """The stored session ``session_id``; :class:`StoreError` when there is none."""
-        record = self._db.execute(self._SELECT + "WHERE s.id = ?", (session_id,)).fetchone()
+        record = self._db.execute(self._select + "WHERE s.id = ?", (session_id,)).fetchone()
         if record is None:
             raise StoreError(f"there is no session {session_id}")
         return self._row(record)
 
     def list_sessions(self) -> list[SessionRow]:
         """Every session, the most recent first."""
-        return [self._row(r) for r in self._db.execute(self._SELECT + "ORDER BY s.started DESC, s.id DESC")]
+        return [self._row(r) for r in self._db.execute(self._select + "ORDER BY s.id DESC")]
 
     def latest_session(self, *, finished: bool | None = None) -> SessionRow | None:
         """The most recent session (only finished / unfinished ones when ``finished`` is given)."""
         where = "" if finished is None else ("WHERE s.finished IS NOT NULL " if finished
                                              else "WHERE s.finished IS NULL ")
-        record = self._db.execute(self._SELECT + where + "ORDER BY s.started DESC, s.id DESC LIMIT 1"
+        record = self._db.execute(self._select + where + "ORDER BY s.id DESC LIMIT 1"
                                   ).fetchone()
         return None if record is None else self._row(record)
 
     def resumable_sessions(self) -> list[SessionRow]:
         """Sessions neither finished nor abandoned, the most recent first."""
         return [self._row(r) for r in self._db.execute(
-            self._SELECT + "WHERE s.finished IS NULL AND s.abandoned IS NULL "
-                           "ORDER BY s.started DESC, s.id DESC")]
+            self._select + "WHERE s.finished IS NULL AND s.abandoned IS NULL "
+                           "ORDER BY s.id DESC")]
+
+    def confirm_date(self, session_id: int, started: datetime | None = None) -> None:
+        """The players confirmed the game's date (``started`` when they set it anew): no longer unsure."""
+        self.session(session_id)
+        with self._transaction() as db:
+            if started is None:
+                db.execute("UPDATE sessions SET date_unsure = 0 WHERE id = ?", (session_id,))
+            else:
+                db.execute("UPDATE sessions SET date_unsure = 0, started = ? WHERE id = ?",
+                           (_stamp(started), session_id))
 
     def abandon_session(self, session_id: int) -> None:
         """Mark a session abandoned now: kept (and exportable), no longer offered for resuming."""
@@ -637,7 +658,7 @@ class Store:
         rows = self._db.execute(
             "SELECT r.session_id, s.game, r.player, r.score, r.winner "
             "FROM results r JOIN sessions s ON s.id = r.session_id "
-            "WHERE s.finished IS NOT NULL ORDER BY s.started, s.id, r.seat")
+            "WHERE s.finished IS NOT NULL ORDER BY s.id, r.seat")
         return [ResultRow(sid, game, player, score, bool(winner))
                 for sid, game, player, score, winner in rows]
 
