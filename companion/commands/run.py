@@ -17,6 +17,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
+from companion import logs
 from companion.cli import UserError
 from companion.commands.library import open_app, store_errors, title
 from companion.display import shown, shown_line
@@ -173,9 +174,8 @@ def run_run(args: argparse.Namespace) -> int:
     if not args.headless:
         print(f"companion: {touchscreen_missing()}; running headless (one move per line on "
               "standard input)", file=sys.stderr)
-    import logging
 
-    logging.basicConfig(level=config.log_level, format="%(levelname)s %(name)s: %(message)s")
+    logs.configure(config.log_level)
     with open_app(args, config.data_dir) as app:
         try:
             live = app.latest_unfinished() if args.game is None else app.resume(args.game)
