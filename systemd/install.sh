@@ -20,6 +20,7 @@ ETC="$ROOT/etc/companion"
 STATE="$ROOT/var/lib/companion"
 UNITS="$ROOT/etc/systemd/system"
 POLKIT="$ROOT/etc/polkit-1/rules.d/50-companion.rules"
+UDEV_RULE="$ROOT/etc/udev/rules.d/99-companion-backlight.rules"
 BOOT_CMDLINE="$ROOT/boot/firmware/cmdline.txt"
 SERVICE_USER=companion
 GROUPS_NEEDED=(video render input gpio i2c dialout)
@@ -146,6 +147,8 @@ install_units() {
         put 0644 "$SOURCE/systemd/$unit" "$UNITS/$unit"
     done
     put 0644 "$SOURCE/systemd/50-companion.rules" "$POLKIT"
+    put 0644 "$SOURCE/systemd/99-companion-backlight.rules" "$UDEV_RULE"
+    run udevadm trigger --subsystem-match=backlight --action=add
     run systemctl daemon-reload
     if [[ $HEADLESS -eq 1 ]]; then
         run systemctl disable companion.service
@@ -194,7 +197,7 @@ uninstall() {
                 media-COMPANION.automount; do
         run rm -f "$UNITS/$unit"
     done
-    run rm -f "$POLKIT"
+    run rm -f "$POLKIT" "$UDEV_RULE"
     run systemctl daemon-reload
     run rm -rf "$PREFIX"
     if [[ $PURGE -eq 1 ]]; then

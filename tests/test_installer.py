@@ -45,6 +45,8 @@ def test_a_dry_run_prints_every_step_and_changes_nothing(tmp_path: Path) -> None
             in actions)
     assert f"install -D -m 0644 {ROOT}/systemd/50-companion.rules " \
            f"{tmp_path}/etc/polkit-1/rules.d/50-companion.rules" in actions
+    assert f"install -D -m 0644 {ROOT}/systemd/99-companion-backlight.rules " \
+           f"{tmp_path}/etc/udev/rules.d/99-companion-backlight.rules" in actions
     assert "systemctl enable companion.service media-COMPANION.automount" in actions
     assert actions[-1] == "systemctl restart companion.service"
 
