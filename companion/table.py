@@ -32,7 +32,7 @@ from typing import Any, Literal
 from companion.app import Companion, LiveGame
 from companion.command_queue import CommandQueue
 from companion.games.base import IllegalMove
-from companion.games.messages import Message
+from companion.games.messages import Message, msg
 from companion.session import Change, Session, SessionError
 
 log = logging.getLogger(__name__)
@@ -131,7 +131,7 @@ class Table:
 
     def _playing(self) -> LiveGame:
         if self.live is None:
-            raise NoGame("no game is open")
+            raise NoGame(msg("app.table.no_game"))
         return self.live
 
     # -- changing the game ---------------------------------------------------
