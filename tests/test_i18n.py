@@ -237,7 +237,7 @@ def test_the_command_line_speaks_hungarian_with_lang(run_cli) -> None:
     code, out, err = run_cli("--lang", "hu", "replay")
     assert code == 2 and out == ""
     assert err == ("companion: replay: ezek az argumentumok kötelezők: file "
-                   "(see companion replay --help)\n")
+                   "(lásd: companion replay --help)\n")
 
 
 def test_the_command_line_speaks_hungarian_with_the_variable(run_cli, monkeypatch) -> None:

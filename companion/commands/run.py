@@ -46,28 +46,25 @@ if TYPE_CHECKING:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     run = subparsers.add_parser(
-        "run", help="resume the game in progress",
-        description="Resume the most recent unfinished game. With --headless (and, for now, "
-                    "also without it: the touchscreen UI is not wired in yet) read one command per line from "
-                    "standard input: a move as a JSON object, or undo, redo, status; quit or exit ends it.")
-    run.add_argument("--headless", action="store_true", help="no touchscreen: moves on standard input")
-    run.add_argument("--config", metavar="FILE", help="the TOML configuration file")
+        "run", help="cli.run.help",
+        description="cli.run.description")
+    run.add_argument("--headless", action="store_true", help="cli.run.headless.help")
+    run.add_argument("--config", metavar="FILE", help="cli.run.config.help")
     run.add_argument("--game", type=int, metavar="ID",
-                     help="resume this stored game (see `companion sessions`) instead of the newest")
+                     help="cli.run.game.help")
     run.set_defaults(handler=run_run)
 
     new = subparsers.add_parser(
-        "new", help="start a new game",
-        description="Start a new game and store it; `companion run` then plays it. Values of "
-                    "--option and --setup are JSON when they parse as JSON, else text.")
+        "new", help="cli.new.help",
+        description="cli.new.description")
     new.add_argument("game", metavar="GAME", help=f"one of {', '.join(GAMES)}")
-    new.add_argument("players", nargs="+", metavar="PLAYER", help="the players in seating order")
+    new.add_argument("players", nargs="+", metavar="PLAYER", help="cli.new.players.help")
     new.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                     help="a rule option, e.g. two_player_move=true")
+                     help="cli.new.option.help")
     new.add_argument("--setup", action="append", default=[], metavar="KEY=VALUE",
-                     help="a setup field, e.g. 'towers=[\"red\",\"blue\",\"yellow\",\"brown\",\"grey\"]'")
+                     help="cli.new.setup.help")
     new.add_argument("--like", metavar="RECORD",
-                     help="take the options and setup of this record file (--option/--setup override)")
+                     help="cli.new.like.help")
     new.set_defaults(handler=run_new)
 
 
