@@ -83,7 +83,7 @@ def run_doctor(args: argparse.Namespace) -> int:
         print(f"companion: {shown_line(str(error))}", file=sys.stderr)
         return EXIT_DAMAGED
     print(text("doctor.pages.sound") if not checkup.pages
-          else text("doctor.pages.damaged", problems="; ".join(checkup.pages[:3])))
+          else text("doctor.pages.damaged", problems="; ".join(str(page) for page in checkup.pages[:3])))
     for lost in checkup.unreadable:
         print(text("doctor.unreadable", what=lost))
     for health in checkup.sessions:

@@ -160,12 +160,13 @@ def _render_param(value: Any, language: str) -> Any:
     return value
 
 
-def join_list(items: list[Any], language: str = DEFAULT_LANGUAGE) -> str:
-    """``A``, ``A and B``, ``A, B and C`` in ``language`` (the catalogue says the words)."""
+def join_list(items: list[Any], language: str = DEFAULT_LANGUAGE, code: str = "common.list") -> str:
+    """``A``, ``A and B``, ``A, B and C`` in ``language`` (the catalogue says the words);
+    ``code="common.list.or"`` joins alternatives: ``A, B or C``."""
     words = [str(item) for item in items]
     if len(words) <= 1:
         return "".join(words)
-    return render(Message("common.list", {"first": render(Message("common.list.separator"), language)
+    return render(Message(code, {"first": render(Message("common.list.separator"), language)
                                           .join(words[:-1]), "last": words[-1]}), language)
 
 
