@@ -94,7 +94,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     registered; without (help, a mistyped command), every subcommand."""
     parser = _Parser(prog="companion",
                      description="cli.companion.description")
-    parser.add_argument("--version", action="version", version=f"companion {__version__}")
+    parser.add_argument("--version", action="version", version=f"companion {__version__}",
+                        help="cli.option.version.help")
     parser.add_argument("--debug", action="store_true", help="cli.option.debug.help")
     parser.add_argument("--lang", metavar="LANG", help="cli.option.lang")
     parser.add_argument("--data-dir", metavar="DIR",
