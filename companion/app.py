@@ -298,7 +298,7 @@ class Companion:
         def keep_results(live: Session, change: Change) -> None:
             known["finished"] = self._sync_results(session_id, live, known["finished"])
 
-        session.subscribe(keep_results, name="the results")
+        session.subscribe(keep_results, name=msg("app.listener.results"))
         return LiveGame(session_id, row, session)
 
     @staticmethod

@@ -84,7 +84,7 @@ class ListenerFault:
     results could not be written: ..."), never instead of it.
     """
 
-    listener: str
+    listener: str | Message
     error: Exception
 
     def __str__(self) -> str:
@@ -102,8 +102,10 @@ class AmendVerdict:
     """
 
     accepted: bool
-    reason: Message | str = ""
+    reason: str = ""
     conflict: int | None = None
+    #: ``reason`` as a message (its code and parameters), for a screen that shows it later.
+    message: Message | None = None
 
 
 class Session:
@@ -125,7 +127,7 @@ class Session:
         self._listeners: list[Listener] = []
         #: The listeners that failed after the latest change (empty when all of them ran).
         self.last_faults: tuple[ListenerFault, ...] = ()
-        self._names: dict[int, str] = {}
+        self._names: dict[int, str | Message] = {}
 
     # -- reading -----------------------------------------------------------
     @property
@@ -156,7 +158,7 @@ class Session:
         return bool(self._redo)
 
     # -- listeners ---------------------------------------------------------
-    def subscribe(self, listener: Listener, name: str | None = None) -> Callable[[], None]:
+    def subscribe(self, listener: Listener, name: str | Message | None = None) -> Callable[[], None]:
         """Call ``listener(session, change)`` after every change; returns the unsubscribe function.
 
         ``name`` says what the listener keeps up to date ("the results", "the
@@ -264,11 +266,13 @@ class Session:
         try:
             self._amended_states(index, move)
         except AmendRefused as refusal:
-            return AmendVerdict(False, refusal.message, refusal.index)
+            return AmendVerdict(False, str(refusal), refusal.index, refusal.message)
         except IllegalMove as refusal:
-            return AmendVerdict(False, refusal.reason)
+            reason = refusal.reason
+            return AmendVerdict(False, str(refusal), message=reason if isinstance(reason, Message) else None)
         except SessionError as refusal:
-            return AmendVerdict(False, refusal.args[0] if refusal.args else str(refusal))
+            said = refusal.args[0] if refusal.args else None
+            return AmendVerdict(False, str(refusal), message=said if isinstance(said, Message) else None)
         return AmendVerdict(True)
 
     def amend_and_drop(self, index: int, move: Any) -> Any:

@@ -101,7 +101,7 @@ class Table:
         if self._unsubscribe is not None:
             self._unsubscribe()
         self.live = live
-        self._unsubscribe = live.session.subscribe(self._session_changed, "the table")
+        self._unsubscribe = live.session.subscribe(self._session_changed, msg("app.listener.table"))
         self._tell(TableEvent("opened", len(live.session.log)))
         return live
 
