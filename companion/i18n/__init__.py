@@ -266,7 +266,8 @@ def set_language(language: str) -> None:
     """Speak ``language`` from now on, in this process (the front end's choice, made once at start
     or when the table's setting changes); argparse follows."""
     if language not in LANGUAGES:
-        raise LanguageError(f"no catalogue for the language {language!r}")
+        raise LanguageError(render(Message("cli.language.unknown", {
+            "value": repr(language), "source": "set_language", "choices": ", ".join(LANGUAGES)})))
     _current[0] = language
     install_argparse(language)
 
