@@ -114,7 +114,10 @@ def parse_record(data: Any) -> Record:
         try:
             moves.append(game.parse_move(require_object(raw)))
         except RecordError as error:
-            raise RecordError(error.as_message(), f"move {index + 1}") from None
+            # a move's own path goes in front of its reason; a game's sentence not yet a code stays one
+            inner = error.message if not error.path or isinstance(error.message, Message) else str(error)
+            raise RecordError(error.as_message() if isinstance(inner, Message) else inner,
+                              f"move {index + 1}") from None
     return Record(game, players, dict(options), dict(setup), tuple(moves), initial)
 
 

@@ -349,3 +349,12 @@ def test_no_error_outside_the_games_is_raised_with_a_sentence() -> None:
         offenders += sentences_in_errors(path.read_text(encoding="utf-8"), relative)
     assert not offenders, "errors raised with an English sentence instead of a message code:\n" + \
         "\n".join(offenders)
+
+
+def test_a_message_still_compares_with_its_words_while_the_games_tests_move_onto_codes() -> None:
+    message = msg("records.field.unknown", key="colour")
+    assert message == 'unknown field "colour"' and "unknown field" in message
+    assert message != 'unknown field "color"' and "missing" not in message
+    assert message == msg("records.field.unknown", key="colour") != msg("records.field.unknown", key="x")
+    set_language("hu")
+    assert message == "ismeretlen mező: „colour”"  # the words of the language spoken now
