@@ -26,7 +26,7 @@ from typing import Any
 from companion import bgstats
 from companion.clock import clock_is_sure
 from companion.games.base import Game, RecordError
-from companion.games.messages import Message
+from companion.games.messages import Message, msg
 from companion.games.registry import get_game
 from companion.names import check_distinct
 from companion.records import ReplayError, check_players, final_state, parse_record, record_json
@@ -93,10 +93,10 @@ def _dumps(value: Any) -> str:
 
 def _profile_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise AppError("a player's name must not be empty")
+        raise AppError(msg("app.profile.empty"))
     name = name.strip()
     if len(name) > _MAX_NAME or any(ord(c) < 32 for c in name):
-        raise AppError(f"a player's name is one line of at most {_MAX_NAME} characters")
+        raise AppError(msg("app.profile.too_long", limit=_MAX_NAME))
     return name
 
 
@@ -132,13 +132,13 @@ class Companion:
         try:
             return self._games(name)
         except RecordError as error:
-            raise AppError(f"this companion cannot play {name!r}: {error.message}") from None
+            raise AppError(msg("app.game.unknown", game=repr(name), reason=error.message)) from None
 
     def _row(self, session_id: int) -> SessionRow:
         try:
             return self.store.session(session_id)
         except StoreError as error:
-            raise AppError(str(error)) from None
+            raise AppError(*error.args) from None
 
     # -- starting games ----------------------------------------------------------
     def start(self, game: str, players: Sequence[str], *, options: Mapping[str, Any] | None = None,
@@ -163,7 +163,7 @@ class Companion:
             if chosen is not None:
                 setup["colors"] = chosen
         elif colours:
-            raise AppError(f"a {engine.title} record has no player colours; choose them in the profiles")
+            raise AppError(msg("app.colours.not_in_game", game=engine.title))
         if engine.name == "castelli" and isinstance(setup.get("board"), str):
             stored = self.store.get_setting(CASTELLI_BOARDS, {})
             if setup["board"] in stored:  # a local board goes inline: the record must not need it
@@ -171,9 +171,7 @@ class Companion:
         if engine.name == "campanile" and len(names) == 2 and "flags" not in options:
             flags = self.flag_table()
             if flags is None:
-                raise AppError("a 2-player Campanile game needs the values of your 2-player flag "
-                               "cards (the rulebook does not print them); confirm them once in the "
-                               "settings (`companion campanile flags --intermezzo ... --finito ...`)")
+                raise AppError(msg("app.campanile.flags_needed"))
             options["flags"] = flags
         initial = engine.start(names, options, setup)
         session_id = self.store.insert_session(engine.name, names, engine.options_json(initial),
@@ -185,7 +183,7 @@ class Companion:
         """The players confirm a game's unsure date, or set when it started (an aware datetime)."""
         self._row(session_id)
         if started is not None and started.tzinfo is None:
-            raise AppError(Message("app.date.needs_zone"))
+            raise AppError(msg("app.date.needs_zone"))
         self.store.confirm_date(session_id, started)
 
     def _colours(self, game: str, players: Sequence[str], colours: Mapping[str, str] | None,
@@ -200,7 +198,7 @@ class Companion:
             return preferred
         unknown = [p for p in colours if p not in players]
         if unknown:
-            raise AppError(f'colours: "{unknown[0]}" is not one of the players')
+            raise AppError(msg("app.colours.not_a_player", player=unknown[0]))
         for player, colour in colours.items():
             self._check_colour(game, colour, f"colours.{player}")
         return dict(colours)
@@ -208,10 +206,10 @@ class Companion:
     def _check_colour(self, game: str, colour: Any, where: str) -> str:
         allowed = PIECE_COLOURS.get(game)
         if not isinstance(colour, str) or not colour.strip():
-            raise AppError(f"{where}: a colour is a word such as red")
+            raise AppError(msg("app.colours.not_a_word", where=where))
         if allowed is not None and colour not in allowed:
-            raise AppError(f'{where}: "{colour}" is not a colour of {self._engine(game).title} '
-                           f"(one of {', '.join(allowed)})")
+            raise AppError(msg("app.colours.unknown", where=where, colour=colour,
+                               game=self._engine(game).title, colours=", ".join(allowed)))
         return colour.strip()
 
     def rematch(self, session_id: int, *, setup: Mapping[str, Any] | None = None) -> LiveGame:
@@ -265,11 +263,11 @@ class Companion:
         if session_id is None:
             live = self.latest_unfinished()
             if live is None:
-                raise AppError("there is no game in progress")
+                raise AppError(msg("app.resume.none"))
             return live
         row = self._row(session_id)
         if row.abandoned is not None:
-            raise AppError(f"session {session_id} was abandoned; start a new game (or a rematch)")
+            raise AppError(msg("app.resume.abandoned", session=session_id))
         return self.open_game(session_id)
 
     def latest_unfinished(self) -> LiveGame | None:
@@ -283,9 +281,9 @@ class Companion:
         """Stop offering ``session_id`` for resuming; its moves stay stored (and exportable)."""
         row = self._row(session_id)
         if row.is_finished:
-            raise AppError(f"session {session_id} is finished; only a game in progress can be abandoned")
+            raise AppError(msg("app.abandon.finished", session=session_id))
         if row.abandoned is not None:
-            raise AppError(f"session {session_id} is already abandoned")
+            raise AppError(msg("app.abandon.already", session=session_id))
         self.store.abandon_session(session_id)
 
     def open_game(self, session_id: int) -> LiveGame:
@@ -299,32 +297,32 @@ class Companion:
         try:
             initial = engine.start(row.players, row.options, row.setup)
         except RecordError as error:
-            raise AppError(f"session {session_id} cannot be opened: {error}") from None
+            raise AppError(msg("app.open.setup", session=session_id, reason=error.as_message())) from None
         raw_moves, raw_redo = self.store.stored_moves(session_id)
-        moves = self._parse_moves(session_id, engine, raw_moves, "move")
-        redo = self._parse_moves(session_id, engine, raw_redo, "undone move")
+        moves = self._parse_moves(session_id, engine, raw_moves, "app.open.move")
+        redo = self._parse_moves(session_id, engine, raw_redo, "app.open.undone_move")
         try:
             session = Session(engine, row.players, initial, moves, redo,
                               journal=StoreJournal(self.store, session_id))
         except ReplayError as error:
-            raise AppError(f"session {session_id} cannot be replayed by this companion: {error}") from None
+            raise AppError(msg("app.open.replay", session=session_id, reason=error.message)) from None
         known = {"finished": self._sync_results(session_id, session, row.is_finished)}
 
         def keep_results(live: Session, change: Change) -> None:
             known["finished"] = self._sync_results(session_id, live, known["finished"])
 
-        session.subscribe(keep_results, name="the results")
+        session.subscribe(keep_results, name=msg("app.listener.results"))
         return LiveGame(session_id, row, session)
 
     @staticmethod
-    def _parse_moves(session_id: int, engine: Game, raw: Sequence[Any], what: str) -> list[Any]:
+    def _parse_moves(session_id: int, engine: Game, raw: Sequence[Any], code: str) -> list[Any]:
         parsed = []
         for index, data in enumerate(raw):
             try:
                 parsed.append(engine.parse_move(data))
             except RecordError as error:
-                raise AppError(f"session {session_id}: stored {what} {index + 1} is not readable "
-                               f"by this companion: {error}") from None
+                raise AppError(Message(code, {"session": session_id, "number": index + 1,
+                                              "reason": error.as_message()})) from None
         return parsed
 
     @staticmethod
@@ -364,7 +362,7 @@ class Companion:
                                 .encode()).hexdigest()
         known = self.store.session_with_hash(digest)
         if known is not None:
-            raise AppError(f"this record is already stored as session {known}")
+            raise AppError(msg("app.import.duplicate", session=known))
         return self.store.insert_session(engine.name, record.players, options, setup, moves=moves,
                                          results=self.results_of(engine, record.players, state),
                                          source="import", record_hash=digest)
@@ -384,13 +382,13 @@ class Companion:
         """Add a player profile; :class:`AppError` if the name is taken."""
         name = _profile_name(name)
         if not self.store.add_player(name):
-            raise AppError(f'there is already a player "{name}"')
+            raise AppError(msg("app.profile.taken", name=name))
         return Profile(name, {})
 
     def remove_profile(self, name: str) -> None:
         """Forget a profile and its colours; the games it played keep the name."""
         if not self.store.remove_player(name):
-            raise AppError(f'there is no player "{name}"')
+            raise AppError(msg("app.profile.unknown", name=name))
 
     def preferred_colour(self, name: str, game: str) -> str | None:
         return self.store.player_colours().get(name, {}).get(game)
@@ -403,7 +401,7 @@ class Companion:
         try:
             self.store.set_player_colour(name, engine.name, colour)
         except StoreError as error:
-            raise AppError(str(error)) from None
+            raise AppError(*error.args) from None
 
     # -- settings ----------------------------------------------------------------
     def settings(self) -> dict[str, Any]:
@@ -415,7 +413,7 @@ class Companion:
         try:
             value = check_setting(key, value)
         except SettingError as error:
-            raise AppError(str(error)) from None
+            raise AppError(*error.args) from None
         self.store.set_setting(key, value)
         return value
 
@@ -461,9 +459,9 @@ class Companion:
 
         name = name.strip() if isinstance(name, str) else ""
         if not name:
-            raise AppError("a board needs a name")
+            raise AppError(msg("app.board.no_name"))
         if name in layout_names():
-            raise AppError(f'"{name}" is the name of a layout the companion ships; choose another name')
+            raise AppError(msg("app.board.shipped_name", name=name))
         validate_board(dict(data))
         boards = dict(self.store.get_setting(CASTELLI_BOARDS, {}))
         replaced = name in boards
@@ -474,7 +472,7 @@ class Companion:
     def forget_board(self, name: str) -> None:
         boards = dict(self.store.get_setting(CASTELLI_BOARDS, {}))
         if name not in boards:
-            raise AppError(f'there is no stored board "{name}"')
+            raise AppError(msg("app.board.unknown", name=name))
         del boards[name]
         self.store.set_setting(CASTELLI_BOARDS, boards)
 
@@ -483,9 +481,9 @@ class Companion:
         """The finished game as a BG Stats play (local times; table name and BGG id from the settings)."""
         row = self._row(session_id)
         if row.finished is None:
-            raise AppError(f"session {session_id} is not finished; BG Stats takes finished games only")
+            raise AppError(msg("app.bgstats.unfinished", session=session_id))
         if row.date_unsure:
-            raise AppError(Message("app.date.unsure", {"session": session_id}))
+            raise AppError(msg("app.date.unsure", session=session_id))
         session = self.open_game(session_id).session
         summary = session.game.summary(session.state)
         settings = self.settings()

@@ -18,6 +18,7 @@ import re
 import sqlite3
 from pathlib import Path
 
+from companion.games.messages import Message, msg
 from companion.settings import BACKUPS_KEPT
 from companion.store import Store, StoreError
 
@@ -30,8 +31,7 @@ def backups_kept(store: Store) -> int:
     """How many daily backups to keep (the setting, else :data:`DEFAULT_KEPT`)."""
     value = store.get_setting(BACKUPS_KEPT, DEFAULT_KEPT)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise StoreError(f"the setting {BACKUPS_KEPT} must be a whole number of days, 0 or more, "
-                         f"not {value!r}")
+        raise StoreError(msg("store.backups_kept", key=BACKUPS_KEPT, value=repr(value)))
     return value
 
 
@@ -56,10 +56,10 @@ def daily_backup(store: Store) -> Path | None:
     return written
 
 
-def daily_backup_quietly(store: Store) -> str | None:
+def daily_backup_quietly(store: Store) -> Message | None:
     """:func:`daily_backup`, its failure as one line to show (``None`` when all went well)."""
     try:
         daily_backup(store)
     except (OSError, sqlite3.Error, StoreError) as error:
-        return f"today's automatic backup could not be written: {error}"
+        return msg("store.backup.failed", reason=str(error))
     return None

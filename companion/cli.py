@@ -39,7 +39,11 @@ EXIT_USAGE = 2
 
 
 class UserError(Exception):
-    """A problem the person at the keyboard can fix; printed as one line, exit 2."""
+    """A problem the person at the keyboard can fix; printed as one line, exit 2.
+
+    Its argument is a :class:`~companion.games.messages.Message` (or an
+    error's own message), put into words in the current language when printed.
+    """
 
 
 class _CatalogueHelp(argparse.HelpFormatter):
@@ -54,6 +58,12 @@ class _CatalogueHelp(argparse.HelpFormatter):
 
         return None if action.help is None else known_text(action.help)
 
+    def add_text(self, text: str | None) -> None:
+        """A description or epilog, which may be a message code too."""
+        from companion.i18n import known_text
+
+        super().add_text(None if text is None else known_text(text))
+
 
 class _Parser(argparse.ArgumentParser):
     """argparse, but its errors are one line (not the usage block) and exit 2; help texts may be codes."""
@@ -63,8 +73,12 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
+        from companion.games.messages import msg
+
         command = self.prog.removeprefix("companion").strip()
-        raise UserError(f"{command + ': ' if command else ''}{message} (see {self.prog} --help)")
+        if command:
+            raise UserError(msg("cli.usage.error_in", command=command, reason=message, prog=self.prog))
+        raise UserError(msg("cli.usage.error", reason=message, prog=self.prog))
 
 
 def add_command_group(subparsers: argparse._SubParsersAction, name: str, help: str,
@@ -79,13 +93,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser: with ``command``, only the module that adds it is imported and
     registered; without (help, a mistyped command), every subcommand."""
     parser = _Parser(prog="companion",
-                     description="Keeps the score of Campanile, Castelli and San Gimignano.")
-    parser.add_argument("--version", action="version", version=f"companion {__version__}")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks for errors")
+                     description="cli.companion.description")
+    parser.add_argument("--version", action="version", version=f"companion {__version__}",
+                        help="cli.option.version.help")
+    parser.add_argument("--debug", action="store_true", help="cli.option.debug.help")
     parser.add_argument("--lang", metavar="LANG", help="cli.option.lang")
     parser.add_argument("--data-dir", metavar="DIR",
-                        help="where games are stored (default: $COMPANION_DATA, "
-                             "else the user data directory)")
+                        help="cli.option.data_dir.help")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     needed = [name for name, commands in COMMANDS.items() if command in commands]
     for name in needed or COMMAND_MODULES:
@@ -170,8 +184,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:
         if args.debug:
             raise
-        print(f"companion: unexpected error: {shown_line(str(error) or type(error).__name__)} "
-              "(run with --debug for details)", file=sys.stderr)
+        from companion.i18n import text
+
+        print(f"companion: {text('cli.unexpected', reason=shown_line(str(error) or type(error).__name__))}",
+              file=sys.stderr)
         return 1
 
 

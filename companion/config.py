@@ -25,77 +25,83 @@ from pathlib import Path
 from typing import Any
 
 from companion.games.base import one_line
+from companion.games.messages import Message, msg
 
-Check = Callable[[Any], str | None]
+#: A key's check: ``None`` when the value is usable, else what is wrong (a message).
+Check = Callable[[Any], Message | str | None]
+
+_TYPE_CODES = {bool: "records.type.bool", int: "records.type.whole_number", float: "config.type.number",
+               str: "records.type.text", list: "records.type.list", dict: "config.type.table"}
 
 
-def _type_name(value: Any) -> str:
-    return {bool: "true/false", int: "a whole number", float: "a number", str: "a text",
-            list: "a list", dict: "a table"}.get(type(value), type(value).__name__)
+def _type_name(value: Any) -> Message:
+    code = _TYPE_CODES.get(type(value))
+    return msg(code) if code else msg("records.type.other", name=type(value).__name__)
 
 
-def _whole(low: int, high: int, what: str = "") -> Check:
-    def check(value: Any) -> str | None:
+def _whole(low: int, high: int, pin: bool = False) -> Check:
+    def check(value: Any) -> Message | None:
         if isinstance(value, bool) or not isinstance(value, int):
-            return f"must be a whole number{what}, not {_type_name(value)}"
+            return msg("config.pin.not_whole_number" if pin else "config.whole.not_whole_number",
+                       kind=_type_name(value))
         if not low <= value <= high:
-            return f"must be from {low} to {high}{what}, not {value}"
+            return msg("config.pin.range" if pin else "config.whole.range", low=low, high=high, value=value)
         return None
     return check
 
 
-def _pin(value: Any) -> str | None:
-    return _whole(0, 27, " (a BCM GPIO number)")(value)
+def _pin(value: Any) -> Message | str | None:
+    return _whole(0, 27, pin=True)(value)
 
 
-def _address(value: Any) -> str | None:
+def _address(value: Any) -> Message | None:
     if isinstance(value, bool) or not isinstance(value, int):
-        return f"must be a whole number such as 0x3C, not {_type_name(value)}"
+        return msg("config.address.not_whole_number", kind=_type_name(value))
     if not 0x03 <= value <= 0x77:
-        return f"must be an I2C address from 0x03 to 0x77, not {value:#04x}"
+        return msg("config.address.range", value=f"{value:#04x}")
     return None
 
 
 def _seconds(low: float, high: float) -> Check:
-    def check(value: Any) -> str | None:
+    def check(value: Any) -> Message | None:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            return f"must be a number of seconds, not {_type_name(value)}"
+            return msg("config.seconds.not_number", kind=_type_name(value))
         if not low <= value <= high:
-            return f"must be from {low} to {high} seconds, not {value}"
+            return msg("config.seconds.range", low=low, high=high, value=value)
         return None
     return check
 
 
 def _choice(*choices: Any) -> Check:
-    def check(value: Any) -> str | None:
+    def check(value: Any) -> Message | None:
         if value in choices and type(value) is type(choices[0]):
             return None
         shown = ", ".join(str(c) for c in choices)
-        return f"must be one of {shown}, not {_shown(value)}"
+        return msg("config.choice", choices=shown, value=_shown(value))
     return check
 
 
-def _boolean(value: Any) -> str | None:
-    return None if isinstance(value, bool) else f"must be true or false, not {_type_name(value)}"
+def _boolean(value: Any) -> Message | None:
+    return None if isinstance(value, bool) else msg("config.bool", kind=_type_name(value))
 
 
-def _ports(value: Any) -> str | None:
+def _ports(value: Any) -> Message | None:
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-        return 'must be a list of serial ports, e.g. ["/dev/ttyACM0", "loop://"]'
+        return msg("config.ports.not_list")
     if len(set(value)) != len(value):
-        return "names a port twice"
+        return msg("config.ports.twice")
     return None
 
 
-def _data_dir(value: Any) -> str | None:
+def _data_dir(value: Any) -> Message | None:
     if not isinstance(value, str):
-        return f"must be a text (a directory), not {_type_name(value)}"
+        return msg("config.data_dir.not_text", kind=_type_name(value))
     if "\0" in value:
-        return "must be a directory path"
+        return msg("config.data_dir.not_path")
     if value and not Path(value).expanduser().is_absolute():
-        return f'must be an absolute path (or start with ~), not "{value}"'
+        return msg("config.data_dir.relative", value=value)
     if value and Path(value).expanduser().exists() and not Path(value).expanduser().is_dir():
-        return f'"{value}" is not a directory'
+        return msg("config.data_dir.not_directory", value=value)
     return None
 
 
@@ -150,19 +156,19 @@ class Problem:
 
     file: str
     key: str
-    message: str
+    message: Message | str
     fatal: bool = False
 
     def __str__(self) -> str:
         where = f"{self.file}: {self.key}: " if self.key else f"{self.file}: "
-        return one_line(where + self.message)
+        return one_line(where + str(self.message))
 
 
 class ConfigError(Exception):
     """The configuration cannot be used at all (unreadable, not TOML, a bad ``data_dir``)."""
 
     def __init__(self, problem: Problem) -> None:
-        super().__init__(str(problem))
+        super().__init__(problem)
         self.problem = problem
 
 
@@ -197,8 +203,8 @@ def _flatten(data: Mapping[str, Any], file: str, problems: list[Problem]) -> dic
     for name, value in data.items():
         if name in _SECTIONS:
             if not isinstance(value, dict):
-                problems.append(Problem(file, name, f"must be a table ([{name}]), not {_type_name(value)}; "
-                                                    "using the defaults"))
+                problems.append(Problem(file, name, msg("config.section.not_table", section=name,
+                                                        kind=_type_name(value))))
                 continue
             for inner, inner_value in value.items():
                 flat[f"{name}.{inner}"] = inner_value
@@ -233,20 +239,21 @@ def _read(path: str | Path) -> tuple[dict[str, Any], list[Problem]]:
         with open(path, "rb") as handle:
             data = tomllib.load(handle)
     except FileNotFoundError:
-        return values, [Problem(file, "", "no such configuration file", fatal=True)]
+        return values, [Problem(file, "", msg("config.file.missing"), fatal=True)]
     except IsADirectoryError:
-        return values, [Problem(file, "", "is a directory, not a configuration file", fatal=True)]
+        return values, [Problem(file, "", msg("config.file.directory"), fatal=True)]
     except OSError as error:
-        return values, [Problem(file, "", f"cannot be read: {error.strerror or error}", fatal=True)]
+        return values, [Problem(file, "", msg("config.file.unreadable", reason=error.strerror or str(error)),
+                                fatal=True)]
     except tomllib.TOMLDecodeError as error:
-        return values, [Problem(file, "", f"is not valid TOML: {error}", fatal=True)]
+        return values, [Problem(file, "", msg("config.file.not_toml", reason=str(error)), fatal=True)]
     except UnicodeDecodeError:
-        return values, [Problem(file, "", "is not UTF-8 text", fatal=True)]
+        return values, [Problem(file, "", msg("config.file.not_utf8"), fatal=True)]
     problems: list[Problem] = []
     for name, value in _flatten(data, file, problems).items():
         key = _BY_NAME.get(name)
         if key is None:
-            problems.append(Problem(file, name, "unknown key; ignored (see companion.example.toml)"))
+            problems.append(Problem(file, name, msg("config.key.unknown")))
             continue
         message = key.check(value)
         if message is None:
@@ -254,7 +261,8 @@ def _read(path: str | Path) -> tuple[dict[str, Any], list[Problem]]:
         elif key.fatal:
             problems.append(Problem(file, name, message, fatal=True))
         else:
-            problems.append(Problem(file, name, f"{message}; using the default {_shown(key.default, name)}"))
+            problems.append(Problem(file, name, msg("config.key.default", reason=message,
+                                                    default=_shown(key.default, name))))
     _check_pins(values, file, problems)
     return values, problems
 
@@ -278,7 +286,7 @@ def _check_pins(values: dict[str, Any], file: str, problems: list[Problem]) -> N
         if pin is None:
             continue
         if pin in taken:
-            problems.append(Problem(file, name, f"pin {pin} is already {taken[pin]}; {name} is off"))
+            problems.append(Problem(file, name, msg("config.pin.taken", pin=pin, other=taken[pin], key=name)))
             values[name] = None
         else:
             taken[pin] = name

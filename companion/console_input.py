@@ -16,12 +16,13 @@ from typing import Any
 
 from companion.games.base import Game, RecordError
 from companion.games.notation import NotationError, tokens
+from companion.i18n import current_language
+from companion.i18n import text as say_text
 
-#: What to type for the observed fields of a template, per game and move type.
+#: What to type for the observed fields of a template, per game and move type (message codes).
 OBSERVED_HINTS: dict[tuple[str, str], str] = {
-    ("campanile", "reveal"): "the style of the card turned over (e.g. red)",
-    ("castelli", "reveal"): "the tile's shields and silver (e.g. N blue 1, E yellow card, S red 3, "
-                            "W green 6, silver 0)",
+    ("campanile", "reveal"): "console.observed.campanile_reveal",
+    ("castelli", "reveal"): "console.observed.castelli_reveal",
 }
 
 
@@ -52,37 +53,39 @@ class ConsoleInput:
         if _is_list_number(text):
             number = int(text)
             if not 1 <= number <= len(self.listed):
-                return Reading([f"refused: there is no move {number} in the list; type moves"])
+                return Reading([say_text("console.list.no_such_number", number=number)])
             return self._chosen(game, state, self.listed[number - 1])
         try:
-            chosen = game.parse_notation(state, text)
+            chosen = game.parse_notation(state, text, current_language())
         except NotationError as error:
-            return Reading([f"refused: {error}; type moves for the list"])
+            return Reading([say_text("console.notation.refused", reason=str(error))])
         return self._chosen(game, state, chosen)
 
     def _list(self, game: Game, state: Any) -> Reading:
         self.listed = game.legal_moves(state)
         if not self.listed:
-            return Reading(["no move may be entered now"])
-        return Reading([f"{n:>3}. {game.describe(state, t)}" for n, t in enumerate(self.listed, 1)])
+            return Reading([say_text("cli.moves.none_now")])
+        language = current_language()
+        return Reading([f"{n:>3}. {game.describe(state, t, language)}" for n, t in enumerate(self.listed, 1)])
 
     def _chosen(self, game: Game, state: Any, data: dict[str, Any]) -> Reading:
         try:
             return Reading(move=game.parse_move(data))
         except RecordError as error:
             if (game.name, data["type"]) not in OBSERVED_HINTS:  # not a template: a malformed move
-                return Reading([f"refused: {error}"])
-            hint = OBSERVED_HINTS[(game.name, data["type"])]
+                return Reading([say_text("console.refused", reason=str(error))])
+            hint = say_text(OBSERVED_HINTS[(game.name, data["type"])])
             self.waiting = data
-            return Reading([f"{game.describe(state, data)}: type {hint}"])
+            move = game.describe(state, data, current_language())
+            return Reading([say_text("console.observed.ask", move=move, hint=hint)])
 
     def _complete(self, game: Game, state: Any, text: str) -> Reading:
         template = self.waiting
         assert template is not None
         filled = game.read_observed(state, template, tokens(text))
         if filled is None:
-            hint = OBSERVED_HINTS.get((game.name, template["type"]), "the rest of the move")
-            return Reading([f"refused: that does not read as {hint}; type it again, or another move"])
+            hint = say_text(OBSERVED_HINTS.get((game.name, template["type"]), "console.observed.rest"))
+            return Reading([say_text("console.observed.unreadable", hint=hint)])
         self.waiting = None
         return Reading(move=game.parse_move(filled))
 

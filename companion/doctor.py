@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.games.base import Game, IllegalMove, RecordError, one_line
+from companion.games.messages import Message, msg
 from companion.games.registry import get_game
 from companion.lock import LockHeld, WriterLock
 from companion.migrations import MIGRATIONS
@@ -60,7 +61,7 @@ class SessionHealth:
     stored: int  # moves found in the store
     good: int  # moves, from the first, that read and replay
     finished: bool  # the good moves end the game
-    problem: str | None = None  # None: good
+    problem: Message | None = None  # None: good
     row: dict[str, Any] = field(default_factory=dict, repr=False)
     moves: list[dict[str, Any]] = field(default_factory=list, repr=False)
     redo: list[dict[str, Any]] = field(default_factory=list, repr=False)
@@ -76,9 +77,9 @@ class Checkup:
     """The whole store: its pages, its sessions, and what could not be read."""
 
     path: Path
-    pages: list[str]  # integrity_check problems; [] when the pages are sound
+    pages: list[str | Message]  # integrity_check problems; [] when the pages are sound
     sessions: list[SessionHealth]
-    unreadable: list[str]  # rows or tables that could not be read at all
+    unreadable: list[str | Message]  # rows or tables that could not be read at all
 
     @property
     def is_good(self) -> bool:
@@ -115,7 +116,8 @@ def _salvage(db: sqlite3.Connection, table: str, columns: Sequence[str]) -> tupl
     names = ", ".join(f'"{c}"' for c in columns)
     if not _has_rowid(db, table):
         rows, error = _rows(db, f'SELECT {names} FROM "{table}" NOT INDEXED')
-        return rows, [] if error is None else [f"{table}: rows after the first {len(rows)}: {error}"]
+        return rows, [] if error is None else [msg("doctor.rows.after_first", table=table, count=len(rows),
+                                                   reason=error)]
     found: list[tuple] = []
     problems: list[str] = []
     after = -(2 ** 63)
@@ -126,7 +128,7 @@ def _salvage(db: sqlite3.Connection, table: str, columns: Sequence[str]) -> tupl
         if error is None:
             return found, problems
         last = rows[-1][0] if rows else after
-        problems.append(f"{table}: rows after rowid {last}: {error}")
+        problems.append(msg("doctor.rows.after_rowid", table=table, rowid=last, reason=error))
         for step in (2 ** k for k in range(0, 40)):  # seek past the damaged page
             probe, probe_error = _rows(db, f'SELECT rowid FROM "{table}" NOT INDEXED WHERE rowid > ? '
                                            'ORDER BY rowid LIMIT 1', (last + step,))
@@ -146,14 +148,14 @@ def _check_session(row: dict[str, Any], moves: list[tuple[int, str]], read_error
     sid = int(row["id"])
     health = SessionHealth(sid, str(row.get("game")), (), len(moves), 0, False, row=row)
 
-    def damaged(problem: str) -> SessionHealth:
+    def damaged(problem: Message) -> SessionHealth:
         health.problem = problem
         return health
 
     try:
         game = games(str(row["game"]))
     except (RecordError, ImportError) as error:
-        return damaged(f"this companion cannot play {row.get('game')!r}: {error}")
+        return damaged(msg("app.game.unknown", game=repr(row.get("game")), reason=str(error)))
     try:
         players = json.loads(row["players"])
         options = json.loads(row["options"])
@@ -161,37 +163,41 @@ def _check_session(row: dict[str, Any], moves: list[tuple[int, str]], read_error
         health.players = tuple(str(p) for p in players)
         state = game.start(tuple(players), options, setup)
     except (TypeError, ValueError) as error:
-        return damaged(f"its players, options or setup are not readable ({one_line(str(error))})")
+        return damaged(msg("doctor.problem.setup_unreadable", reason=one_line(str(error))))
     except RecordError as error:
-        return damaged(f"it cannot be set up: {error}")
+        return damaged(msg("doctor.problem.setup", reason=error.as_message()))
     for position, (index, text) in enumerate(moves):
         number = position + 1
         if index != position:
-            return damaged(f"move {number} is missing")
+            return damaged(msg("doctor.problem.move_missing", number=number))
         try:
             data = json.loads(text)
             move = game.parse_move(data)
         except (TypeError, ValueError) as error:
-            return damaged(f"move {number} is not readable ({one_line(str(error))})")
+            return damaged(msg("doctor.problem.move_unreadable", number=number, reason=one_line(str(error))))
         except RecordError as error:
-            return damaged(f"move {number} is not readable: {error}")
+            return damaged(msg("doctor.problem.move_invalid", number=number, reason=error.as_message()))
         try:
             state = game.apply(state, move)
         except IllegalMove as error:
             who = game.actor(move)
-            return damaged(f"move {number}{f' ({one_line(who)})' if who else ''} no longer replays: {error}")
+            if who:
+                return damaged(msg("doctor.problem.replay_by", number=number, player=one_line(who),
+                                   reason=error.reason))
+            return damaged(msg("doctor.problem.replay", number=number, reason=error.reason))
         health.good = number
         health.moves.append(game.move_to_json(move))
         health.finished = game.is_finished(state)
         health.summary = game.summary(state) if health.finished else None
     if read_error is not None:
-        return damaged(f"moves from {len(moves) + 1} on cannot be read ({read_error})")
+        return damaged(msg("doctor.problem.moves_from", number=len(moves) + 1, reason=read_error))
     for number, text in enumerate(redo, start=1):
         try:
             health.redo.append(game.move_to_json(game.parse_move(json.loads(text))))
         except (TypeError, ValueError, RecordError) as error:
             health.redo = []
-            return damaged(f"undone move {number} is not readable ({one_line(str(error))})")
+            return damaged(msg("doctor.problem.undone_unreadable", number=number,
+                               reason=one_line(str(error))))
     return health
 
 
@@ -203,7 +209,7 @@ def _examine_db(db: sqlite3.Connection, path: Path, games: GameLookup, *, full: 
         problems.append(error)
     tables = {name for (name,) in _rows(db, "SELECT name FROM sqlite_master WHERE type = 'table'")[0]}
     if "sessions" not in tables:
-        return Checkup(path, problems, [], [] if not problems else ["the list of sessions"])
+        return Checkup(path, problems, [], [] if not problems else [msg("doctor.lost.sessions_list")])
     columns = _columns(db, "sessions")
     rows, unreadable = _salvage(db, "sessions", columns)
     sessions = []
@@ -214,7 +220,7 @@ def _examine_db(db: sqlite3.Connection, path: Path, games: GameLookup, *, full: 
         redo, redo_error = _rows(db, "SELECT move FROM redo WHERE session_id = ? ORDER BY pos", (row["id"],))
         health = _check_session(row, moves, read_error, [] if redo_error else [r[0] for r in redo], games)
         if redo_error and health.problem is None:
-            health.problem = f"its undone moves cannot be read ({redo_error})"
+            health.problem = msg("doctor.problem.undone_moves", reason=redo_error)
         sessions.append(health)
     sessions.sort(key=lambda s: s.id)
     return Checkup(path, problems, sessions, unreadable)
@@ -229,9 +235,9 @@ def examine(path: Path, *, games: GameLookup = get_game) -> Checkup:
     try:
         db = connect_reading(path)
     except StoreError as error:
-        if "read-only" in str(error):
+        if isinstance(error.args[0], Message) and error.args[0].code.startswith("store.read_only"):
             raise
-        raise Unusable(f"{error}; it was left as it is") from None
+        raise Unusable(msg("doctor.left_as_it_is", reason=error.args[0])) from None
     try:
         if _schema_readable(db, path):
             return _examine_db(db, path, games, full=True)
@@ -243,11 +249,11 @@ def examine(path: Path, *, games: GameLookup = get_game) -> Checkup:
         db = connect_reading(readable)
         try:
             if not _schema_readable(db, path):
-                return Checkup(path, ["the list of tables cannot be read"], [], ["every table"])
+                return Checkup(path, [msg("doctor.pages.no_tables")], [], [msg("doctor.lost.every_table")])
             checkup = _examine_db(db, path, games, full=True)
         finally:
             db.close()
-    checkup.pages.insert(0, "the file is shorter than its header says (truncated)")
+    checkup.pages.insert(0, msg("doctor.pages.truncated"))
     checkup.path = path
     return checkup
 
@@ -259,7 +265,7 @@ def _schema_readable(db: sqlite3.Connection, path: Path) -> bool:
     except sqlite3.DatabaseError as error:
         if is_corrupt(error):
             return False
-        raise Unusable(f"{path} is not a companion database ({error}); it was left as it is") from None
+        raise Unusable(msg("doctor.not_a_database", path=str(path), reason=str(error))) from None
     if version > len(MIGRATIONS):
         _refuse_newer(db, path)
     return True
@@ -289,16 +295,13 @@ def _is_empty(path: Path) -> bool:
 def _refuse_unusable(path: Path, *, repairing: bool = False) -> None:
     """Name a store file SQLite must not open (SQLite drops the ``-wal`` of an empty file)."""
     if not path.exists():
-        raise StoreError(f"there is no game store at {path} (nothing has been stored there yet)")
+        raise StoreError(msg("doctor.no_store_yet", path=str(path)))
     if _is_empty(path):
         wal = _wal(path)
         if not (wal.exists() and wal.stat().st_size):
-            raise Unusable(f"the game store {path} is empty (0 bytes), so it holds no games, and there is "
-                           "no -wal file to recover from: restore a backup with "
-                           "`companion doctor --restore FILE`")
+            raise Unusable(msg("doctor.empty_no_wal", path=str(path)))
         if not repairing:
-            raise Unusable(f"the game store {path} is empty (0 bytes); it was left as it is: "
-                           "`companion doctor --repair` recovers what its -wal file still holds")
+            raise Unusable(msg("doctor.empty_wal", path=str(path)))
 
 
 _WAL_MAGIC = (0x377F0682, 0x377F0683)
@@ -366,11 +369,9 @@ def _refuse_newer(db: sqlite3.Connection, path: Path) -> None:
     try:
         version = db.execute("PRAGMA user_version").fetchone()[0]
     except sqlite3.DatabaseError as error:
-        raise Unusable(f"{path} is not a companion database ({error}); it was left as it is") from None
+        raise Unusable(msg("doctor.not_a_database", path=str(path), reason=str(error))) from None
     if version > len(MIGRATIONS):
-        raise StoreError(f"{path} was written by a newer version of the companion (database schema "
-                         f"{version}; this version reads up to {len(MIGRATIONS)}); update the companion "
-                         "to check it")
+        raise StoreError(msg("doctor.newer", path=str(path), version=version, known=len(MIGRATIONS)))
 
 
 # -- rebuilding ------------------------------------------------------------------------------
@@ -390,8 +391,7 @@ def _writer(path: Path) -> Iterator[None]:
     try:
         lock = WriterLock.acquire(path)
     except LockHeld as held:
-        raise StoreError(f"the game store {path} is in use by another companion ({held.holder}): stop "
-                         "it first, then run the doctor again") from None
+        raise StoreError(msg("doctor.in_use", path=str(path), holder=str(held.holder))) from None
     try:
         yield
     finally:
@@ -452,12 +452,12 @@ class RepairReport:
     aside: Path
     with_wal: bool  # the store's -wal was copied aside too
     checkup: Checkup
-    lines: list[str]
+    lines: list[Message]
 
 
 def _rebuild(source: sqlite3.Connection, checkup: Checkup, target: sqlite3.Connection,
              now: str) -> list[str]:
-    lines: list[str] = []
+    lines: list[Message] = []
     old_tables = {name for (name,) in _rows(source, "SELECT name FROM sqlite_master WHERE type = 'table'")[0]}
     new_tables = [name for (name,) in target.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
@@ -470,7 +470,7 @@ def _rebuild(source: sqlite3.Connection, checkup: Checkup, target: sqlite3.Conne
         marks = ", ".join("?" for _ in columns)
         names = ", ".join(f'"{c}"' for c in columns)
         target.executemany(f'INSERT OR IGNORE INTO "{table}" ({names}) VALUES ({marks})', rows)
-        lines += [f"lost some {table}: {p}" for p in problems]
+        lines += [msg("doctor.repair.lost_some", table=table, reason=p) for p in problems]
     session_columns = _columns(target, "sessions")
     for health in checkup.sessions:
         row = {k: v for k, v in health.row.items() if k in session_columns and k != "log_version"}
@@ -490,12 +490,14 @@ def _rebuild(source: sqlite3.Connection, checkup: Checkup, target: sqlite3.Conne
                 [(health.id, seat, name, int(scores.get(name, 0)), int(name in winners))
                  for seat, name in enumerate(health.players)])
         if health.is_good:
-            lines.append(f"session {health.id}: kept whole, {health.good} moves")
+            lines.append(msg("doctor.repair.kept_whole", session=health.id, count=health.good))
+        elif health.good:
+            lines.append(msg("doctor.repair.kept_some", session=health.id, good=health.good,
+                             reason=health.problem))
         else:
-            kept = f"kept moves 1-{health.good}" if health.good else "kept without its moves"
-            lines.append(f"session {health.id}: {kept}, because {health.problem}")
+            lines.append(msg("doctor.repair.kept_none", session=health.id, reason=health.problem))
     target.execute("COMMIT")
-    lines += [f"lost {what}" for what in checkup.unreadable]
+    lines += [msg("doctor.repair.lost", what=what) for what in checkup.unreadable]
     return lines
 
 
@@ -520,14 +522,12 @@ def repair(path: Path, *, clock: Callable[[], datetime] | None = None,
         else:
             readable = path.with_name(f".{path.name}.from-wal")
             if not pages_from_wal(_wal(aside), readable):
-                raise Unusable(f"the -wal file of {path} holds no readable pages; nothing could be "
-                               f"recovered (both were copied to {aside}): restore a backup with "
-                               "`companion doctor --restore FILE`")
+                raise Unusable(msg("doctor.wal_empty", path=str(path), aside=str(aside)))
         try:
             source = connect_reading(readable)
             _refuse_newer(source, path)
         except sqlite3.Error as error:
-            raise StoreError(f"cannot read the copy {readable}: {error}") from None
+            raise StoreError(msg("doctor.copy_unreadable", path=str(readable), reason=str(error))) from None
         built_path = path.with_name(f".{path.name}.repairing")
         try:
             checkup = _examine_db(source, path, games, full=True)
@@ -556,7 +556,7 @@ def restore(path: Path, backup: Path, *, clock: Callable[[], datetime] | None = 
     """
     clock = clock or (lambda: datetime.now(UTC))
     if not backup.is_file():
-        raise StoreError(f"there is no backup file {backup}")
+        raise StoreError(msg("doctor.restore.no_file", path=str(backup)))
     source = connect_reading(backup)
     try:
         try:
@@ -564,13 +564,13 @@ def restore(path: Path, backup: Path, *, clock: Callable[[], datetime] | None = 
             tables = {n for (n,) in source.execute("SELECT name FROM sqlite_master")}
             problems = [r[0] for r in source.execute("PRAGMA integrity_check") if r[0] != "ok"]
         except sqlite3.DatabaseError as error:
-            raise StoreError(f"{backup} is not a companion backup ({error})") from None
+            raise StoreError(msg("doctor.restore.not_backup", path=str(backup), reason=str(error))) from None
         if version > len(MIGRATIONS):
             _refuse_newer(source, backup)
         if "sessions" not in tables:
-            raise StoreError(f"{backup} is not a companion backup (it holds no sessions table)")
+            raise StoreError(msg("doctor.restore.no_sessions", path=str(backup)))
         if problems:
-            raise StoreError(f"the backup {backup} is damaged ({problems[0]}); choose another one")
+            raise StoreError(msg("doctor.restore.damaged", path=str(backup), reason=problems[0]))
     except BaseException:
         source.close()
         raise

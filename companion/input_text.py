@@ -13,19 +13,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from companion.games.messages import msg
 from companion.names import match_player
-
-#: Every sentence this module says, in one place for the message catalogues.
-MESSAGES = {
-    "not_utf8": "the line holds bytes that are not UTF-8 text",
-    "too_deep": "the line is nested too deeply (more than {depth} levels of brackets)",
-    "value_too_deep": "{what}: the value is nested too deeply",
-    "too_many_digits": "a number in the line has too many digits (more than {digits})",
-    "value_too_many_digits": "{what}: a number in the value has too many digits",
-    "open_quote": "a quote ({quote}) is not closed",
-    "open_bracket": "{opening} is not closed by {closing}",
-    "wrong_bracket": "{opening} is closed by {closing}",
-}
 
 #: Move fields that hold a player's name, matched in any case or Unicode form.
 PLAYER_FIELDS = ("player", "target")
@@ -56,7 +45,7 @@ def clean_line(raw: str) -> str:
     while text.startswith(_BYTE_ORDER_MARK):
         text = text[1:].strip()
     if any("\ud800" <= ch <= "\udfff" for ch in text):
-        raise InputError(MESSAGES["not_utf8"])
+        raise InputError(msg("console.input.not_utf8"))
     _check_size(text)
     return text
 
@@ -79,13 +68,13 @@ def _check_size(text: str) -> None:
             continue
         digits = digits + 1 if ch.isdigit() else 0
         if digits > MAX_DIGITS:
-            raise InputError(MESSAGES["too_many_digits"].format(digits=MAX_DIGITS))
+            raise InputError(msg("console.input.too_many_digits", digits=MAX_DIGITS))
         if ch == '"':
             in_string = True
         elif ch in _CLOSING:
             depth += 1
             if depth > MAX_DEPTH:
-                raise InputError(MESSAGES["too_deep"].format(depth=MAX_DEPTH))
+                raise InputError(msg("console.input.too_deep", depth=MAX_DEPTH))
         elif ch in _CLOSING.values():
             depth = max(depth - 1, 0)
 
@@ -102,12 +91,12 @@ def decode_json(text: str, what: str | None = None) -> Any:
     except json.JSONDecodeError:
         raise
     except RecursionError:
-        message = MESSAGES["too_deep"].format(depth=MAX_DEPTH) if what is None \
-            else MESSAGES["value_too_deep"].format(what=what)
+        message = msg("console.input.too_deep", depth=MAX_DEPTH) if what is None \
+            else msg("console.input.value_too_deep", what=what)
         raise InputError(message) from None
     except ValueError:  # Python refuses to convert integers of more than 4,300 digits
-        message = MESSAGES["too_many_digits"].format(digits=MAX_DIGITS) if what is None \
-            else MESSAGES["value_too_many_digits"].format(what=what)
+        message = msg("console.input.too_many_digits", digits=MAX_DIGITS) if what is None \
+            else msg("console.input.value_too_many_digits", what=what)
         raise InputError(message) from None
 
 
@@ -148,11 +137,11 @@ def split_words(text: str) -> list[str]:
         elif ch in _CLOSING.values() and brackets:
             opening = brackets.pop()
             if _CLOSING[opening] != ch:
-                raise InputError(MESSAGES["wrong_bracket"].format(opening=opening, closing=ch))
+                raise InputError(msg("console.input.wrong_bracket", opening=opening, closing=ch))
     if quote is not None:
-        raise InputError(MESSAGES["open_quote"].format(quote=quote))
+        raise InputError(msg("console.input.open_quote", quote=quote))
     if brackets:
-        raise InputError(MESSAGES["open_bracket"].format(opening=brackets[-1],
+        raise InputError(msg("console.input.open_bracket", opening=brackets[-1],
                                                          closing=_CLOSING[brackets[-1]]))
     if current:
         words.append(_unquoted("".join(current)))

@@ -19,11 +19,13 @@ import os
 import sys
 from pathlib import Path
 
+from companion.games.messages import Message, msg
+
 
 class LockHeld(Exception):
     """Another process holds the writer's lock; ``holder`` describes it ("process 123: companion run")."""
 
-    def __init__(self, holder: str) -> None:
+    def __init__(self, holder: str | Message) -> None:
         super().__init__(holder)
         self.holder = holder
 
@@ -57,7 +59,7 @@ class WriterLock:
                 holder = os.pread(fd, 4096, 0).decode("utf-8", "replace").strip()
             finally:
                 os.close(fd)
-            raise LockHeld(holder or "a process that is just starting") from None
+            raise LockHeld(holder or msg("store.lock.starting")) from None
         except BaseException:
             os.close(fd)
             raise

@@ -18,14 +18,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from companion.games.base import RecordError, one_line
-
-#: Every sentence this module says, in one place for the message catalogues.
-MESSAGES = {
-    "unknown": '"{typed}" is not playing in this game; the players are {players}',
-    "ambiguous": '"{typed}" could be {candidates}; type the name exactly as it was entered',
-    "clash": 'duplicate name "{name}" (the same as "{other}" but for case or Unicode form; '
-             "give the players names that differ in their letters)",
-}
+from companion.games.messages import Message, msg
 
 
 class PlayerNameError(ValueError):
@@ -60,9 +53,9 @@ def match_player(players: Sequence[str], typed: str) -> str:
     if len(candidates) == 1:
         return candidates[0]
     if candidates:
-        raise PlayerNameError(MESSAGES["ambiguous"].format(
-            typed=one_line(typed), candidates=" or ".join(candidates)))
-    raise PlayerNameError(MESSAGES["unknown"].format(typed=one_line(typed), players=", ".join(players)))
+        raise PlayerNameError(msg("common.name.ambiguous", typed=one_line(typed),
+                                  candidates=join_or(candidates)))
+    raise PlayerNameError(msg("common.name.unknown", typed=one_line(typed), players=", ".join(players)))
 
 
 def check_distinct(players: Sequence[str]) -> None:
@@ -76,5 +69,12 @@ def check_distinct(players: Sequence[str]) -> None:
     for index, name in enumerate(players):
         key = name_key(name)
         if key in seen and seen[key] != name:  # an exact duplicate is the record check's to refuse
-            raise RecordError(MESSAGES["clash"].format(name=name, other=seen[key]), f"players[{index}]")
+            raise RecordError(msg("common.name.clash", name=name, other=seen[key]), f"players[{index}]")
         seen[key] = name
+
+
+def join_or(names: Sequence[str]) -> Message:
+    """``A or B``, ``A, B or C`` in the current language (the catalogue says the words)."""
+    if len(names) <= 1:
+        return msg("records.quoted", text="".join(names))
+    return msg("common.list.or", first=", ".join(names[:-1]), last=names[-1])

@@ -21,6 +21,8 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from companion.games.messages import msg
+
 DB_FILENAME = "companion.sqlite3"
 
 
@@ -35,15 +37,15 @@ def data_dir(cli_value: str | os.PathLike[str] | None = None, *,
     env = os.environ if environ is None else environ
     if cli_value is not None:
         if not os.fspath(cli_value).strip():
-            raise DataDirError("--data-dir is empty: give a directory, or leave the option out")
+            raise DataDirError(msg("cli.data_dir.option_empty"))
         return Path(cli_value).expanduser()
     if "COMPANION_DATA" in env:
         if not env["COMPANION_DATA"].strip():
-            raise DataDirError("COMPANION_DATA is set but empty: give a directory, or unset it")
+            raise DataDirError(msg("cli.data_dir.variable_empty"))
         return Path(env["COMPANION_DATA"]).expanduser()
     if config_value is not None:
         if not os.fspath(config_value).strip():
-            raise DataDirError("data_dir in the configuration is empty: give a directory, or leave it out")
+            raise DataDirError(msg("cli.data_dir.config_empty"))
         return Path(config_value).expanduser()
     state = env.get("STATE_DIRECTORY", "")
     first = state.split(":")[0]
@@ -59,9 +61,10 @@ def ensure_data_dir(directory: Path) -> Path:
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise OSError(f"cannot create the data directory {directory}: {error.strerror or error}") from None
+        raise OSError(msg("cli.data_dir.cannot_create", path=str(directory),
+                          reason=error.strerror or str(error))) from None
     if not directory.is_dir():
-        raise OSError(f"the data directory {directory} is not a directory")
+        raise OSError(msg("cli.data_dir.not_directory", path=str(directory)))
     return directory
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from companion.games.base import Game, IllegalMove, RecordError, one_line
 from companion.games.fields import check_keys, require_object, type_name
+from companion.games.messages import Message, msg
 from companion.games.registry import get_game
 
 FORMAT = "companion-record/1"
@@ -37,39 +38,54 @@ class Record:
 
 
 class ReplayError(Exception):
-    """A move of a record that the rules refuse; ``str()`` is the one-line message."""
+    """A move of a record that the rules refuse; ``str()`` is the one-line message.
 
-    def __init__(self, index: int, player: str | None, reason: str) -> None:
-        who = f" ({one_line(player)})" if player else ""
-        super().__init__(f"move {index + 1}{who}: {reason}")
+    ``reason`` is the refusal's :class:`Message`, kept as data so that the
+    line reads in the language current when it is shown (``move 7 (Albert):
+    ...``, ``7. lépés (Albert): ...``); :attr:`message` is the whole line.
+    """
+
+    def __init__(self, index: int, player: str | None, reason: Message | str) -> None:
+        super().__init__(index, player, reason)
         self.index = index
         self.player = player
         self.reason = reason
+
+    @property
+    def message(self) -> Message:
+        """The whole line as a message: the move's number, whose it was and the rule."""
+        if self.player:
+            return msg("records.replay.move_by", number=self.index + 1, player=one_line(self.player),
+                       reason=self.reason)
+        return msg("records.replay.move", number=self.index + 1, reason=self.reason)
+
+    def __str__(self) -> str:
+        return one_line(str(self.message))
 
 
 def check_players(players: Any, game: Game) -> tuple[str, ...]:
     """The ``players`` list, checked: names unique, 1–24 characters, not reserved, count in range."""
     if not isinstance(players, list):
-        raise RecordError(f"must be a list of names, not {type_name(players)}", "players")
+        raise RecordError(msg("records.players.not_list", kind=type_name(players)), "players")
     seen: set[str] = set()
     for index, name in enumerate(players):
         path = f"players[{index}]"
         if not isinstance(name, str):
-            raise RecordError(f"a player's name must be a text, not {type_name(name)}", path)
+            raise RecordError(msg("records.players.name_not_text", kind=type_name(name)), path)
         if not name.isprintable():
-            raise RecordError(f"name {name!r} must not contain line breaks or control characters", path)
+            raise RecordError(msg("records.players.control_characters", name=repr(name)), path)
         if not name.strip() or len(name) > MAX_NAME_LENGTH:
-            raise RecordError(f'name "{name}" must be 1 to {MAX_NAME_LENGTH} characters', path)
+            raise RecordError(msg("records.players.length", name=name, limit=MAX_NAME_LENGTH), path)
         if name != name.strip():
-            raise RecordError(f'name "{name}" must not start or end with a space', path)
+            raise RecordError(msg("records.players.spaces", name=name), path)
         if name in RESERVED_NAMES:
-            raise RecordError(f'"{name}" is reserved and cannot be a player\'s name', path)
+            raise RecordError(msg("records.players.reserved", name=name), path)
         if name in seen:
-            raise RecordError(f'duplicate name "{name}"', path)
+            raise RecordError(msg("records.players.duplicate", name=name), path)
         seen.add(name)
     if not game.min_players <= len(players) <= game.max_players:
-        raise RecordError(f"{game.title} is for {game.min_players} to {game.max_players} players, "
-                          f"not {len(players)}", "players")
+        raise RecordError(msg("records.players.count", game=game.title, low=game.min_players,
+                              high=game.max_players, count=len(players)), "players")
     return tuple(players)
 
 
@@ -78,12 +94,12 @@ def parse_record(data: Any) -> Record:
     data = require_object(data, "record")
     fmt = data.get("format")
     if fmt != FORMAT:
-        shown = json.dumps(fmt) if fmt is not None else "missing"
-        raise RecordError(f'must be "{FORMAT}" (this file says {shown})', "format")
+        shown = json.dumps(fmt) if fmt is not None else msg("records.format.missing")
+        raise RecordError(msg("records.format.wrong", format=FORMAT, said=shown), "format")
     check_keys(data, required=("format", "game", "players", "moves"), optional=("options", "setup"))
     game = get_game(data["game"]) if isinstance(data["game"], str) else None
     if game is None:
-        raise RecordError(f"must be a game name, not {type_name(data['game'])}", "game")
+        raise RecordError(msg("records.game.not_text", kind=type_name(data["game"])), "game")
     players = check_players(data["players"], game)
     options = {} if data.get("options") is None else data["options"]
     setup = {} if data.get("setup") is None else data["setup"]
@@ -92,13 +108,16 @@ def parse_record(data: Any) -> Record:
     initial = game.start(players, options, setup)
     raw_moves = data["moves"]
     if not isinstance(raw_moves, list):
-        raise RecordError(f"must be a list, not {type_name(raw_moves)}", "moves")
+        raise RecordError(msg("records.moves.not_list", kind=type_name(raw_moves)), "moves")
     moves = []
     for index, raw in enumerate(raw_moves):
         try:
             moves.append(game.parse_move(require_object(raw)))
         except RecordError as error:
-            raise RecordError(str(error), f"move {index + 1}") from None
+            # a move's own path goes in front of its reason; a game's sentence not yet a code stays one
+            inner = error.message if not error.path or isinstance(error.message, Message) else str(error)
+            raise RecordError(error.as_message() if isinstance(inner, Message) else inner,
+                              f"move {index + 1}") from None
     return Record(game, players, dict(options), dict(setup), tuple(moves), initial)
 
 
@@ -110,27 +129,29 @@ def read_json(path: str | Path) -> Any:
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except FileNotFoundError:
-        raise RecordError(f"no such file: {path}") from None
+        raise RecordError(msg("records.file.missing", path=str(path))) from None
     except IsADirectoryError:
-        raise RecordError(f"{path} is a directory, not a file") from None
+        raise RecordError(msg("records.file.directory", path=str(path))) from None
     except UnicodeDecodeError as error:
         raise RecordError(_not_utf8(path, error)) from None
     except OSError as error:
-        raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
+        raise RecordError(msg("records.file.unreadable", path=str(path),
+                              reason=error.strerror or str(error))) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise RecordError(f"{path} is not valid JSON (line {error.lineno}, column {error.colno}: "
-                          f"{error.msg})") from None
+        raise RecordError(msg("records.file.not_json", path=str(path), line=error.lineno,
+                              column=error.colno, reason=error.msg)) from None
     except RecursionError:
-        raise RecordError(f"{path} is nested too deeply to be a record") from None
+        raise RecordError(msg("records.file.too_deep", path=str(path))) from None
 
 
-def _not_utf8(path: str | Path, error: UnicodeDecodeError) -> str:
+def _not_utf8(path: str | Path, error: UnicodeDecodeError) -> Message:
     """Why a file is not UTF-8 text, in words (not Python's codec message)."""
     if error.object[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        return f"{path} is UTF-16 text (it starts with a UTF-16 byte-order mark); save it as UTF-8"
-    return f"{path} is not UTF-8 text (byte {error.object[error.start]:#04x} at position {error.start})"
+        return msg("records.file.utf16", path=str(path))
+    return msg("records.file.not_utf8", path=str(path), byte=f"{error.object[error.start]:#04x}",
+               position=error.start)
 
 
 def load_record(path: str | Path) -> Record:
@@ -148,7 +169,7 @@ def states_after(game: Game, initial: Any, moves: Sequence[Any]) -> Iterator[Any
         try:
             state = game.apply(state, move)
         except IllegalMove as refusal:
-            raise ReplayError(index, game.actor(move), str(refusal)) from None
+            raise ReplayError(index, game.actor(move), refusal.reason) from None
         yield state
 
 

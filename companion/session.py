@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from companion.games.base import Game, IllegalMove, one_line
+from companion.games.messages import Message, msg
 from companion.records import ReplayError, replay
 
 log = logging.getLogger(__name__)
@@ -38,15 +39,27 @@ class SessionError(Exception):
 class AmendRefused(SessionError):
     """An amended move makes a later move illegal; nothing was changed.
 
-    ``index`` is the 0-based index of the later move that no longer fits.
+    ``index`` is the 0-based index of the later move that no longer fits;
+    ``reason`` the rule's :class:`Message`, so the line reads in the language
+    current when it is shown.
     """
 
-    def __init__(self, index: int, player: str | None, reason: str) -> None:
-        who = f" ({one_line(player)})" if player else ""
-        super().__init__(f"move {index + 1}{who} would no longer be legal: {reason}")
+    def __init__(self, index: int, player: str | None, reason: Message | str) -> None:
+        super().__init__(index, player, reason)
         self.index = index
         self.player = player
         self.reason = reason
+
+    @property
+    def message(self) -> Message:
+        """The whole line as a message: the later move, whose it is and the rule it would break."""
+        if self.player:
+            return msg("app.amend.breaks_by", number=self.index + 1, player=one_line(self.player),
+                       reason=self.reason)
+        return msg("app.amend.breaks", number=self.index + 1, reason=self.reason)
+
+    def __str__(self) -> str:
+        return one_line(str(self.message))
 
 
 EventKind = Literal["move", "undo", "redo", "amend", "truncate"]
@@ -71,7 +84,7 @@ class ListenerFault:
     results could not be written: ..."), never instead of it.
     """
 
-    listener: str
+    listener: str | Message
     error: Exception
 
     def __str__(self) -> str:
@@ -91,6 +104,8 @@ class AmendVerdict:
     accepted: bool
     reason: str = ""
     conflict: int | None = None
+    #: ``reason`` as a message (its code and parameters), for a screen that shows it later.
+    message: Message | None = None
 
 
 class Session:
@@ -112,7 +127,7 @@ class Session:
         self._listeners: list[Listener] = []
         #: The listeners that failed after the latest change (empty when all of them ran).
         self.last_faults: tuple[ListenerFault, ...] = ()
-        self._names: dict[int, str] = {}
+        self._names: dict[int, str | Message] = {}
 
     # -- reading -----------------------------------------------------------
     @property
@@ -143,7 +158,7 @@ class Session:
         return bool(self._redo)
 
     # -- listeners ---------------------------------------------------------
-    def subscribe(self, listener: Listener, name: str | None = None) -> Callable[[], None]:
+    def subscribe(self, listener: Listener, name: str | Message | None = None) -> Callable[[], None]:
         """Call ``listener(session, change)`` after every change; returns the unsubscribe function.
 
         ``name`` says what the listener keeps up to date ("the results", "the
@@ -198,7 +213,7 @@ class Session:
     def undo(self) -> Any:
         """Take back the last move and keep it for redo; returns the move."""
         if not self._log:
-            raise SessionError("there is nothing to undo")
+            raise SessionError(msg("app.undo.nothing"))
         move = self._log[-1]
         index = len(self._log) - 1
         self._save(index, self._log[:-1], [*self._redo, move])
@@ -211,7 +226,7 @@ class Session:
     def redo(self) -> Any:
         """Apply again the last undone move; returns it."""
         if not self._redo:
-            raise SessionError("there is nothing to redo")
+            raise SessionError(msg("app.redo.nothing"))
         move = self._redo[-1]
         new_state = self.game.apply(self.state, move)
         index = len(self._log)
@@ -239,7 +254,7 @@ class Session:
     def _amended_states(self, index: int, move: Any) -> list[Any]:
         """The states after move ``index`` once it is ``move``; raises as :meth:`amend` does."""
         if not 0 <= index < len(self._log):
-            raise SessionError(f"there is no move {index + 1} to change")
+            raise SessionError(msg("app.amend.no_move", number=index + 1))
         amended = self.game.apply(self._states[index], move)
         try:
             return replay(self.game, amended, self._log[index + 1:])
@@ -251,15 +266,19 @@ class Session:
         try:
             self._amended_states(index, move)
         except AmendRefused as refusal:
-            return AmendVerdict(False, str(refusal), refusal.index)
-        except (IllegalMove, SessionError) as refusal:
-            return AmendVerdict(False, str(refusal))
+            return AmendVerdict(False, str(refusal), refusal.index, refusal.message)
+        except IllegalMove as refusal:
+            reason = refusal.reason
+            return AmendVerdict(False, str(refusal), message=reason if isinstance(reason, Message) else None)
+        except SessionError as refusal:
+            said = refusal.args[0] if refusal.args else None
+            return AmendVerdict(False, str(refusal), message=said if isinstance(said, Message) else None)
         return AmendVerdict(True)
 
     def amend_and_drop(self, index: int, move: Any) -> Any:
         """Replace move ``index`` and drop every move after it (the explicit choice a screen offers)."""
         if not 0 <= index < len(self._log):
-            raise SessionError(f"there is no move {index + 1} to change")
+            raise SessionError(msg("app.amend.no_move", number=index + 1))
         new_state = self.game.apply(self._states[index], move)
         new_log = [*self._log[:index], move]
         self._save(index, new_log, [])

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.games.messages import Message, msg
 from companion.games.registry import GAMES
 from companion.i18n import LANGUAGES as CATALOGUE_LANGUAGES
 
@@ -43,28 +44,30 @@ class SettingError(ValueError):
     """A setting value the companion cannot use; the message names the setting."""
 
 
-def _whole(low: int, high: int | None = None) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
+def _whole(low: int, high: int | None = None) -> Callable[[Any], Message | None]:
+    def check(value: Any) -> Message | None:
         if isinstance(value, bool) or not isinstance(value, int):
-            return f"must be a whole number, not {value!r}"
+            return msg("app.setting.not_whole_number", value=repr(value))
         if value < low or (high is not None and value > high):
-            return f"must be from {low} to {high}" if high is not None else f"must be {low} or more"
+            return (msg("app.setting.between", low=low, high=high) if high is not None
+                    else msg("app.setting.at_least", low=low))
         return None
     return check
 
 
-def _choice(choices: tuple[str, ...]) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
-        return None if value in choices else f"must be one of {', '.join(choices)}, not {value!r}"
+def _choice(choices: tuple[str, ...]) -> Callable[[Any], Message | None]:
+    def check(value: Any) -> Message | None:
+        return None if value in choices else msg("app.setting.not_choice", choices=", ".join(choices),
+                                                 value=repr(value))
     return check
 
 
-def _short_text(limit: int) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
+def _short_text(limit: int) -> Callable[[Any], Message | None]:
+    def check(value: Any) -> Message | None:
         if not isinstance(value, str):
-            return f"must be a text, not {value!r}"
+            return msg("app.setting.not_text", value=repr(value))
         if len(value.strip()) > limit or any(ord(c) < 32 for c in value):
-            return f"must be one line of at most {limit} characters"
+            return msg("app.setting.too_long", limit=limit)
         return None
     return check
 
@@ -75,7 +78,7 @@ class Setting:
 
     key: str
     default: Any
-    check: Callable[[Any], str | None]
+    check: Callable[[Any], Message | None]
     help: str
 
 
@@ -108,10 +111,10 @@ def check_setting(key: str, value: Any) -> Any:
     """``value`` if ``key`` accepts it; :class:`SettingError` naming the key otherwise."""
     setting = SETTINGS.get(key)
     if setting is None:
-        raise SettingError(f'there is no setting "{key}"; the settings are {", ".join(SETTINGS)}')
+        raise SettingError(msg("cli.settings.unknown", key=key, keys=", ".join(SETTINGS)))
     problem = setting.check(value)
     if problem is not None:
-        raise SettingError(f"{key}: {problem}")
+        raise SettingError(msg("records.at", path=key, reason=problem))
     return value.strip() if isinstance(value, str) else value
 
 

@@ -11,6 +11,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from companion.i18n import text
+
 
 class Result(Protocol):
     session_id: int
@@ -52,8 +54,11 @@ def player_stats(rows: Iterable[Result], game_order: Sequence[str] = ()) -> list
 def format_stats(stats: Sequence[PlayerStats], titles: Mapping[str, str] | None = None) -> str:
     """A readable table of :func:`player_stats` for the terminal."""
     if not stats:
-        return "No finished games yet."
+        return text("cli.stats.empty")
     titles = titles or {}
+    headings = [text(f"cli.stats.heading.{column}")
+                for column in ("player", "played", "won", "average", "best")]
+    widths = [max(width, len(heading)) for width, heading in zip((24, 6, 4, 8, 5), headings, strict=True)]
     lines = []
     current = None
     for entry in stats:
@@ -62,8 +67,10 @@ def format_stats(stats: Sequence[PlayerStats], titles: Mapping[str, str] | None 
             if lines:
                 lines.append("")
             lines.append(titles.get(entry.game, entry.game))
-            lines.append(f"  {'player':<24} {'played':>6} {'won':>4} {'average':>8} {'best':>5}")
-        lines.append(f"  {entry.player:<24} {entry.played:>6} {entry.won:>4} {entry.average:>8.1f} "
-                     f"{entry.best:>5}")
+            right = (h.rjust(w) for h, w in zip(headings[1:], widths[1:], strict=True))
+            lines.append("  " + " ".join([headings[0].ljust(widths[0]), *right]))
+        figures = (str(entry.played), str(entry.won), f"{entry.average:.1f}", str(entry.best))
+        lines.append("  " + " ".join([entry.player.ljust(widths[0]),
+                                      *(f.rjust(w) for f, w in zip(figures, widths[1:], strict=True))]))
     return "\n".join(lines)
 

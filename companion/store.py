@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.games.base import Game
+from companion.games.messages import Message, msg
 from companion.games.registry import get_game
 from companion.lock import LockHeld, WriterLock
 from companion.migrations import MIGRATIONS, Migration
@@ -109,17 +110,15 @@ class StaleLog(StoreError):
     """A save whose session was changed by someone else since it was read: refused, never merged."""
 
 
-def damaged_message(path: Path, damage: Sequence[str]) -> str:
+def damaged_message(path: Path, damage: Sequence[str]) -> Message:
     """The one line that says a store has damaged pages, and what to do."""
-    more = f" and {len(damage) - 1} more" if len(damage) > 1 else ""
-    return (f"the game store {path} is damaged ({damage[0]}{more}); it is open for reading only and "
-            "nothing will be written to it: `companion doctor --repair` rebuilds it from everything "
-            "that can still be read")
+    if len(damage) > 1:
+        return msg("store.damaged_more", path=str(path), first=damage[0], count=len(damage) - 1)
+    return msg("store.damaged", path=str(path), first=damage[0])
 
 
-def read_only_message(directory: Path) -> str:
-    return (f"the data directory {directory} is read-only: games can be read here but nothing can be "
-            "stored (sessions, export, stats and doctor still work)")
+def read_only_message(directory: Path) -> Message:
+    return msg("store.read_only", path=str(directory))
 
 
 def _refuse_outside_damage(path: Path) -> None:
@@ -129,18 +128,16 @@ def _refuse_outside_damage(path: Path) -> None:
     except FileNotFoundError:
         return
     except OSError as error:
-        raise StoreError(f"cannot read the game store {path}: {error.strerror or error}") from None
+        raise StoreError(msg("store.unreadable", path=str(path),
+                             reason=error.strerror or str(error))) from None
     if path.is_dir():
-        raise StoreError(f"the game store {path} is a directory, not a database file")
+        raise StoreError(msg("store.directory", path=str(path)))
     if size == 0:
         wal = path.with_name(path.name + "-wal")
-        hint = ("`companion doctor --repair` recovers what its -wal file still holds"
-                if wal.exists() and wal.stat().st_size else
-                "restore a backup with `companion doctor --restore FILE`")
-        raise StoreError(f"the game store {path} is empty (0 bytes), so it holds no games; it was left "
-                         f"as it is: {hint}")
+        raise StoreError(msg("store.empty_wal" if wal.exists() and wal.stat().st_size else "store.empty",
+                             path=str(path)))
     if not os.access(path, os.R_OK):
-        raise StoreError(f"cannot read the game store {path}: permission denied")
+        raise StoreError(msg("store.permission", path=str(path)))
 
 
 def connect_reading(path: Path) -> sqlite3.Connection:
@@ -159,10 +156,9 @@ def connect_reading(path: Path) -> sqlite3.Connection:
         db.close()
         wal = path.with_name(path.name + "-wal")
         if os.access(path.parent, os.W_OK):
-            raise StoreError(f"cannot open the game store {path}: {error}") from None
+            raise StoreError(msg("store.cannot_open", path=str(path), reason=str(error))) from None
         if wal.exists() and wal.stat().st_size:
-            raise StoreError(f"{read_only_message(path.parent)}, and its store's -wal file cannot be read "
-                             "without writing beside it: copy the directory somewhere writable") from None
+            raise StoreError(msg("store.read_only_wal", path=str(path.parent))) from None
         db = sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None)
     except sqlite3.DatabaseError:
         pass  # the caller finds it again and says what it is
@@ -193,13 +189,12 @@ def _take_lock(path: Path) -> WriterLock:
     try:
         return WriterLock.acquire(path)
     except LockHeld as held:
-        raise StoreError(f"the game store {path} is in use by another companion ({held.holder}); only "
-                         "one may change it at a time: stop that one first (sessions, export, stats "
-                         "and replay still work meanwhile)") from None
+        raise StoreError(msg("store.in_use", path=str(path), holder=str(held.holder))) from None
     except OSError as error:
         if error.errno in (errno.EROFS, errno.EACCES):
             raise StoreError(read_only_message(directory)) from None
-        raise StoreError(f"cannot lock the game store {path}: {error.strerror or error}") from None
+        raise StoreError(msg("store.cannot_lock", path=str(path),
+                             reason=error.strerror or str(error))) from None
 
 
 def fsync_path(path: Path) -> None:
@@ -218,7 +213,7 @@ def _closed_on_failure(db: sqlite3.Connection, path: Path) -> Iterator[None]:
         yield
     except sqlite3.DatabaseError as error:
         db.close()
-        raise StoreError(f"{path} is not a usable companion database: {error}") from None
+        raise StoreError(msg("store.not_a_database", path=str(path), reason=str(error))) from None
     except BaseException:
         db.close()
         raise
@@ -249,9 +244,7 @@ def _refuse_newer(db: sqlite3.Connection, path: Path, known: int) -> None:
     """Refuse a store from a newer companion before anything (WAL switch included) touches it."""
     version = db.execute("PRAGMA user_version").fetchone()[0]
     if version > known:
-        raise StoreError(
-            f"{path} was written by a newer version of the companion (database schema "
-            f"{version}; this version reads up to {known}); update the companion to open it")
+        raise StoreError(msg("store.newer", path=str(path), version=version, known=known))
 
 
 def _quick_check(db: sqlite3.Connection) -> list[str]:
@@ -325,7 +318,8 @@ class Store:
             try:
                 db = sqlite3.connect(path, isolation_level=None, timeout=5.0)
             except sqlite3.Error as error:
-                raise StoreError(f"cannot open the database {path}: {error}") from None
+                raise StoreError(msg("store.cannot_open_database", path=str(path),
+                                     reason=str(error))) from None
             with _closed_on_failure(db, path):
                 damage = _damage(db, path, len(migrations))
                 if damage:
@@ -363,7 +357,7 @@ class Store:
     def _configure(db: sqlite3.Connection, path: Path) -> None:
         mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if str(mode).lower() != "wal":
-            raise StoreError(f"{path}: the database cannot use a WAL journal (got {mode!r})")
+            raise StoreError(msg("store.no_wal", path=str(path), mode=repr(mode)))
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
 
@@ -430,7 +424,7 @@ class Store:
         if self.damage:
             raise StoreError(damaged_message(self.path, self.damage))
         if self.read_only:
-            raise StoreError(f"{self.path} is open for reading only; nothing was changed")
+            raise StoreError(msg("store.reading_only", path=str(self.path)))
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -489,7 +483,7 @@ class Store:
         with self._transaction() as db:
             found = db.execute("SELECT id FROM players WHERE name = ?", (name,)).fetchone()
             if found is None:
-                raise StoreError(f'there is no player profile "{name}"')
+                raise StoreError(msg("store.no_profile", name=name))
             if colour is None:
                 db.execute("DELETE FROM player_colours WHERE player_id = ? AND game = ?", (found[0], game))
             else:
@@ -552,7 +546,7 @@ class Store:
         """The stored session ``session_id``; :class:`StoreError` when there is none."""
         record = self._db.execute(self._select + "WHERE s.id = ?", (session_id,)).fetchone()
         if record is None:
-            raise StoreError(f"there is no session {session_id}")
+            raise StoreError(msg("store.no_session", session=session_id))
         return self._row(record)
 
     def list_sessions(self) -> list[SessionRow]:
@@ -608,7 +602,7 @@ class Store:
         """How many times the session's log has been saved (each save checks and raises it)."""
         found = self._db.execute("SELECT log_version FROM sessions WHERE id = ?", (session_id,)).fetchone()
         if found is None:
-            raise StoreError(f"there is no session {session_id}")
+            raise StoreError(msg("store.no_session", session=session_id))
         return int(found[0])
 
     def _save_log(self, session_id: int, first: int, moves: Sequence[dict[str, Any]],
@@ -625,8 +619,7 @@ class Store:
                 + ("" if expected is None else " AND log_version = ?"),
                 (session_id,) if expected is None else (session_id, expected))
             if bumped.rowcount != 1:
-                raise StaleLog(f"session {session_id} was changed elsewhere since this game was opened; "
-                               "this change was not saved: open the game again to go on")
+                raise StaleLog(msg("store.stale", session=session_id))
             db.execute("DELETE FROM moves WHERE session_id = ? AND idx >= ?", (session_id, first))
             db.executemany("INSERT INTO moves (session_id, idx, move) VALUES (?, ?, ?)",
                            [(session_id, first + offset, _dumps(m)) for offset, m in enumerate(moves)])

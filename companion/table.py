@@ -32,7 +32,7 @@ from typing import Any, Literal
 from companion.app import Companion, LiveGame
 from companion.command_queue import CommandQueue
 from companion.games.base import IllegalMove
-from companion.games.messages import Message
+from companion.games.messages import Message, msg
 from companion.session import Change, Session, SessionError
 
 log = logging.getLogger(__name__)
@@ -101,7 +101,7 @@ class Table:
         if self._unsubscribe is not None:
             self._unsubscribe()
         self.live = live
-        self._unsubscribe = live.session.subscribe(self._session_changed, "the table")
+        self._unsubscribe = live.session.subscribe(self._session_changed, msg("app.listener.table"))
         self._tell(TableEvent("opened", len(live.session.log)))
         return live
 
@@ -131,7 +131,7 @@ class Table:
 
     def _playing(self) -> LiveGame:
         if self.live is None:
-            raise NoGame("no game is open")
+            raise NoGame(msg("app.table.no_game"))
         return self.live
 
     # -- changing the game ---------------------------------------------------

@@ -232,7 +232,7 @@ def test_a_failing_results_write_does_not_turn_the_stored_final_move_into_a_refu
     assert app.store.stored_moves(sid)[0][-1] == last
     assert heard == ["move"]  # the listener after the failing one still heard of it
     (fault,) = live.session.last_faults
-    assert fault.listener == "the results" and "the results table refuses" in str(fault)
+    assert str(fault.listener) == "the results" and "the results table refuses" in str(fault)
     assert not app.store.session(sid).is_finished
     app.store._db.execute("DROP TRIGGER no_results")
     assert app.unfinished() == []  # reopening reconciles the mark and the results

@@ -271,4 +271,4 @@ def test_status_says_who_is_in_turn_and_what_the_table_owes(tmp_path):
                    "status", '{"type": "take", "player": "Ann", "card": "grey"}',
                    '{"type": "valuation", "phase": "intermezzo"}', "status")
     assert out[-1] == "3 moves; the table: reveal or valuation? — next: Bob"  # the refill card
-    assert "1 moves; Ann: influence or take? — next: Bob" in out
+    assert "1 move; Ann: influence or take? — next: Bob" in out  # a plural from the catalogue

@@ -237,7 +237,7 @@ def test_the_command_line_speaks_hungarian_with_lang(run_cli) -> None:
     code, out, err = run_cli("--lang", "hu", "replay")
     assert code == 2 and out == ""
     assert err == ("companion: replay: ezek az argumentumok kötelezők: file "
-                   "(see companion replay --help)\n")
+                   "(lásd: companion replay --help)\n")
 
 
 def test_the_command_line_speaks_hungarian_with_the_variable(run_cli, monkeypatch) -> None:
@@ -289,3 +289,72 @@ def test_a_plural_comes_from_the_catalogue_in_each_language(run_cli, tmp_path) -
     with Companion.open(tmp_path / "companion.sqlite3") as app:
         app.start("campanile", ["Ann", "Bob", "Cid"])
     assert run_cli("--data-dir", str(tmp_path), "doctor")[1].splitlines()[-1] == "all good: 2 sessions"
+
+
+# -- no sentence left in the code ------------------------------------------------
+
+#: The errors whose words a person reads: each takes a message code, never a sentence.
+MESSAGE_ERRORS = frozenset({"RecordError", "IllegalMove", "UserError", "AppError", "StoreError", "Unusable",
+                            "StaleLog", "SessionError", "NoGame", "SettingError", "DataDirError",
+                            "InputError", "PlayerNameError", "NotationError"})
+
+#: The game packages and their CLI helpers check themselves (each game's own tests).
+GAME_FILES = ("companion/games/campanile/", "companion/games/castelli/", "companion/games/san_gimignano/",
+              "companion/commands/campanile.py", "companion/commands/castelli.py")
+
+
+def _is_sentence(node: ast.expr) -> bool:
+    """A string literal, an f-string, or a sentence built from them (``"a" + x``, ``"%s" % x``)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.BinOp):
+        return _is_sentence(node.left) or _is_sentence(node.right)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+        return _is_sentence(node.func.value)
+    return False
+
+
+def sentences_in_errors(source: str, filename: str) -> list[str]:
+    """``file:line: Error(...)`` for every error above raised with a sentence instead of a code."""
+    found = []
+    for node in ast.walk(ast.parse(source, filename)):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        name = node.func.id if isinstance(node.func, ast.Name) else \
+            node.func.attr if isinstance(node.func, ast.Attribute) else None
+        if name in MESSAGE_ERRORS and _is_sentence(node.args[0]):
+            found.append(f"{filename}:{node.lineno}: {name}({ast.unparse(node.args[0])[:60]})")
+    return found
+
+
+def test_the_scan_finds_a_sentence_in_an_error() -> None:
+    source = ('raise RecordError(f"{key} is missing", path)\n'
+              'raise UserError("no such file")\n'
+              'raise AppError("there is no " + name)\n'
+              'raise errors.IllegalMove("{x} is bad".format(x=1))\n'
+              'raise RecordError(msg("records.field.missing", key=key), path)\n'
+              'raise UserError(*error.args)\n')
+    assert [line.split(": ", 1)[1].split("(")[0] for line in sentences_in_errors(source, "x.py")] == \
+        ["RecordError", "UserError", "AppError", "IllegalMove"]
+
+
+def test_no_error_outside_the_games_is_raised_with_a_sentence() -> None:
+    offenders = []
+    for path in sorted((ROOT / "companion").rglob("*.py")):
+        relative = path.relative_to(ROOT).as_posix()
+        if relative.startswith(GAME_FILES):
+            continue
+        offenders += sentences_in_errors(path.read_text(encoding="utf-8"), relative)
+    assert not offenders, "errors raised with an English sentence instead of a message code:\n" + \
+        "\n".join(offenders)
+
+
+def test_a_message_still_compares_with_its_words_while_the_games_tests_move_onto_codes() -> None:
+    message = msg("records.field.unknown", key="colour")
+    assert message == 'unknown field "colour"' and "unknown field" in message
+    assert message != 'unknown field "color"' and "missing" not in message
+    assert message == msg("records.field.unknown", key="colour") != msg("records.field.unknown", key="x")
+    set_language("hu")
+    assert message == "ismeretlen mező: „colour”"  # the words of the language spoken now

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from companion.games.base import RecordError
 from companion.records import ReplayError, final_state, parse_record, record_json
 from tests.conftest import EXAMPLES
+from tests.refusals import rejects_record
 
 CAMPANILE = json.loads((EXAMPLES / "campanile-3p.json").read_text())
 
@@ -28,29 +29,38 @@ def _error(record) -> str:
     return str(caught.value)
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    ({"format": "companion-record/2"},
+@pytest.mark.parametrize(("change", "code", "message"), [
+    ({"format": "companion-record/2"}, "records.format.wrong",
      'format: must be "companion-record/1" (this file says "companion-record/2")'),
-    ({"game": "chess"}, 'game: unknown game "chess"; the companion knows campanile, castelli, san-gimignano'),
-    ({"game": 3}, "game: must be a game name, not a whole number"),
-    ({"players": ["A", "A", "B"]}, 'players[1]: duplicate name "A"'),
-    ({"players": ["A", "", "B"]}, 'players[1]: name "" must be 1 to 24 characters'),
-    ({"players": ["A", "x" * 25, "B"]}, "players[1]: name \"" + "x" * 25 + "\" must be 1 to 24 characters"),
-    ({"players": ["A", "mine", "B"]}, "players[1]: \"mine\" is reserved and cannot be a player's name"),
-    ({"players": ["A", 7, "B"]}, "players[1]: a player's name must be a text, not a whole number"),
-    ({"players": "A, B"}, "players: must be a list of names, not a text"),
-    ({"players": ["A"]}, "players: Campanile is for 2 to 5 players, not 1"),
-    ({"moves": {}}, "moves: must be a list, not an object"),
-    ({"options": []}, "options: must be an object, not a list"),
-    ({"extra": 1}, 'unknown field "extra"'),
+    ({"game": "chess"}, "records.game.unknown",
+     'game: unknown game "chess"; the companion knows campanile, castelli, san-gimignano'),
+    ({"game": 3}, "records.game.not_text", "game: must be a game name, not a whole number"),
+    ({"players": ["A", "A", "B"]}, "records.players.duplicate", 'players[1]: duplicate name "A"'),
+    ({"players": ["A", "", "B"]}, "records.players.length", 'players[1]: name "" must be 1 to 24 characters'),
+    ({"players": ["A", "x" * 25, "B"]}, "records.players.length",
+     "players[1]: name \"" + "x" * 25 + "\" must be 1 to 24 characters"),
+    ({"players": ["A", "mine", "B"]}, "records.players.reserved",
+     "players[1]: \"mine\" is reserved and cannot be a player's name"),
+    ({"players": ["A", 7, "B"]}, "records.players.name_not_text",
+     "players[1]: a player's name must be a text, not a whole number"),
+    ({"players": "A, B"}, "records.players.not_list", "players: must be a list of names, not a text"),
+    ({"players": ["A"]}, "records.players.count", "players: Campanile is for 2 to 5 players, not 1"),
+    ({"moves": {}}, "records.moves.not_list", "moves: must be a list, not an object"),
+    ({"options": []}, "records.not_object", "options: must be an object, not a list"),
+    ({"extra": 1}, "records.field.unknown", 'unknown field "extra"'),
 ])
-def test_structural_errors_name_the_field(change, message):
+def test_structural_errors_name_the_field(change, code, message):
+    path = message.split(": ")[0] if ": " in message and not message.startswith("unknown") else ""
+    with rejects_record(code, path=path):  # the code, and its words in every language
+        parse_record(_with(**change))
     assert _error(_with(**change)) == message
 
 
 def test_a_missing_required_field_is_named():
     record = _with()
     del record["players"]
+    with rejects_record("records.field.missing", path="", key="players"):
+        parse_record(record)
     assert _error(record) == '"players" is missing'
 
 
@@ -63,6 +73,8 @@ def test_a_bad_move_is_named_by_its_number():
 def test_an_unknown_move_field_is_an_error():
     record = _with()
     record["moves"][0]["storeys"] = 2
+    with rejects_record("records.field.unknown", path="move 1", key="storeys"):
+        parse_record(record)
     assert _error(record) == 'move 1: unknown field "storeys"'
 
 

@@ -202,7 +202,7 @@ def test_damaged_pages_open_read_only_and_the_repair_keeps_what_reads(run_cli, d
         assert store.damage and store.read_only
         with pytest.raises(StoreError, match=r"^the game store .* is damaged .*; it is open for reading"):
             store.set_setting("language", "de")
-        message = damaged_message(path, store.damage)
+        message = str(damaged_message(path, store.damage))  # in words: a message code with its parameters
     # every writing command says so in one line and writes nothing
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     for command in (["run", "--headless"], ["new", "campanile", *camp.PLAYERS],

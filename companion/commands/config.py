@@ -11,21 +11,18 @@ import argparse
 import sys
 
 from companion.cli import EXIT_USAGE, add_command_group
+from companion.i18n import text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    sub = add_command_group(subparsers, "config", help="check the TOML configuration file",
-                            description="The configuration file: how the box is wired (see "
-                                        "docs/config.md).")
-    check = sub.add_parser("check", help="report every problem in a configuration file (exit 2 if any)",
-                           description="Check a configuration file: each unknown key, wrong type or bad "
-                                       "value is one line naming the file and the key; exit 2 if there "
-                                       "is any, 0 when the file is fine.")
-    check.add_argument("file", metavar="FILE", help="the TOML configuration file")
+    sub = add_command_group(subparsers, "config", help="cli.config.help",
+                            description="cli.config.description")
+    check = sub.add_parser("check", help="cli.config.check.help",
+                           description="cli.config.check.description")
+    check.add_argument("file", metavar="FILE", help="cli.config.check.file.help")
     check.set_defaults(handler=run_check)
-    example = sub.add_parser("example", help="print a configuration file with every key and its default",
-                             description="Print the example configuration (companion.example.toml): "
-                                         "every key with its default and what it is for.")
+    example = sub.add_parser("example", help="cli.config.example.help",
+                             description="cli.config.example.description")
     example.set_defaults(handler=run_example)
 
 
@@ -34,7 +31,7 @@ def run_check(args: argparse.Namespace) -> int:
 
     problems = check_file(args.file)
     if not problems:
-        print(f"{args.file}: ok")
+        print(text("cli.config.ok", file=args.file))
         return 0
     for problem in problems:
         print(f"companion: {problem}", file=sys.stderr)

@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING
 from companion.cli import UserError
 from companion.display import shown_line
 from companion.games.base import RecordError
+from companion.games.messages import msg
 from companion.games.registry import GAMES, get_game
+from companion.i18n import text
 from companion.records import read_json
 
 if TYPE_CHECKING:
@@ -46,17 +48,17 @@ def store_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[[argp
         try:
             code = handler(args)
         except (StoreError, AppError) as error:
-            raise UserError(str(error)) from None
+            raise UserError(*error.args) from None
         except sqlite3.Error as error:  # locked, disk full, not a database ...
             damaged = getattr(args, "damaged_store", None)
-            raise UserError(damaged or f"the game store cannot be used: {error}") from None
+            raise UserError(damaged or msg("store.unusable", reason=str(error))) from None
         except json.JSONDecodeError as error:
-            raise UserError(f"the game store holds damaged data ({error.msg}); `companion doctor` "
-                            "says which games, `companion doctor --repair` keeps what can be read") from None
+            raise UserError(msg("store.damaged_data", reason=error.msg)) from None
         if getattr(args, "created_data_dir", None):
-            print(f"companion: created the data directory {args.created_data_dir}", file=sys.stderr)
+            print(f"companion: {text('cli.data_dir.created', path=str(args.created_data_dir))}",
+                  file=sys.stderr)
         if getattr(args, "damaged_store", None):  # it still worked: say so, once, at the end
-            print(f"companion: warning: {args.damaged_store}", file=sys.stderr)
+            print(f"companion: {text('cli.warning', reason=args.damaged_store)}", file=sys.stderr)
         return code
 
     return wrapped
@@ -78,11 +80,12 @@ def open_store(args: argparse.Namespace, config_value: str | None = None, *, wri
             ensure_data_dir(path.parent)
             args.created_data_dir = path.parent  # named by @store_errors once the command worked
     except (OSError, DataDirError) as error:
-        raise UserError(str(error)) from None
+        raise UserError(error.args[0] if isinstance(error, DataDirError) and error.args
+                        else str(error)) from None
     try:
         store = Store.open(path, read_only=not write)
     except StoreError as error:
-        raise UserError(str(error)) from None
+        raise UserError(*error.args) from None
     if store.damage:
         if write:
             store.close()
@@ -122,37 +125,33 @@ def title(game: str) -> str:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     export = subparsers.add_parser(
-        "export", help="write a stored game as a record (or a BG Stats play)",
-        description="Write a stored session as a companion-record/1 JSON record, every option "
-                    "written out and the board inline, so it replays anywhere.")
+        "export", help="cli.export.help",
+        description="cli.export.description")
     export.add_argument("session", nargs="?", type=int, metavar="SESSION",
-                        help="the session id (see `companion sessions`); default: the latest "
-                             "(with --bgstats: the latest finished)")
-    export.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+                        help="cli.export.session.help")
+    export.add_argument("-o", "--output", metavar="FILE", help="cli.export.output.help")
     export.add_argument("--bgstats", action="store_true",
-                        help="write a BG Stats play file (.bgsplay) of a finished game instead")
+                        help="cli.export.bgstats.help")
     export.add_argument("--bgstats-link", action="store_true",
-                        help="print the link that logs a finished game in the BG Stats app on a phone")
+                        help="cli.export.bgstats_link.help")
     export.add_argument("--qr", metavar="FILE.png",
-                        help="with --bgstats-link: also write the link as a QR code to scan")
+                        help="cli.export.qr.help")
     export.set_defaults(handler=run_export)
 
     imp = subparsers.add_parser(
-        "import", help="store a game record as a session",
-        description="Check a companion-record/1 file (structure, then every move) and store it as "
-                    "a session; a finished game counts in the statistics.")
-    imp.add_argument("file", metavar="FILE", help="a companion-record/1 JSON file")
+        "import", help="cli.import.help",
+        description="cli.import.description")
+    imp.add_argument("file", metavar="FILE", help="cli.import.file.help")
     imp.set_defaults(handler=run_import)
 
-    sessions = subparsers.add_parser("sessions", help="list the stored games",
-                                     description="List the stored sessions, the most recent first.")
+    sessions = subparsers.add_parser("sessions", help="cli.sessions.help",
+                                     description="cli.sessions.description")
     sessions.set_defaults(handler=run_sessions)
 
     stats = subparsers.add_parser(
-        "stats", help="per player and game: played, won, average and best score",
-        description="Statistics of the finished games: per game and player, games played, won "
-                    "(a shared win counts), average and best score.")
-    stats.add_argument("--json", action="store_true", help="print the statistics as JSON")
+        "stats", help="cli.stats.help",
+        description="cli.stats.description")
+    stats.add_argument("--json", action="store_true", help="cli.stats.json.help")
     stats.set_defaults(handler=run_stats)
 
 
@@ -165,21 +164,16 @@ def _pick_session(store: Store, session_id: int | None, *, finished: bool | None
         if session_id is not None:
             return store.session(session_id)
     except StoreError as error:
-        raise UserError(f"{error} (see `companion sessions`)") from None
+        raise UserError(msg("cli.session.see_list",
+                            reason=error.args[0] if error.args else str(error))) from None
     row = store.latest_session(finished=finished)
     if row is None:
         if finished:
-            raise UserError("there is no finished game to export")
-        raise UserError("there are no stored games yet (start one with `companion new`, "
-                        "or `companion import FILE`)")
+            raise UserError(msg("cli.export.no_finished_game"))
+        raise UserError(msg("cli.sessions.none_yet"))
     return row
 
 
-#: What export says about its output file, in one place for the message catalogues.
-EXPORT_MESSAGES = {
-    "empty_name": "-o: the file name is empty",
-    "cannot_write": "cannot write {output}: {reason}",
-}
 
 
 def _write_output(text: str, output: str | None) -> None:
@@ -196,7 +190,7 @@ def _write_output(text: str, output: str | None) -> None:
     import tempfile
 
     if not output.strip():
-        raise UserError(EXPORT_MESSAGES["empty_name"])
+        raise UserError(msg("cli.export.empty_name"))
     target = Path(output)
     temporary: str | None = None
     try:
@@ -212,8 +206,8 @@ def _write_output(text: str, output: str | None) -> None:
         os.replace(temporary, target)
         temporary = None
     except OSError as error:
-        raise UserError(EXPORT_MESSAGES["cannot_write"].format(
-            output=output, reason=error.strerror or error)) from None
+        raise UserError(msg("cli.export.cannot_write", output=output,
+                            reason=error.strerror or str(error))) from None
     finally:
         if temporary is not None:
             with contextlib.suppress(OSError):
@@ -235,9 +229,9 @@ def _mode_for(target: Path) -> int:
 @store_errors
 def run_export(args: argparse.Namespace) -> int:
     if args.bgstats and args.bgstats_link:
-        raise UserError("export: choose --bgstats (a play file) or --bgstats-link (a link), not both")
+        raise UserError(msg("cli.export.bgstats_both"))
     if args.qr and not args.bgstats_link:
-        raise UserError("export: --qr writes the BG Stats link as a QR code; give --bgstats-link with it")
+        raise UserError(msg("cli.export.qr_without_link"))
     bgstats = args.bgstats or args.bgstats_link
     with open_app(args, write=False) as app:
         row = _pick_session(app.store, args.session, finished=True if bgstats else None)
@@ -255,12 +249,12 @@ def run_export(args: argparse.Namespace) -> int:
         else:
             print(link)
         if args.qr:
-            print(f"wrote the BG Stats link of session {row.id} as a QR code to {args.qr}", file=sys.stderr)
+            print(text("cli.export.wrote_qr", session=row.id, path=args.qr), file=sys.stderr)
         return 0
     _write_output(json.dumps(data, ensure_ascii=False, indent=1) + "\n", args.output)
     if args.output:
-        kind = "BG Stats play" if args.bgstats else "record"
-        print(f"wrote session {row.id} ({title(row.game)}) as a {kind} to {args.output}", file=sys.stderr)
+        code = "cli.export.wrote_bgstats" if args.bgstats else "cli.export.wrote_record"
+        print(text(code, session=row.id, game=title(row.game), path=args.output), file=sys.stderr)
     return 0
 
 
@@ -268,11 +262,12 @@ def _write_qr(link: str, output: str) -> None:
     from companion.bgstats import write_qr
 
     if not output.lower().endswith(".png"):
-        raise UserError(f"--qr {output}: the QR code is written as a PNG; name the file ….png")
+        raise UserError(msg("cli.export.qr_not_png", path=output))
     try:
         write_qr(link, output)
     except OSError as error:
-        raise UserError(f"cannot write {output}: {error.strerror or error}") from None
+        raise UserError(msg("cli.export.cannot_write", output=output,
+                            reason=error.strerror or str(error))) from None
 
 
 # -- import ------------------------------------------------------------------------
@@ -283,9 +278,9 @@ def run_import(args: argparse.Namespace) -> int:
     with open_app(args) as app:
         session_id = app.import_record(data)
         row = app.store.session(session_id)
-    state = "finished" if row.is_finished else "in progress"
-    print(shown_line(f"imported {args.file} as session {session_id}: {title(row.game)}, "
-                     f"{', '.join(row.players)}, {row.moves} moves, {state}"))
+    code = "cli.import.done_finished" if row.is_finished else "cli.import.done_in_progress"
+    print(shown_line(text(code, file=args.file, session=session_id, game=title(row.game),
+                          players=", ".join(row.players), count=row.moves)))
     return 0
 
 
@@ -298,13 +293,15 @@ def _when(moment: datetime | None) -> str:
 def format_sessions(rows: list[SessionRow]) -> str:
     """The readable table of ``companion sessions``."""
     if not rows:
-        return "No stored games yet. Start one with `companion new GAME PLAYER...`."
-    table = [("id", "game", "players", "moves", "started", "state")]
+        return text("cli.sessions.empty")
+    table = [tuple(text(f"cli.sessions.heading.{column}")
+                   for column in ("id", "game", "players", "moves", "started", "state"))]
     for row in rows:
-        state = (f"finished {_when(row.finished)}" if row.is_finished
-                 else f"abandoned {_when(row.abandoned)}" if row.abandoned else "in progress")
+        state = (text("cli.sessions.finished", when=_when(row.finished)) if row.is_finished
+                 else text("cli.sessions.abandoned", when=_when(row.abandoned)) if row.abandoned
+                 else text("cli.sessions.in_progress"))
         if row.source == "import":
-            state += " (imported)"
+            state = text("cli.sessions.imported", state=state)
         table.append((str(row.id), shown_line(title(row.game)), shown_line(", ".join(row.players)),
                       str(row.moves),
                       _when(row.started), state))

@@ -10,18 +10,17 @@ import argparse
 import json
 import sys
 
+from companion.i18n import current_language, text
 from companion.records import final_state, load_record
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "moves", help="list the moves that may be entered after a game record",
-        description="Replay a game record and list the legal moves at its end: a numbered list, "
-                    "or with --json a JSON list of move templates (observed fields, such as a "
-                    "Castelli tile's shields, left out). Exit 2 when the record is not valid.")
-    parser.add_argument("file", help="a companion-record/1 JSON file")
+        "moves", help="cli.moves.help",
+        description="cli.moves.description")
+    parser.add_argument("file", help="cli.moves.file.help")
     parser.add_argument("--json", action="store_true",
-                        help="print one JSON list of move templates")
+                        help="cli.moves.json.help")
     parser.set_defaults(handler=run)
 
 
@@ -34,8 +33,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
         return 0
     if not templates:
-        print("no move may be entered: the game is over" if record.game.is_finished(state)
-              else "no move may be entered now")
+        print(text("cli.moves.game_over") if record.game.is_finished(state)
+              else text("cli.moves.none_now"))
     for number, template in enumerate(templates, 1):
-        print(f"{number:>3}. {record.game.describe(state, template)}")
+        print(f"{number:>3}. {record.game.describe(state, template, current_language())}")
     return 0

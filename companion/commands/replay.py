@@ -11,12 +11,11 @@ from companion.records import final_state, load_record
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "replay", help="replay a game record and show the result",
-        description="Replay a game record. Exit 0 when every move is legal; "
-                    "exit 2 naming the first illegal move or the bad field.")
-    parser.add_argument("file", help="a companion-record/1 JSON file")
+        "replay", help="cli.replay.help",
+        description="cli.replay.description")
+    parser.add_argument("file", help="cli.replay.file.help")
     parser.add_argument("--json", action="store_true",
-                        help="print the summary as one JSON object")
+                        help="cli.replay.json.help")
     parser.set_defaults(handler=run)
 
 

@@ -23,7 +23,10 @@ from companion.commands.library import open_app, store_errors, title
 from companion.display import shown, shown_line
 from companion.games.base import IllegalMove, RecordError
 from companion.games.fields import require_object
+from companion.games.messages import Message, msg
 from companion.games.registry import GAMES, get_game
+from companion.i18n import current_language, join_list
+from companion.i18n import text as phrase
 from companion.input_text import (
     MAX_DEPTH,
     InputError,
@@ -32,7 +35,6 @@ from companion.input_text import (
     split_words,
     with_player_names,
 )
-from companion.input_text import MESSAGES as INPUT_MESSAGES
 from companion.names import PlayerNameError
 from companion.records import read_json
 
@@ -47,28 +49,25 @@ if TYPE_CHECKING:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     run = subparsers.add_parser(
-        "run", help="resume the game in progress",
-        description="Resume the most recent unfinished game. With --headless (and, for now, "
-                    "also without it: the touchscreen UI is not wired in yet) read one command per line from "
-                    "standard input: a move as a JSON object, or undo, redo, status; quit or exit ends it.")
-    run.add_argument("--headless", action="store_true", help="no touchscreen: moves on standard input")
-    run.add_argument("--config", metavar="FILE", help="the TOML configuration file")
+        "run", help="cli.run.help",
+        description="cli.run.description")
+    run.add_argument("--headless", action="store_true", help="cli.run.headless.help")
+    run.add_argument("--config", metavar="FILE", help="cli.run.config.help")
     run.add_argument("--game", type=int, metavar="ID",
-                     help="resume this stored game (see `companion sessions`) instead of the newest")
+                     help="cli.run.game.help")
     run.set_defaults(handler=run_run)
 
     new = subparsers.add_parser(
-        "new", help="start a new game",
-        description="Start a new game and store it; `companion run` then plays it. Values of "
-                    "--option and --setup are JSON when they parse as JSON, else text.")
-    new.add_argument("game", metavar="GAME", help=f"one of {', '.join(GAMES)}")
-    new.add_argument("players", nargs="+", metavar="PLAYER", help="the players in seating order")
+        "new", help="cli.new.help",
+        description="cli.new.description")
+    new.add_argument("game", metavar="GAME", help="cli.new.game.help")
+    new.add_argument("players", nargs="+", metavar="PLAYER", help="cli.new.players.help")
     new.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                     help="a rule option, e.g. two_player_move=true")
+                     help="cli.new.option.help")
     new.add_argument("--setup", action="append", default=[], metavar="KEY=VALUE",
-                     help="a setup field, e.g. 'towers=[\"red\",\"blue\",\"yellow\",\"brown\",\"grey\"]'")
+                     help="cli.new.setup.help")
     new.add_argument("--like", metavar="RECORD",
-                     help="take the options and setup of this record file (--option/--setup override)")
+                     help="cli.new.like.help")
     new.set_defaults(handler=run_new)
 
 
@@ -80,13 +79,13 @@ def parse_assignments(items: Iterable[str], what: str) -> dict[str, Any]:
     for item in items:
         key, sep, raw = item.partition("=")
         if not sep or not key.strip():
-            raise UserError(f"--{what} {item!r}: write it as KEY=VALUE")
+            raise UserError(msg("cli.new.assignment", option=f"--{what}", item=repr(item)))
         try:
             value = decode_json(raw, what=f"--{what} {key.strip()}")
         except json.JSONDecodeError:
             value = raw
         except InputError as error:
-            raise UserError(str(error)) from None
+            raise UserError(*error.args) from None
         result[key.strip()] = value
     return result
 
@@ -105,7 +104,7 @@ def create_session(app: Companion, args: argparse.Namespace) -> tuple[Session, i
     if args.like:
         record = read_json(args.like)
         if not isinstance(record, dict):
-            raise UserError(f"{args.like} is not a record (not a JSON object)")
+            raise UserError(msg("cli.new.like_not_record", file=args.like))
         for section, target in (("options", options), ("setup", setup)):
             target.update(require_object(record.get(section) or {}, f"{args.like}: {section}"))
     options.update(parse_assignments(args.option, "option"))
@@ -114,7 +113,7 @@ def create_session(app: Companion, args: argparse.Namespace) -> tuple[Session, i
     try:
         live = app.start(game.name, args.players, options=options, setup=setup)
     except AppError as error:
-        raise UserError(str(error)) from None
+        raise UserError(*error.args) from None
     return live.session, live.id, earlier[0] if earlier else None
 
 
@@ -123,11 +122,11 @@ def run_new(args: argparse.Namespace) -> int:
     with open_app(args) as app:
         _, session_id, earlier = create_session(app, args)
     game = get_game(args.game)
-    print(shown_line(f"started session {session_id}: {game.title}, {', '.join(args.players)}"))
+    print(shown_line(phrase("cli.new.started", session=session_id, game=game.title,
+                          players=", ".join(args.players))))
     if earlier is not None:
-        print(f"(session {earlier.id}, {title(earlier.game)}, stays unfinished; "
-              "`companion run` resumes the newest game)")
-    print("play it with: companion run --headless")
+        print(phrase("cli.new.earlier_unfinished", session=earlier.id, game=title(earlier.game)))
+    print(phrase("cli.new.play_it"))
     return 0
 
 
@@ -146,13 +145,13 @@ def read_config(path: str | None) -> Config:
     try:
         config = read_file(path)
     except ConfigError as error:
-        raise UserError(str(error)) from None
+        raise UserError(*error.args) from None
     for problem in config.problems:
-        print(f"companion: warning: {problem}", file=sys.stderr)
+        print(f"companion: {phrase('cli.warning', reason=str(problem))}", file=sys.stderr)
     return config
 
 
-def touchscreen_missing() -> str:
+def touchscreen_missing() -> Message:
     """Why ``run`` without ``--headless`` still reads the console, for the one-line note.
 
     The touchscreen app is not wired into ``run`` yet, so the console is used
@@ -161,8 +160,8 @@ def touchscreen_missing() -> str:
     check finds the package without importing Kivy, which is slow to start.
     """
     if importlib.util.find_spec("kivy") is None:
-        return "the touchscreen needs the ui extra (Kivy), which is not installed"
-    return "the touchscreen UI is not wired into `companion run` yet"
+        return msg("cli.run.no_kivy")
+    return msg("cli.run.touchscreen_not_wired")
 
 
 @store_errors
@@ -172,35 +171,34 @@ def run_run(args: argparse.Namespace) -> int:
 
     config = read_config(args.config)
     if not args.headless:
-        print(f"companion: {touchscreen_missing()}; running headless (one move per line on "
-              "standard input)", file=sys.stderr)
+        print(f"companion: {phrase('cli.run.headless_because', reason=touchscreen_missing())}",
+              file=sys.stderr)
 
     logs.configure(config.log_level)
     with open_app(args, config.data_dir) as app:
         try:
             live = app.latest_unfinished() if args.game is None else app.resume(args.game)
         except AppError as error:
-            raise UserError(f"{error} (see `companion sessions`)" if args.game is not None
-                            else str(error)) from None
+            raise UserError(msg("cli.session.see_list", reason=error.args[0]) if args.game is not None
+                            else error.args[0]) from None
         for damaged, why in app.damaged_sessions.items():
-            print(f"companion: session {damaged} is damaged and left as it is ({why}); "
-                  "`companion doctor --repair` keeps its moves before the damage", file=sys.stderr)
+            print(f"companion: {phrase('cli.run.damaged_session', session=damaged, reason=why)}",
+                  file=sys.stderr)
         _say_problem(daily_backup_quietly(app.store))
         session = None if live is None else live.session
         if live is None or session is None:
-            print("no game in progress; start one by typing `new GAME PLAYER...` "
-                  f"(games: {', '.join(GAMES)}; `help` lists every command)", flush=True)
+            print(phrase("console.no_game", games=", ".join(GAMES)), flush=True)
         else:
-            print(shown_line(f"resuming session {live.id}: {session.game.title}, "
-                             f"{', '.join(session.players)}, {len(session.log)} moves{_next_hint(session)}"),
-                  flush=True)
+            print(shown_line(_with_hint(msg("console.resuming", session=live.id, game=session.game.title,
+                                            players=", ".join(session.players), count=len(session.log)),
+                                        session)), flush=True)
         _read_any_bytes(sys.stdin)
         lines = _prompted(sys.stdin, sys.stdout) if sys.stdin.isatty() else sys.stdin
         headless_loop(session, lines, sys.stdout, start=_starter(app))
     return 0
 
 
-def _say_problem(problem: str | None) -> None:
+def _say_problem(problem: Message | None) -> None:
     if problem is not None:
         print(f"companion: {problem}", file=sys.stderr)
 
@@ -234,32 +232,40 @@ def _starter(app: Companion) -> Callable[[list[str]], Session]:
         try:
             args = build_parser("new").parse_args(["new", *words])
         except SystemExit:  # --help: argparse printed it
-            raise UserError("write it as: new GAME PLAYER... [--option KEY=VALUE] [--setup KEY=VALUE]") \
-                from None
+            raise UserError(msg("console.new.usage")) from None
         session, _, _ = create_session(app, args)
         return session
 
     return start
 
 
-def _next_hint(session: Session) -> str:
-    """Where the game stands: "; Bob: influence? — next: Cid" while Bob may still act in his turn."""
+def _next_hint(session: Session) -> Message | None:
+    """Where the game stands: "Bob: influence? — next: Cid" while Bob may still act in his turn."""
     if session.game.is_finished(session.state):
-        return "; the game is over"
+        return msg("console.hint.over")
     turn = session.game.turn(session.state)
-    following = f"next: {turn.next}" if turn.next else ""
     if turn.may:
-        acting = turn.player if turn.player is not None else "the table"
-        return f"; {acting}: {' or '.join(turn.may)}?{' — ' + following if following else ''}"
-    return f"; {following}" if following else ""
+        acting = turn.player if turn.player is not None else msg("console.hint.the_table")
+        may = join_list(list(turn.may), current_language(), "common.list.or")
+        if turn.next:
+            return msg("console.hint.may_next", acting=acting, may=may, next=turn.next)
+        return msg("console.hint.may", acting=acting, may=may)
+    return msg("console.hint.next", next=turn.next) if turn.next else None
+
+
+def _with_hint(line: Message, session: Session) -> str:
+    """``line`` and, after it, where the game stands (the catalogue joins the two)."""
+    hint = _next_hint(session)
+    return phrase("console.with_hint", line=line, hint=hint) if hint is not None else str(line)
 
 
 def _faults(session: Session) -> str:
     """After a stored change: what failed to keep up with it (the change itself is stored)."""
     if not session.last_faults:
         return ""
-    failed = "; ".join(f"{fault.listener} could not be updated: {fault}" for fault in session.last_faults)
-    return f" (stored; but {failed})"
+    failed = "; ".join(phrase("console.fault", listener=fault.listener, reason=str(fault))
+                       for fault in session.last_faults)
+    return phrase("console.faults", failed=failed)
 
 
 def _describe(session: Session, move: Any) -> str:
@@ -269,16 +275,8 @@ def _describe(session: Session, move: Any) -> str:
 #: Words that end the console, whatever their case.
 QUIT_WORDS = ("quit", "exit")
 
-HELP = """commands, one per line:
-  moves                   the moves that may be entered now, numbered
-  3 / Albert: brown +3    a move by its number in that list, or in the notation
-  {"type": ..., ...}      a move, as in a game record (see docs/records.md)
-  undo / redo             take back the last move / put it back
-  status                  the game so far
-  new GAME PLAYER...      start a new game (options as for `companion new`, values in JSON)
-  help                    this list
-  quit / exit             end the console (Ctrl-D does the same)
-names may be typed in any case: albert is Albert"""
+#: The console's ``help``: the message code of its text (the commands and what they do).
+HELP = "console.help"
 
 
 def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
@@ -303,16 +301,16 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
         if isinstance(error, BrokenPipeError):
             raise error  # nobody reads the answers any more: main() ends quietly
         if isinstance(error, StoreError | OSError | sqlite3.Error):
-            say(f"refused: the move could not be saved: {error}")
+            say(phrase("console.refused.not_saved", reason=str(error)))
         else:
-            say(f"refused: {error}")
+            say(phrase("console.refused", reason=str(error)))
 
     queue = CommandQueue(on_error=refused)
     console = ConsoleInput()
 
     def playing() -> Session:
         if current["session"] is None:
-            raise UserError("no game in progress; start one with `new GAME PLAYER...`")
+            raise UserError(msg("console.no_game.short"))
         return current["session"]
 
     def propose(move: Any) -> Callable[[], None]:
@@ -322,9 +320,12 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
                 game_session.propose(move)
             except IllegalMove as refusal:
                 who = game_session.game.actor(move)
-                say(f"refused: move {len(game_session.log) + 1}{f' ({who})' if who else ''}: {refusal}")
+                number = len(game_session.log) + 1
+                say(phrase("console.refused.move_by", number=number, player=who, reason=refusal.reason) if who
+                    else phrase("console.refused.move", number=number, reason=refusal.reason))
                 return
-            say(f"ok {len(game_session.log)}: {_describe(game_session, move)}{_faults(game_session)}")
+            say(phrase("console.ok", number=len(game_session.log), move=_describe(game_session, move),
+                     faults=_faults(game_session)))
             if game_session.game.is_finished(game_session.state):
                 say(game_session.game.report(game_session.state))
         return command
@@ -332,35 +333,37 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
     def undo() -> None:
         game_session = playing()
         move = game_session.undo()
-        say(f"undone {len(game_session.log) + 1}: {_describe(game_session, move)}{_faults(game_session)}")
+        say(phrase("console.undone", number=len(game_session.log) + 1, move=_describe(game_session, move),
+                 faults=_faults(game_session)))
 
     def redo() -> None:
         game_session = playing()
         move = game_session.redo()
-        say(f"redone {len(game_session.log)}: {_describe(game_session, move)}{_faults(game_session)}")
+        say(phrase("console.redone", number=len(game_session.log), move=_describe(game_session, move),
+                 faults=_faults(game_session)))
 
     def status() -> None:
         game_session = playing()
         say(game_session.game.report(game_session.state))
-        say(f"{len(game_session.log)} moves{_next_hint(game_session)}")
+        say(_with_hint(msg("console.status", count=len(game_session.log)), game_session))
 
     def new_game(words: list[str]) -> Callable[[], None]:
         def command() -> None:
             if start is None:
-                raise UserError("starting a game is not possible here")
+                raise UserError(msg("console.new.not_here"))
             game_session = start(words)
             current["session"] = game_session
-            say(f"started {game_session.game.title}: {', '.join(game_session.players)}"
-                f"{_next_hint(game_session)}")
+            say(_with_hint(msg("console.started", game=game_session.game.title,
+                               players=", ".join(game_session.players)), game_session))
         return command
 
     words: dict[str, Callable[[], None]] = {"undo": undo, "redo": redo, "status": status,
-                                            "help": lambda: say(HELP)}
+                                            "help": lambda: say(phrase(HELP))}
     for line in lines:
         try:
             text = clean_line(line)
         except InputError as error:
-            say(f"refused: {error}")
+            say(phrase("console.refused", reason=str(error)))
             continue
         if not text or text.startswith("#"):
             continue
@@ -373,7 +376,7 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
             try:
                 queue.post(new_game(split_words(text)[1:]))
             except InputError as error:
-                say(f"refused: {error}")
+                say(phrase("console.refused", reason=str(error)))
                 continue
         else:
             reading = None if current["session"] is None else console.read(
@@ -388,22 +391,21 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
             try:
                 data = decode_json(text)
                 if not isinstance(data, dict):
-                    raise RecordError("a move must be a JSON object (or undo, redo, status)")
+                    raise RecordError(msg("console.move.not_object"))
                 game_session = playing()
                 move = game_session.game.parse_move(with_player_names(data, game_session.players))
             except json.JSONDecodeError as error:
-                say(f"refused: not a JSON move nor a command ({error.msg}, column {error.colno}); "
-                    "type help")
+                say(phrase("console.refused.not_json", reason=error.msg, column=error.colno))
                 continue
             except (RecordError, UserError, PlayerNameError) as error:
-                prefix = "" if current["session"] is None else f"move {len(playing().log) + 1}: "
-                say(f"refused: {prefix}{error}")
+                say(phrase("console.refused", reason=str(error)) if current["session"] is None
+                    else phrase("console.refused.move", number=len(playing().log) + 1, reason=str(error)))
                 continue
             except InputError as error:
-                say(f"refused: {error}")
+                say(phrase("console.refused", reason=str(error)))
                 continue
             except RecursionError:
-                say(f"refused: {INPUT_MESSAGES['too_deep'].format(depth=MAX_DEPTH)}")
+                say(phrase("console.refused", reason=msg("console.input.too_deep", depth=MAX_DEPTH)))
                 continue
             queue.post(propose(move))
         queue.drain()

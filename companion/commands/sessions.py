@@ -8,22 +8,21 @@ from __future__ import annotations
 import argparse
 
 from companion.commands.library import open_app, store_errors, title
+from companion.i18n import text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     rematch = subparsers.add_parser(
-        "rematch", help="start a new game with the same players and options",
-        description="Start a new game with the players, options and setup of a stored one "
-                    "(default: the latest game); `companion run` then plays it.")
+        "rematch", help="cli.rematch.help",
+        description="cli.rematch.description")
     rematch.add_argument("session", nargs="?", type=int, metavar="SESSION",
-                         help="the session id (see `companion sessions`)")
+                         help="cli.rematch.session.help")
     rematch.set_defaults(handler=run_rematch)
     abandon = subparsers.add_parser(
-        "abandon", help="stop offering an unfinished game for resuming (it stays stored)",
-        description="Abandon an unfinished game: it is kept, and can still be exported, but "
-                    "`companion run` no longer resumes it.")
+        "abandon", help="cli.abandon.help",
+        description="cli.abandon.description")
     abandon.add_argument("session", type=int, metavar="SESSION",
-                         help="the session id (see `companion sessions`)")
+                         help="cli.abandon.session.help")
     abandon.set_defaults(handler=run_abandon)
 
 
@@ -34,9 +33,9 @@ def run_rematch(args: argparse.Namespace) -> int:
     with open_app(args) as app:
         row = _pick_session(app.store, args.session)
         live = app.rematch(row.id)
-    print(f"started session {live.id}: {title(live.row.game)}, {', '.join(live.row.players)} "
-          f"(a rematch of session {row.id})")
-    print("play it with: companion run --headless")
+    print(text("cli.rematch.started", session=live.id, game=title(live.row.game),
+               players=", ".join(live.row.players), old=row.id))
+    print(text("cli.new.play_it"))
     return 0
 
 
@@ -46,5 +45,5 @@ def run_abandon(args: argparse.Namespace) -> int:
 
     with open_app(args) as app:
         app.abandon(_pick_session(app.store, args.session).id)
-    print(f"session {args.session} is abandoned; it stays stored (`companion export {args.session}`)")
+    print(text("cli.abandon.done", session=args.session))
     return 0

@@ -11,30 +11,29 @@ import json
 
 from companion.cli import UserError, add_command_group
 from companion.commands.library import open_app, store_errors
+from companion.games.messages import msg
+from companion.i18n import text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     settings = subparsers.add_parser(
-        "settings", help="show or change a setting (language, table name, BGG ids ...)",
-        description="Without arguments, list every setting with its value; with KEY, show one; "
-                    "with KEY VALUE, change it (VALUE is JSON when it parses as JSON, else text). "
-                    "See docs/config.md.")
+        "settings", help="cli.settings.help",
+        description="cli.settings.description")
     settings.add_argument("key", nargs="?", metavar="KEY")
     settings.add_argument("value", nargs="?", metavar="VALUE")
     settings.set_defaults(handler=run_settings)
 
-    players = add_command_group(subparsers, "players", help="player profiles and their colours",
-                                description="Player profiles: a name, and the colour each player "
-                                            "prefers per game.")
-    listing = players.add_parser("list", help="every profile, the most recently seated first")
+    players = add_command_group(subparsers, "players", help="cli.players.help",
+                                description="cli.players.description")
+    listing = players.add_parser("list", help="cli.players.list.help")
     listing.set_defaults(handler=run_players_list)
-    add = players.add_parser("add", help="add a profile")
+    add = players.add_parser("add", help="cli.players.add.help")
     add.add_argument("name", metavar="NAME")
     add.set_defaults(handler=run_players_add)
-    remove = players.add_parser("remove", help="forget a profile (its games keep the name)")
+    remove = players.add_parser("remove", help="cli.players.remove.help")
     remove.add_argument("name", metavar="NAME")
     remove.set_defaults(handler=run_players_remove)
-    colour = players.add_parser("colour", help="the colour a player prefers at a game ('-' forgets it)")
+    colour = players.add_parser("colour", help="cli.players.colour.help")
     colour.add_argument("name", metavar="NAME")
     colour.add_argument("game", metavar="GAME")
     colour.add_argument("colour", metavar="COLOUR")
@@ -65,7 +64,7 @@ def run_settings(args: argparse.Namespace) -> int:
             print(f"{key} = {_shown(value)}")
         return 0
     if args.key not in settings:
-        raise UserError(f'there is no setting "{args.key}"; the settings are {", ".join(settings)}')
+        raise UserError(msg("cli.settings.unknown", key=args.key, keys=", ".join(settings)))
     print(f"{args.key} = {_shown(settings[args.key])}")
     return 0
 
@@ -75,7 +74,7 @@ def run_players_list(args: argparse.Namespace) -> int:
     with open_app(args, write=False) as app:
         profiles = app.profiles()
     if not profiles:
-        print("no player profiles yet")
+        print(text("cli.players.none"))
     for profile in profiles:
         colours = ", ".join(f"{game} {colour}" for game, colour in sorted(profile.colours.items()))
         print(profile.name + (f" ({colours})" if colours else ""))
@@ -86,7 +85,7 @@ def run_players_list(args: argparse.Namespace) -> int:
 def run_players_add(args: argparse.Namespace) -> int:
     with open_app(args) as app:
         profile = app.add_profile(args.name)
-    print(f'added player "{profile.name}"')
+    print(text("cli.players.added", name=profile.name))
     return 0
 
 
@@ -94,7 +93,7 @@ def run_players_add(args: argparse.Namespace) -> int:
 def run_players_remove(args: argparse.Namespace) -> int:
     with open_app(args) as app:
         app.remove_profile(args.name)
-    print(f'removed player "{args.name}"; the games they played keep the name')
+    print(text("cli.players.removed", name=args.name))
     return 0
 
 
@@ -103,6 +102,6 @@ def run_players_colour(args: argparse.Namespace) -> int:
     colour = None if args.colour == "-" else args.colour
     with open_app(args) as app:
         app.set_preferred_colour(args.name, args.game, colour)
-    print(f"{args.name} plays {args.game} with {colour}" if colour
-          else f"{args.name} has no preferred colour at {args.game}")
+    print(text("cli.players.colour_set", name=args.name, game=args.game, colour=colour) if colour
+          else text("cli.players.colour_forgotten", name=args.name, game=args.game))
     return 0

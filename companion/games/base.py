@@ -95,6 +95,14 @@ class RecordError(ValueError):
         """The message in words, in the current language (without the path)."""
         return one_line(str(self.message))
 
+    def as_message(self) -> Message:
+        """The error as one message, its path in front (``towers[2]: ...``), for an error about a
+        larger thing to quote."""
+        if not self.path:
+            return self.message if isinstance(self.message, Message) else Message("records.quoted",
+                                                                                   {"text": self.message})
+        return Message("records.at", {"path": self.path, "reason": self.message})
+
     def within(self, prefix: str) -> RecordError:
         """The same error, its path placed under ``prefix`` (``setup`` + ``towers[2]``)."""
         if not self.path:
@@ -157,15 +165,15 @@ class Outcome:
     #: The tie-break's name for people and screens ("highest chip").
     tiebreak: str
 
-    def reason(self) -> str:
+    def reason(self) -> Message:
         """Why the winners won, in a few words."""
         if self.decided_by is None:
-            return "the game is not finished"
+            return Message("common.outcome.unfinished")
         if self.decided_by == "score":
-            return "most points"
+            return Message("common.outcome.score")
         if self.decided_by == "shared":
-            return f"tied on points and on {self.tiebreak}: a shared win"
-        return f"tied on points; the {self.tiebreak} decides"
+            return Message("common.outcome.shared", {"tiebreak": self.tiebreak})
+        return Message("common.outcome.tiebreak", {"tiebreak": self.tiebreak})
 
 
 def rank_players(players: Sequence[str], scores: Mapping[str, int], tiebreak: Callable[[str], int],
@@ -322,7 +330,7 @@ class Game(ABC, Generic[StateT, MoveT]):
 
         said = notation.tokens(text)
         if not said:
-            raise notation.NotationError("type a move")
+            raise notation.NotationError(Message("console.notation.empty"))
         turn = self.turn(state)
         acting = turn.player or turn.next
         found = self._notation_matches(state, said, self.legal_moves(state), acting)
@@ -336,11 +344,16 @@ class Game(ABC, Generic[StateT, MoveT]):
             return next(iter(found.values()))[0]
         if not found:
             examples = [self.describe(state, t, lang) for t in self.legal_moves(state)[:3]]
-            hint = f" (for example: {'; '.join(examples)})" if examples else " (no move may be entered now)"
-            raise notation.NotationError(f'"{text}" is not a move that may be entered now{hint}')
+            if examples:
+                raise notation.NotationError(Message("console.notation.no_move", {
+                    "text": text, "examples": "; ".join(examples)}))
+            raise notation.NotationError(Message("console.notation.no_move_now", {"text": text}))
         meanings = [self.describe(state, m, lang) for m, _ in found.values()]
-        more = f" and {len(meanings) - 6} more" if len(meanings) > 6 else ""
-        raise notation.NotationError(f'"{text}" could mean: {"; ".join(meanings[:6])}{more}')
+        if len(meanings) > 6:
+            raise notation.NotationError(Message("console.notation.ambiguous_more", {
+                "text": text, "meanings": "; ".join(meanings[:6]), "count": len(meanings) - 6}))
+        raise notation.NotationError(Message("console.notation.ambiguous", {
+            "text": text, "meanings": "; ".join(meanings)}))
 
     def _notation_matches(self, state: StateT, said: list[str], moves: Iterable[dict[str, Any]],
                           acting: str | None) -> dict[str, tuple[dict[str, Any], bool]]:

@@ -10,28 +10,30 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion.games.base import RecordError
+from companion.games.messages import Message, msg
 
 _TYPE_WORDS = {
-    dict: "an object", list: "a list", str: "a text", int: "a whole number", bool: "true or false",
+    dict: "records.type.object", list: "records.type.list", str: "records.type.text",
+    int: "records.type.whole_number",
 }
 
 
-def type_name(value: Any) -> str:
-    """How a JSON value's type is said to a person."""
+def type_name(value: Any) -> Message:
+    """How a JSON value's type is said to a person (a message: "an object", "egy objektum")."""
     if value is None:
-        return "null"
+        return msg("records.type.null")
     if isinstance(value, bool):
-        return "true/false"
-    for kind, word in _TYPE_WORDS.items():
+        return msg("records.type.bool")
+    for kind, code in _TYPE_WORDS.items():
         if isinstance(value, kind):
-            return word
-    return type(value).__name__
+            return msg(code)
+    return msg("records.type.other", name=type(value).__name__)
 
 
 def require_object(value: Any, path: str = "") -> Mapping[str, Any]:
     """``value`` itself, after checking that it is a JSON object."""
     if not isinstance(value, dict):
-        raise RecordError(f"must be an object, not {type_name(value)}", path)
+        raise RecordError(msg("records.not_object", kind=type_name(value)), path)
     return value
 
 
@@ -42,10 +44,10 @@ def check_keys(data: Mapping[str, Any], required: Iterable[str] = (),
     allowed = set(required) | set(optional)
     for key in data:
         if key not in allowed:
-            raise RecordError(f'unknown field "{key}"', path)
+            raise RecordError(msg("records.field.unknown", key=key), path)
     for key in required:
         if key not in data:
-            raise RecordError(f'"{key}" is missing', path)
+            raise RecordError(msg("records.field.missing", key=key), path)
 
 
 def get_str(data: Mapping[str, Any], key: str, *, choices: Iterable[str] | None = None,
@@ -54,14 +56,15 @@ def get_str(data: Mapping[str, Any], key: str, *, choices: Iterable[str] | None 
     value = data.get(key)
     if value is None:
         if required:
-            raise RecordError(f'"{key}" is missing', path)
+            raise RecordError(msg("records.field.missing", key=key), path)
         return default
     if not isinstance(value, str):
-        raise RecordError(f"{key} must be a text, not {type_name(value)}", path)
+        raise RecordError(msg("records.field.not_text", key=key, kind=type_name(value)), path)
     if choices is not None:
         options = list(choices)
         if value not in options:
-            raise RecordError(f'{key} must be one of {", ".join(options)} (not "{value}")', path)
+            raise RecordError(msg("records.field.not_choice", key=key, choices=", ".join(options),
+                                  value=value), path)
     return value
 
 
@@ -79,18 +82,18 @@ def get_int(data: Mapping[str, Any], key: str, *, low: int | None = None, high: 
     value = data.get(key)
     if value is None:
         if required:
-            raise RecordError(f'"{key}" is missing', path)
+            raise RecordError(msg("records.field.missing", key=key), path)
         return default
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(f"{key} must be a whole number, not {type_name(value)}", path)
+        raise RecordError(msg("records.field.not_whole_number", key=key, kind=type_name(value)), path)
     if (low is not None and value < low) or (high is not None and value > high):
         if low is not None and high is not None:
-            span = f"from {low} to {high}"
+            span = msg("records.span.between", low=low, high=high)
         elif low is not None:
-            span = f"at least {low}"
+            span = msg("records.span.at_least", low=low)
         else:
-            span = f"at most {high}"
-        raise RecordError(f"{key} must be {span} (not {value})", path)
+            span = msg("records.span.at_most", high=high)
+        raise RecordError(msg("records.field.out_of_range", key=key, span=span, value=value), path)
     return value
 
 
@@ -100,7 +103,7 @@ def get_bool(data: Mapping[str, Any], key: str, *, default: bool = False, path: 
     if value is None:
         return default
     if not isinstance(value, bool):
-        raise RecordError(f"{key} must be true or false, not {type_name(value)}", path)
+        raise RecordError(msg("records.field.not_bool", key=key, kind=type_name(value)), path)
     return value
 
 
@@ -110,10 +113,10 @@ def get_list(data: Mapping[str, Any], key: str, *, required: bool = False,
     value = data.get(key)
     if value is None:
         if required:
-            raise RecordError(f'"{key}" is missing', path)
+            raise RecordError(msg("records.field.missing", key=key), path)
         return None
     if not isinstance(value, list):
-        raise RecordError(f"{key} must be a list, not {type_name(value)}", path)
+        raise RecordError(msg("records.field.not_list", key=key, kind=type_name(value)), path)
     return value
 
 
@@ -123,5 +126,5 @@ def check_player(data: Mapping[str, Any], players: Iterable[str] | None = None,
     name = get_str(data, key, required=True, path=path)
     assert name is not None
     if players is not None and name not in set(players):
-        raise RecordError(f'{key} "{name}" is not one of the players', path)
+        raise RecordError(msg("records.field.not_a_player", key=key, name=name), path)
     return name

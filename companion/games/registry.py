@@ -12,6 +12,7 @@ from importlib import import_module
 from typing import Any
 
 from companion.games.base import Game, RecordError
+from companion.games.messages import msg
 
 #: record ``game`` name -> "module:class" of its engine, in menu order.
 _ENGINES: dict[str, str] = {
@@ -30,7 +31,7 @@ def get_game(name: str) -> Game[Any, Any]:
     try:
         target = _ENGINES[name]
     except KeyError:
-        raise RecordError(f'unknown game "{name}"; the companion knows {", ".join(GAMES)}',
+        raise RecordError(msg("records.game.unknown", name=name, games=", ".join(GAMES)),
                           "game") from None
     module_name, class_name = target.split(":")
     engine: Game[Any, Any] = getattr(import_module(module_name), class_name)()

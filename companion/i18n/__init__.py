@@ -25,6 +25,7 @@ directly).
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
@@ -102,6 +103,48 @@ class Catalogue(gettext.NullTranslations):
         return self.lookup(msgid1, context, n) or (msgid1 if n == 1 else msgid2)
 
 
+class MergedCatalogue(Catalogue):
+    """Every message file of a language as one catalogue, each file read only when needed.
+
+    A code ``area.topic.what`` is looked up first in the file named after its
+    area (``cli.po`` for ``cli.option.lang``), so printing ``--help`` or one
+    error reads one small file; a code not found there (``messages.po`` holds
+    several areas) reads the rest. A code lives in exactly one file (a test
+    checks it), so the order of reading never changes an answer.
+    """
+
+    def __init__(self, paths: list[Path]) -> None:
+        super().__init__([])
+        self._unread = list(paths)
+        self._rule_read = False
+
+    def _read(self, paths: list[Path]) -> None:
+        from companion.i18n.po import header_fields, read_po  # read only when a text is needed
+
+        for path in paths:
+            self._unread.remove(path)
+            read = read_po(path)
+            if not self._rule_read:
+                _, _, expression = header_fields(read).get("Plural-Forms", "").partition("plural=")
+                self._plural = gettext.c2py(expression.rstrip(";").strip() or "n != 1")
+                self._rule_read = True
+            self._entries.update((entry.key, entry) for entry in read
+                                 if not entry.fuzzy and entry.msgid and any(entry.msgstr.values()))
+
+    def lookup(self, msgid: str, context: str | None = None, count: int | None = None) -> str | None:
+        if self._unread and (context, msgid) not in self._entries:
+            area = msgid.partition(".")[0]
+            self._read([path for path in self._unread if path.stem == area] or list(self._unread))
+            if (context, msgid) not in self._entries and self._unread:
+                self._read(list(self._unread))
+        return super().lookup(msgid, context, count)
+
+    @property
+    def msgids(self) -> set[tuple[str | None, str]]:
+        self._read(list(self._unread))
+        return super().msgids
+
+
 #: The domain of argparse's own texts (keyed by their English text, not by codes).
 ARGPARSE_DOMAIN = "argparse"
 #: The merged domain of every message code.
@@ -123,7 +166,7 @@ def catalogue(language: str, domain: str = MESSAGES_DOMAIN) -> Catalogue:
     The ``messages`` domain is every message file of the language merged.
     """
     if domain == MESSAGES_DOMAIN:
-        return Catalogue.load(*message_files(language))
+        return MergedCatalogue(message_files(language))
     path = LOCALE_DIR / language / f"{domain}.po"
     if not path.exists():
         return Catalogue([])
@@ -160,12 +203,13 @@ def _render_param(value: Any, language: str) -> Any:
     return value
 
 
-def join_list(items: list[Any], language: str = DEFAULT_LANGUAGE) -> str:
-    """``A``, ``A and B``, ``A, B and C`` in ``language`` (the catalogue says the words)."""
+def join_list(items: list[Any], language: str = DEFAULT_LANGUAGE, code: str = "common.list") -> str:
+    """``A``, ``A and B``, ``A, B and C`` in ``language`` (the catalogue says the words);
+    ``code="common.list.or"`` joins alternatives: ``A, B or C``."""
     words = [str(item) for item in items]
     if len(words) <= 1:
         return "".join(words)
-    return render(Message("common.list", {"first": render(Message("common.list.separator"), language)
+    return render(Message(code, {"first": render(Message("common.list.separator"), language)
                                           .join(words[:-1]), "last": words[-1]}), language)
 
 
@@ -214,13 +258,16 @@ def install_argparse(language: str) -> None:
 
 
 _current = [DEFAULT_LANGUAGE]
+#: What a message code looks like: ``area.topic.what``, lower case, no spaces.
+_CODE = re.compile(r"^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)+$")
 
 
 def set_language(language: str) -> None:
     """Speak ``language`` from now on, in this process (the front end's choice, made once at start
     or when the table's setting changes); argparse follows."""
     if language not in LANGUAGES:
-        raise LanguageError(f"no catalogue for the language {language!r}")
+        raise LanguageError(render(Message("cli.language.unknown", {
+            "value": repr(language), "source": "set_language", "choices": ", ".join(LANGUAGES)})))
     _current[0] = language
     install_argparse(language)
 
@@ -245,6 +292,8 @@ def say(message: Message) -> str:
 def known_text(code_or_text: str) -> str:
     """The text of a message code without parameters in the current language, or the argument itself
     when it is not a code the catalogues know (argparse help given as plain text)."""
+    if not _CODE.match(code_or_text):
+        return code_or_text  # plain words: no catalogue is read for them
     for lang in (_current[0], DEFAULT_LANGUAGE):
         found = catalogue(lang).lookup(code_or_text)
         if found is not None:

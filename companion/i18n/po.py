@@ -17,6 +17,7 @@ from pathlib import Path
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
 _KEYWORD = re.compile(r'^(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s+(".*")\s*$')
 _CONTINUATION = re.compile(r'^(".*")\s*$')
+_ESCAPE = re.compile(r"\\(.?)", re.DOTALL)
 
 
 class PoError(ValueError):
@@ -42,20 +43,20 @@ class PoEntry:
 def _unquote(literal: str, where: str) -> str:
     if len(literal) < 2 or not (literal.startswith('"') and literal.endswith('"')):
         raise PoError(f"{where}: a string must be in double quotes")
-    body, out, i = literal[1:-1], [], 0
-    while i < len(body):
-        ch = body[i]
-        if ch == "\\":
-            if i + 1 >= len(body) or body[i + 1] not in _ESCAPES:
-                raise PoError(f"{where}: unknown escape in {literal}")
-            out.append(_ESCAPES[body[i + 1]])
-            i += 2
-            continue
-        if ch == '"':
+    body = literal[1:-1]
+    if "\\" not in body:  # the common case, read without a loop over characters
+        if '"' in body:
             raise PoError(f"{where}: a double quote inside a string must be escaped")
-        out.append(ch)
-        i += 1
-    return "".join(out)
+        return body
+    if '"' in _ESCAPE.sub("", body):
+        raise PoError(f"{where}: a double quote inside a string must be escaped")
+
+    def unescape(match: re.Match[str]) -> str:
+        if match.group(1) not in _ESCAPES:
+            raise PoError(f"{where}: unknown escape in {literal}")
+        return _ESCAPES[match.group(1)]
+
+    return _ESCAPE.sub(unescape, body)
 
 
 def parse_po(text: str, name: str = "<po>") -> list[PoEntry]:
