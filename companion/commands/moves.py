@@ -10,7 +10,6 @@ import argparse
 import json
 import sys
 
-from companion.i18n import current_language
 from companion.records import final_state, load_record
 
 
@@ -27,6 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from companion.i18n import current_language  # the notation's words in the language chosen by --lang
+
     record = load_record(args.file)
     state = final_state(record)
     templates = record.game.legal_moves(state)
