@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.games.campanile import Campanile
 from companion.games.campanile.moves import Build, Influence, Take, Valuation
@@ -129,6 +131,34 @@ def test_every_kind_of_explanation_sentence_reads_in_both_languages() -> None:
     assert explained(cases[2].explanation, "hu") == (
         "A kék torony, zászló: 5/3/1; befolyás: A 1. Győzelmi pontok: A 5. "
         "A zászló 3/1 értékei nem kerülnek kiosztásra: csak 1 játékosnak van itt jelzője.")
+
+
+groups = st.lists(st.tuples(st.sampled_from(["Ann", "Bob", "Cid", "Dora", "Émile"]),
+                            st.lists(st.integers(1, 3), min_size=1, max_size=4)),
+                  max_size=5, unique_by=lambda group: group[0]).map(
+    lambda found: tuple(Group(player, tuple(markers)) for player, markers in found))
+flags = st.lists(st.integers(1, 6), min_size=1, max_size=4).map(lambda row: tuple(sorted(row, reverse=True)))
+
+
+@given(st.sampled_from(["grey", "red", "Bell"]), flags, groups)
+def test_any_valuation_is_explained_in_both_languages_and_says_who_got_what(tower: str, flag: tuple[int, ...],
+                                                                            stack: tuple[Group, ...]) -> None:
+    result = value_tower(tower, 1, flag, stack)
+    explained(result.explanation)  # every sentence: a code, words in both languages, no English in Hungarian
+    codes = [sentence.code for sentence in result.explanation]
+    if not stack:
+        assert codes == ["campanile.explain.nobody"]
+        return
+    points = next(s for s in result.explanation if s.code == "campanile.explain.points")
+    assert [(m.params["player"], m.params["figure"]) for m in points.params["awards"]] == \
+        [(a.player, a.points) for a in result.awards]
+    assert ("campanile.explain.nothing" in codes) == (len(stack) > len(flag))
+    assert ("campanile.explain.unclaimed" in codes) == (len(flag) > len(stack))
+    tied_sentences = [s for s in result.explanation if s.code.startswith("campanile.explain.tie_")]
+    for sentence in tied_sentences:  # a tie is explained only between players with equal influence
+        names = [sentence.params["first"], sentence.params.get("second")] if "second" in sentence.params \
+            else sentence.params["players"]
+        assert len({g.influence for g in stack if g.player in names}) == 1
 
 
 def _finished(*moves: Any) -> Any:
