@@ -27,6 +27,10 @@ from companion.games.campanile.state import (
 )
 from companion.games.messages import Message
 
+#: The tie-break's key (``Outcome.tiebreak``, ``decided_by``): the single highest chip.
+#: A key, not words: screens say why the winners won through the catalogue (``rules.win_reason``).
+TIEBREAK = "highest_chip"
+
 
 def in_progress(state: CampanileState) -> tuple[str | None, str | None]:
     """``(player, next)``: the builder whose turn runs (to the next build or a valuation), who builds next."""
@@ -118,7 +122,7 @@ class Campanile(Game[CampanileState, Move]):
     def outcome(self, state: CampanileState) -> Outcome:
         return rank_players(state.players, state.scores,
                             lambda p: max(state.chips[state.player_index(p)], default=0),
-                            "highest chip", state.phase == "finished")
+                            TIEBREAK, state.phase == "finished")
 
     # -- the rules ----------------------------------------------------------
     def apply(self, state: CampanileState, move: Any) -> CampanileState:

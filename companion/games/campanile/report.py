@@ -40,4 +40,3 @@ def report(state: CampanileState, summary: dict[str, Any]) -> str:
     if summary["finished"]:
         lines += ["", str(win_reason(state))]
     return "\n".join(lines)
-

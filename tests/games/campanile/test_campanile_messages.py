@@ -172,7 +172,9 @@ def test_the_win_is_explained_by_points_by_the_highest_chip_or_as_shared() -> No
     by_points = _finished(Build("A", "red", 3), Influence("A", "red"), Valuation("finito"))
     assert_message(win_reason(by_points), "campanile.outcome.points", player="A", points=6)
     assert render(win_reason(by_points), "hu") == "A nyert a legtöbb ponttal (6)."
+    assert GAME.outcome(by_points).decided_by == "score"
     shared = _finished(Build("A", "red", 1), Valuation("finito"))
+    assert GAME.outcome(shared).decided_by == "shared"
     assert_message(win_reason(shared), "campanile.outcome.shared", players=["A", "B", "C"], points=0, chip=0)
 
 
