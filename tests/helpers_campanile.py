@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from companion.games.base import IllegalMove
+from companion.games.messages import Message
 from companion.games.registry import get_game
+from companion.i18n import render
+from tests.refusals import assert_words, refuses
 
 PLAYERS = ("Albert", "Birgit", "Franziska")
 SETUP = {"towers": ["red", "blue", "yellow", "brown", "grey"]}
@@ -122,3 +126,19 @@ def random_game(seed: int, steps: int, *, finish: bool = True, state: Any = None
                 moves.append(extra[0])
         moves.append(finito)
     return moves
+
+
+@contextmanager
+def refused(code: str, match: str | None = None, **params: Any) -> Iterator[Any]:
+    """A Campanile refusal: its code (and parameters) in every language, and its English words."""
+    with refuses(code, **params) as caught:
+        yield caught
+    if match is not None:
+        caught.match(match)  # the English text (tests start in English)
+
+
+def explained(explanation: Sequence[Message], language: str = "en") -> str:
+    """A valuation's explanation in ``language``, every sentence checked in every language first."""
+    for sentence in explanation:
+        assert_words(sentence)
+    return " ".join(render(sentence, language) for sentence in explanation)

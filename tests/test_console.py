@@ -139,7 +139,7 @@ def test_a_long_value_is_cut_with_an_ellipsis(tmp_path):
     with console(tmp_path) as (store, sid):
         out = play(store, sid, move(tower="t" * 5000))
     assert out == [f'refused: move 1 (Albert): there is no tower called "{"t" * (VALUE_LIMIT - 1)}…" '
-                   "(the towers are grey, brown, red, blue, yellow)"]
+                   "(the towers are grey, brown, red, blue and yellow)"]
 
 
 @pytest.mark.parametrize(("line", "answer"), [

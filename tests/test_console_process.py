@@ -59,7 +59,7 @@ def test_the_console_takes_hostile_lines_and_quits_on_request(tmp_path):
         "refused: the line holds bytes that are not UTF-8 text",
         'refused: move 3: "\\x1b[2J" is not playing in this game; the players are Albert, Zoë, Franziska',
         'refused: move 3 (Franziska): there is no tower called "\\ud800" '
-        "(the towers are grey, brown, red, blue, yellow)",
+        "(the towers are grey, brown, red, blue and yellow)",
         "refused: a number in the line has too many digits (more than 1000)",
     ]
     with Store.open(tmp_path / "companion.sqlite3") as store:

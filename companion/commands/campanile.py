@@ -14,22 +14,22 @@ import argparse
 from companion.cli import UserError, add_command_group
 from companion.commands.library import open_app, store_errors
 from companion.games.base import RecordError
+from companion.games.messages import msg
+from companion.i18n import text
 
 EXAMPLE = "--intermezzo '4/2 3/1 2 1' --finito '6/4/2 5/3/1 4/2 3/1 2'"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    sub = add_command_group(subparsers, "campanile", help="Campanile settings (2-player flag cards)",
-                            description="Campanile settings.")
-    flags = sub.add_parser(
-        "flags", help="show or confirm the values of your 2-player flag cards",
-        description="Show the confirmed 2-player flag table, or confirm it by typing the values "
-                    "from your 2-player flag cards: one flag per tower from the highest, values "
-                    "best first, separated by '/' (the 3-5 player cards would be "
-                    f"{EXAMPLE}). Both valuations must be given.")
-    flags.add_argument("--intermezzo", metavar="FLAGS", help="the 4 Intermezzo flags, e.g. '4/2 3/1 2 1'")
-    flags.add_argument("--finito", metavar="FLAGS", help="the 5 Finito flags")
-    flags.add_argument("--forget", action="store_true", help="delete the confirmed table")
+    # Help texts are codes, put into words only when help is shown; descriptions are words already
+    # (this module is registered only for its own command and for help, which show them anyway).
+    sub = add_command_group(subparsers, "campanile", help="campanile.cli.help",
+                            description=text("campanile.cli.description"))
+    flags = sub.add_parser("flags", help="campanile.cli.flags.help",
+                           description=text("campanile.cli.flags.description", example=EXAMPLE))
+    flags.add_argument("--intermezzo", metavar="FLAGS", help="campanile.cli.flags.intermezzo_help")
+    flags.add_argument("--finito", metavar="FLAGS", help="campanile.cli.flags.finito_help")
+    flags.add_argument("--forget", action="store_true", help="campanile.cli.flags.forget_help")
     flags.set_defaults(handler=run_flags)
 
 
@@ -40,8 +40,7 @@ def parse_flag_table(text: str) -> list[list[int]]:
         try:
             table.append([int(value) for value in flag.split("/")])
         except ValueError:
-            raise UserError(f"{flag!r} is not a flag: write its values best first, "
-                            "separated by '/', e.g. 4/2") from None
+            raise UserError(msg("campanile.cli.flags.not_a_flag", flag=flag)) from None
     return table
 
 
@@ -55,25 +54,27 @@ def run_flags(args: argparse.Namespace) -> int:
     with open_app(args, write=changing) as app:
         if args.forget:
             app.forget_flag_table()
-            print("the 2-player flag table is forgotten; it will be asked for again")
+            print(text("campanile.cli.flags.forgotten"))
             return 0
         if args.intermezzo is None and args.finito is None:
             table = app.flag_table()
             if table is None:
-                print("no 2-player flag table confirmed yet: copy the values from your 2-player "
-                      "flag cards with --intermezzo and --finito (see --help)")
+                print(text("campanile.cli.flags.none"))
                 return 0
-            print(f"intermezzo: {_format(table['intermezzo'])}")
-            print(f"finito:     {_format(table['finito'])}")
+            _print_table(table)
             return 0
         if args.intermezzo is None or args.finito is None:
-            raise UserError("give both --intermezzo and --finito: every value must come from your cards")
+            raise UserError(msg("campanile.cli.flags.both"))
         table = {"intermezzo": parse_flag_table(args.intermezzo), "finito": parse_flag_table(args.finito)}
         try:
             table = app.confirm_flag_table(table)
         except RecordError as error:
-            raise UserError(f"{error.path}: {error.message}") from None
-    print("confirmed; every new 2-player Campanile game will use:")
-    print(f"intermezzo: {_format(table['intermezzo'])}")
-    print(f"finito:     {_format(table['finito'])}")
+            raise UserError(str(error)) from None
+    print(text("campanile.cli.flags.confirmed"))
+    _print_table(table)
     return 0
+
+
+def _print_table(table: dict[str, list[list[int]]]) -> None:
+    print(text("campanile.cli.flags.intermezzo_line", flags=_format(table["intermezzo"])))
+    print(text("campanile.cli.flags.finito_line", flags=_format(table["finito"])))

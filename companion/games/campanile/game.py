@@ -19,12 +19,17 @@ from companion.games.campanile.moves import (
     parse_move,
 )
 from companion.games.campanile.report import report
-from companion.games.campanile.rules import apply_move, turn_complete, winners
+from companion.games.campanile.rules import apply_move, turn_complete, win_reason, winners
 from companion.games.campanile.setup import options_json, read_rules, setup_json
 from companion.games.campanile.state import (
     CampanileState,
     FlagResult,
 )
+from companion.games.messages import Message
+
+#: The tie-break's key (``Outcome.tiebreak``, ``decided_by``): the single highest chip.
+#: A key, not words: screens say why the winners won through the catalogue (``rules.win_reason``).
+TIEBREAK = "highest_chip"
 
 
 def in_progress(state: CampanileState) -> tuple[str | None, str | None]:
@@ -117,7 +122,7 @@ class Campanile(Game[CampanileState, Move]):
     def outcome(self, state: CampanileState) -> Outcome:
         return rank_players(state.players, state.scores,
                             lambda p: max(state.chips[state.player_index(p)], default=0),
-                            "highest chip", state.phase == "finished")
+                            TIEBREAK, state.phase == "finished")
 
     # -- the rules ----------------------------------------------------------
     def apply(self, state: CampanileState, move: Any) -> CampanileState:
@@ -148,14 +153,38 @@ class Campanile(Game[CampanileState, Move]):
             "turn": dict(zip(("player", "next"), in_progress(state), strict=True)),
             "markers_left": {p: {str(v): n for v, n in state.markers_of(p).items()} for p in rules.players},
             "display": list(state.display) if rules.tracks_display else None,
-            "explanations": [
-                {"phase": v.phase, "tower": f.tower, "text": f.explanation}
-                for v in state.valuations for f in v.flags
-            ],
+            "explanations": _explanations_json(state),
+            "win_reason": _message_json(win_reason(state)) if finished else None,
         }
 
     def report(self, state: CampanileState) -> str:
         return report(state, self.summary(state))
+
+
+def _explanations_json(state: CampanileState) -> list[dict[str, Any]]:
+    """Why each flag went as it did: the English text (as before) and each sentence's code and parameters.
+
+    The same in every language: ``text`` is always English, and ``sentences``
+    carry what a front end needs to say it in another (``render_json``'s shape).
+    """
+    if not state.valuations:
+        return []
+    from companion.i18n import render_json  # the catalogues are read only when a text is shown
+
+    found = []
+    for valuation in state.valuations:
+        for flag in valuation.flags:
+            sentences = [render_json(sentence) for sentence in flag.explanation]
+            found.append({"phase": valuation.phase, "tower": flag.tower,
+                          "text": " ".join(sentence["text"] for sentence in sentences),
+                          "sentences": sentences})
+    return found
+
+
+def _message_json(message: Message) -> dict[str, Any]:
+    from companion.i18n import render_json  # the catalogues are read only when a text is shown
+
+    return render_json(message)
 
 
 def _flag_json(result: FlagResult) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from typing import Any
 from companion.games.base import RecordError
 from companion.games.campanile.tables import PHASES, STORY_CHOICES
 from companion.games.fields import check_keys, check_player, get_int, get_str, get_text
+from companion.games.messages import msg
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ def parse_move(data: Mapping[str, Any]) -> Move:
         check_keys(data, required=("type", "player", "tower", "stories"))
         stories = data["stories"]
         if isinstance(stories, bool) or stories not in STORY_CHOICES:
-            raise RecordError("stories must be 1, 2 or 3")
+            raise RecordError(msg("campanile.build.stories"))
         return Build(check_player(data), get_text(data, "tower"), get_int(data, "stories"))  # type: ignore[arg-type]
     if kind == "influence":
         check_keys(data, required=("type", "player", "tower"))

@@ -1,29 +1,42 @@
-"""The readable account of a Campanile game for ``companion replay`` without ``--json``."""
+"""The readable account of a Campanile game for ``companion replay`` without ``--json``.
+
+Every word comes from the catalogues, in the current language (``str`` of a
+message); names, tower names from the record and figures are shown as they are.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.games.campanile.rules import win_reason
 from companion.games.campanile.valuation import ranking
+from companion.games.campanile.words import tower as tower_word
+from companion.games.messages import msg
 
 if TYPE_CHECKING:
     from companion.games.campanile.state import CampanileState
 
+PHASE_HEADINGS = {"intermezzo": msg("campanile.report.intermezzo"), "finito": msg("campanile.report.finito")}
+
 
 def report(state: CampanileState, summary: dict[str, Any]) -> str:
-    lines = [f"Campanile — {'finished' if summary['finished'] else 'in progress'}", "", "Towers "
-             "(nearest the display first):"]
+    title = msg("campanile.report.finished") if summary["finished"] else msg("campanile.report.in_progress")
+    lines = [str(title), "", str(msg("campanile.report.towers"))]
     order = ranking(state.heights)
     for index, tower in enumerate(state.rules.towers):
         stack = ", ".join(f"{g.player} {'+'.join(map(str, g.markers))}" for g in state.stacks[index])
-        lines.append(f"  {tower:<10} height {state.heights[index]:>2}  rank {order.index(index) + 1}"
-                     f"  {stack or 'no markers'}")
+        row = msg("campanile.report.tower_row", height=state.heights[index], rank=order.index(index) + 1,
+                  stack=stack or msg("campanile.report.no_markers"))
+        lines.append(f"  {tower_word(tower)!s:<10} {row}")
     for valuation in state.valuations:
-        lines += ["", f"{valuation.phase.capitalize()} valuation:"]
-        lines += [f"  {flag.explanation}" for flag in valuation.flags]
-    lines += ["", "Scores:"]
+        lines += ["", str(PHASE_HEADINGS[valuation.phase])]
+        lines += ["  " + " ".join(map(str, flag.explanation)) for flag in valuation.flags]
+    lines += ["", str(msg("campanile.report.scores"))]
     for player in state.players:
         chips = " ".join(map(str, summary["chips"][player])) or "-"
-        mark = "  winner" if player in summary["winners"] else ""
-        lines.append(f"  {player:<24} {summary['scores'][player]:>3}  chips {chips}{mark}")
+        row = msg("campanile.report.score_row", score=summary["scores"][player], chips=chips)
+        mark = f"  {msg('campanile.report.winner')}" if player in summary["winners"] else ""
+        lines.append(f"  {player:<24} {row}{mark}")
+    if summary["finished"]:
+        lines += ["", str(win_reason(state))]
     return "\n".join(lines)

@@ -1,6 +1,8 @@
 """The Campanile rules: which moves are legal, and what they do to the state.
 
-Each refusal says the rule in a player's words. ``apply_move`` builds a new
+Each refusal names the rule it breaks as a message code with its parameters
+(``campanile.marker.none_left`` with the stories and the player); the
+catalogues put it into a player's words. ``apply_move`` builds a new
 state from the old one and never changes the old one, so undo is simply
 keeping the previous state.
 """
@@ -16,12 +18,15 @@ from companion.games.campanile import tables
 from companion.games.campanile.moves import Build, Influence, Relocate, Reveal, Take, Valuation
 from companion.games.campanile.state import CampanileState, Group, Turn, ValuationResult
 from companion.games.campanile.valuation import value_towers
+from companion.games.campanile.words import tower as tower_word
+from companion.games.campanile.words import towers as tower_words
+from companion.games.messages import Message, msg
 
 
 def apply_move(state: CampanileState, move: Any) -> CampanileState:
     """The state after ``move``; :class:`IllegalMove` in a player's words when the rules refuse it."""
     if state.phase == "finished":
-        raise IllegalMove("the game is over: the Finito valuation has been made")
+        raise IllegalMove(msg("campanile.game.over"))
     match move:
         case Build():
             return _build(state, move)
@@ -35,7 +40,7 @@ def apply_move(state: CampanileState, move: Any) -> CampanileState:
             return _reveal(state, move)
         case Valuation():
             return _valuation(state, move)
-    raise IllegalMove(f"not a Campanile move: {move!r}")
+    raise IllegalMove(msg("campanile.move.unknown", move=repr(move)))
 
 
 def winners(state: CampanileState) -> list[str]:
@@ -50,6 +55,20 @@ def winners(state: CampanileState) -> list[str]:
     return tied
 
 
+def win_reason(state: CampanileState) -> Message:
+    """Why the winners of a finished game won: most points, the highest chip among those tied, or shared."""
+    scores = state.scores
+    best = max(scores.values())
+    tied = [p for p in state.players if scores[p] == best]
+    found = winners(state)
+    chip = max(state.chips[state.player_index(found[0])], default=0)
+    if len(tied) == 1:
+        return msg("campanile.outcome.points", player=found[0], points=best)
+    if len(found) == 1:
+        return msg("campanile.outcome.highest_chip", player=found[0], tied=tied, points=best, chip=chip)
+    return msg("campanile.outcome.shared", players=found, points=best, chip=chip)
+
+
 # -- rule helpers -----------------------------------------------------------
 def turn_complete(state: CampanileState, turn: Turn) -> bool:
     """With a tracked display: the card was taken and the display is full again."""
@@ -60,27 +79,31 @@ def _tower(state: CampanileState, name: str) -> int:
     try:
         return state.rules.tower_index(name)
     except ValueError:
-        raise IllegalMove(f'there is no tower called "{name}" '
-                          f"(the towers are {', '.join(state.rules.towers)})") from None
+        raise IllegalMove(msg("campanile.tower.unknown", tower=name,
+                              towers=tower_words(state.rules.towers))) from None
 
 
-def _own_turn(state: CampanileState, player: str, doing: str) -> Turn:
-    """The turn in progress, checked to be ``player``'s and not yet ended."""
+def _own_turn(state: CampanileState, player: str, doing: Message) -> Turn:
+    """The turn in progress, checked to be ``player``'s and not yet ended (``doing``: the move, in words)."""
     turn = state.turn
     require_player(state.players, player)
     if turn is None or turn.ended:
         expected = state.players[0] if turn is None else state.players[(turn.player + 1) % len(state.players)]
-        raise IllegalMove(f"a turn starts by building: {expected} must build before {doing}")
+        raise IllegalMove(msg("campanile.turn.build_first", player=expected, doing=doing))
     if state.players[turn.player] != player:
-        raise IllegalMove(f"it is {state.players[turn.player]}'s turn, not {player}'s")
+        raise IllegalMove(msg("campanile.turn.not_yours", current=state.players[turn.player], player=player))
     return turn
 
 
 def _check_display(state: CampanileState, tower: str) -> None:
     if state.rules.tracks_display and tower not in state.display:
-        shown = ", ".join(state.display) or "no cards"
-        raise IllegalMove(f"a marker can go only under a tower whose style is in the display "
-                          f"({shown}); {tower} is not")
+        raise IllegalMove(msg("campanile.marker.not_in_display", tower=tower_word(tower),
+                              display=_display(state)))
+
+
+def _display(state: CampanileState) -> list[Message | str] | Message:
+    """The face-up cards for a message (a list the catalogue joins), or the words for none."""
+    return tower_words(state.display) if state.display else msg("campanile.display.empty")
 
 
 def _build(state: CampanileState, move: Build) -> CampanileState:
@@ -93,16 +116,15 @@ def _build(state: CampanileState, move: Build) -> CampanileState:
         current = players[turn.player]
         if state.rules.tracks_display and not turn_complete(state, turn):
             if move.player == current and not turn.ended:
-                raise IllegalMove(f"{current} has already built this turn (one tower card per turn)")
+                raise IllegalMove(msg("campanile.build.already", player=current))
             if not turn.card_taken:
-                raise IllegalMove(f"{current} must first take a card from the display")
-            raise IllegalMove("the display must be refilled (reveal a card) before the next turn")
+                raise IllegalMove(msg("campanile.build.take_first", player=current))
+            raise IllegalMove(msg("campanile.build.refill_first"))
         expected = players[(turn.player + 1) % len(players)]
         if move.player == current and not turn.ended and move.player != expected:
-            raise IllegalMove(f"{current} has already built this turn (one tower card per turn); "
-                              f"it is {expected}'s turn next")
+            raise IllegalMove(msg("campanile.build.already_next", player=current, next=expected))
     if move.player != expected:
-        raise IllegalMove(f"it is {expected}'s turn to build, not {move.player}'s")
+        raise IllegalMove(msg("campanile.build.not_yours", current=expected, player=move.player))
     tower = _tower(state, move.tower)
     heights = list(state.heights)
     heights[tower] += move.stories
@@ -111,21 +133,20 @@ def _build(state: CampanileState, move: Build) -> CampanileState:
 
 def _check_marker_step(state: CampanileState, turn: Turn, player: str) -> None:
     if turn.marker_placed:
-        raise IllegalMove(f"{player} has already placed a marker this turn (one per turn)")
+        raise IllegalMove(msg("campanile.marker.already", player=player))
     if turn.card_taken:
-        raise IllegalMove("a marker is placed before taking a card from the display")
+        raise IllegalMove(msg("campanile.marker.after_take"))
 
 
 def _influence(state: CampanileState, move: Influence) -> CampanileState:
-    turn = _own_turn(state, move.player, "placing a marker")
+    turn = _own_turn(state, move.player, msg("campanile.doing.marker"))
     _check_marker_step(state, turn, move.player)
     tower = _tower(state, move.tower)
     value = turn.stories
     p = state.player_index(move.player)
     left = list(state.markers_left[p])
     if left[value - 1] == 0:
-        raise IllegalMove(f"a {value}-story raise lets you place only a value-{value} marker, and "
-                          f"{move.player} has none left (markers cannot be combined)")
+        raise IllegalMove(msg("campanile.marker.none_left", stories=value, player=move.player))
     _check_display(state, move.tower)
     left[value - 1] -= 1
     markers_left = list(state.markers_left)
@@ -161,20 +182,20 @@ def _remove_marker(stack: tuple[Group, ...], player: str, value: int) -> tuple[G
 
 def _relocate(state: CampanileState, move: Relocate) -> CampanileState:
     if not state.rules.two_player_move:
-        raise IllegalMove("moving a marker is the optional 2-player rule, which this game does not use")
-    turn = _own_turn(state, move.player, "moving a marker")
+        raise IllegalMove(msg("campanile.relocate.not_in_game"))
+    turn = _own_turn(state, move.player, msg("campanile.doing.relocate"))
     _check_marker_step(state, turn, move.player)
     if turn.stories != tables.RELOCATE_STORIES:
-        raise IllegalMove(f"a marker may be moved only after a {tables.RELOCATE_STORIES}-story raise "
-                          f"(this turn raised {turn.stories})")
+        raise IllegalMove(msg("campanile.relocate.stories", needed=tables.RELOCATE_STORIES,
+                              stories=turn.stories))
     source, target = _tower(state, move.source), _tower(state, move.target)
     if source == target:
-        raise IllegalMove("a marker must be moved to another tower")
+        raise IllegalMove(msg("campanile.relocate.same_tower"))
     stacks = list(state.stacks)
     reduced = _remove_marker(stacks[source], move.player, tables.RELOCATE_STORIES)
     if reduced is None:
-        raise IllegalMove(f"{move.player} has no value-{tables.RELOCATE_STORIES} marker under "
-                          f"the {move.source} tower to move")
+        raise IllegalMove(msg("campanile.relocate.no_marker", player=move.player,
+                              value=tables.RELOCATE_STORIES, tower=tower_word(move.source)))
     _check_display(state, move.target)
     stacks[source] = reduced
     stacks[target] = _add_marker(stacks[target], move.player, tables.RELOCATE_STORIES)
@@ -183,18 +204,17 @@ def _relocate(state: CampanileState, move: Relocate) -> CampanileState:
 
 def _require_display(state: CampanileState) -> None:
     if not state.rules.tracks_display:
-        raise IllegalMove("this game does not track the display (no display in its setup), "
-                          "so cards are not entered")
+        raise IllegalMove(msg("campanile.display.not_tracked"))
 
 
 def _take(state: CampanileState, move: Take) -> CampanileState:
     _require_display(state)
-    turn = _own_turn(state, move.player, "taking a card")
+    turn = _own_turn(state, move.player, msg("campanile.doing.take"))
     if turn.card_taken:
-        raise IllegalMove(f"{move.player} has already taken a card this turn")
+        raise IllegalMove(msg("campanile.take.already", player=move.player))
     if move.card not in state.display:
-        raise IllegalMove(f"there is no {move.card} card face up (the display shows "
-                          f"{', '.join(state.display)})")
+        raise IllegalMove(msg("campanile.take.not_face_up", card=tower_word(move.card),
+                              display=_display(state)))
     display = list(state.display)
     display.remove(move.card)
     return state.with_(display=tuple(display), turn=_replace_turn(turn, card_taken=True))
@@ -203,25 +223,24 @@ def _take(state: CampanileState, move: Take) -> CampanileState:
 def _reveal(state: CampanileState, move: Reveal) -> CampanileState:
     _require_display(state)
     if move.card not in state.rules.towers:
-        raise IllegalMove(f'"{move.card}" is not a tower style (the towers are '
-                          f"{', '.join(state.rules.towers)})")
+        raise IllegalMove(msg("campanile.reveal.not_a_style", card=move.card,
+                              towers=tower_words(state.rules.towers)))
     turn = state.turn
     if turn is None or not turn.card_taken or len(state.display) >= tables.DISPLAY_SIZE:
-        raise IllegalMove("a card is revealed only to refill the display after a card was taken")
+        raise IllegalMove(msg("campanile.reveal.not_now"))
     return state.with_(display=(*state.display, move.card))
 
 
 def _valuation(state: CampanileState, move: Valuation) -> CampanileState:
     if move.phase == "intermezzo" and state.phase != "opening":
-        raise IllegalMove("the Intermezzo has already been valued")
+        raise IllegalMove(msg("campanile.valuation.intermezzo_done"))
     turn = state.turn
     # A turn ended by the Intermezzo still admits the Finito: it may be the very card
     # turned over for the refill that follows the Intermezzo (records.md, Campanile).
     if turn is None:
-        raise IllegalMove("a valuation card is turned over at the end of a turn, after the build")
+        raise IllegalMove(msg("campanile.valuation.before_build"))
     if state.rules.tracks_display and (not turn.card_taken or len(state.display) >= tables.DISPLAY_SIZE):
-        raise IllegalMove("with the display tracked, the valuation card is turned over in place of "
-                          "the refill, after the card is taken")
+        raise IllegalMove(msg("campanile.valuation.in_place_of_refill"))
     rules = state.rules
     flags = rules.intermezzo_flags if move.phase == "intermezzo" else rules.finito_flags
     results = value_towers(rules.towers, state.heights, state.stacks, flags)
@@ -231,7 +250,7 @@ def _valuation(state: CampanileState, move: Valuation) -> CampanileState:
         for award in result.awards:
             if state.chip_supply:
                 if supply[award.points] <= 0:  # cannot happen with the rulebook's flags
-                    raise IllegalMove(f"no {award.points}-point chip is left in the supply")
+                    raise IllegalMove(msg("campanile.valuation.no_chip", points=award.points))
                 supply[award.points] -= 1
             chips[state.player_index(award.player)].append(award.points)
     phase = "finished" if move.phase == "finito" else "after-intermezzo"

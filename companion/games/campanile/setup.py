@@ -2,30 +2,34 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.games.base import RecordError
 from companion.games.campanile import tables
 from companion.games.campanile.state import Rules
-from companion.games.fields import check_keys, get_bool, type_name
+from companion.games.campanile.words import kind
+from companion.games.fields import check_keys, get_bool
+from companion.games.messages import msg
 
 
 def _flag_rows(value: Any, count: int, path: str) -> tuple[tuple[int, ...], ...]:
     if not isinstance(value, list):
-        raise RecordError(f"must be a list of {count} flags, not {type_name(value)}", path)
+        raise RecordError(msg("campanile.flags.not_a_list", count=count, kind=kind(value)), path)
     if len(value) != count:
-        raise RecordError(f"must have exactly {count} flags (one per flagged tower), not {len(value)}", path)
+        raise RecordError(msg("campanile.flags.count", count=count, given=len(value)), path)
     rows = []
     for index, row in enumerate(value):
         where = f"{path}[{index}]"
         if not isinstance(row, list) or not row:
-            raise RecordError("a flag must be a non-empty list of point values", where)
+            raise RecordError(msg("campanile.flags.empty"), where)
         for item in row:
             if isinstance(item, bool) or not isinstance(item, int) or item < 1:
-                raise RecordError(f"flag values must be whole numbers of at least 1, not {item!r}", where)
+                raise RecordError(msg("campanile.flags.value", value=json.dumps(item, ensure_ascii=False)),
+                                  where)
         if list(row) != sorted(row, reverse=True):
-            raise RecordError("a flag's values go best first (e.g. [4, 2])", where)
+            raise RecordError(msg("campanile.flags.order"), where)
         rows.append(tuple(row))
     return tuple(rows)
 
@@ -38,7 +42,7 @@ def read_flag_table(flags: Any, path: str = "options.flags"
     before any game uses it.
     """
     if not isinstance(flags, dict):
-        raise RecordError(f"must be an object with intermezzo and finito, not {type_name(flags)}", path)
+        raise RecordError(msg("campanile.flags.not_an_object", kind=kind(flags)), path)
     check_keys(flags, required=("intermezzo", "finito"), path=path)
     inside = f"{path}." if path else ""
     intermezzo = _flag_rows(flags["intermezzo"], tables.FLAGGED_TOWERS["intermezzo"], f"{inside}intermezzo")
@@ -52,14 +56,12 @@ def read_rules(players: Sequence[str], options: Mapping[str, Any], setup: Mappin
     check_keys(setup, optional=("towers", "display"), path="setup")
     two_player_move = get_bool(options, "two_player_move", path="options")
     if two_player_move and len(players) != 2:
-        raise RecordError("the relocate rule is only for 2-player games", "options.two_player_move")
+        raise RecordError(msg("campanile.options.relocate_players"), "options.two_player_move")
 
     flags = options.get("flags")
     if flags is None:
         if len(players) == 2:
-            raise RecordError(
-                "a 2-player game needs the values of the 2-player flag cards, which the rulebook "
-                "does not print: copy them from the cards into options.flags", "options.flags")
+            raise RecordError(msg("campanile.options.flags_needed"), "options.flags")
         intermezzo, finito, custom = tables.INTERMEZZO_FLAGS, tables.FINITO_FLAGS, False
     else:
         intermezzo, finito = read_flag_table(flags)
@@ -70,24 +72,25 @@ def read_rules(players: Sequence[str], options: Mapping[str, Any], setup: Mappin
     if towers is None:
         towers = list(tables.DEFAULT_TOWERS)
     if not isinstance(towers, list):
-        raise RecordError(f"must be a list of {tables.TOWER_COUNT} tower names, not {type_name(towers)}",
+        raise RecordError(msg("campanile.towers.not_a_list", count=tables.TOWER_COUNT, kind=kind(towers)),
                           "setup.towers")
     if len(towers) != tables.TOWER_COUNT:
-        raise RecordError(f"Campanile has {tables.TOWER_COUNT} towers, not {len(towers)}", "setup.towers")
+        raise RecordError(msg("campanile.towers.count", count=tables.TOWER_COUNT, given=len(towers)),
+                          "setup.towers")
     for index, name in enumerate(towers):
         if not isinstance(name, str) or not name.strip():
-            raise RecordError("a tower name must be a non-empty text", f"setup.towers[{index}]")
+            raise RecordError(msg("campanile.towers.empty_name"), f"setup.towers[{index}]")
         if name in towers[:index]:
-            raise RecordError(f'duplicate tower "{name}"', f"setup.towers[{index}]")
+            raise RecordError(msg("campanile.towers.duplicate", tower=name), f"setup.towers[{index}]")
 
     display = setup.get("display")
     if display is not None:
         if not isinstance(display, list) or len(display) != tables.DISPLAY_SIZE:
-            raise RecordError(f"must list the {tables.DISPLAY_SIZE} styles face up at the start",
-                              "setup.display")
+            raise RecordError(msg("campanile.display.setup_size", count=tables.DISPLAY_SIZE), "setup.display")
         for index, style in enumerate(display):
             if style not in towers:
-                raise RecordError(f"{style!r} is not one of the towers ({', '.join(towers)})",
+                shown = json.dumps(style, ensure_ascii=False)
+                raise RecordError(msg("campanile.display.not_a_tower", style=shown, towers=list(towers)),
                                   f"setup.display[{index}]")
     return Rules(players=tuple(players), towers=tuple(towers), intermezzo_flags=intermezzo,
                  finito_flags=finito, two_player_move=two_player_move, custom_flags=custom,

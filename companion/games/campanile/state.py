@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from companion.games.messages import Message
+
 Phase = Literal["opening", "after-intermezzo", "finished"]
 
 
@@ -33,14 +35,18 @@ class Award:
 
 @dataclass(frozen=True)
 class FlagResult:
-    """One flagged tower at a valuation: what it was worth and who got what, and why."""
+    """One flagged tower at a valuation: what it was worth and who got what, and why.
+
+    ``explanation`` is the why, sentence by sentence, as messages: a front end
+    shows ``" ".join(map(str, result.explanation))`` in its language.
+    """
 
     tower: str
     rank: int
     flag: tuple[int, ...]
     influence: tuple[tuple[str, int], ...]
     awards: tuple[Award, ...]
-    explanation: str
+    explanation: tuple[Message, ...]
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion.games.base import join_names
 from companion.games.campanile.state import Award, FlagResult, Group
+from companion.games.campanile.words import tower as tower_word
+from companion.games.messages import Message, msg
 
 
 def ranking(heights: Sequence[int]) -> list[int]:
@@ -27,7 +28,7 @@ def contenders(stack: Sequence[Group]) -> list[Group]:
 
 
 def value_tower(tower: str, rank: int, flag: tuple[int, ...], stack: Sequence[Group]) -> FlagResult:
-    """The awards of one flagged tower, with the reason in words."""
+    """The awards of one flagged tower, with the reason (as messages)."""
     ordered = contenders(stack)
     awards = tuple(Award(g.player, points) for g, points in zip(ordered, flag, strict=False))
     influence = tuple((g.player, g.influence) for g in stack)
@@ -44,17 +45,24 @@ def value_towers(towers: Sequence[str], heights: Sequence[int], stacks: Sequence
 
 
 def _flag_text(flag: Sequence[int]) -> str:
+    """A flag's values as on the card, best first: ``6/4/2`` (figures, the same in every language)."""
     return "/".join(str(v) for v in flag)
 
 
-def explain(tower: str, flag: Sequence[int], stack: Sequence[Group], ordered: Sequence[Group]) -> str:
-    """Why the flag on ``tower`` went as it did, in a sentence or three a player can check."""
+def explain(tower: str, flag: Sequence[int], stack: Sequence[Group],
+            ordered: Sequence[Group]) -> tuple[Message, ...]:
+    """Why the flag on ``tower`` went as it did: a few sentences a player can check, as messages.
+
+    The influence of everyone under the tower, every tie that decided an
+    award and how the base broke it, the points given, and who got nothing
+    or which values were left over.
+    """
+    said = tower_word(tower)
     if not ordered:
-        return f"Nobody has markers under the {tower} tower: its flag {_flag_text(flag)} is not given."
-    sentences = []
-    parts = [f"{g.player} {g.influence}" for g in ordered]
-    sentences.append(f"{tower.capitalize()} tower, flag {_flag_text(flag)}: "
-                     f"influence {', '.join(parts)}.")
+        return (msg("campanile.explain.nobody", tower=said, flag=_flag_text(flag)),)
+    sentences = [msg("campanile.explain.influence", tower=said, flag=_flag_text(flag),
+                     influence=[msg("campanile.explain.player_figure", player=g.player, figure=g.influence)
+                                for g in ordered])]
     # One sentence per run of equal influence that mattered for the awards.
     start = 0
     while start < len(ordered):
@@ -63,19 +71,21 @@ def explain(tower: str, flag: Sequence[int], stack: Sequence[Group], ordered: Se
             end += 1
         if end > start and start < len(flag):
             tied = [g.player for g in ordered[start:end + 1]]
-            both = "both have" if len(tied) == 2 else "all have"
-            sentences.append(f"{join_names(tied)} {both} {ordered[start].influence}; "
-                             f"{tied[0]}'s markers are closer to the base"
-                             + (f", then {join_names(tied[1:])}'s." if len(tied) > 2 else "."))
+            if len(tied) == 2:
+                sentences.append(msg("campanile.explain.tie_two", first=tied[0], second=tied[1],
+                                     influence=ordered[start].influence))
+            else:
+                sentences.append(msg("campanile.explain.tie_many", players=tied, first=tied[0],
+                                     rest=tied[1:], influence=ordered[start].influence))
         start = end + 1
-    winners = [f"{g.player} {points}" for g, points in zip(ordered, flag, strict=False)]
-    sentences.append("Points: " + ", ".join(winners) + ".")
+    sentences.append(msg("campanile.explain.points", awards=[
+        msg("campanile.explain.player_figure", player=g.player, figure=points)
+        for g, points in zip(ordered, flag, strict=False)]))
     if len(ordered) > len(flag):
         left_out = [g.player for g in ordered[len(flag):]]
-        sentences.append(f"{join_names(left_out)} {'gets' if len(left_out) == 1 else 'get'} nothing.")
+        sentences.append(msg("campanile.explain.nothing", players=left_out, count=len(left_out)))
     elif len(flag) > len(ordered):
         spare = flag[len(ordered):]
-        sentences.append(f"The {_flag_text(spare)} {'is' if len(spare) == 1 else 'are'} not given: "
-                         f"only {len(ordered)} {'player has' if len(ordered) == 1 else 'players have'} "
-                         f"markers here.")
-    return " ".join(sentences)
+        sentences.append(msg("campanile.explain.unclaimed", values=_flag_text(spare), count=len(spare),
+                             why=msg("campanile.explain.contenders", count=len(ordered))))
+    return tuple(sentences)

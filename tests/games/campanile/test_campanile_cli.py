@@ -106,9 +106,10 @@ def test_readable_output_contains_the_explanations(tmp_path: Path,
     assert main(["replay", str(path)]) == 0
     out, _ = capsys.readouterr()
     assert "Albert and Birgit both have 5; Albert's markers are closer to the base." in out
-    assert "Points: Albert 6, Birgit 4, Franziska 2." in out
+    assert "Points: Albert 6, Birgit 4 and Franziska 2." in out
     assert "Nobody has markers under the grey tower" in out
     assert "winner" in out
+    assert out.splitlines()[-1] == "Albert wins with the most points (9)."
     with pytest.raises(json.JSONDecodeError):
         json.loads(out)
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from companion.games.base import IllegalMove, RecordError
 from companion.games.campanile import Campanile
 from companion.games.campanile.moves import Build, Influence, Relocate, Reveal, Take, Valuation
-from companion.games.campanile.rules import winners
+from companion.games.campanile.rules import win_reason, winners
 from companion.games.campanile.state import Award, Group
 from companion.games.campanile.valuation import explain, ranking, value_tower, value_towers
+from companion.games.messages import msg
 from companion.records import final_state, parse_record
+from tests.helpers_campanile import explained, refused
+from tests.refusals import assert_message, rejects_record
 
 GAME = Campanile()
 TOWERS = ("grey", "brown", "red", "blue", "yellow")
@@ -74,7 +74,10 @@ def test_tower_without_markers_awards_nothing() -> None:
     result = value_tower("grey", 1, (4, 2), ())
     assert result.awards == ()
     assert result.influence == ()
-    assert result.explanation == "Nobody has markers under the grey tower: its flag 4/2 is not given."
+    assert explained(result.explanation) == \
+        "Nobody has markers under the grey tower: its flag 4/2 is not given."
+    assert_message(result.explanation[0], "campanile.explain.nobody", tower=msg("campanile.colour.grey"),
+                   flag="4/2")
 
 
 def test_tower_without_markers_in_summary_is_empty_list_and_dict() -> None:
@@ -91,18 +94,24 @@ def test_more_contenders_than_flag_values() -> None:
     stack = (Group("A", (1,)), Group("B", (3,)), Group("C", (2,)), Group("D", (2, 1)))
     result = value_tower("red", 2, (3, 1), stack)
     assert result.awards == (Award("B", 3), Award("D", 1))
-    assert "C and A get nothing" in result.explanation
+    text = explained(result.explanation)
+    assert "C and A get nothing" in text
+    assert_message(result.explanation[-1], "campanile.explain.nothing", players=["C", "A"], count=2)
     # D (3) ties B (3) but B's group is closer to the base
-    assert "B and D both have 3; B's markers are closer to the base" in result.explanation
+    assert "B and D both have 3; B's markers are closer to the base" in text
+    assert_message(result.explanation[1], "campanile.explain.tie_two", first="B", second="D", influence=3)
 
 
 def test_fewer_contenders_than_flag_values_leave_the_rest_unawarded() -> None:
     result = value_tower("red", 1, (6, 4, 2), (Group("C", (1,)),))
     assert result.awards == (Award("C", 6),)
-    assert "The 4/2 are not given: only 1 player has markers here." in result.explanation
+    assert "The 4/2 are not given: only 1 player has markers here." in explained(result.explanation)
+    assert_message(result.explanation[-1], "campanile.explain.unclaimed", values="4/2", count=2)
     result = value_tower("red", 1, (6, 4, 2), (Group("C", (1,)), Group("A", (2,))))
     assert result.awards == (Award("A", 6), Award("C", 4))
-    assert "The 2 is not given: only 2 players have markers here." in result.explanation
+    assert "The 2 is not given: only 2 players have markers here." in explained(result.explanation)
+    assert "A zászló 2 értéke nem kerül kiosztásra: csak 2 játékosnak van itt jelzője." \
+        in explained(result.explanation, "hu")
 
 
 def test_fewer_contenders_in_a_full_game_leaves_chips_in_the_supply() -> None:
@@ -119,13 +128,16 @@ def test_three_way_tie_explained_in_base_order() -> None:
     stack = (Group("A", (2,)), Group("B", (1, 1)), Group("C", (2,)))
     result = value_tower("red", 1, (6, 4, 2), stack)
     assert result.awards == (Award("A", 6), Award("B", 4), Award("C", 2))
-    assert "A, B and C all have 2; A's markers are closer to the base" in result.explanation
+    assert "A, B and C all have 2; A's markers are closer to the base, then B and C's." \
+        in explained(result.explanation)
+    assert_message(result.explanation[1], "campanile.explain.tie_many", players=["A", "B", "C"], first="A",
+                   rest=["B", "C"], influence=2)
 
 
 def test_tie_outside_the_flag_is_not_explained() -> None:
     stack = (Group("A", (3,)), Group("B", (1,)), Group("C", (1,)))
     ordered = sorted(stack, key=lambda g: -g.influence)
-    text = explain("red", (2,), stack, ordered)
+    text = explained(explain("red", (2,), stack, ordered))
     assert "both have" not in text
     assert "B and C get nothing" in text
 
@@ -187,15 +199,22 @@ def test_tie_break_in_a_replayed_record_and_chips_highest_first() -> None:
     assert summary["chips"] == {"A": [6, 3], "B": [5, 4], "C": []}
     assert summary["scores"] == {"A": 9, "B": 9, "C": 0}
     assert summary["winners"] == ["A"]
+    state = final_state(parse_record(record(["A", "B", "C"], moves)))
+    assert GAME.outcome(state).decided_by == "highest_chip"  # a key; the words come from win_reason
+    assert_message(win_reason(state), "campanile.outcome.highest_chip", player="A", tied=["A", "B"], points=9,
+                   chip=6)
+    assert summary["win_reason"] == {
+        "code": "campanile.outcome.highest_chip",
+        "params": {"player": "A", "tied": ["A", "B"], "points": 9, "chip": 6},
+        "text": "A and B are tied on 9 points; A wins with the highest chip (6)."}
 
 
 # -- the 2-player game ---------------------------------------------------------
 def test_two_players_without_flags_are_refused_with_the_reason() -> None:
-    with pytest.raises(RecordError) as caught:
+    with rejects_record("campanile.options.flags_needed", "options.flags") as caught:
         parse_record(record(["A", "B"], []))
-    assert caught.value.path == "options.flags"
-    assert "2-player flag cards" in caught.value.message
-    assert "rulebook" in caught.value.message
+    assert "2-player flag cards" in caught.value.text
+    assert "rulebook" in caught.value.text
 
 
 def test_two_players_with_flags_play_and_use_them() -> None:
@@ -236,13 +255,13 @@ def test_relocate_moves_an_own_value_2_marker_and_counts_as_the_marker() -> None
     assert after.stacks[2] == ()  # A's only marker left red: its group disappeared
     assert after.stacks[3] == (Group("B", (2,)), Group("A", (2,)))  # new group at the end
     assert after.markers_of("A") == supply  # nothing taken from the supply
-    with pytest.raises(IllegalMove, match="already placed a marker this turn"):
+    with refused("campanile.marker.already", "already placed a marker this turn", player="A"):
         GAME.apply(after, Influence("A", "grey"))
-    with pytest.raises(IllegalMove, match="already placed a marker this turn"):
+    with refused("campanile.marker.already", "already placed a marker this turn", player="A"):
         GAME.apply(after, Relocate("A", "blue", "grey"))
     # and after an influence, no relocate
     placed = GAME.apply(state, Influence("A", "grey"))
-    with pytest.raises(IllegalMove, match="already placed a marker this turn"):
+    with refused("campanile.marker.already", "already placed a marker this turn", player="A"):
         GAME.apply(placed, Relocate("A", "red", "blue"))
 
 
@@ -267,7 +286,7 @@ def test_relocate_works_without_value_2_markers_in_supply() -> None:
         state = play(state, Build("A", "red", 2), Influence("A", "red"), Build("B", "red", 1))
     assert state.markers_of("A")[2] == 0
     state = GAME.apply(state, Build("A", "red", 2))
-    with pytest.raises(IllegalMove, match="has none left"):
+    with refused("campanile.marker.none_left", "has none left", stories=2, player="A"):
         GAME.apply(state, Influence("A", "red"))
     after = GAME.apply(state, Relocate("A", "red", "yellow"))
     assert after.stacks[2] == (Group("A", (2, 2)),)
@@ -278,20 +297,22 @@ def test_relocate_refusals() -> None:
     base = play(_two(), Build("A", "red", 2), Influence("A", "red"),
                 Build("B", "blue", 2), Influence("B", "blue"))
     one_story = GAME.apply(base, Build("A", "grey", 1))
-    with pytest.raises(IllegalMove, match="only after a 2-story raise"):
+    with refused("campanile.relocate.stories", "only after a 2-story raise", needed=2, stories=1):
         GAME.apply(one_story, Relocate("A", "red", "blue"))
     two = GAME.apply(base, Build("A", "grey", 2))
-    with pytest.raises(IllegalMove, match="must be moved to another tower"):
+    with refused("campanile.relocate.same_tower", "must be moved to another tower"):
         GAME.apply(two, Relocate("A", "red", "red"))
-    with pytest.raises(IllegalMove, match="A has no value-2 marker under the blue tower"):
+    with refused("campanile.relocate.no_marker", "A has no value-2 marker under the blue tower", player="A",
+                 tower=msg("campanile.colour.blue")):
         GAME.apply(two, Relocate("A", "blue", "red"))  # only B's marker is there
-    with pytest.raises(IllegalMove, match="A has no value-2 marker under the grey tower"):
+    with refused("campanile.relocate.no_marker", "A has no value-2 marker under the grey tower", player="A",
+                 tower=msg("campanile.colour.grey")):
         GAME.apply(two, Relocate("A", "grey", "red"))
-    with pytest.raises(IllegalMove, match="it is A's turn, not B's"):
+    with refused("campanile.turn.not_yours", "it is A's turn, not B's", current="A", player="B"):
         GAME.apply(two, Relocate("B", "blue", "red"))
-    with pytest.raises(IllegalMove, match='no tower called "pink"'):
+    with refused("campanile.tower.unknown", 'no tower called "pink"', tower="pink"):
         GAME.apply(two, Relocate("A", "red", "pink"))
-    with pytest.raises(IllegalMove, match="optional 2-player rule"):
+    with refused("campanile.relocate.not_in_game", "optional 2-player rule"):
         GAME.apply(play(_two(option=False), Build("A", "red", 2), Influence("A", "red"),
                         Build("B", "red", 1), Build("A", "red", 2)), Relocate("A", "red", "blue"))
 
@@ -300,9 +321,9 @@ def test_relocate_only_a_value_2_marker_not_a_1_or_3() -> None:
     state = play(_two(), Build("A", "red", 1), Influence("A", "red"), Build("B", "red", 1),
                  Build("A", "blue", 3), Influence("A", "blue"), Build("B", "red", 1),
                  Build("A", "red", 2))
-    with pytest.raises(IllegalMove, match="no value-2 marker under the red tower"):
+    with refused("campanile.relocate.no_marker", "no value-2 marker under the red tower", value=2):
         GAME.apply(state, Relocate("A", "red", "grey"))
-    with pytest.raises(IllegalMove, match="no value-2 marker under the blue tower"):
+    with refused("campanile.relocate.no_marker", "no value-2 marker under the blue tower", value=2):
         GAME.apply(state, Relocate("A", "blue", "grey"))
 
 
@@ -312,14 +333,15 @@ def test_relocate_target_must_be_in_the_display() -> None:
                  Build("B", "red", 1), Take("B", "red"), Reveal("yellow"),
                  Build("A", "grey", 2))
     assert sorted(state.display) == ["blue", "red", "yellow"]
-    with pytest.raises(IllegalMove, match="only under a tower whose style is in the display"):
+    with refused("campanile.marker.not_in_display", "only under a tower whose style is in the display",
+                 tower=msg("campanile.colour.grey")):
         GAME.apply(state, Relocate("A", "red", "grey"))
     after = GAME.apply(state, Relocate("A", "red", "blue"))  # the source need not be displayed
     assert after.stacks[3] == (Group("A", (2,)),)
     assert after.stacks[2] == ()
     # after the take, no relocate any more
     taken = GAME.apply(state, Take("A", "blue"))
-    with pytest.raises(IllegalMove, match="before taking a card"):
+    with refused("campanile.marker.after_take", "before taking a card"):
         GAME.apply(taken, Relocate("A", "red", "blue"))
 
 

@@ -20,8 +20,11 @@ from companion.games.campanile import Campanile, tables
 from companion.games.campanile.moves import Build, Influence, Relocate, Reveal, Take, Valuation
 from companion.games.campanile.state import CampanileState
 from companion.games.campanile.views import marker_choices
+from companion.games.messages import Message
+from companion.i18n import render_json
 from companion.records import final_state, parse_record, record_json
 from companion.session import Session
+from tests.refusals import assert_words
 
 GAME = Campanile()
 NAMES = ["Albert", "Birgit", "Franziska", "Helmut", "Ida"]
@@ -240,7 +243,8 @@ def test_refused_candidates_change_nothing(played: Played, data: st.DataObject) 
         try:
             after = GAME.apply(state, move)
         except IllegalMove as refusal:
-            assert str(refusal)
+            assert isinstance(refusal.reason, Message)
+            assert_words(refusal.reason)  # a code with words in English and Hungarian, no English left
             assert GAME.summary(state) == snapshot
         else:
             assert after is not state
@@ -263,6 +267,14 @@ def test_summary_shape(played: Played) -> None:
                 assert flag["awards"] == []
             if valuation is summary["valuations"][-1] and state.phase == "finished":
                 assert flag["influence"] == {g["player"]: sum(g["markers"]) for g in stack}
+    assert (summary["win_reason"] is not None) == summary["finished"]
+    explained = [(v.phase, f) for v in state.valuations for f in v.flags]
+    assert [(e["phase"], e["tower"]) for e in summary["explanations"]] == [(p, f.tower) for p, f in explained]
+    for entry, (_, flag) in zip(summary["explanations"], explained, strict=True):
+        assert entry["sentences"] == [render_json(sentence) for sentence in flag.explanation]
+        assert entry["text"] == " ".join(sentence["text"] for sentence in entry["sentences"])
+        for sentence in flag.explanation:
+            assert_words(sentence)
     if state.rules.tracks_display:
         assert len(summary["display"]) in (2, 3)
         if not summary["finished"]:

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from companion.games.base import IllegalMove
 from companion.games.campanile import Campanile
 from companion.games.campanile.moves import Build, Influence, Reveal, Take
 from companion.games.campanile.state import Award, Group
 from companion.games.campanile.valuation import contenders, value_tower
 from companion.games.campanile.views import marker_choices
+from companion.games.messages import msg
 from companion.records import final_state, parse_record
+from tests.helpers_campanile import explained, refused
+from tests.refusals import assert_message
 
 GAME = Campanile()
 FOUR = ["Albert", "Birgit", "Franziska", "Helmut"]
@@ -47,8 +47,15 @@ def test_intermezzo_example_valuation_albert_wins_the_tie_on_position() -> None:
     assert result.awards == (Award("Albert", 1),)
     assert dict(result.influence) == {"Albert": 5, "Birgit": 5, "Franziska": 2}
     assert [g.player for g in contenders(INTERMEZZO_BROWN)] == ["Albert", "Birgit", "Franziska"]
-    assert "Albert and Birgit both have 5; Albert's markers are closer to the base" in result.explanation
-    assert "Birgit and Franziska get nothing" in result.explanation
+    text = explained(result.explanation)
+    assert "Albert and Birgit both have 5; Albert's markers are closer to the base" in text
+    assert "Birgit and Franziska get nothing" in text
+    assert_message(result.explanation[1], "campanile.explain.tie_two", first="Albert", second="Birgit",
+                   influence=5)
+    hungarian = explained(result.explanation, "hu")
+    assert "Albert és Birgit befolyása egyaránt 5; Albert jelzői vannak közelebb a torony aljához." \
+        in hungarian
+    assert "Birgit és Franziska nem kap semmit." in hungarian
 
 
 def test_intermezzo_example_tie_goes_to_the_group_closer_to_the_base_whoever_it_is() -> None:
@@ -56,7 +63,8 @@ def test_intermezzo_example_tie_goes_to_the_group_closer_to_the_base_whoever_it_
     swapped = (INTERMEZZO_BROWN[1], INTERMEZZO_BROWN[0], INTERMEZZO_BROWN[2])
     result = value_tower("brown", 4, (1,), swapped)
     assert result.awards == (Award("Birgit", 1),)
-    assert "Birgit and Albert both have 5; Birgit's markers are closer to the base" in result.explanation
+    assert "Birgit and Albert both have 5; Birgit's markers are closer to the base" \
+        in explained(result.explanation)
 
 
 def test_finito_example_valuation() -> None:
@@ -64,9 +72,12 @@ def test_finito_example_valuation() -> None:
     assert result.awards == (Award("Birgit", 5), Award("Albert", 3), Award("Franziska", 1))
     assert dict(result.influence) == {"Albert": 7, "Birgit": 8, "Franziska": 2, "Helmut": 2}
     tie = "Franziska and Helmut both have 2; Franziska's markers are closer to the base"
-    assert tie in result.explanation
-    assert "Helmut gets nothing" in result.explanation
-    assert "Points: Birgit 5, Albert 3, Franziska 1." in result.explanation
+    text = explained(result.explanation)
+    assert tie in text
+    assert "Helmut gets nothing" in text
+    assert "Points: Birgit 5, Albert 3 and Franziska 1." in text
+    assert_message(result.explanation[-1], "campanile.explain.nothing", players=["Helmut"], count=1)
+    assert "Győzelmi pontok: Birgit 5, Albert 3 és Franziska 1." in explained(result.explanation, "hu")
 
 
 # -- the same two examples as one full game record ---------------------------
@@ -174,7 +185,9 @@ def test_placement_example_three_story_build_allows_only_the_value_3_marker_unde
     state = GAME.apply(state, Build("Albert", "brown", 3))
     assert marker_choices(state) == (3, ["brown", "blue"])
     for tower in ("grey", "red", "yellow"):
-        with pytest.raises(IllegalMove, match="only under a tower whose style is in the display"):
+        with refused("campanile.marker.not_in_display", "only under a tower whose style is in the display",
+                 display=[msg("campanile.colour.blue"), msg("campanile.colour.brown"),
+                          msg("campanile.colour.brown")]):
             GAME.apply(state, Influence("Albert", tower))
     state = GAME.apply(state, Influence("Albert", "brown"))
     assert state.markers_of("Albert") == {3: 0, 2: 3, 1: 5}
@@ -205,5 +218,6 @@ def test_placement_example_no_second_value_3_marker() -> None:
         state = GAME.apply(state, Influence(player, "brown"))
     state = GAME.apply(state, Build("Albert", "brown", 3))
     assert marker_choices(state) == (None, [])
-    with pytest.raises(IllegalMove, match="a 3-story raise lets you place only a value-3 marker"):
+    with refused("campanile.marker.none_left", "a 3-story raise lets you place only a value-3 marker",
+                 stories=3, player="Albert"):
         GAME.apply(state, Influence("Albert", "brown"))

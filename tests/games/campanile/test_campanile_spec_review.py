@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from companion.games.base import IllegalMove
 from companion.games.campanile import Campanile
 from companion.games.campanile.moves import Build, Influence, Reveal, Take, Valuation
 from companion.records import final_state, parse_record
+from tests.helpers_campanile import refused
 
 GAME = Campanile()
 PLAYERS = ["Albert", "Birgit", "Franziska"]
@@ -50,7 +48,7 @@ def test_finito_in_place_of_the_refill_after_the_intermezzo_with_a_tracked_displ
 def test_finito_after_the_refill_that_followed_the_intermezzo_waits_for_the_next_turn() -> None:
     state = play(GAME.start(PLAYERS, {}, {"display": ["blue", "brown", "red"]}),
                  Build("Albert", "red", 2), Take("Albert", "blue"), Valuation("intermezzo"), Reveal("grey"))
-    with pytest.raises(IllegalMove, match="in place of the refill"):
+    with refused("campanile.valuation.in_place_of_refill", "in place of the refill"):
         GAME.apply(state, Valuation("finito"))
 
 
@@ -61,11 +59,13 @@ def test_finito_right_after_the_intermezzo_in_a_replayed_record() -> None:
     summary = GAME.summary(final_state(parse_record(record(moves))))
     assert summary["finished"] is True
     assert summary["winners"] == PLAYERS  # nobody placed a marker: 0 points each, shared
+    assert summary["win_reason"]["code"] == "campanile.outcome.shared"
+    assert summary["win_reason"]["params"]["players"] == PLAYERS
 
 
 def test_nothing_but_the_finito_follows_the_intermezzo_before_the_next_build() -> None:
     state = play(GAME.start(PLAYERS, {}, {}), Build("Albert", "red", 1), Valuation("intermezzo"))
-    with pytest.raises(IllegalMove, match="already been valued"):
+    with refused("campanile.valuation.intermezzo_done", "already been valued"):
         GAME.apply(state, Valuation("intermezzo"))
-    with pytest.raises(IllegalMove, match="Birgit must build"):
+    with refused("campanile.turn.build_first", "Birgit must build", player="Birgit"):
         GAME.apply(state, Influence("Albert", "red"))
