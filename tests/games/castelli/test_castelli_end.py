@@ -19,7 +19,8 @@ def finish_tiles(state, tiles=None):
 
 
 def test_end_needs_every_tile_face_up():
-    refused(start(), End(), "the game ends after the last tile is revealed (8 still face down)")
+    refused(start(), End(),
+            "castelli.end.tiles_left", "the game ends after the last tile is revealed (8 still face down)")
 
 
 def test_the_mine_goes_to_the_most_influence_then_final_scoring():
@@ -38,7 +39,7 @@ def test_the_mine_goes_to_the_most_influence_then_final_scoring():
     assert summary["final"] == done.final and summary["finished"]
     for p in done.players:
         assert summary["scores"][p] == state.score[p] + sum(done.final[p].values())
-    refused(done, End(), "the game is over")
+    refused(done, End(), "castelli.game.over", "the game is over")
 
 
 def test_mine_tie_is_shared_rounded_down():
