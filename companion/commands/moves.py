@@ -36,6 +36,8 @@ def run(args: argparse.Namespace) -> int:
     if not templates:
         print("no move may be entered: the game is over" if record.game.is_finished(state)
               else "no move may be entered now")
+    from companion.i18n import current_language
+
     for number, template in enumerate(templates, 1):
-        print(f"{number:>3}. {record.game.describe(state, template)}")
+        print(f"{number:>3}. {record.game.describe(state, template, current_language())}")
     return 0
