@@ -22,45 +22,44 @@ from companion.i18n import render_json, say
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``castelli`` and ``board`` command groups."""
-    sub = add_command_group(subparsers, "castelli", help="Castelli tools (the area resolver)",
+    sub = add_command_group(subparsers, "castelli", help="castelli.help.castelli",
                             description="Castelli tools.")
     res = sub.add_parser(
-        "resolve", help="who gains what in an area, with the tie explained",
+        "resolve", help="castelli.help.resolve",
         description="Evaluate one area: give its kind, its yield (or tents, or the mine's "
                     "silver) and the shields pointing into it. Colours no --player plays are "
                     "neutral; without any --player every colour is played by a player of its name.")
     res.add_argument("--kind", required=True, choices=[k for k in tables.AREA_KINDS if k != "plain"])
     res.add_argument("--yield", dest="amount", type=int, metavar="N",
-                     help=f"resource symbols (forest/field/rock, default {tables.DEFAULT_YIELD}), "
-                          f"tents (market, default {tables.DEFAULT_TENTS}) or silver (mine, required)")
-    res.add_argument("--tents", dest="amount", type=int, metavar="N", help="same as --yield for a market")
-    res.add_argument("--silver", dest="amount", type=int, metavar="N", help="same as --yield for the mine")
+                     help="castelli.help.yield")
+    res.add_argument("--tents", dest="amount", type=int, metavar="N", help="castelli.help.tents")
+    res.add_argument("--silver", dest="amount", type=int, metavar="N", help="castelli.help.silver")
     res.add_argument("--shield", action="append", default=[], metavar="COLOUR:VALUE",
-                     help='a shield pointing into the area, value 1-6 or "card" (repeatable)')
+                     help="castelli.help.shield")
     res.add_argument("--player", action="append", default=[], metavar="NAME=COLOUR",
-                     help="who plays which colour (repeatable)")
+                     help="castelli.help.player")
     res.add_argument("--neutral", choices=tables.NEUTRAL_CHOICES, default="void",
-                     help="a neutral colour among the leaders: void the area (default) or split")
-    res.add_argument("--json", action="store_true", help="print the result as one JSON object")
+                     help="castelli.help.neutral")
+    res.add_argument("--json", action="store_true", help="castelli.help.resolve_json")
     res.set_defaults(handler=run_resolve)
 
-    bsub = add_command_group(subparsers, "board", help="Castelli boards: validate, import, list",
+    bsub = add_command_group(subparsers, "board", help="castelli.help.board",
                              description="Castelli board files (the inline-board format).")
-    val = bsub.add_parser("validate", help="check a board JSON file",
+    val = bsub.add_parser("validate", help="castelli.help.validate",
                           description="Validate a board file in the inline-board format of a "
                                       "record's setup.board. Exit 0 with a summary, or exit 2 naming "
                                       "the field.")
-    val.add_argument("file", help="a JSON file holding one board")
-    val.add_argument("--json", action="store_true", help="print the board's counts as JSON")
+    val.add_argument("file", help="castelli.help.board_file")
+    val.add_argument("--json", action="store_true", help="castelli.help.validate_json")
     val.set_defaults(handler=run_validate)
-    imp = bsub.add_parser("import", help="validate a board file and keep it for new games",
+    imp = bsub.add_parser("import", help="castelli.help.import",
                           description="Validate a board file and keep it in this companion's store "
                                       "under a name; new games on it carry the board inline, so "
                                       "their records replay anywhere.")
-    imp.add_argument("file", help="a JSON file holding one board")
-    imp.add_argument("--name", required=True, help="the name to start games with")
+    imp.add_argument("file", help="castelli.help.board_file")
+    imp.add_argument("--name", required=True, help="castelli.help.name")
     imp.set_defaults(handler=run_import)
-    lay = bsub.add_parser("layouts", help="list the shipped example layouts and the boards stored here")
+    lay = bsub.add_parser("layouts", help="castelli.help.layouts")
     lay.set_defaults(handler=run_layouts)
 
 

@@ -262,3 +262,16 @@ def test_board_commands_speak_hungarian(run_cli, write_record, tmp_path):
     code, _, err = run_cli("--lang", "hu", "board", "validate", bad)
     assert code == 2 and err.endswith("spaces: egy táblán legalább egy lapkahely kell\n")
 
+
+
+def test_the_commands_help_speaks_the_chosen_language(run_cli):
+    code, out, _ = run_cli("--lang", "hu", "castelli", "resolve", "--help")
+    assert code == 0 and "a területre mutató pajzs" in out and "a shield pointing" not in out
+    # the defaults named in the help are the tables' own
+    assert f"erdő/szántó/szikla, alapból {tables.DEFAULT_YIELD}" in " ".join(out.split())
+    assert f"piac, alapból {tables.DEFAULT_TENTS}" in " ".join(out.split())
+    english = " ".join(run_cli("castelli", "resolve", "--help")[1].split())
+    assert f"forest/field/rock, default {tables.DEFAULT_YIELD}" in english
+    assert f"market, default {tables.DEFAULT_TENTS}" in english
+    code, out, _ = run_cli("--lang", "hu", "--help")
+    assert code == 0 and "Castelli táblák: ellenőrzés, importálás, lista" in out
