@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -275,3 +277,26 @@ def test_the_commands_help_speaks_the_chosen_language(run_cli):
     assert f"market, default {tables.DEFAULT_TENTS}" in english
     code, out, _ = run_cli("--lang", "hu", "--help")
     assert code == 0 and "Castelli táblák: ellenőrzés, importálás, lista" in out
+
+
+def test_the_engine_reads_no_catalogue_until_a_text_is_shown():
+    """Importing, playing and refusing cost no catalogue; the words are read when shown."""
+    script = (
+        "import json, sys\n"
+        "from companion.games.registry import get_game\n"
+        "from companion.games.base import IllegalMove\n"
+        "from companion.records import final_state, parse_record\n"
+        f"record = parse_record(json.load(open({str(EXAMPLE)!r}, encoding='utf-8')))\n"
+        "state = final_state(record)\n"
+        "try:\n"
+        "    record.game.apply(state, record.moves[-1])\n"
+        "except IllegalMove as refusal:\n"
+        "    reason = refusal.reason\n"
+        "print('companion.i18n.po' in sys.modules)\n"
+        "print(reason.code)\n"
+        "str(reason)\n"
+        "print('companion.i18n.po' in sys.modules)\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                         cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == ["False", "castelli.game.over", "True"]
