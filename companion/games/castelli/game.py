@@ -215,4 +215,4 @@ class Castelli(Game[State, Move]):
                 "mine": state.mine_start}
 
     def report(self, state: State) -> str:
-        return report(state, self.to_move(state), winners(state))
+        return report(state, self.to_move(state), winners(state), self.outcome(state).decided_by)

@@ -170,11 +170,12 @@ _COLUMNS: tuple[tuple[str, int, str], ...] = (
 )
 
 
-def report(state: State, to_move: str | None, winners: list[str]) -> str:
+def report(state: State, to_move: str | None, winners: list[str], decided_by: str | None = None) -> str:
     """The readable table of ``companion replay`` without ``--json``, in the current language.
 
     Every word comes from the catalogues (``str`` of a message); names, areas
-    and numbers come from the record.
+    and numbers come from the record. ``decided_by`` is the outcome's (``score``,
+    the tie-break's name, ``shared``): the line under the table says why the winners won.
     """
     counts = {"mine": state.mine, "deck": state.deck(), "up": len(state.revealed),
               "spaces": len(state.board.spaces)}
@@ -194,6 +195,8 @@ def report(state: State, to_move: str | None, winners: list[str]) -> str:
         mark = f"  {winner}" if p in winners else ""
         lines.append(row([p, colour_word(state.colors[p]), wood, grain, stone, state.silver[p],
                           state.cards[p], state.castles_built[p], state.score[p]]) + mark)
+    if state.finished and winners and decided_by is not None:
+        lines += ["", str(_why_they_won(winners, decided_by))]
     if state.evaluations:
         lines += ["", str(msg("castelli.report.evaluations"))]
         lines += [f"  {evaluation_line(e.area, e.kind, e.explanation)}" for e in state.evaluations]
@@ -207,6 +210,15 @@ def report(state: State, to_move: str | None, winners: list[str]) -> str:
                 str(msg(f"castelli.final.{line}", points=points)) for line, points in state.final[p].items())
             lines.append(f"  {msg('castelli.report.final_line', player=p, lines=parts)}")
     return "\n".join(lines)
+
+
+def _why_they_won(winners: list[str], decided_by: str) -> Message:
+    """Most points, the tie-break (castles built), or a shared win."""
+    if decided_by == "score":
+        return msg("castelli.outcome.score", winners=winners)
+    if decided_by == "shared":
+        return msg("castelli.outcome.shared", winners=winners)
+    return msg("castelli.outcome.castles", winners=winners)
 
 
 def evaluation_line(area: str, kind: str, explanation: Message) -> Message:
