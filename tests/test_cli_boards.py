@@ -27,7 +27,7 @@ def board_file(tmp_path):
 def test_validate_counts_what_is_on_the_board(cli, board_file):
     code, out, _ = cli("board", "validate", board_file)
     assert code == 0
-    assert out == ("ok: 12 tile spaces, 13 areas (6 forest, 1 field, 4 rock, 1 mine, 1 plain), "
+    assert out == ("ok: 12 tile spaces, 13 areas (6 forest, 1 field, 4 rock, 1 mine and 1 plain), "
                    "1 village, 0 towns\n")
 
 

@@ -16,61 +16,61 @@ from companion.cli import UserError, add_command_group
 from companion.commands.library import store_errors
 from companion.games.base import RecordError
 from companion.games.castelli import tables
+from companion.games.messages import msg
+from companion.i18n import render_json, say
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``castelli`` and ``board`` command groups."""
-    sub = add_command_group(subparsers, "castelli", help="Castelli tools (the area resolver)",
+    sub = add_command_group(subparsers, "castelli", help="castelli.help.castelli",
                             description="Castelli tools.")
     res = sub.add_parser(
-        "resolve", help="who gains what in an area, with the tie explained",
+        "resolve", help="castelli.help.resolve",
         description="Evaluate one area: give its kind, its yield (or tents, or the mine's "
                     "silver) and the shields pointing into it. Colours no --player plays are "
                     "neutral; without any --player every colour is played by a player of its name.")
     res.add_argument("--kind", required=True, choices=[k for k in tables.AREA_KINDS if k != "plain"])
     res.add_argument("--yield", dest="amount", type=int, metavar="N",
-                     help=f"resource symbols (forest/field/rock, default {tables.DEFAULT_YIELD}), "
-                          f"tents (market, default {tables.DEFAULT_TENTS}) or silver (mine, required)")
-    res.add_argument("--tents", dest="amount", type=int, metavar="N", help="same as --yield for a market")
-    res.add_argument("--silver", dest="amount", type=int, metavar="N", help="same as --yield for the mine")
+                     help="castelli.help.yield")
+    res.add_argument("--tents", dest="amount", type=int, metavar="N", help="castelli.help.tents")
+    res.add_argument("--silver", dest="amount", type=int, metavar="N", help="castelli.help.silver")
     res.add_argument("--shield", action="append", default=[], metavar="COLOUR:VALUE",
-                     help='a shield pointing into the area, value 1-6 or "card" (repeatable)')
+                     help="castelli.help.shield")
     res.add_argument("--player", action="append", default=[], metavar="NAME=COLOUR",
-                     help="who plays which colour (repeatable)")
+                     help="castelli.help.player")
     res.add_argument("--neutral", choices=tables.NEUTRAL_CHOICES, default="void",
-                     help="a neutral colour among the leaders: void the area (default) or split")
-    res.add_argument("--json", action="store_true", help="print the result as one JSON object")
+                     help="castelli.help.neutral")
+    res.add_argument("--json", action="store_true", help="castelli.help.resolve_json")
     res.set_defaults(handler=run_resolve)
 
-    bsub = add_command_group(subparsers, "board", help="Castelli boards: validate, import, list",
+    bsub = add_command_group(subparsers, "board", help="castelli.help.board",
                              description="Castelli board files (the inline-board format).")
-    val = bsub.add_parser("validate", help="check a board JSON file",
+    val = bsub.add_parser("validate", help="castelli.help.validate",
                           description="Validate a board file in the inline-board format of a "
                                       "record's setup.board. Exit 0 with a summary, or exit 2 naming "
                                       "the field.")
-    val.add_argument("file", help="a JSON file holding one board")
-    val.add_argument("--json", action="store_true", help="print the board's counts as JSON")
+    val.add_argument("file", help="castelli.help.board_file")
+    val.add_argument("--json", action="store_true", help="castelli.help.validate_json")
     val.set_defaults(handler=run_validate)
-    imp = bsub.add_parser("import", help="validate a board file and keep it for new games",
+    imp = bsub.add_parser("import", help="castelli.help.import",
                           description="Validate a board file and keep it in this companion's store "
                                       "under a name; new games on it carry the board inline, so "
                                       "their records replay anywhere.")
-    imp.add_argument("file", help="a JSON file holding one board")
-    imp.add_argument("--name", required=True, help="the name to start games with")
+    imp.add_argument("file", help="castelli.help.board_file")
+    imp.add_argument("--name", required=True, help="castelli.help.name")
     imp.set_defaults(handler=run_import)
-    lay = bsub.add_parser("layouts", help="list the shipped example layouts and the boards stored here")
+    lay = bsub.add_parser("layouts", help="castelli.help.layouts")
     lay.set_defaults(handler=run_layouts)
 
 
 def _parse_shield(text: str) -> tuple[str, int | str]:
     colour, sep, value = text.partition(":")
     if not sep or colour not in tables.COLORS:
-        raise UserError(f'--shield "{text}": write COLOUR:VALUE with a colour of '
-                          f'{", ".join(tables.COLORS)}')
+        raise UserError(say(msg("castelli.cli.shield_format", text=text, colours=", ".join(tables.COLORS))))
     if value == tables.CARD_SHIELD:
         return colour, value
     if not value.isdigit() or int(value) not in tables.SHIELD_VALUES:
-        raise UserError(f'--shield "{text}": the value must be 1-6 or "card"')
+        raise UserError(say(msg("castelli.cli.shield_value", text=text)))
     return colour, int(value)
 
 
@@ -80,22 +80,24 @@ def run_resolve(args: argparse.Namespace) -> int:
     for item in args.player:
         name, sep, colour = item.partition("=")
         if not sep or not name or colour not in tables.COLORS:
-            raise UserError(f'--player "{item}": write NAME=COLOUR with a colour of '
-                              f'{", ".join(tables.COLORS)}')
+            raise UserError(say(msg("castelli.cli.player_format", item=item,
+                                    colours=", ".join(tables.COLORS))))
         if colour in players:
-            raise UserError(f"--player: {colour} is already {players[colour]}'s colour")
+            raise UserError(say(msg("castelli.cli.colour_taken", colour=colour, player=players[colour])))
         players[colour] = name
     if not players:
         players = {c: c for c in tables.COLORS}
     amount = args.amount
     if amount is None:
         if args.kind == "mine":
-            raise UserError("--silver (the silver in the mine) is required for the mine")
+            raise UserError(say(msg("castelli.cli.mine_silver")))
         amount = tables.DEFAULT_TENTS if args.kind == "market" else tables.DEFAULT_YIELD
     if amount < 0:
         option = {"market": "--tents", "mine": "--silver"}.get(args.kind, "--yield")
-        raise UserError(f"{option} must be 0 or more")
+        raise UserError(say(msg("castelli.cli.amount_negative", option=option)))
     from companion.games.castelli.evaluation import resolve
+    from companion.games.castelli.words import amount as unit
+    from companion.games.castelli.words import who
 
     result = resolve(args.kind, amount, shields, players, args.neutral)
     if args.json:
@@ -104,19 +106,19 @@ def run_resolve(args: argparse.Namespace) -> int:
             "influence": result.influence, "leaders": list(result.leaders),
             "evaluated": result.evaluated, "voided": result.voided,
             "awards": {p: {result.gain: n} for p, n in result.awards.items()},
-            "explanation": result.explanation}
+            "explanation": render_json(result.explanation)}
         json.dump(data, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
         return 0
     by_strength = sorted(result.influence.items(), key=lambda item: -item[1])
-    shown = ", ".join(f"{players.get(c, 'neutral')} ({c}) {v}" for c, v in by_strength) or "none"
-    print(f"influence: {shown}")
+    shown = [msg("castelli.who.points", who=who(c, players.get(c)), points=v) for c, v in by_strength]
+    print(say(msg("castelli.cli.influence", shown=shown) if shown else msg("castelli.cli.no_influence")))
     if result.awards:
         for player, n in result.awards.items():
-            print(f"{player}: {n} {'card' if result.gain == 'cards' and n == 1 else result.gain}")
+            print(say(msg("castelli.cli.award", player=player, amount=unit(result.gain, n))))
     else:
-        print("nobody gains anything")
-    print(result.explanation)
+        print(say(msg("castelli.cli.nobody_gains")))
+    print(say(result.explanation))
     return 0
 
 
@@ -136,15 +138,6 @@ def _read_board(file: str) -> tuple[dict[str, Any], Any]:
         raise RecordError(error.message, where) from None
 
 
-#: What the board commands say about a file that is not a board, in one place for the catalogues.
-BOARD_MESSAGES = {
-    "record_inline": "{file} is a whole game record; its board is under setup.board "
-                     "(put that object in a file of its own to check or import it)",
-    "record_layout": '{file} is a whole game record; its board, under setup.board, is the layout '
-                     '"{layout}" that the companion ships (see `companion board layouts`)',
-}
-
-
 def _refuse_whole_record(file: str, data: Any) -> None:
     """A record given where a board is expected: say where its board is, not "unknown field"."""
     from companion.records import FORMAT
@@ -154,8 +147,8 @@ def _refuse_whole_record(file: str, data: Any) -> None:
     setup = data.get("setup")
     board = setup.get("board") if isinstance(setup, dict) else None
     if isinstance(board, str):
-        raise UserError(BOARD_MESSAGES["record_layout"].format(file=file, layout=board))
-    raise UserError(BOARD_MESSAGES["record_inline"].format(file=file))
+        raise UserError(say(msg("castelli.cli.record_layout", file=file, layout=board)))
+    raise UserError(say(msg("castelli.cli.record_inline", file=file)))
 
 
 def run_validate(args: argparse.Namespace) -> int:
@@ -168,9 +161,12 @@ def run_validate(args: argparse.Namespace) -> int:
                    "villages": villages, "towns": towns}, sys.stdout)
         sys.stdout.write("\n")
         return 0
-    counted = ", ".join(f"{n} {k}" for k, n in kinds.items() if n)
-    print(f"ok: {len(board.spaces)} tile spaces, {len(board.areas)} areas ({counted}), "
-          f"{villages} village{'' if villages == 1 else 's'}, {towns} town{'' if towns == 1 else 's'}")
+    from companion.games.castelli.words import kind
+
+    counted = [msg("castelli.cli.count_kind", count=n, kind=kind(k)) for k, n in kinds.items() if n]
+    print(say(msg("castelli.cli.valid", spaces=len(board.spaces), areas=len(board.areas), kinds=counted,
+                  villages=msg("castelli.cli.villages", count=villages),
+                  towns=msg("castelli.cli.towns", count=towns))))
     return 0
 
 
@@ -182,12 +178,11 @@ def run_import(args: argparse.Namespace) -> int:
     data, board = _read_board(args.file)
     name = args.name.strip()
     if not name:
-        raise UserError("--name must not be empty")
+        raise UserError(say(msg("castelli.cli.name_empty")))
     with open_app(args) as app:
         replaced = app.save_board(name, data)
-    print(f'{"replaced" if replaced else "stored"} board "{name}": {len(board.spaces)} tile spaces, '
-          f"{len(board.areas)} areas; start a game on it with "
-          f"`companion new castelli PLAYER... --setup board={name} --setup colors=...`")
+    code = "castelli.cli.board_replaced" if replaced else "castelli.cli.board_stored"
+    print(say(msg(code, name=name, spaces=len(board.spaces), areas=len(board.areas))))
     return 0
 
 
@@ -198,6 +193,6 @@ def run_layouts(args: argparse.Namespace) -> int:
     with open_app(args, write=False) as app:
         boards = app.boards()
     for board in boards:
-        print(f"{board.name}: {board.spaces} tile spaces, {board.areas} areas "
-              f"({'example layout' if board.shipped else 'stored here'})")
+        code = "castelli.cli.layout_shipped" if board.shipped else "castelli.cli.layout_stored"
+        print(say(msg(code, name=board.name, spaces=board.spaces, areas=board.areas)))
     return 0

@@ -25,8 +25,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.i18n import current_language  # the notation's words in the language chosen by --lang
-
     record = load_record(args.file)
     state = final_state(record)
     templates = record.game.legal_moves(state)

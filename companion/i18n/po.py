@@ -17,7 +17,7 @@ from pathlib import Path
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
 _KEYWORD = re.compile(r'^(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s+(".*")\s*$')
 _CONTINUATION = re.compile(r'^(".*")\s*$')
-_ESCAPE = re.compile(r"\\(.?)", re.DOTALL)
+_ESCAPE_OR_QUOTE = re.compile(r'\\(.?)|"', re.DOTALL)
 
 
 class PoError(ValueError):
@@ -44,19 +44,17 @@ def _unquote(literal: str, where: str) -> str:
     if len(literal) < 2 or not (literal.startswith('"') and literal.endswith('"')):
         raise PoError(f"{where}: a string must be in double quotes")
     body = literal[1:-1]
-    if "\\" not in body:  # the common case, read without a loop over characters
-        if '"' in body:
+    if "\\" not in body and '"' not in body:
+        return body  # most texts: nothing to undo (and no per-character loop at start-up)
+
+    def undo(found: re.Match[str]) -> str:
+        if found.group(0) == '"':
             raise PoError(f"{where}: a double quote inside a string must be escaped")
-        return body
-    if '"' in _ESCAPE.sub("", body):
-        raise PoError(f"{where}: a double quote inside a string must be escaped")
-
-    def unescape(match: re.Match[str]) -> str:
-        if match.group(1) not in _ESCAPES:
+        if found.group(1) not in _ESCAPES:  # "" for a backslash that ends the string
             raise PoError(f"{where}: unknown escape in {literal}")
-        return _ESCAPES[match.group(1)]
+        return _ESCAPES[found.group(1)]
 
-    return _ESCAPE.sub(unescape, body)
+    return _ESCAPE_OR_QUOTE.sub(undo, body)
 
 
 def parse_po(text: str, name: str = "<po>") -> list[PoEntry]:

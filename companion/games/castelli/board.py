@@ -17,7 +17,9 @@ from typing import Any
 
 from companion.games.base import RecordError
 from companion.games.castelli import tables
+from companion.games.castelli.words import kind as kind_word
 from companion.games.fields import check_keys, get_int, require_object, type_name
+from companion.games.messages import msg
 
 FRAME_PREFIX = "frame:"
 
@@ -64,7 +66,7 @@ class Board:
 def _position(value: Any, path: str) -> tuple[int, int]:
     if (not isinstance(value, list) or len(value) != 2
             or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in value)):
-        raise RecordError("at must be [row, column], two whole numbers from 0", path)
+        raise RecordError(msg("castelli.board.at"), path)
     return (value[0], value[1])
 
 
@@ -72,8 +74,9 @@ def _area(name: str, data: Any, path: str) -> Area:
     data = require_object(data, path)
     kind = data.get("kind")
     if kind not in tables.AREA_KINDS:
-        shown = json.dumps(kind) if kind is not None else "missing"
-        raise RecordError(f"kind must be one of {', '.join(tables.AREA_KINDS)} (not {shown})", path)
+        shown = json.dumps(kind) if kind is not None else msg("castelli.move.missing_value")
+        raise RecordError(msg("castelli.board.kind", kinds=", ".join(tables.AREA_KINDS), shown=shown),
+                          path)
     optional = ["yield"] if kind in ("forest", "field", "rock") else []
     if kind == "rock":
         optional.append("spots")
@@ -82,7 +85,8 @@ def _area(name: str, data: Any, path: str) -> Area:
     try:
         check_keys(data, required=("kind", "at"), optional=optional)
     except RecordError as error:
-        raise RecordError(f"{error.message} for a {kind}", path) from None
+        raise RecordError(msg("castelli.board.field_for_kind", error=error.message,
+                              kind=kind_word(kind)), path) from None
     at = _position(data["at"], f"{path}.at")
     amount = 0
     if kind in ("forest", "field", "rock"):
@@ -109,14 +113,14 @@ def _space(name: str, data: Any, areas: Mapping[str, Area], path: str) -> Space:
         target = sides_data[side]
         where = f"{path}.sides.{side}"
         if not isinstance(target, str):
-            raise RecordError(f"must name an area or frame:GIFT, not {type_name(target)}", where)
+            raise RecordError(msg("castelli.board.side_type", type=type_name(target)), where)
         if target.startswith(FRAME_PREFIX):
             gift = target[len(FRAME_PREFIX):]
             if gift not in tables.FRAME_GIFTS:
-                raise RecordError(f'frame gift must be one of {", ".join(tables.FRAME_GIFTS)} '
-                                  f'(not "{gift}")', where)
+                raise RecordError(msg("castelli.board.frame_gift", gifts=", ".join(tables.FRAME_GIFTS),
+                                      gift=gift), where)
         elif target not in areas:
-            raise RecordError(f'no area "{target}" on this board', where)
+            raise RecordError(msg("castelli.board.no_area", area=target), where)
         sides.append(target)
     return Space(name, at, (sides[0], sides[1], sides[2], sides[3]))
 
@@ -131,29 +135,29 @@ def validate_board(data: Any, name: str | None = None) -> Board:
     check_keys(data, required=("areas", "spaces"), optional=("settlements",))
     areas_data = require_object(data["areas"], "areas")
     if not areas_data:
-        raise RecordError("a board needs at least one area", "areas")
+        raise RecordError(msg("castelli.board.no_areas"), "areas")
     areas: dict[str, Area] = {}
     for area_name, area_data in areas_data.items():
         areas[area_name] = _area(area_name, area_data, f"areas.{area_name}")
     mines = [a.name for a in areas.values() if a.kind == "mine"]
     if len(mines) > 1:
-        raise RecordError(f"a board has at most one mine (found {', '.join(mines)})", "areas")
+        raise RecordError(msg("castelli.board.mines", mines=mines), "areas")
     seen: dict[tuple[int, int], str] = {}
     for area in areas.values():
         if area.at in seen:
-            raise RecordError(f"area {area.name} is at {list(area.at)} like {seen[area.at]}",
-                              f"areas.{area.name}.at")
+            raise RecordError(msg("castelli.board.area_at", area=area.name, at=str(list(area.at)),
+                                  other=seen[area.at]), f"areas.{area.name}.at")
         seen[area.at] = area.name
     spaces_data = require_object(data["spaces"], "spaces")
     if not spaces_data:
-        raise RecordError("a board needs at least one tile space", "spaces")
+        raise RecordError(msg("castelli.board.no_spaces"), "spaces")
     spaces: dict[str, Space] = {}
     seen = {}
     for space_name, space_data in spaces_data.items():
         space = _space(space_name, space_data, areas, f"spaces.{space_name}")
         if space.at in seen:
-            raise RecordError(f"space {space_name} is at {list(space.at)} like {seen[space.at]}",
-                              f"spaces.{space_name}.at")
+            raise RecordError(msg("castelli.board.space_at", space=space_name, at=str(list(space.at)),
+                                  other=seen[space.at]), f"spaces.{space_name}.at")
         seen[space.at] = space_name
         spaces[space_name] = space
     borders: dict[str, list[tuple[str, int]]] = {a: [] for a in areas}
@@ -163,8 +167,8 @@ def validate_board(data: Any, name: str | None = None) -> Board:
                 borders[target].append((space.name, index))
     for area in areas.values():
         if area.kind != "plain" and not borders[area.name]:
-            raise RecordError(f"no tile space borders this {area.kind}, so it could never be "
-                              "evaluated", f"areas.{area.name}")
+            raise RecordError(msg("castelli.board.unbordered", kind=kind_word(area.kind)),
+                              f"areas.{area.name}")
     settlements: dict[str, str] = {}
     raw = data.get("settlements")
     if raw is not None:
@@ -172,17 +176,20 @@ def validate_board(data: Any, name: str | None = None) -> Board:
         for area_name, kind in raw.items():
             where = f"settlements.{area_name}"
             if area_name not in areas:
-                raise RecordError(f'no area "{area_name}" on this board', where)
+                raise RecordError(msg("castelli.board.no_area", area=area_name), where)
             if areas[area_name].kind != "plain":
-                raise RecordError(f"villages and towns stand on plain areas, and {area_name} is a "
-                                  f"{areas[area_name].kind}", where)
+                raise RecordError(msg("castelli.board.settlement_not_plain", area=area_name,
+                                      kind=kind_word(areas[area_name].kind)), where)
             if kind not in tables.SETTLEMENT_KINDS:
-                raise RecordError(f'must be "village" or "town", not {json.dumps(kind)}', where)
+                raise RecordError(msg("castelli.board.settlement_kind", shown=json.dumps(kind)), where)
             settlements[area_name] = kind
         for kind, supply in tables.SETTLEMENT_SUPPLY.items():
             count = sum(1 for k in settlements.values() if k == kind)
+            if count > supply and kind == "village":
+                raise RecordError(msg("castelli.board.too_many_villages", supply=supply, count=count),
+                                  "settlements")
             if count > supply:
-                raise RecordError(f"the game has {supply} {kind}s, this board places {count}",
+                raise RecordError(msg("castelli.board.too_many_towns", supply=supply, count=count),
                                   "settlements")
     return Board(areas, spaces, settlements,
                  {a: tuple(b) for a, b in borders.items()}, name)
@@ -215,8 +222,7 @@ def layout_names() -> tuple[str, ...]:
 def load_layout(name: str) -> Board:
     """A shipped layout by name, validated; :class:`RecordError` for an unknown name."""
     if name not in layout_names():
-        raise RecordError(f'unknown board layout "{name}"; the companion ships '
-                          f'{", ".join(layout_names())}')
+        raise RecordError(msg("castelli.board.unknown_layout", name=name, layouts=list(layout_names())))
     text = resources.files("companion.games.castelli").joinpath(f"layouts/{name}.json").read_text(
         encoding="utf-8")
     data = json.loads(text)

@@ -1,4 +1,4 @@
-"""The area resolver: who gains what when an area is evaluated, and why, in words.
+"""The area resolver: who gains what when an area is evaluated, and why (as a message).
 
 A pure function of the area's kind, its yield (or tents, or the mine's silver),
 the shields pointing into it and who plays which colour. The engine, the views
@@ -12,8 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from companion.games.base import join_names
 from companion.games.castelli import tables
+from companion.games.castelli.words import amount as unit
+from companion.games.castelli.words import kind as kind_word
+from companion.games.castelli.words import who
+from companion.games.messages import Message, msg
 
 Shield = tuple[str, "int | str"]
 
@@ -25,7 +28,8 @@ class Resolution:
     ``evaluated`` is false when nobody has a shield point there (the rulebook:
     such an area is not evaluated). ``voided`` is true when a neutral colour
     leads (or, with ``neutral: void``, is among the leaders). ``awards`` maps
-    players to their share before caps; ``explanation`` says why in words.
+    players to their share before caps; ``explanation`` says why, as a message code
+    with its parameters (the catalogues put it into words).
     """
 
     kind: str
@@ -36,7 +40,7 @@ class Resolution:
     awards: dict[str, int] = field(default_factory=dict)
     evaluated: bool = True
     voided: bool = False
-    explanation: str = ""
+    explanation: Message = field(default_factory=lambda: msg("castelli.evaluation.nobody"))
 
 
 def shield_points(value: int | str) -> int:
@@ -50,18 +54,6 @@ def influence_of(shields: Iterable[Shield]) -> dict[str, int]:
     for colour, value in shields:
         totals[colour] = totals.get(colour, 0) + shield_points(value)
     return {c: totals[c] for c in tables.COLORS if totals.get(c, 0) > 0}
-
-
-def _who(colour: str, players_by_colour: Mapping[str, str]) -> str:
-    player = players_by_colour.get(colour)
-    return f"{player} ({colour})" if player else f"neutral {colour}"
-
-
-
-def _unit(gain: str, n: int) -> str:
-    if gain == "cards":
-        return "1 card" if n == 1 else f"{n} cards"
-    return f"{n} {gain}"
 
 
 def resolve(kind: str, amount: int, shields: Iterable[Shield],
@@ -78,42 +70,48 @@ def resolve(kind: str, amount: int, shields: Iterable[Shield],
     influence = influence_of(shields)
     if not gain:
         return Resolution(kind, gain, amount, influence, (), evaluated=False,
-                          explanation=f"a {kind} area gives nothing and is not evaluated")
+                          explanation=msg("castelli.evaluation.gives_nothing", kind=kind_word(kind)))
     if not influence:
         return Resolution(kind, gain, amount, influence, (), evaluated=False,
-                          explanation="nobody has a shield point here: the area is not evaluated")
+                          explanation=msg("castelli.evaluation.nobody"))
     best = max(influence.values())
     leaders = tuple(c for c, v in influence.items() if v == best)
     ranking = sorted(influence.items(), key=lambda cv: -cv[1])
-    others = [f"{_who(c, players_by_colour)} {v}" for c, v in ranking if v < best]
-    beaten = f", beating {join_names(others)}" if others else ""
+    others = [msg("castelli.who.points", who=who(c, players_by_colour.get(c)), points=v)
+              for c, v in ranking if v < best]
     neutrals = [c for c in leaders if c not in players_by_colour]
     played = [c for c in leaders if c in players_by_colour]
-    what = _unit(gain, amount)
+    what = unit(gain, amount)
+
+    def said(code: str, **params: object) -> Message:
+        """The explanation ``code``, or its ``_beating`` form naming the colours behind the leaders."""
+        if others:
+            return msg(f"{code}_beating", best=best, others=others, **params)
+        return msg(code, best=best, **params)
+
     if len(leaders) == 1:
         colour = leaders[0]
         if neutrals:
             return Resolution(kind, gain, amount, influence, leaders, voided=True,
-                              explanation=f"neutral {colour} has the most ({best}){beaten}: "
-                                          "nobody gains anything here")
+                              explanation=said("castelli.evaluation.neutral_leads",
+                                               who=who(colour, None)))
         player = players_by_colour[colour]
         return Resolution(kind, gain, amount, influence, leaders, {player: amount},
-                          explanation=f"{_who(colour, players_by_colour)} has the most ({best})"
-                                      f"{beaten}: {player} gains {what}")
-    tied = join_names([_who(c, players_by_colour) for c in leaders])
+                          explanation=said("castelli.evaluation.leads",
+                                           who=who(colour, player), player=player, amount=what))
+    tied = [who(c, players_by_colour.get(c)) for c in leaders]
     if neutrals and neutral == "void":
         return Resolution(kind, gain, amount, influence, leaders, voided=True,
-                          explanation=f"{tied} tie with {best}{beaten}; a neutral colour is among "
-                                      "the leaders, so nobody gains anything here")
+                          explanation=said("castelli.evaluation.tie_void", tied=tied))
     if not played:
         return Resolution(kind, gain, amount, influence, leaders, voided=True,
-                          explanation=f"{tied} tie with {best}{beaten}: only neutral colours lead, "
-                                      "so nobody gains anything here")
+                          explanation=said("castelli.evaluation.tie_neutral", tied=tied))
     share = amount // len(leaders)
     awards = {players_by_colour[c]: share for c in played}
-    rounding = "" if share * len(leaders) == amount else ", rounded down"
-    text = (f"{tied} tie with {best}{beaten}: {what} shared {len(leaders)} ways, "
-            f"{_unit(gain, share)} each{rounding}")
+    text = said("castelli.evaluation.tie_shared", tied=tied, amount=what, ways=len(leaders),
+                each=unit(gain, share))
+    if share * len(leaders) != amount:
+        text = msg("castelli.evaluation.rounded_down", explanation=text)
     if neutrals:
-        text += f"; the neutral share{'s are' if len(neutrals) > 1 else ' is'} lost"
+        text = msg("castelli.evaluation.neutral_share_lost", explanation=text, count=len(neutrals))
     return Resolution(kind, gain, amount, influence, leaders, awards, explanation=text)

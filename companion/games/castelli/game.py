@@ -12,8 +12,9 @@ from companion.games.castelli.legal import legal_moves
 from companion.games.castelli.moves import Move, move_to_json, parse_move
 from companion.games.castelli.rules import apply_move, winners
 from companion.games.castelli.state import Options, State
-from companion.games.castelli.views import report
+from companion.games.castelli.views import evaluation_line, report
 from companion.games.fields import check_keys, get_int, get_list, get_str, require_object, type_name
+from companion.games.messages import Message, msg
 
 
 def parse_options(options: Mapping[str, Any]) -> Options:
@@ -24,10 +25,11 @@ def parse_options(options: Mapping[str, Any]) -> Options:
     for index, module in enumerate(modules):
         if module not in tables.MODULES:
             shown = f'"{module}"' if isinstance(module, str) else type_name(module)
-            raise RecordError(f"must be one of {', '.join(tables.MODULES)} (not {shown})",
-                              f"options.modules[{index}]")
+            raise RecordError(msg("castelli.options.module_unknown", choices=", ".join(tables.MODULES),
+                                  shown=shown), f"options.modules[{index}]")
         if module in chosen:
-            raise RecordError(f'"{module}" is listed twice', f"options.modules[{index}]")
+            raise RecordError(msg("castelli.options.module_twice", module=module),
+                              f"options.modules[{index}]")
         chosen.append(module)
     neutral = get_str(options, "neutral", choices=tables.NEUTRAL_CHOICES,
                       default=tables.NEUTRAL_CHOICES[0], path="options")
@@ -44,8 +46,7 @@ def parse_board(value: Any) -> Board:
         except RecordError as error:
             raise RecordError(error.message, "setup.board") from None
     if not isinstance(value, dict):
-        raise RecordError(f"must be a layout name or an inline board, not {type_name(value)}",
-                          "setup.board")
+        raise RecordError(msg("castelli.setup.board_type", type=type_name(value)), "setup.board")
     try:
         return validate_board(value)
     except RecordError as error:
@@ -57,20 +58,20 @@ def parse_colors(players: Sequence[str], value: Any) -> dict[str, str]:
     data = require_object(value, "setup.colors")
     for name in data:
         if name not in players:
-            raise RecordError(f'"{name}" is not one of the players', "setup.colors")
+            raise RecordError(msg("castelli.setup.colors_not_player", name=name), "setup.colors")
     colors: dict[str, str] = {}
     for player in players:
         colour = data.get(player)
         if colour is None:
-            raise RecordError(f'{player} has no colour', "setup.colors")
+            raise RecordError(msg("castelli.setup.no_colour", player=player), "setup.colors")
         if colour not in tables.COLORS:
-            raise RecordError(f'must be one of {", ".join(tables.COLORS)} (not {type_name(colour)} '
-                              f'{colour!r})' if not isinstance(colour, str) else
-                              f'must be one of {", ".join(tables.COLORS)} (not "{colour}")',
-                              f"setup.colors.{player}")
+            shown = f'"{colour}"' if isinstance(colour, str) else f"{type_name(colour)} {colour!r}"
+            raise RecordError(msg("castelli.setup.colour_unknown", choices=", ".join(tables.COLORS),
+                                  shown=shown), f"setup.colors.{player}")
         if colour in colors.values():
             other = next(p for p, c in colors.items() if c == colour)
-            raise RecordError(f"{colour} is already {other}'s colour", f"setup.colors.{player}")
+            raise RecordError(msg("castelli.setup.colour_taken", colour=colour, other=other),
+                              f"setup.colors.{player}")
         colors[player] = colour
     return colors
 
@@ -92,6 +93,19 @@ def initial_state(players: Sequence[str], options: Mapping[str, Any],
         score=dict(zero), castles_built=dict(zero), castles={}, settlements=dict(board.settlements),
         revealed={}, done=frozenset(),
         holds_own_tile=dict.fromkeys(names, True) if opts.dilemma else {})
+
+
+def explanation_json(area: str, kind: str, explanation: Message) -> dict[str, Any]:
+    """A summary's explanation: the area, the explanation's code and parameters, and the English line.
+
+    ``text`` is the line as the readable report shows it in English (``a24 (forest): ...``), the
+    same on every machine; ``code`` and ``params`` are the explanation's own, for front ends that
+    say it in another language.
+    """
+    from companion.i18n import DEFAULT_LANGUAGE, render
+
+    text = render(evaluation_line(area, kind, explanation), DEFAULT_LANGUAGE)
+    return {"area": area, "kind": kind, **explanation.to_json(), "text": text}
 
 
 def in_progress(state: State) -> tuple[str | None, str | None]:
@@ -185,8 +199,8 @@ class Castelli(Game[State, Move]):
         }
         if state.finished and state.final is not None:
             out["final"] = {p: dict(state.final[p]) for p in players}
-        out["explanations"] = [f"{e.area} ({e.kind}): {e.explanation}" for e in state.evaluations]
-        out["not_evaluated"] = list(state.notes)
+        out["explanations"] = [explanation_json(e.area, e.kind, e.explanation) for e in state.evaluations]
+        out["not_evaluated"] = [explanation_json(n.area, n.kind, n.explanation) for n in state.notes]
         out["to_move"] = self.to_move(state)
         out["turn"] = dict(zip(("player", "next"), in_progress(state), strict=True))
         return out
@@ -201,4 +215,4 @@ class Castelli(Game[State, Move]):
                 "mine": state.mine_start}
 
     def report(self, state: State) -> str:
-        return report(state, self.to_move(state), winners(state))
+        return report(state, self.to_move(state), winners(state), self.outcome(state).decided_by)

@@ -22,6 +22,7 @@ from companion.games.fields import (
     require_object,
     type_name,
 )
+from companion.games.messages import Message, msg
 
 Shields = tuple[tuple[str, "int | str"], ...]
 
@@ -91,6 +92,9 @@ class End:
 
 Move = Reveal | Steward | Build | Guard | Play | Sell | End
 
+#: The record's move types, as ``type`` names them.
+MOVE_TYPES: tuple[str, ...] = ("reveal", "steward", "build", "guard", "play", "sell", "end")
+
 #: The extra field each played card needs (None: none).
 CARD_FIELD = {"king": "value", "traitor": "target", "peasant": "area", "prince": "area",
               "arsonist": "area"}
@@ -100,9 +104,9 @@ def parse_shields(data: dict[str, Any], key: str = "shields") -> Shields:
     """The four shields of a tile, checked: each ``[colour, 1–6 or "card"]``, four colours."""
     raw = data.get(key)
     if raw is None:
-        raise RecordError(f'"{key}" is missing')
+        raise RecordError(msg("castelli.shields.missing", key=key))
     if not isinstance(raw, dict):
-        raise RecordError(f"{key} must be an object with N, E, S and W, not {type_name(raw)}")
+        raise RecordError(msg("castelli.shields.not_object", key=key, type=type_name(raw)))
     check_keys(raw, required=tables.SIDES, path=key)
     shields = []
     for side in tables.SIDES:
@@ -111,12 +115,12 @@ def parse_shields(data: dict[str, Any], key: str = "shields") -> Shields:
               and ((isinstance(item[1], int) and not isinstance(item[1], bool)
                     and item[1] in tables.SHIELD_VALUES) or item[1] == tables.CARD_SHIELD))
         if not ok:
-            raise RecordError(f'{key}.{side} must be [colour, 1–6 or "card"] with colour one of '
-                              f'{", ".join(tables.COLORS)}')
+            raise RecordError(msg("castelli.shields.side", key=key, side=side,
+                                  colours=", ".join(tables.COLORS)))
         shields.append((item[0], item[1]))
     colours = [c for c, _ in shields]
     if len(set(colours)) != 4:
-        raise RecordError(f"{key} must show four different colours (not {', '.join(colours)})")
+        raise RecordError(msg("castelli.shields.colours", key=key, colours=", ".join(colours)))
     return tuple(shields)
 
 
@@ -143,9 +147,10 @@ def parse_move(data: Any) -> Move:
         cards = tables.TOP_BUILD_CARDS if on is not None else tables.BUILD_CARDS
         card = data.get("card")
         if card is not None and card not in cards:
-            where = 'with "on"' if on is not None else 'without "on"'
-            raise RecordError(f'card {where} must be one of {", ".join(cards)} or null '
-                              f"(not {_shown(card)})")
+            if on is not None:
+                raise RecordError(msg("castelli.move.build_card_on", cards=", ".join(cards),
+                                      shown=_shown(card)))
+            raise RecordError(msg("castelli.move.build_card", cards=", ".join(cards), shown=_shown(card)))
         return Build(check_player(data), get_text(data, "area"),
                      get_str(data, "silver_for", choices=tables.RESOURCES), card, on)
     if kind == "guard":
@@ -154,13 +159,14 @@ def parse_move(data: Any) -> Move:
     if kind == "play":
         card = data.get("card")
         if card not in tables.PLAY_CARDS:
-            hint = ""
+            choices = ", ".join(tables.PLAY_CARDS)
             if card == "steward" or card == "guard":
-                hint = f'; a {card} is its own move, {{"type": "{card}"}}'
-            elif card in tables.BUILD_CARDS or card in tables.TOP_BUILD_CARDS:
-                hint = f'; the {card} is played with a build move ("card": "{card}")'
-            raise RecordError(f'card must be one of {", ".join(tables.PLAY_CARDS)} '
-                              f"(not {_shown(card)}){hint}")
+                raise RecordError(msg("castelli.move.play_card_own_move", cards=choices,
+                                      shown=_shown(card), card=card))
+            if card in tables.BUILD_CARDS or card in tables.TOP_BUILD_CARDS:
+                raise RecordError(msg("castelli.move.play_card_with_build", cards=choices,
+                                      shown=_shown(card), card=card))
+            raise RecordError(msg("castelli.move.play_card", cards=choices, shown=_shown(card)))
         extra = CARD_FIELD.get(card)
         required = ("type", "player", "card") + ((extra,) if extra else ())
         check_keys(data, required=required)
@@ -168,8 +174,8 @@ def parse_move(data: Any) -> Move:
         if card == "king":
             value = get_int(data, "value", required=True)
             if value not in tables.KING_VALUES:
-                raise RecordError(f"value must be one of {', '.join(map(str, tables.KING_VALUES))} "
-                                  f"(the Kings' values), not {value}")
+                raise RecordError(msg("castelli.move.king_value",
+                                      values=", ".join(map(str, tables.KING_VALUES)), value=value))
             return Play(player, card, value=value)
         if card == "traitor":
             return Play(player, card, target=get_text(data, "target"))
@@ -182,8 +188,7 @@ def parse_move(data: Any) -> Move:
     if kind == "end":
         check_keys(data, required=("type",))
         return End()
-    raise RecordError("type must be one of reveal, steward, build, guard, play, sell, end "
-                      f"(not {_shown(kind)})")
+    raise RecordError(msg("castelli.move.type", types=", ".join(MOVE_TYPES), shown=_shown(kind)))
 
 
 def move_to_json(move: Move) -> dict[str, Any]:
@@ -211,5 +216,8 @@ def move_to_json(move: Move) -> dict[str, Any]:
     raise TypeError(f"not a Castelli move: {move!r}")
 
 
-def _shown(value: Any) -> str:
-    return f'"{value}"' if isinstance(value, str) else ("missing" if value is None else type_name(value))
+def _shown(value: Any) -> str | Message:
+    """A value quoted from a record for a message: a text in quotes, else its type or "missing"."""
+    if value is None:
+        return msg("castelli.move.missing_value")
+    return f'"{value}"' if isinstance(value, str) else type_name(value)

@@ -3,7 +3,8 @@
 States are frozen: every step here returns a new state built with
 :meth:`State.with_` (a new table only where a value changes) and the state it
 was given stays as it was, whether the move is accepted or refused.
-Messages are the rule in a player's words.
+A refusal names the rule as a message code with its parameters (the catalogues
+put it into a player's words); explanations are messages too.
 """
 
 from __future__ import annotations
@@ -21,7 +22,13 @@ from companion.games.castelli.scoring import (
     silver_awards,
     top_castles,
 )
-from companion.games.castelli.state import Evaluation, Pending, Shields, State
+from companion.games.castelli.state import Evaluation, Pending, Shields, State, Unevaluated
+from companion.games.castelli.words import amount as unit
+from companion.games.castelli.words import card as card_word
+from companion.games.castelli.words import kind as kind_word
+from companion.games.castelli.words import resource as resource_word
+from companion.games.castelli.words import settlement as settlement_word
+from companion.games.messages import Message, msg
 
 _RES_INDEX = {r: i for i, r in enumerate(tables.RESOURCES)}
 
@@ -29,7 +36,7 @@ _RES_INDEX = {r: i for i, r in enumerate(tables.RESOURCES)}
 def apply_move(state: State, move: Move) -> State:
     """The state after ``move``; :class:`IllegalMove` when the rules refuse it."""
     if state.finished:
-        raise IllegalMove("the game is over; no move can follow the end")
+        raise IllegalMove(msg("castelli.game.over"))
     player = getattr(move, "player", None)
     if player is not None:
         require_player(tuple(state.colors), player)
@@ -47,7 +54,7 @@ def apply_move(state: State, move: Move) -> State:
         return _sell(state, move)
     if isinstance(move, End):
         return _end(state)
-    raise IllegalMove(f"unknown move {move!r}")
+    raise IllegalMove(msg("castelli.move.unknown", move=type(move).__name__))
 
 
 # Building new tables -------------------------------------------------------
@@ -93,20 +100,30 @@ def evaluate(state: State, area: str) -> State:
     if spec.kind == "plain":
         return state
     if not result.evaluated or result.voided:
-        return state.with_(notes=(*state.notes, f"{area} ({spec.kind}): {result.explanation}"))
+        return state.with_(notes=(*state.notes, Unevaluated(area, spec.kind, result.explanation)))
     awards: dict[str, dict[str, int]] = {}
-    capped = []
+    capped: list[Message] = []
     for player, share in result.awards.items():
         state, gained = give(state, player, result.gain, share)
         if gained:
             awards[player] = {result.gain: gained}
         if gained < share:
-            capped.append(f"{player} receives {gained} of {share} "
-                          f"({'the deck ran out' if result.gain == 'cards' else 'at most 5 of a resource'})"
-                          if result.gain != "silver" else f"{player} receives {gained} of {share}")
-    text = result.explanation + (f" ({'; '.join(capped)})" if capped else "")
+            capped.append(_capped(player, result.gain, gained, share))
+    text = result.explanation
+    if capped:
+        text = msg("castelli.evaluation.with_caps", explanation=text, caps=capped)
     return state.with_(evaluations=(*state.evaluations,
                                     Evaluation(area, spec.kind, result.influence, awards, text)))
+
+
+def _capped(player: str, gain: str, gained: int, share: int) -> Message:
+    """Why ``player`` received less than its share: the deck ran out, the cap of 5, the mine."""
+    if gain == "cards":
+        return msg("castelli.evaluation.capped_cards", player=player, gained=gained, share=share)
+    if gain == "silver":
+        return msg("castelli.evaluation.capped_silver", player=player, gained=gained, share=share)
+    return msg("castelli.evaluation.capped_resource", player=player, gained=gained, share=share,
+               cap=tables.RESOURCE_CAP)
 
 
 def _apply_orientation(state: State, space: str, shields: Shields) -> State:
@@ -136,7 +153,7 @@ def _apply_orientation(state: State, space: str, shields: Shields) -> State:
 
 # Turn order --------------------------------------------------------------
 
-def _turn_of(state: State, player: str, doing: str, *, may_start: bool) -> State:
+def _turn_of(state: State, player: str, doing: Message, *, may_start: bool) -> State:
     """A state in which it is ``player``'s turn, or a refusal naming whose turn it is.
 
     ``may_start``: playing or selling a card before revealing starts the turn.
@@ -147,30 +164,28 @@ def _turn_of(state: State, player: str, doing: str, *, may_start: bool) -> State
     expected = state.players[state.next_index()]
     if may_start and state.next_index() == index:
         if state.all_revealed():
-            raise IllegalMove(f"every tile is face up: the game ends after "
-                              f"{state.players[state.current or 0]}'s turn, nobody starts a new one")
+            raise IllegalMove(msg("castelli.turn.game_ends", player=state.players[state.current or 0]))
         return state.with_(current=index, revealed_this_turn=False, card_played=False,
                            silver_swap_used=False)
     whose = state.players[state.current] if state.current is not None else expected
-    raise IllegalMove(f"it is {whose}'s turn; only the player whose turn it is may {doing}")
+    raise IllegalMove(msg("castelli.turn.only_current", player=whose, doing=doing))
 
 
 def _reveal(state: State, move: Reveal) -> State:
     if state.all_revealed():
-        raise IllegalMove("every tile is already face up; the game ends with the end move")
+        raise IllegalMove(msg("castelli.reveal.all_face_up"))
     index = state.players.index(move.player)
     expected = state.players[state.next_index()]
     if move.player != expected:
         if state.current == index:
-            raise IllegalMove(f"you have already revealed a tile this turn; {expected} reveals next")
-        raise IllegalMove(f"it is {expected}'s turn to reveal a tile, not {move.player}'s")
+            raise IllegalMove(msg("castelli.reveal.already_this_turn", next=expected))
+        raise IllegalMove(msg("castelli.reveal.not_your_turn", expected=expected, player=move.player))
     if move.space not in state.board.spaces:
-        raise IllegalMove(f'there is no tile space "{move.space}" on this board')
+        raise IllegalMove(msg("castelli.reveal.no_space", space=move.space))
     if move.space in state.revealed:
-        raise IllegalMove(f"the tile on {move.space} is already face up; reveal a face-down tile")
+        raise IllegalMove(msg("castelli.reveal.face_up", space=move.space))
     if move.swap and not state.options.dilemma:
-        raise IllegalMove("swapping in your hand tile is part of the Dilemma module, "
-                          "which this game does not use")
+        raise IllegalMove(msg("castelli.reveal.swap_without_dilemma"))
     new = state.with_(revealed_this_turn=True, pending=None)
     if state.current != index:
         new = new.with_(current=index, card_played=False, silver_swap_used=False)
@@ -186,20 +201,17 @@ def _reveal(state: State, move: Reveal) -> State:
 def _steward(state: State, move: Steward) -> State:
     pending = state.pending
     if pending is None or pending.kind != "reveal":
-        raise IllegalMove("a Steward turns only the tile revealed just now, before anything else "
-                          "happens")
+        raise IllegalMove(msg("castelli.steward.not_now"))
     if move.player == pending.player:
-        raise IllegalMove("the Steward turns a tile another player revealed, not your own")
+        raise IllegalMove(msg("castelli.steward.own_tile"))
     base = pending.base
     if base.cards[move.player] < 1:
-        raise IllegalMove("you need a card in hand to play the Steward")
+        raise IllegalMove(msg("castelli.card.needs_card", card=card_word("steward")))
     old = state.revealed[pending.space]
     if move.shields == old:
-        raise IllegalMove("the Steward must turn the tile to another direction; these are the "
-                          "shields as they lie")
+        raise IllegalMove(msg("castelli.steward.same"))
     if move.shields not in [old[k:] + old[:k] for k in range(1, 4)]:
-        raise IllegalMove("the Steward only turns the tile: the shields must be the same tile's "
-                          "in another direction")
+        raise IllegalMove(msg("castelli.steward.not_a_turn"))
     rebase = base.with_(cards=_plus(base.cards, move.player, -1))
     new = _apply_orientation(rebase, pending.space, move.shields)
     return new.with_(pending=Pending("reveal", rebase, pending.player, pending.space))
@@ -212,35 +224,36 @@ def _pay_for_castle(state: State, move: Build, cost: int) -> State:
     missing = {r: max(0, cost - held[i]) for i, r in enumerate(tables.RESOURCES)}
     silver = state.silver[player]
     swap_used = state.silver_swap_used
-    price = (f"{cost} wood, {cost} grain and {cost} stone")
     if move.silver_for is not None:
         if swap_used:
-            raise IllegalMove("2 silver may replace a missing resource only once per turn")
+            raise IllegalMove(msg("castelli.pay.swap_used", silver=tables.SILVER_PER_RESOURCE))
         if move.card == "master-builder":
-            raise IllegalMove("with the Master builder you pay 1 silver per missing resource; "
-                              "do not pay 2 silver for one as well")
+            raise IllegalMove(msg("castelli.pay.master_builder_swap", each=tables.MASTER_BUILDER_SILVER,
+                                  silver=tables.SILVER_PER_RESOURCE))
         if missing[move.silver_for] == 0:
-            raise IllegalMove(f"you have the {move.silver_for}; 2 silver replaces only a "
-                              "missing resource")
+            raise IllegalMove(msg("castelli.pay.not_missing", resource=resource_word(move.silver_for),
+                                  silver=tables.SILVER_PER_RESOURCE))
         if silver < tables.SILVER_PER_RESOURCE:
-            raise IllegalMove(f"replacing the {move.silver_for} costs "
-                              f"{tables.SILVER_PER_RESOURCE} silver; you have {silver}")
+            raise IllegalMove(msg("castelli.pay.swap_short", resource=resource_word(move.silver_for),
+                                  cost=tables.SILVER_PER_RESOURCE, silver=silver))
         missing[move.silver_for] -= 1
         silver -= tables.SILVER_PER_RESOURCE
         swap_used = True
     short = sum(missing.values())
-    words = ", ".join(f"{n} {r}" for r, n in missing.items() if n)
+    words = [unit(r, n) for r, n in missing.items() if n]
     if move.card == "master-builder":
         if short == 0:
-            raise IllegalMove("the Master builder is for building without all resources, and you "
-                              "have them all")
+            raise IllegalMove(msg("castelli.pay.master_builder_not_needed"))
         if silver < short * tables.MASTER_BUILDER_SILVER:
-            raise IllegalMove(f"the Master builder pays 1 silver per missing resource: "
-                              f"{short} for {words}, and you have {silver}")
+            raise IllegalMove(msg("castelli.pay.master_builder_short", each=tables.MASTER_BUILDER_SILVER,
+                                  short=short * tables.MASTER_BUILDER_SILVER, missing=words,
+                                  silver=silver))
         silver -= short * tables.MASTER_BUILDER_SILVER
     elif short:
-        hint = "" if move.silver_for or swap_used else " (2 silver can replace one, once per turn)"
-        raise IllegalMove(f"a castle here costs {price}; you are missing {words}{hint}")
+        if move.silver_for or swap_used:
+            raise IllegalMove(msg("castelli.pay.missing", cost=cost, missing=words))
+        raise IllegalMove(msg("castelli.pay.missing_swap_hint", cost=cost, missing=words,
+                              silver=tables.SILVER_PER_RESOURCE))
     paid = state.silver[player] - silver
     left = (max(0, held[0] - cost), max(0, held[1] - cost), max(0, held[2] - cost))
     return state.with_(silver={**state.silver, player: silver}, mine=state.mine + paid,
@@ -253,17 +266,17 @@ def _check_builder(state: State, move: Build) -> Area:
     index = state.players.index(player)
     turn = state.current if state.current is not None else state.next_index()  # before any move: seat 0
     if index != turn:
-        raise IllegalMove(f"it is {state.players[turn]}'s turn; only the player whose turn it is may build")
+        raise IllegalMove(msg("castelli.turn.only_current", player=state.players[turn],
+                              doing=msg("castelli.doing.build")))
     if not state.revealed_this_turn:
-        raise IllegalMove("reveal a tile first: building comes after the reveal")
+        raise IllegalMove(msg("castelli.build.reveal_first"))
     area = state.board.areas.get(move.area)
     if area is None:
-        raise IllegalMove(f'there is no area "{move.area}" on this board')
+        raise IllegalMove(msg("castelli.area.unknown", area=move.area))
     if state.castles_left(player) <= 0:
-        raise IllegalMove(f"you have built all {tables.CASTLES_PER_PLAYER} of your castles")
+        raise IllegalMove(msg("castelli.build.no_castles_left", count=tables.CASTLES_PER_PLAYER))
     if move.on is not None and not state.options.battle:
-        raise IllegalMove("building on top of a castle is part of the Battle module, which this "
-                          "game does not use")
+        raise IllegalMove(msg("castelli.build.on_without_battle"))
     if move.card is not None:
         _check_card(state, player, move.card)
     return area
@@ -273,21 +286,20 @@ def _new_castle_cost(move: Build, area: Area, stacks: tuple[tuple[str, ...], ...
     """What a new castle in ``area`` costs of each resource, or the rule it breaks there."""
     needed = tables.CARD_AREA.get(move.card or "")
     if needed is not None and area.kind != needed:
-        raise IllegalMove(f"the {(move.card or '').title()} lets you build on a {needed}, and "
-                          f"{move.area} is a {area.kind}")
+        raise IllegalMove(msg("castelli.build.card_area", card=card_word(move.card or ""),
+                              needed=kind_word(needed), area=move.area, kind=kind_word(area.kind)))
     if area.kind == "rock":
         if len(stacks) >= area.spots:
-            raise IllegalMove(f"you can build only on a rock with a free castle place; "
-                              f"{move.area} has {area.spots} and no free one")
+            raise IllegalMove(msg("castelli.build.rock_full", area=move.area, spots=area.spots))
     elif area.kind in ("field", "forest"):
-        card = "Count" if area.kind == "field" else "Countess"
+        card = "count" if area.kind == "field" else "countess"
         if needed is None:
-            raise IllegalMove(f"castles stand on rocks; on a {area.kind} only with the {card}")
+            raise IllegalMove(msg("castelli.build.needs_card", kind=kind_word(area.kind),
+                                  card=card_word(card)))
         if stacks:
-            raise IllegalMove(f"a {area.kind} holds one castle, and {move.area} has one")
+            raise IllegalMove(msg("castelli.build.one_castle", kind=kind_word(area.kind), area=move.area))
     else:
-        raise IllegalMove(f"you can build only on a rock with a free castle place, not on a "
-                          f"{area.kind}")
+        raise IllegalMove(msg("castelli.build.not_on_kind", kind=kind_word(area.kind)))
     _check_points(move.area, points)
     return tables.CASTLE_COST
 
@@ -297,21 +309,20 @@ def _top_castle_cost(state: State, move: Build, owner: str, stacks: tuple[tuple[
     """What building on top of ``owner``'s castle costs of each resource, or the rule it breaks."""
     require_player(tuple(state.colors), owner)
     if owner == move.player:
-        raise IllegalMove("you build on top of another player's castle, not your own")
+        raise IllegalMove(msg("castelli.battle.own_castle"))
     if not any(s[-1] == owner for s in stacks):
-        raise IllegalMove(f"{owner} has no castle on top in {move.area}")
+        raise IllegalMove(msg("castelli.battle.no_top", owner=owner, area=move.area))
     if not any(len(s) == 1 and s[0] == owner for s in stacks):
-        raise IllegalMove(f"{owner}'s castle in {move.area} already stands on another; a castle "
-                          "place is built on only once")
+        raise IllegalMove(msg("castelli.battle.already_built_on", owner=owner, area=move.area))
     _check_points(move.area, points)
     theirs = state.points_in(move.area, owner)
     if move.card == "knights":
         if points >= theirs:
-            raise IllegalMove(f"the Knights let you build on a castle where you have fewer shield "
-                              f"points than its owner (you {points}, {owner} {theirs})")
+            raise IllegalMove(msg("castelli.battle.knights_points", owner=owner, points=points,
+                                  theirs=theirs))
     elif points <= theirs:
-        raise IllegalMove(f"to build on top of {owner}'s castle you need more shield points in "
-                          f"{move.area} than {owner} (you {points}, {owner} {theirs})")
+        raise IllegalMove(msg("castelli.battle.points", owner=owner, area=move.area, points=points,
+                              theirs=theirs))
     return tables.ABBOT_COST if move.card == "abbot" else tables.TOP_CASTLE_COST
 
 
@@ -344,34 +355,33 @@ def _build(state: State, move: Build) -> State:
 
 def _check_points(area: str, points: int) -> None:
     if points < 1:
-        raise IllegalMove(f"you need at least 1 shield point in {area} to build there "
-                          "(revealed shields count)")
+        raise IllegalMove(msg("castelli.build.no_points", area=area))
 
 
 def _check_card(state: State, player: str, card: str) -> None:
     if card in tables.BATTLE_ONLY and not state.options.battle:
-        raise IllegalMove(f"the {card} is a Battle card, and this game does not use the Battle module")
+        raise IllegalMove(msg("castelli.card.battle_only", card=card_word(card)))
     if state.card_played:
-        raise IllegalMove("you have already played a card this turn (one card per turn)")
+        raise IllegalMove(msg("castelli.card.one_per_turn"))
     if state.cards[player] < 1:
-        raise IllegalMove(f"you have no card in hand to play as the {card}")
+        raise IllegalMove(msg("castelli.card.none_in_hand", card=card_word(card)))
 
 
 def _guard(state: State, move: Guard) -> State:
     pending = state.pending
     if not state.options.battle:
-        raise IllegalMove("the Guard is a Battle card, and this game does not use the Battle module")
+        raise IllegalMove(msg("castelli.card.battle_only", card=card_word("guard")))
     if pending is None or pending.kind != "top" or pending.owner != move.player:
-        raise IllegalMove("the Guard stops a build on top of your castle, right after it happens")
+        raise IllegalMove(msg("castelli.guard.not_now"))
     if state.cards[move.player] < 1:
-        raise IllegalMove("you need a card in hand to play the Guard")
+        raise IllegalMove(msg("castelli.card.needs_card", card=card_word("guard")))
     base = pending.base
     return base.with_(cards=_plus(base.cards, move.player, -1), pending=None)
 
 
 def _play(state: State, move: Play) -> State:
     player = move.player
-    new = _turn_of(state, player, "play a card", may_start=True)
+    new = _turn_of(state, player, msg("castelli.doing.play"), may_start=True)
     _check_card(new, player, move.card)
     new = _card_effect(new.with_(pending=None), move)
     return new.with_(cards=_plus(new.cards, player, -1), card_played=True)
@@ -401,7 +411,7 @@ def _card_effect(state: State, move: Play) -> State:
     if card == "arsonist":
         place = _area_for(state, move.area)
         if state.settlements.get(place) != "town":
-            raise IllegalMove(f"the Arsonist burns a town, and there is no town in {place}")
+            raise IllegalMove(msg("castelli.arsonist.no_town", area=place))
         return state.with_(settlements={a: k for a, k in state.settlements.items() if a != place})
     return state
 
@@ -410,11 +420,11 @@ def _traitor(state: State, player: str, target: str) -> State:
     """The Traitor buys a card from ``target`` for silver."""
     require_player(tuple(state.colors), target)
     if target == player:
-        raise IllegalMove("the Traitor buys a card from another player, not from yourself")
+        raise IllegalMove(msg("castelli.traitor.self"))
     if state.cards[target] < 1:
-        raise IllegalMove(f"{target} has no card in hand to sell to the Traitor")
+        raise IllegalMove(msg("castelli.traitor.no_card", target=target))
     if state.silver[player] < tables.TRAITOR_PRICE:
-        raise IllegalMove(f"the Traitor pays {target} {tables.TRAITOR_PRICE} silver, and you have none")
+        raise IllegalMove(msg("castelli.traitor.no_silver", target=target, price=tables.TRAITOR_PRICE))
     price = tables.TRAITOR_PRICE
     return state.with_(silver={**state.silver, player: state.silver[player] - price,
                                target: state.silver[target] + price},
@@ -426,34 +436,35 @@ def _settle(state: State, kind: str, area: str | None) -> State:
     """The Peasant's new village or the Prince's new town on an empty plain area."""
     place = _area_for(state, area)
     if state.board.areas[place].kind != "plain":
-        raise IllegalMove(f"a new {kind} goes on an empty plain area, and {place} is a "
-                          f"{state.board.areas[place].kind}")
+        raise IllegalMove(msg("castelli.settle.not_plain", settlement=settlement_word(kind), area=place,
+                              kind=kind_word(state.board.areas[place].kind)))
     if place in state.settlements:
-        raise IllegalMove(f"{place} already has a {state.settlements[place]}; a new {kind} needs "
-                          "an empty place")
+        raise IllegalMove(msg("castelli.settle.occupied", area=place, settlement=settlement_word(kind),
+                              existing=settlement_word(state.settlements[place])))
     if state.castles.get(place):
-        raise IllegalMove(f"{place} has a castle; a new {kind} needs an empty place")
+        raise IllegalMove(msg("castelli.settle.castle", area=place, settlement=settlement_word(kind)))
     if state.settlements_left(kind) <= 0:
-        raise IllegalMove(f"all {tables.SETTLEMENT_SUPPLY[kind]} {kind}s are on the board")
+        supply = tables.SETTLEMENT_SUPPLY[kind]
+        if kind == "village":
+            raise IllegalMove(msg("castelli.settle.no_villages_left", count=supply))
+        raise IllegalMove(msg("castelli.settle.no_towns_left", count=supply))
     return state.with_(settlements={**state.settlements, place: kind})
 
 
 def _area_for(state: State, area: str | None) -> str:
     if area is None or area not in state.board.areas:
-        raise IllegalMove(f'there is no area "{area}" on this board')
+        raise IllegalMove(msg("castelli.area.unknown", area=area))
     return area
 
 
 def _sell(state: State, move: Sell) -> State:
-    new = _turn_of(state, move.player, "sell cards", may_start=True)
+    new = _turn_of(state, move.player, msg("castelli.doing.sell"), may_start=True)
     held = new.cards[move.player]
     if held < move.cards:
-        raise IllegalMove(f"you have {held} card{'s' if held != 1 else ''} in hand; you cannot sell "
-                          f"{move.cards}")
+        raise IllegalMove(msg("castelli.sell.too_many", count=held, cards=move.cards))
     price = tables.SELL_PRICE * move.cards
     if new.mine < price:
-        raise IllegalMove(f"the mine has only {new.mine} silver; selling {move.cards} "
-                          f"card{'s' if move.cards != 1 else ''} needs {price}")
+        raise IllegalMove(msg("castelli.sell.mine_short", mine=new.mine, count=move.cards, price=price))
     return new.with_(pending=None, cards=_plus(new.cards, move.player, -move.cards),
                      mine=new.mine - price, silver=_plus(new.silver, move.player, price))
 
@@ -461,7 +472,7 @@ def _sell(state: State, move: Sell) -> State:
 def _end(state: State) -> State:
     left = len(state.board.spaces) - len(state.revealed)
     if left:
-        raise IllegalMove(f"the game ends after the last tile is revealed ({left} still face down)")
+        raise IllegalMove(msg("castelli.end.tiles_left", count=left))
     return final_scoring(state)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.games.castelli import tables
 from companion.games.castelli.board import Board
+from companion.games.messages import Message
 
 Shields = tuple[tuple[str, "int | str"], ...]
 Resources = tuple[int, int, int]
@@ -40,17 +41,26 @@ class Options:
 
 @dataclass(frozen=True)
 class Evaluation:
-    """One evaluated area, as the summary lists it, plus the resolver's words."""
+    """One evaluated area, as the summary lists it, plus the resolver's explanation (a message)."""
 
     area: str
     kind: str
     influence: Mapping[str, int]
     awards: Mapping[str, Mapping[str, int]]
-    explanation: str
+    explanation: Message
 
     def to_json(self) -> dict[str, Any]:
         return {"area": self.area, "kind": self.kind, "influence": dict(self.influence),
                 "awards": {p: dict(a) for p, a in self.awards.items()}}
+
+
+@dataclass(frozen=True)
+class Unevaluated:
+    """An area whose turn came but that gave nothing (nobody with points, a neutral colour leads)."""
+
+    area: str
+    kind: str
+    explanation: Message
 
 
 @dataclass(frozen=True)
@@ -89,7 +99,7 @@ class State:
     revealed: Mapping[str, Shields]
     done: frozenset[str]  # areas whose evaluation happened (or was found empty / void)
     evaluations: tuple[Evaluation, ...] = ()
-    notes: tuple[str, ...] = ()  # why areas gave nothing (void, nobody), for the report
+    notes: tuple[Unevaluated, ...] = ()  # why areas gave nothing (void, nobody), for the report
     current: int | None = None  # index of the player whose turn it is
     revealed_this_turn: bool = False
     card_played: bool = False

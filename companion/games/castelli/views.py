@@ -16,6 +16,9 @@ from companion.games.castelli.moves import Build
 from companion.games.castelli.rules import apply_move, final_scoring
 from companion.games.castelli.scoring import castle_points
 from companion.games.castelli.state import Shields, State
+from companion.games.castelli.words import colour as colour_word
+from companion.games.castelli.words import kind as kind_word
+from companion.games.messages import Message, msg
 
 
 def area_views(state: State) -> list[dict[str, Any]]:
@@ -157,30 +160,67 @@ def preview_final(state: State) -> dict[str, dict[str, int]]:
     return {p: dict(lines) for p, lines in (final or {}).items()}
 
 
-def report(state: State, to_move: str | None, winners: list[str]) -> str:
-    """The readable table of ``companion replay`` without ``--json``."""
-    status = "finished" if state.finished else f"in progress, {to_move} to move"
-    lines = [f"Castelli: {status}; mine {state.mine} silver, deck {state.deck()} cards, "
-             f"{len(state.revealed)}/{len(state.board.spaces)} tiles face up", ""]
-    lines.append(f"  {'player':<24} {'colour':<7} {'wood':>4} {'grain':>5} {'stone':>5} {'silver':>6} "
-                 f"{'cards':>5} {'castles':>7} {'score':>5}")
-    wins = winners
+#: The readable table's columns: the message code of each heading, its width and alignment.
+_COLUMNS: tuple[tuple[str, int, str], ...] = (
+    ("castelli.report.column.player", 24, "<"), ("castelli.report.column.colour", 7, "<"),
+    ("castelli.report.column.wood", 4, ">"), ("castelli.report.column.grain", 5, ">"),
+    ("castelli.report.column.stone", 5, ">"), ("castelli.report.column.silver", 6, ">"),
+    ("castelli.report.column.cards", 5, ">"), ("castelli.report.column.castles", 7, ">"),
+    ("castelli.report.column.score", 5, ">"),
+)
+
+
+def report(state: State, to_move: str | None, winners: list[str], decided_by: str | None = None) -> str:
+    """The readable table of ``companion replay`` without ``--json``, in the current language.
+
+    Every word comes from the catalogues (``str`` of a message); names, areas
+    and numbers come from the record. ``decided_by`` is the outcome's (``score``,
+    the tie-break's name, ``shared``): the line under the table says why the winners won.
+    """
+    counts = {"mine": state.mine, "deck": state.deck(), "up": len(state.revealed),
+              "spaces": len(state.board.spaces)}
+    status = (msg("castelli.report.finished", **counts) if state.finished
+              else msg("castelli.report.in_progress", player=to_move, **counts))
+    headings = [str(msg(code)) for code, _, _ in _COLUMNS]
+    widths = [max(width, len(heading)) for heading, (_, width, _) in zip(headings, _COLUMNS, strict=True)]
+
+    def row(cells: list[object]) -> str:
+        return "  " + " ".join(f"{cell!s:{align}{width}}" for cell, width, (_, _, align)
+                               in zip(cells, widths, _COLUMNS, strict=True))
+
+    lines = [str(status), "", row(list(headings)).rstrip()]
+    winner = str(msg("castelli.report.winner"))
     for p in state.players:
         wood, grain, stone = state.resources[p]
-        mark = "  winner" if p in wins else ""
-        lines.append(f"  {p:<24} {state.colors[p]:<7} {wood:>4} {grain:>5} {stone:>5} "
-                     f"{state.silver[p]:>6} {state.cards[p]:>5} {state.castles_built[p]:>7} "
-                     f"{state.score[p]:>5}{mark}")
+        mark = f"  {winner}" if p in winners else ""
+        lines.append(row([p, colour_word(state.colors[p]), wood, grain, stone, state.silver[p],
+                          state.cards[p], state.castles_built[p], state.score[p]]) + mark)
+    if state.finished and winners and decided_by is not None:
+        lines += ["", str(_why_they_won(winners, decided_by))]
     if state.evaluations:
-        lines += ["", "Evaluations:"]
-        for e in state.evaluations:
-            lines.append(f"  {e.area} ({e.kind}): {e.explanation}")
+        lines += ["", str(msg("castelli.report.evaluations"))]
+        lines += [f"  {evaluation_line(e.area, e.kind, e.explanation)}" for e in state.evaluations]
     if state.notes:
-        lines += ["", "Not evaluated:"]
-        lines += [f"  {note}" for note in state.notes]
+        lines += ["", str(msg("castelli.report.not_evaluated"))]
+        lines += [f"  {evaluation_line(n.area, n.kind, n.explanation)}" for n in state.notes]
     if state.final:
-        lines += ["", "Final scoring:"]
+        lines += ["", str(msg("castelli.report.final"))]
         for p in state.players:
-            parts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in state.final[p].items())
-            lines.append(f"  {p}: {parts}")
+            parts = str(msg("common.list.separator")).join(
+                str(msg(f"castelli.final.{line}", points=points)) for line, points in state.final[p].items())
+            lines.append(f"  {msg('castelli.report.final_line', player=p, lines=parts)}")
     return "\n".join(lines)
+
+
+def _why_they_won(winners: list[str], decided_by: str) -> Message:
+    """Most points, the tie-break (castles built), or a shared win."""
+    if decided_by == "score":
+        return msg("castelli.outcome.score", winners=winners)
+    if decided_by == "shared":
+        return msg("castelli.outcome.shared", winners=winners)
+    return msg("castelli.outcome.castles", winners=winners)
+
+
+def evaluation_line(area: str, kind: str, explanation: Message) -> Message:
+    """``a24 (forest): Csaba (blue) has the most (3): ...``: an area and why it gave what it gave."""
+    return msg("castelli.evaluation.line", area=area, kind=kind_word(kind), explanation=explanation)

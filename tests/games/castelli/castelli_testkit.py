@@ -6,12 +6,11 @@ import copy
 import dataclasses
 from typing import Any
 
-import pytest
-
-from companion.games.base import IllegalMove
 from companion.games.castelli import Castelli
 from companion.games.castelli.moves import Build, End, Guard, Play, Reveal, Sell, Steward
 from companion.games.castelli.state import State
+from companion.i18n import DEFAULT_LANGUAGE, render
+from tests.refusals import refuses
 
 GAME = Castelli()
 PLAYERS = ("Anna", "Bela", "Csaba", "Dora")
@@ -108,12 +107,14 @@ def given(state: State, **changes: Any) -> State:
     return dataclasses.replace(state, **fields)
 
 
-def refused(state: State, move: Any, text: str) -> None:
-    """The move is refused with ``text`` in the reason, and the state is exactly as before."""
+def refused(state: State, move: Any, code: str, text: str = "", **params: Any) -> None:
+    """The move is refused by the rule ``code`` (with ``params``), its words checked in every language
+    (tests/refusals.py), ``text`` in its English words; and the state is exactly as before."""
     before = copy.deepcopy(state)
-    with pytest.raises(IllegalMove) as info:
+    with refuses(code, **params) as info:
         GAME.apply(state, move)
-    assert text in str(info.value), str(info.value)
+    english = render(info.value.reason, DEFAULT_LANGUAGE)  # type: ignore[arg-type]
+    assert text in english, english
     assert state == before
 
 

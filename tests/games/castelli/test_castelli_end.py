@@ -19,7 +19,8 @@ def finish_tiles(state, tiles=None):
 
 
 def test_end_needs_every_tile_face_up():
-    refused(start(), End(), "the game ends after the last tile is revealed (8 still face down)")
+    refused(start(), End(),
+            "castelli.end.tiles_left", "the game ends after the last tile is revealed (8 still face down)")
 
 
 def test_the_mine_goes_to_the_most_influence_then_final_scoring():
@@ -38,7 +39,7 @@ def test_the_mine_goes_to_the_most_influence_then_final_scoring():
     assert summary["final"] == done.final and summary["finished"]
     for p in done.players:
         assert summary["scores"][p] == state.score[p] + sum(done.final[p].values())
-    refused(done, End(), "the game is over")
+    refused(done, End(), "castelli.game.over", "the game is over")
 
 
 def test_mine_tie_is_shared_rounded_down():
@@ -87,3 +88,31 @@ def test_winner_tie_goes_to_most_castles_then_shared():
     clear = play(given(state, castles_built={"Anna": 3}), End())
     assert GAME.summary(clear)["winners"] == ["Anna"]
     assert GAME.summary(state)["winners"] == []
+
+
+@pytest.mark.parametrize(("score", "castles", "english", "hungarian"), [
+    ({"Anna": 9, "Bela": 8}, {"Anna": 0, "Bela": 3}, "Anna wins with the most points",
+     "Anna nyer, a legtöbb ponttal"),
+    ({"Anna": 8, "Bela": 8}, {"Anna": 1, "Bela": 3},
+     "Bela wins: tied on points, the most castles built decides",
+     "Bela nyer: pontegyenlőség esetén a több felépített vár dönt"),
+    ({"Anna": 8, "Bela": 8}, {"Anna": 2, "Bela": 2},
+     "Anna and Bela share the win: tied on points and on castles built",
+     "Anna és Bela közösen nyernek: egyenlő a pontjuk és a felépített váraik száma is"),
+])
+def test_the_readable_report_says_why_the_winners_won(score, castles, english, hungarian):
+    from companion.i18n import set_language
+
+    two = start(players=("Anna", "Bela"))
+    ended = given(two, score=score, castles_built=castles).with_(finished=True, final={
+        "Anna": {"cards": 0}, "Bela": {"cards": 0}})
+    lines = GAME.report(ended).splitlines()
+    assert english in lines and not any(line.startswith("Castelli: in progress") for line in lines)
+    set_language("hu")  # the conftest puts English back after the test
+    assert hungarian in GAME.report(ended).splitlines()
+
+
+def test_a_game_in_progress_names_no_winner():
+    report = GAME.report(start())
+    assert "wins" not in report and "share the win" not in report
+    assert report.startswith("Castelli: in progress, Anna to move; mine 22 silver")

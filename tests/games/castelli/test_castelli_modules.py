@@ -40,20 +40,24 @@ def test_build_on_top_costs_two_of_each_and_scores_like_a_new_castle():
     assert after.resources["Anna"] == (0, 0, 0) and after.score["Anna"] == 3
     assert after.castles_built == {"Anna": 1, "Bela": 1, "Csaba": 0, "Dora": 0}
     refused(given(after, resources={"Dora": (5, 5, 5)}, current=3), build("Dora", "R", on="Anna"),
+            "castelli.battle.already_built_on",
             "Anna's castle in R already stands on another; a castle place is built on only once")
 
 
 def test_build_on_top_refusals():
     state = battle_turn(resources={"Anna": (2, 2, 2)})
-    refused(state, build("Anna", "R", on="Anna"), "not your own")
-    refused(state, build("Anna", "R", on="Csaba"), "Csaba has no castle on top in R")
+    refused(state, build("Anna", "R", on="Anna"), "castelli.battle.own_castle", "not your own")
+    refused(state, build("Anna", "R", on="Csaba"),
+            "castelli.battle.no_top", "Csaba has no castle on top in R")
     refused(given(state, castles={"R": (("Bela", "Dora"),)}), build("Anna", "R", on="Dora"),
-            "Dora's castle in R already stands on another")
+            "castelli.battle.already_built_on", "Dora's castle in R already stands on another")
     refused(given(state, resources={"Anna": (1, 2, 2)}), build("Anna", "R", on="Bela"),
+            "castelli.pay.missing_swap_hint",
             "a castle here costs 2 wood, 2 grain and 2 stone; you are missing 1 wood")
     even = given(state, revealed={"s3": sh("yellow:3 blue:1 red:1 green:1")})
-    refused(even, build("Anna", "R", on="Bela"), "you need more shield points in R than Bela (you 3, Bela 3)")
-    refused(state, build("Anna", "R", on="Zed"), '"Zed" is not playing')
+    refused(even, build("Anna", "R", on="Bela"),
+            "castelli.battle.points", "you need more shield points in R than Bela (you 3, Bela 3)")
+    refused(state, build("Anna", "R", on="Zed"), "common.player.not_playing", '"Zed" is not playing')
 
 
 def test_silver_still_replaces_one_resource_on_top():
@@ -71,6 +75,7 @@ def test_abbot_and_knights():
     after = play(weaker, build("Anna", "R", card="knights", on="Bela"))
     assert after.castles["R"] == (("Bela", "Anna"),)
     refused(state, build("Anna", "R", card="knights", on="Bela"),
+            "castelli.battle.knights_points",
             "where you have fewer shield points than its owner (you 3, Bela 2)")
 
 
@@ -81,10 +86,11 @@ def test_guard_cancels_the_build_on_top():
     assert guarded.castles["R"] == (("Bela",),)
     assert guarded.resources["Anna"] == (2, 2, 2) and guarded.score["Anna"] == 0
     assert guarded.cards["Bela"] == 0 and guarded.castles_built["Anna"] == 0
-    refused(after, Guard("Csaba"), "the Guard stops a build on top of your castle")
-    refused(given(after, cards={"Bela": 0}), Guard("Bela"), "you need a card in hand to play the Guard")
-    refused(guarded, Guard("Bela"), "right after it happens")
-    refused(given(start(), cards={"Bela": 1}), Guard("Bela"), "Battle card")
+    refused(after, Guard("Csaba"), "castelli.guard.not_now", "the Guard stops a build on top of your castle")
+    refused(given(after, cards={"Bela": 0}), Guard("Bela"),
+            "castelli.card.needs_card", "you need a card in hand to play the Guard")
+    refused(guarded, Guard("Bela"), "castelli.guard.not_now", "right after it happens")
+    refused(given(start(), cards={"Bela": 1}), Guard("Bela"), "castelli.card.battle_only", "Battle card")
 
 
 def test_prince_and_arsonist():
@@ -93,9 +99,9 @@ def test_prince_and_arsonist():
     assert town.settlements["T"] == "town"
     burnt = play(state, Play("Anna", "arsonist", area="U"))
     assert "U" not in burnt.settlements
-    refused(state, Play("Anna", "arsonist", area="P"), "there is no town in P")
+    refused(state, Play("Anna", "arsonist", area="P"), "castelli.arsonist.no_town", "there is no town in P")
     refused(given(state, settlements={f"x{i}": "town" for i in range(7)}), Play("Anna", "prince", area="T"),
-            "all 8 towns are on the board")
+            "castelli.settle.no_towns_left", "all 8 towns are on the board")
 
 
 def test_battle_final_scoring():

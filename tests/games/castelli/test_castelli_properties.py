@@ -129,4 +129,5 @@ def test_views_show_areas_players_and_build_targets():
     assert targets[0]["cost"] == {"wood": 1, "grain": 1, "stone": 1, "silver": 0, "card": 0}
     assert targets[0]["points"] == play(state, build("Anna", "a11")).score["Anna"]
     assert build_targets(state, "Bela") == []
-    refused(state, build("Anna", "a40"), "you need at least 1 shield point in a40")
+    refused(state, build("Anna", "a40"),
+            "castelli.build.no_points", "you need at least 1 shield point in a40")

@@ -5,23 +5,31 @@ from __future__ import annotations
 import pytest
 from castelli_testkit import GAME, Sell, Steward, given, play, refused, rv, sh, start
 
+from tests.refusals import assert_message
+
 NEUTRAL_TILE = "blue:1 yellow:1 red:1 green:1"
 
 
 def test_first_reveal_is_the_first_player_and_turns_go_round():
     state = start()
     assert GAME.to_move(state) == "Anna"
-    refused(state, rv("Bela", "s5", NEUTRAL_TILE), "it is Anna's turn to reveal a tile, not Bela's")
+    refused(state, rv("Bela", "s5", NEUTRAL_TILE),
+            "castelli.reveal.not_your_turn", "it is Anna's turn to reveal a tile, not Bela's")
     state = play(state, rv("Anna", "s5", NEUTRAL_TILE))
     assert GAME.to_move(state) == "Bela"
-    refused(state, rv("Anna", "s6", NEUTRAL_TILE), "you have already revealed a tile this turn")
-    refused(state, rv("Bela", "s5", NEUTRAL_TILE), "the tile on s5 is already face up")
-    refused(state, rv("Bela", "s99", NEUTRAL_TILE), 'there is no tile space "s99"')
-    refused(state, rv("Zed", "s6", NEUTRAL_TILE), '"Zed" is not playing in this game')
+    refused(state, rv("Anna", "s6", NEUTRAL_TILE),
+            "castelli.reveal.already_this_turn", "you have already revealed a tile this turn")
+    refused(state, rv("Bela", "s5", NEUTRAL_TILE),
+            "castelli.reveal.face_up", "the tile on s5 is already face up")
+    refused(state, rv("Bela", "s99", NEUTRAL_TILE),
+            "castelli.reveal.no_space", 'there is no tile space "s99"')
+    refused(state, rv("Zed", "s6", NEUTRAL_TILE),
+            "common.player.not_playing", '"Zed" is not playing in this game')
 
 
 def test_swap_without_dilemma_is_refused():
-    refused(start(), rv("Anna", "s5", NEUTRAL_TILE, swap=True), "part of the Dilemma module")
+    refused(start(), rv("Anna", "s5", NEUTRAL_TILE, swap=True),
+            "castelli.reveal.swap_without_dilemma", "part of the Dilemma module")
 
 
 def test_card_icons_draw_one_card_each_for_the_revealer():
@@ -90,7 +98,10 @@ def test_resource_cap_of_five():
                  rv("Bela", "s3", "yellow:4 blue:1 red:1 green:1"))
     assert state.resources["Bela"] == (0, 1, 5)  # a grain from the frame, 1 of 2 stone
     assert state.evaluations[-1].awards == {"Bela": {"stone": 1}}
-    assert "at most 5 of a resource" in state.evaluations[-1].explanation
+    texts = assert_message(state.evaluations[-1].explanation, "castelli.evaluation.with_caps")
+    assert texts["en"].endswith("(Bela receives 1 of 2 (at most 5 of a resource))")
+    assert_message(state.evaluations[-1].explanation.params["caps"][0], "castelli.evaluation.capped_resource",
+                   player="Bela", gained=1, share=2, cap=5)
     full = given(start(), resources={"Bela": (0, 0, 5)})
     full = play(full, rv("Anna", "s1", "blue:1 yellow:1 red:3 green:1"),
                 rv("Bela", "s3", "yellow:4 blue:1 red:1 green:1"))
@@ -101,7 +112,11 @@ def test_nobody_with_points_leaves_the_area_unevaluated_and_noted():
     state = play(start(), rv("Anna", "s1", "blue:1 yellow:1 red:card green:1"),
                  rv("Bela", "s3", "blue:card yellow:1 red:1 green:1"))
     assert state.evaluations == () and "R" in state.done
-    assert any("not evaluated" in n for n in state.notes)
+    assert [(n.area, n.kind) for n in state.notes] == [("R", "rock")]
+    assert "not evaluated" in assert_message(state.notes[0].explanation, "castelli.evaluation.nobody")["en"]
+    assert GAME.summary(state)["not_evaluated"] == [{
+        "area": "R", "kind": "rock", "code": "castelli.evaluation.nobody", "params": {},
+        "text": "R (rock): nobody has a shield point here: the area is not evaluated"}]
 
 
 def test_mine_is_not_evaluated_before_the_end():
@@ -142,14 +157,20 @@ def test_steward_retakes_frame_gifts():
 
 def test_steward_refusals():
     state = given(start(), cards={"Bela": 1, "Anna": 1})
-    refused(state, Steward("Bela", sh("green:1 blue:1 yellow:1 red:1")), "only the tile revealed just now")
+    refused(state, Steward("Bela", sh("green:1 blue:1 yellow:1 red:1")),
+            "castelli.steward.not_now", "only the tile revealed just now")
     state = play(state, rv("Anna", "s5", "blue:1 yellow:1 red:1 green:1"))
-    refused(state, Steward("Anna", sh("green:1 blue:1 yellow:1 red:1")), "not your own")
-    refused(state, Steward("Csaba", sh("green:1 blue:1 yellow:1 red:1")), "you need a card in hand")
-    refused(state, Steward("Bela", sh("blue:1 yellow:1 red:1 green:1")), "to another direction")
-    refused(state, Steward("Bela", sh("blue:1 green:1 red:1 yellow:1")), "the same tile's in another")
+    refused(state, Steward("Anna", sh("green:1 blue:1 yellow:1 red:1")),
+            "castelli.steward.own_tile", "not your own")
+    refused(state, Steward("Csaba", sh("green:1 blue:1 yellow:1 red:1")),
+            "castelli.card.needs_card", "you need a card in hand")
+    refused(state, Steward("Bela", sh("blue:1 yellow:1 red:1 green:1")),
+            "castelli.steward.same", "to another direction")
+    refused(state, Steward("Bela", sh("blue:1 green:1 red:1 yellow:1")),
+            "castelli.steward.not_a_turn", "the same tile's in another")
     sold = play(state, Sell("Anna", 1))
-    refused(sold, Steward("Bela", sh("green:1 blue:1 yellow:1 red:1")), "only the tile revealed just now")
+    refused(sold, Steward("Bela", sh("green:1 blue:1 yellow:1 red:1")),
+            "castelli.steward.not_now", "only the tile revealed just now")
 
 
 def test_two_stewards_in_a_row():

@@ -37,7 +37,9 @@ def test_a_voided_area_is_not_listed_and_a_zero_split_still_is():
                  rv("Bela", "s6", "yellow:1 blue:1 green:1 red:2"),
                  rv("Anna", "s7", "green:5 yellow:1 blue:1 red:1"))  # neutral green 5 leads M
     assert GAME.summary(state)["evaluations"] == []
-    assert any(note.startswith("M (market)") for note in state.notes)
+    assert [(note.area, note.kind) for note in state.notes] == [("M", "market")]
+    assert GAME.summary(state)["not_evaluated"][0]["text"].startswith(
+        "M (market): neutral green has the most (5)")
     # M: blue 2, red 2, green 2 (two neutrals tied with Anna): void lists nothing; split
     # evaluates it, and Anna's third of 2 tents is 0 cards.
     for neutral, expected in (("void", []),
