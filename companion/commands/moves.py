@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 
+from companion.i18n import current_language
 from companion.records import final_state, load_record
 
 
@@ -36,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
     if not templates:
         print("no move may be entered: the game is over" if record.game.is_finished(state)
               else "no move may be entered now")
+    language = current_language()  # the notation's words in the language chosen by --lang
     for number, template in enumerate(templates, 1):
-        print(f"{number:>3}. {record.game.describe(state, template)}")
+        print(f"{number:>3}. {record.game.describe(state, template, language)}")
     return 0
