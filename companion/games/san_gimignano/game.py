@@ -14,10 +14,6 @@ from companion.games.base import Game, Outcome, Turn, rank_players, turn_from
 from companion.games.san_gimignano import legal, moves, rules, tables, turns, views
 from companion.games.san_gimignano.state import State, start_state
 
-#: The tie-break's key (``Outcome.tiebreak``, ``decided_by``): the most tokens on the board.
-#: A key, not words: screens say it through the catalogue (``views.outcome_reason``).
-TIEBREAK = "tokens_on_board"
-
 
 class SanGimignano(Game[State, moves.Move]):
     """Rules engine for San Gimignano (2–4 players)."""
@@ -71,7 +67,7 @@ class SanGimignano(Game[State, moves.Move]):
 
     def outcome(self, state: State) -> Outcome:
         return rank_players(state.players, state.tower_count, lambda p: state.on_board[p],
-                            TIEBREAK, state.finished)
+                            "tokens on the board", state.finished)
 
     def to_move(self, state: State) -> str | None:
         return turns.to_move(state)
