@@ -178,23 +178,21 @@ def report(state: State, title: str) -> str:
     message, as a front end renders it), so ``companion --lang hu replay``
     prints the same table in Hungarian.
     """
-    figures = [(str(msg(code)), width) for code, width in _COLUMNS]
-    widths = [max(width, len(word)) for word, width in figures]
+    words = [str(msg(code)) for code, _ in _COLUMNS]
+    widths = [max(least, len(word)) for word, (_, least) in zip(words, _COLUMNS, strict=True)]
     name_width = max([_NAME_WIDTH, *(len(player) for player in state.players)])
-    player_word = str(msg("san_gimignano.report.player"))
-    lines = [str(heading(state, title)),
-             f"  {player_word:<{name_width}}" + "".join(f" {word:>{width}}"
-                                                     for (word, _), width in zip(figures, widths,
-                                                                                 strict=True))]
+
+    def row(name: str, cells: Sequence[object], mark: str = "") -> str:
+        return (f"  {name:<{name_width}}"
+                + "".join(f" {cell!s:>{width}}" for cell, width in zip(cells, widths, strict=True)) + mark)
+
+    lines = [str(heading(state, title)), row(str(msg("san_gimignano.report.player")), words)]
     won = winners(state)
     winner_word = str(msg("san_gimignano.report.winner"))
     for player in state.players:
-        values = (state.tower_count[player], state.on_board[player], state.in_hand(player),
-                  len(buildable_groups(state, player)))
-        mark = f"  {winner_word}" if player in won else ""
-        lines.append(f"  {player:<{name_width}}"
-                     + "".join(f" {value:>{width}}" for value, width in zip(values, widths, strict=True))
-                     + mark)
+        figures = (state.tower_count[player], state.on_board[player], state.in_hand(player),
+                   len(buildable_groups(state, player)))
+        lines.append(row(player, figures, f"  {winner_word}" if player in won else ""))
     lines.extend(f"  {note}" for note in notes(state))
     return "\n".join(lines)
 

@@ -174,6 +174,10 @@ def test_the_table_keeps_its_columns_when_the_headings_are_longer() -> None:
         assert all(len(row) == len(heading) for row in rows), (language, lines[1:4])
         assert rows[0].split() == ["A", "0", "4", "16", "1"]
     assert not english_words_in(GAME.report(state), ("A", "B", "San Gimignano", G1, G2, G3, G4))
+    long_name = "Annamária Kovácsné Szabó-Tóth Eszter"  # longer than the player column
+    lines = GAME.report(new(players=(long_name, "B"))).splitlines()
+    assert len(lines[1]) == len(lines[2]) == len(lines[3])
+    assert lines[2].startswith(f"  {long_name} ")
 
 
 # -- the command line in Hungarian ---------------------------------------------
