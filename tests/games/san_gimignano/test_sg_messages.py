@@ -4,18 +4,25 @@ Hungarian, the replay report and the moves list in Hungarian, ``--json`` the sam
 from __future__ import annotations
 
 import ast
+import itertools
 import json
+import random
 import re
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from companion.games.base import IllegalMove
 from companion.games.messages import Message
-from companion.games.san_gimignano import SanGimignano, views
+from companion.games.san_gimignano import SanGimignano, geometry, views
 from companion.games.san_gimignano.geometry import space_name
+from companion.games.san_gimignano.moves import SegmentMove, TokenMove, TowerMove
 from companion.i18n import LANGUAGES, catalogue, render, set_language
 from companion.i18n.po import read_po
+from tests.contract_kit import random_states
 from tests.refusals import assert_message, assert_words, english_words_in
 
 PACKAGE = Path(__file__).resolve().parents[3] / "companion" / "games" / "san_gimignano"
@@ -265,3 +272,34 @@ def test_a_nested_space_is_rendered_in_the_same_language() -> None:
     assert assert_words(message) == {"en": "guild-1 at [2, -1]", "hu": "guild-1 ([2, -1])"}
     assert message.to_json() == {"code": "san_gimignano.space",
                                  "params": {"guild": G1, "q": 2, "r": -1}}
+
+
+# -- every refusal and note of a random game reads in both languages -----------
+
+def _wrong_moves(state, rnd: random.Random) -> list:
+    """Moves the engine offers for someone (candidates), given to anyone, plus moves off the board."""
+    candidates = views.candidate_moves(state, rnd.sample(geometry.all_outlines(state.guilds), 3))
+    moved = [replace(move, player=rnd.choice([*state.players, "Zed"])) for move in candidates]
+    off_board = [TokenMove(state.players[0], (9, 9, G1)),
+                 SegmentMove(state.players[0], (0, 0), (G1, G1, G2, G2, G3, G3)),
+                 TowerMove(state.players[0], (0, 0, G1), ((0, 0, G1), (0, 0, G2), (9, 9, G3)))]
+    return rnd.sample(moved, min(len(moved), 25)) + off_board
+
+
+@settings(max_examples=12)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_every_refusal_and_note_of_a_random_game_reads_in_both_languages(seed: int) -> None:
+    rnd = random.Random(seed)
+    codes = set()
+    for game, state, _ in itertools.islice(random_states("san-gimignano", seed, 120), 0, None, 7):
+        for move in _wrong_moves(state, rnd):
+            try:
+                game.apply(state, move)
+            except IllegalMove as refusal:
+                assert isinstance(refusal.reason, Message)
+                assert_words(refusal.reason)
+                codes.add(refusal.reason.code)
+        for note in views.notes(state):
+            assert_words(note)
+        assert_words(views.heading(state, game.title))
+    assert codes, "no move was refused: the game offered nothing to refuse"
