@@ -22,6 +22,7 @@ from companion.games.base import IllegalMove
 from companion.games.notation import NotationError
 from companion.games.registry import GAMES, get_game
 from tests.contract_kit import fill, random_states
+from tests.refusals import refuses
 
 CASTELLI_SETUP = {"colors": {"Anna": "blue", "Bela": "red"}, "board": "example-2p"}
 SG_SETUP = {"segments": [
@@ -99,6 +100,8 @@ def test_a_san_gimignano_token_out_of_turn_is_refused_with_the_turn_rule(text):
     move, reason = refusal(game, state, text)
     assert move == {"type": "token", "player": "Bo", "space": [0, 0, "guild-1"]}
     assert "Ada" in reason and "Bo" in reason
+    with refuses("san_gimignano.turn.not_yours", player="Bo", expected="Ada"):
+        game.apply(state, game.parse_move(move))
 
 
 @pytest.mark.parametrize("lang_text", ["Birgit: b +3", "birgit b +3"])

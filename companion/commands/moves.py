@@ -35,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
     if not templates:
         print(text("cli.moves.game_over") if record.game.is_finished(state)
               else text("cli.moves.none_now"))
+    language = current_language()  # the notation's words in the language chosen by --lang
     for number, template in enumerate(templates, 1):
-        print(f"{number:>3}. {record.game.describe(state, template, current_language())}")
+        print(f"{number:>3}. {record.game.describe(state, template, language)}")
     return 0

@@ -15,6 +15,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from itertools import permutations
 
+from companion.games.messages import Message, msg
+
 #: Axial offsets of the six neighbours, clockwise: edge i faces position + D[i].
 D: tuple[tuple[int, int], ...] = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
 
@@ -34,21 +36,26 @@ def opposite(edge: int) -> int:
     return (edge + 3) % 6
 
 
-def edges_problem(edges: Sequence[str]) -> str | None:
-    """Why ``edges`` is not a segment's outline (``None`` when it is one).
+def space_name(space: Space) -> Message:
+    """A space as players read it in messages (``guild-2 on [1, 0]``): one wording everywhere."""
+    return msg("san_gimignano.space", guild=space[2], q=space[0], r=space[1])
+
+
+def edges_problem(edges: Sequence[str], field: str = "edges") -> Message | None:
+    """Why ``edges`` is not a segment's outline (``None`` when it is one); ``field`` names it.
 
     Three equal pairs over neighbouring edges (``[a,a,b,b,c,c]`` or
     ``[c,a,a,b,b,c]``) of three different guilds; guild names are checked
     against the setup elsewhere because only the state knows them.
     """
     if len(edges) != 6:
-        return "edges must list six guilds, one per edge"
+        return msg("san_gimignano.edges.six", field=field)
     paired = any(all(edges[(start + 2 * k) % 6] == edges[(start + 2 * k + 1) % 6]
                      for k in range(3)) for start in (0, 1))
     if not paired:
-        return "edges must be three pairs of equal guilds"
+        return msg("san_gimignano.edges.pairs", field=field)
     if len(set(edges)) != 3:
-        return "edges must show three different guilds"
+        return msg("san_gimignano.edges.three_guilds", field=field)
     return None
 
 

@@ -12,7 +12,8 @@ from typing import Any
 
 from companion.games.base import RecordError
 from companion.games.fields import check_keys, check_player, get_list, get_str, type_name
-from companion.games.san_gimignano.geometry import Edges, Position, Space, edges_problem
+from companion.games.messages import msg
+from companion.games.san_gimignano.geometry import Edges, Position, Space, edges_problem, space_name
 
 TOKEN = "token"
 SEGMENT = "segment"
@@ -64,7 +65,7 @@ def _is_int(value: Any) -> bool:
 def read_position(value: Any, name: str = "at") -> Position:
     """``[q, r]`` as a tuple; :class:`RecordError` naming ``name`` otherwise."""
     if not isinstance(value, list) or len(value) != 2 or not all(_is_int(v) for v in value):
-        raise RecordError(f"{name} must be [q, r], two whole numbers")
+        raise RecordError(msg("san_gimignano.position.shape", field=name))
     return (value[0], value[1])
 
 
@@ -72,26 +73,26 @@ def read_space(value: Any, name: str = "space") -> Space:
     """``[q, r, guild]`` as a tuple; :class:`RecordError` naming ``name`` otherwise."""
     if (not isinstance(value, list) or len(value) != 3 or not _is_int(value[0])
             or not _is_int(value[1]) or not isinstance(value[2], str)):
-        raise RecordError(f"{name} must be [q, r, guild]: two whole numbers and a guild name")
+        raise RecordError(msg("san_gimignano.space.shape", field=name))
     return (value[0], value[1], value[2])
 
 
 def read_edges(value: Any, name: str = "edges") -> Edges:
     """A segment outline: six guild names, three equal pairs of three different guilds."""
     if not isinstance(value, list):
-        raise RecordError(f"{name} must be a list of six guild names, not {type_name(value)}")
+        raise RecordError(msg("san_gimignano.edges.not_list", field=name, kind=type_name(value)))
     if not all(isinstance(v, str) for v in value):
-        raise RecordError(f"{name} must be a list of six guild names")
-    problem = edges_problem(value)
+        raise RecordError(msg("san_gimignano.edges.not_names", field=name))
+    problem = edges_problem(value, name)
     if problem is not None:
-        raise RecordError(problem.replace("edges", name, 1))
+        raise RecordError(problem)
     return (value[0], value[1], value[2], value[3], value[4], value[5])
 
 
 def parse_move(data: Any) -> Move:
     """A move from its record JSON; structure only (see :meth:`Game.parse_move`)."""
     if not isinstance(data, dict):
-        raise RecordError(f"a move must be an object, not {type_name(data)}")
+        raise RecordError(msg("san_gimignano.move.not_object", kind=type_name(data)))
     kind = get_str(data, "type", choices=MOVE_TYPES, required=True)
     if kind == TOKEN:
         check_keys(data, required=("type", "player", "space"))
@@ -107,9 +108,10 @@ def parse_move(data: Any) -> Move:
         assert raw is not None
         group = tuple(read_space(item, f"group[{index}]") for index, item in enumerate(raw))
         if not group:
-            raise RecordError("group must list the spaces of the group")
-        if len(set(group)) != len(group):
-            raise RecordError("group lists a space twice")
+            raise RecordError(msg("san_gimignano.group.empty"))
+        twice = next((space for index, space in enumerate(group) if space in group[:index]), None)
+        if twice is not None:
+            raise RecordError(msg("san_gimignano.group.repeated", space=space_name(twice)))
         return TowerMove(player, space, group)
     check_keys(data, required=("type", "player"))
     return PassMove(check_player(data))

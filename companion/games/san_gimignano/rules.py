@@ -3,17 +3,20 @@
 ``apply`` checks the move in this order: the game is not over, it is the
 player's turn (finishing what the previous player owed), the stage of the
 turn fits, then the placement itself. Every refusal is an
-:class:`IllegalMove` in a player's words, raised before anything is built,
-so the given state is never touched.
+:class:`IllegalMove` carrying a message code (``san_gimignano.…``) and its
+parameters, which the catalogues put into a player's words; it is raised
+before anything is built, so the given state is never touched.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import NoReturn
 
 from companion.games.base import IllegalMove, require_player
+from companion.games.messages import msg
 from companion.games.san_gimignano import geometry, groups, tables, turns
-from companion.games.san_gimignano.geometry import Space
+from companion.games.san_gimignano.geometry import Space, space_name
 from companion.games.san_gimignano.moves import Move, PassMove, SegmentMove, TokenMove, TowerMove
 from companion.games.san_gimignano.state import (
     STAGE_SEGMENT,
@@ -23,16 +26,25 @@ from companion.games.san_gimignano.state import (
     State,
 )
 
+#: The refusal of a second token, segment or tower in one turn, by stage.
 _ONCE = {
-    STAGE_TOKEN: "a player may put down only one token per turn",
-    STAGE_SEGMENT: "a player may put down only one board segment per turn",
-    STAGE_TOWER: "a player may build only one tower per turn",
+    STAGE_TOKEN: "san_gimignano.once.token",
+    STAGE_SEGMENT: "san_gimignano.once.segment",
+    STAGE_TOWER: "san_gimignano.once.tower",
 }
-
-
-def show(space: Space) -> str:
-    """A space as players read it in messages: ``guild-2 on [1, 0]``."""
-    return f"{space[2]} on [{space[0]}, {space[1]}]"
+#: The refusal of a next player's move while the turn's player still owes a stage, by stage.
+_OWED = {
+    STAGE_TOKEN: "san_gimignano.turn.owes_token",
+    STAGE_SEGMENT: "san_gimignano.turn.owes_segment",
+    STAGE_TOWER: "san_gimignano.turn.owes_tower",
+}
+#: The refusal of a stage played before one still possible: (skipped stage, turn starts with it).
+_SKIPPED = {
+    (STAGE_TOKEN, True): "san_gimignano.stage.starts_with_token",
+    (STAGE_SEGMENT, True): "san_gimignano.stage.starts_with_segment",
+    (STAGE_TOKEN, False): "san_gimignano.stage.next_token",
+    (STAGE_SEGMENT, False): "san_gimignano.stage.next_segment",
+}
 
 
 def _stage_of(move: Move) -> str:
@@ -52,13 +64,10 @@ def _check_turn(state: State, move: Move) -> tuple[int, bool]:
         return seat, False
     if seat != state.next_seat:
         expected = turns.to_move(state)
-        raise IllegalMove(f"it is not {player}'s turn: {expected} plays next")
+        raise IllegalMove(msg("san_gimignano.turn.not_yours", player=player, expected=expected))
     debt = turns.owed(state)
     if debt is not None:
-        if debt == "build a tower":
-            raise IllegalMove(f"{state.current} can still build a tower and must do so "
-                              f"before {player} plays")
-        raise IllegalMove(f"{state.current} must still {debt} before {player} plays")
+        raise IllegalMove(msg(_OWED[debt], current=state.current, player=player))
     return seat, True
 
 
@@ -70,41 +79,45 @@ def _check_stage(state: State, move: Move, new_turn: bool) -> int:
     passed = False if new_turn else state.passed
     if isinstance(move, PassMove):
         if not new_turn:
-            raise IllegalMove(f"{player} has already played this turn; a pass is for a whole turn")
+            raise IllegalMove(msg("san_gimignano.pass.after_move", player=player))
         if turns.can_place_token(state, player):
-            raise IllegalMove(f"{player} can still place a token and may not pass")
+            raise IllegalMove(msg("san_gimignano.pass.can_token", player=player))
         if turns.can_place_segment(state, player):
-            raise IllegalMove(f"{player} can still place a segment and may not pass")
+            raise IllegalMove(msg("san_gimignano.pass.can_segment", player=player))
         return order.index(STAGE_TOWER)
     stage = _stage_of(move)
     if stage == STAGE_SEGMENT and state.segments_left(player) < 1:
-        if state.rules == tables.RULEBOOK:
-            raise IllegalMove(f"{player} has no segments left")
-        raise IllegalMove("all segments have been placed")
+        _no_segment_left(state, player)
     index = order.index(stage)
     if index < at:
         if passed:
-            raise IllegalMove(f"{player} passed this turn and can place nothing more")
-        raise IllegalMove(_ONCE[stage])
+            raise IllegalMove(msg("san_gimignano.turn.passed", player=player))
+        raise IllegalMove(msg(_ONCE[stage]))
     if not passed:
         for skipped in order[at:index]:
             if turns.stage_possible(state, player, skipped):
-                first = "a turn starts with" if skipped == order[0] else "next comes"
-                raise IllegalMove(f"{player} must place a {skipped} first ({first} the {skipped})")
+                raise IllegalMove(msg(_SKIPPED[skipped, skipped == order[0]], player=player))
     return index + 1
+
+
+def _no_segment_left(state: State, player: str) -> NoReturn:
+    """Refuse a segment when none is left: the player's hand (rulebook) or the shared pool."""
+    if state.rules == tables.RULEBOOK:
+        raise IllegalMove(msg("san_gimignano.segment.none_left", player=player))
+    raise IllegalMove(msg("san_gimignano.segment.pool_empty"))
 
 
 def _place_token(state: State, move: TokenMove) -> State:
     space = move.space
     if space not in state.adjacency:
-        raise IllegalMove(f"there is no space {show(space)}")
+        raise IllegalMove(msg("san_gimignano.space.missing", space=space_name(space)))
     if space in state.towers:
-        raise IllegalMove("a space with a tower takes no tokens")
+        raise IllegalMove(msg("san_gimignano.token.on_tower"))
     owners = state.tokens.get(space, ())
     if len(owners) >= tables.TOKENS_PER_SPACE:
-        raise IllegalMove("a space holds at most two tokens")
+        raise IllegalMove(msg("san_gimignano.token.full", count=tables.TOKENS_PER_SPACE))
     if state.in_hand(move.player) < 1:
-        raise IllegalMove(f"{move.player} has no tokens left")
+        raise IllegalMove(msg("san_gimignano.token.none_left", player=move.player))
     tokens = dict(state.tokens)
     tokens[space] = (*owners, move.player)
     on_board = dict(state.on_board)
@@ -115,18 +128,16 @@ def _place_token(state: State, move: TokenMove) -> State:
 def _place_segment(state: State, move: SegmentMove) -> State:
     player, at, edges = move.player, move.at, move.edges
     if state.segments_left(player) < 1:
-        if state.rules == tables.RULEBOOK:
-            raise IllegalMove(f"{player} has no segments left")
-        raise IllegalMove("all segments have been placed")
+        _no_segment_left(state, player)
     for guild in edges:
         if guild not in state.guilds:
-            raise IllegalMove(f'"{guild}" is not one of the guilds ({", ".join(state.guilds)})')
+            raise IllegalMove(msg("san_gimignano.guild.unknown", guild=guild, guilds=list(state.guilds)))
     if at in state.segments:
-        raise IllegalMove(f"there is already a segment at [{at[0]}, {at[1]}]")
+        raise IllegalMove(msg("san_gimignano.segment.occupied", q=at[0], r=at[1]))
     if geometry.touching(state.segments, at) < 2:
-        raise IllegalMove("a new segment must adjoin at least two segments already on the table")
+        raise IllegalMove(msg("san_gimignano.segment.needs_two"))
     if geometry.clash(state.segments, at, edges) is not None:
-        raise IllegalMove("two touching edges may not show the same guild")
+        raise IllegalMove(msg("san_gimignano.segment.same_guild"))
     adjacency = geometry.adjacency_with(state.adjacency, state.segments, at, edges)
     segments = dict(state.segments)
     segments[at] = edges
@@ -141,25 +152,25 @@ def check_group(state: State, player: str, group: tuple[Space, ...]) -> None:
     """Refuse a group that does not meet the building condition for ``player`` now."""
     for space in group:
         if space not in state.adjacency:
-            raise IllegalMove(f"there is no space {show(space)}")
+            raise IllegalMove(msg("san_gimignano.space.missing", space=space_name(space)))
     for space in group:
         if space in state.towers:
-            raise IllegalMove(f"{show(space)} has a tower and can no longer be part of a group")
+            raise IllegalMove(msg("san_gimignano.group.tower_on", space=space_name(space)))
     for space in group:
         if player not in state.tokens.get(space, ()):
-            raise IllegalMove(f"each space of the group must hold one of {player}'s tokens "
-                              f"({show(space)} does not)")
+            raise IllegalMove(msg("san_gimignano.group.not_holding", player=player,
+                                  space=space_name(space)))
     guilds = {space[2] for space in group}
     if state.variant == tables.STRING:
         if len(guilds) < tables.GUILD_COUNT:
-            raise IllegalMove("the group must show all four guilds")
+            raise IllegalMove(msg("san_gimignano.group.all_guilds"))
     else:
         if len(group) != tables.GROUP_SIZE:
-            raise IllegalMove(f"a group is four spaces, not {len(group)}")
+            raise IllegalMove(msg("san_gimignano.group.size", count=len(group)))
         if len(guilds) != tables.GROUP_SIZE:
-            raise IllegalMove("the four guilds of a group must all be different")
+            raise IllegalMove(msg("san_gimignano.group.guilds_differ"))
     if not groups.is_connected(group, state.adjacency):
-        raise IllegalMove("the spaces of a group must be connected")
+        raise IllegalMove(msg("san_gimignano.group.not_connected"))
     if state.variant == tables.STRING:
         # records.md: with ``string`` the group is "a whole connected set", the maximal one.
         mine = groups.player_spaces(state, player)
@@ -167,14 +178,14 @@ def check_group(state: State, player: str, group: tuple[Space, ...]) -> None:
         for space in group:
             for near in state.adjacency.get(space, ()):
                 if near in mine and near not in members:
-                    raise IllegalMove(f"the group must be the whole connected set of {player}'s "
-                                      f"spaces ({show(near)} belongs to it too)")
+                    raise IllegalMove(msg("san_gimignano.group.not_whole", player=player,
+                                          space=space_name(near)))
 
 
 def _build_tower(state: State, move: TowerMove) -> State:
     player, space = move.player, move.space
     if space not in move.group:
-        raise IllegalMove("the tower must stand on one of the spaces of the group")
+        raise IllegalMove(msg("san_gimignano.tower.outside_group"))
     check_group(state, player, move.group)
     towers = dict(state.towers)
     towers[space] = player
@@ -200,7 +211,7 @@ def is_over(state: State) -> bool:
 def apply(state: State, move: Move) -> State:
     """The state after ``move`` (see :meth:`Game.apply`)."""
     if state.finished:
-        raise IllegalMove("the game is over")
+        raise IllegalMove(msg("san_gimignano.game.over"))
     seat, new_turn = _check_turn(state, move)
     stage = _check_stage(state, move, new_turn)
     if isinstance(move, TokenMove):

@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.games.base import RecordError
 from companion.games.fields import check_keys, get_int, get_list, get_str, type_name
+from companion.games.messages import msg
 from companion.games.san_gimignano import geometry, tables
 from companion.games.san_gimignano.geometry import Edges, Position, Space
 from companion.games.san_gimignano.moves import read_edges, read_position
@@ -127,13 +128,14 @@ def _read_guilds(setup: Mapping[str, Any]) -> tuple[str, ...]:
     if raw is None:
         return tables.DEFAULT_GUILDS
     if len(raw) != tables.GUILD_COUNT:
-        raise RecordError(f"guilds must name exactly {tables.GUILD_COUNT} guilds", "setup.guilds")
+        raise RecordError(msg("san_gimignano.setup.guild_count", count=tables.GUILD_COUNT),
+                          "setup.guilds")
     for index, name in enumerate(raw):
         if not isinstance(name, str) or not name.strip():
-            raise RecordError(f"a guild name must be a non-empty text, not {type_name(name)}",
+            raise RecordError(msg("san_gimignano.setup.guild_name", kind=type_name(name)),
                               f"setup.guilds[{index}]")
     if len(set(raw)) != len(raw):
-        raise RecordError("guild names must differ", "setup.guilds")
+        raise RecordError(msg("san_gimignano.setup.guilds_repeat"), "setup.guilds")
     return tuple(raw)
 
 
@@ -141,12 +143,12 @@ def _read_segments(setup: Mapping[str, Any], guilds: Sequence[str]) -> dict[Posi
     raw = get_list(setup, "segments", required=True, path="setup")
     assert raw is not None
     if not raw:
-        raise RecordError("at least one segment must be laid out before play", "setup.segments")
+        raise RecordError(msg("san_gimignano.setup.no_segments"), "setup.segments")
     placed: dict[Position, Edges] = {}
     for index, item in enumerate(raw):
         path = f"setup.segments[{index}]"
         if not isinstance(item, dict):
-            raise RecordError(f"a segment must be an object, not {type_name(item)}", path)
+            raise RecordError(msg("san_gimignano.setup.segment_kind", kind=type_name(item)), path)
         check_keys(item, required=("at", "edges"), path=path)
         try:
             at = read_position(item["at"])
@@ -158,12 +160,12 @@ def _read_segments(setup: Mapping[str, Any], guilds: Sequence[str]) -> dict[Posi
             raise RecordError(error.message, f"{path}.edges") from None
         for guild in edges:
             if guild not in guilds:
-                raise RecordError(f'"{guild}" is not one of the guilds ({", ".join(guilds)})',
+                raise RecordError(msg("san_gimignano.guild.unknown", guild=guild, guilds=list(guilds)),
                                   f"{path}.edges")
         if at in placed:
-            raise RecordError(f"there is already a segment at [{at[0]}, {at[1]}]", f"{path}.at")
+            raise RecordError(msg("san_gimignano.segment.occupied", q=at[0], r=at[1]), f"{path}.at")
         if geometry.clash(placed, at, edges) is not None:
-            raise RecordError("two touching edges may not show the same guild", f"{path}.edges")
+            raise RecordError(msg("san_gimignano.segment.same_guild"), f"{path}.edges")
         placed[at] = edges
     return placed
 
@@ -174,11 +176,10 @@ def _read_hands(setup: Mapping[str, Any], players: Sequence[str]) -> dict[str, i
     if raw is None:
         return {player: default for player in players}
     if not isinstance(raw, dict):
-        raise RecordError(f"hands must be an object (player -> segments), not {type_name(raw)}",
-                          "setup.hands")
+        raise RecordError(msg("san_gimignano.setup.hands_kind", kind=type_name(raw)), "setup.hands")
     for name in raw:
         if name not in players:
-            raise RecordError(f'"{name}" is not one of the players', "setup.hands")
+            raise RecordError(msg("common.player.not_playing", player=name), "setup.hands")
     hands = {}
     for player in players:
         hands[player] = get_int(raw, player, low=0, default=default, path="setup.hands")
@@ -195,14 +196,12 @@ def start_state(players: Sequence[str], options: Mapping[str, Any],
     players = tuple(players)
     if rules == tables.RULEBOOK:
         if setup.get("pool") is not None:
-            raise RecordError("pool belongs to the clarified rules; the rulebook uses hands",
-                              "setup.pool")
+            raise RecordError(msg("san_gimignano.setup.pool_with_rulebook"), "setup.pool")
         hands = _read_hands(setup, players)
         pool = 0
     else:
         if setup.get("hands") is not None:
-            raise RecordError("hands belong to the rulebook rules; the clarified rules use pool",
-                              "setup.hands")
+            raise RecordError(msg("san_gimignano.setup.hands_with_clarified"), "setup.hands")
         hands = {}
         read = get_int(setup, "pool", low=0, default=tables.CLARIFIED_POOL, path="setup")
         assert read is not None

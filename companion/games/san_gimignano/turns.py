@@ -82,10 +82,10 @@ def must_build(state: State) -> str | None:
 
 
 def owed(state: State) -> str | None:
-    """What the player whose turn it is still owes before the next player may start, or ``None``.
+    """The stage the player whose turn it is still owes before the next player may start, or ``None``.
 
-    Returns the words for the refusal: ``"place a token"``, ``"place a segment"``
-    or ``"build a tower"``.
+    Returns the stage (``"token"``, ``"segment"``, ``"tower"``): the refusal
+    says it in a player's words.
     """
     player = state.current
     if player is None or state.finished:
@@ -94,9 +94,9 @@ def owed(state: State) -> str | None:
     if not state.passed:
         for stage in order[state.stage:]:
             if stage != STAGE_TOWER and stage_possible(state, player, stage):
-                return f"place a {stage}"
+                return stage
     if must_build(state) is not None:
-        return "build a tower"
+        return STAGE_TOWER
     return None
 
 

@@ -7,10 +7,11 @@ functions, so the screen and the record always agree.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.games.messages import Message, msg
 from companion.games.san_gimignano import geometry, groups, tables, turns
 from companion.games.san_gimignano.geometry import Edges, Position, Space
 from companion.games.san_gimignano.legal import legal_moves
@@ -108,42 +109,92 @@ def summary(state: State, game: str) -> dict[str, Any]:
     }
 
 
-def report(state: State, title: str) -> str:
-    """A readable table for people: towers, tokens, buildable groups, who must build."""
-    status = "finished" if state.finished else "in progress"
-    lines = [f"{title}: {status} ({state.rules} rules, {state.variant} groups)"]
-    lines.append(f"  {'player':<24} {'towers':>6} {'on board':>8} {'in hand':>7} {'buildable':>9}")
+#: The words of the report's heading: the rule set and the variant (option value -> message code).
+_RULES_WORDS = {tables.RULEBOOK: "san_gimignano.rules.rulebook",
+                tables.CLARIFIED: "san_gimignano.rules.clarified"}
+_VARIANT_WORDS = {tables.FOUR: "san_gimignano.variant.four", tables.STRING: "san_gimignano.variant.string"}
+#: The report's figure columns: heading code and least width (a longer heading widens its column).
+_COLUMNS = (("san_gimignano.report.towers", 6), ("san_gimignano.report.on_board", 8),
+            ("san_gimignano.report.in_hand", 7), ("san_gimignano.report.buildable", 9))
+#: The least width of the report's player column.
+_NAME_WIDTH = 24
+
+
+def heading(state: State, title: str) -> Message:
+    """The report's first line: the game, whether it is over, the rule set and the variant."""
+    status = "san_gimignano.report.finished" if state.finished else "san_gimignano.report.in_progress"
+    return msg("san_gimignano.report.heading", title=title, status=msg(status),
+               rules=msg(_RULES_WORDS[state.rules]), variant=msg(_VARIANT_WORDS[state.variant]))
+
+
+def outcome_reason(state: State) -> Message | None:
+    """Why the winners won (most towers, the tokens on the board, or a shared win); ``None`` until the end."""
     won = winners(state)
-    for player in state.players:
-        mark = "  winner" if player in won else ""
-        lines.append(f"  {player:<24} {state.tower_count[player]:>6} {state.on_board[player]:>8} "
-                     f"{state.in_hand(player):>7} {len(buildable_groups(state, player)):>9}{mark}")
-    left = segments_left(state)
-    lines.append("  segments left: " + ", ".join(f"{k} {v}" for k, v in left.items()))
+    if not won:
+        return None
+    if len(won) > 1:
+        return msg("san_gimignano.outcome.shared", players=won)
+    most = max(state.tower_count.values())
+    if sum(1 for count in state.tower_count.values() if count == most) == 1:
+        return msg("san_gimignano.outcome.most_towers", player=won[0], count=most)
+    return msg("san_gimignano.outcome.tokens_decide", player=won[0])
+
+
+def notes(state: State) -> list[Message]:
+    """What the report says under its table: segments left, groups to build or one token short,
+    the forced build, why the winners won, who plays next."""
+    found: list[Message] = []
+    if state.rules == tables.RULEBOOK:
+        hands = [msg("san_gimignano.report.hand", player=p, count=n) for p, n in state.hands.items()]
+        found.append(msg("san_gimignano.report.segments_left", hands=hands))
+    else:
+        found.append(msg("san_gimignano.report.pool_left", count=state.pool))
     if not state.finished:
         for player in state.players:
             for group in buildable_groups(state, player):
-                lines.append(f"  {player} can build on {_spaces_text(group)}")
+                found.append(msg("san_gimignano.report.can_build", player=player,
+                                 spaces=[geometry.space_name(space) for space in sorted(group)]))
             gaps = sorted({gap for _, gap in hints(state, player)})
             if gaps:
-                lines.append(f"  {player} is one token short of a group: a token on "
-                             + " or ".join(_space_text(gap) for gap in gaps))
+                found.append(msg("san_gimignano.report.one_short", player=player, count=len(gaps),
+                                 spaces=[geometry.space_name(gap) for gap in gaps]))
     forced = who_must_build(state)
     if forced:
-        lines.append(f"  {forced[0]} can build a tower and must do so before the next player")
+        found.append(msg("san_gimignano.report.must_build", player=forced[0]))
+    reason = outcome_reason(state)
+    if reason is not None:
+        found.append(reason)
     nxt = turns.to_move(state)
     if nxt is not None:
-        lines.append(f"  next: {nxt}")
+        found.append(msg("san_gimignano.report.next", player=nxt))
+    return found
+
+
+def report(state: State, title: str) -> str:
+    """A readable table for people: towers, tokens, buildable groups, who must build.
+
+    What to say is decided here as messages (:func:`heading`, :func:`notes`);
+    the words are the catalogues' in the current language (``str`` of a
+    message, as a front end renders it), so ``companion --lang hu replay``
+    prints the same table in Hungarian.
+    """
+    words = [str(msg(code)) for code, _ in _COLUMNS]
+    widths = [max(least, len(word)) for word, (_, least) in zip(words, _COLUMNS, strict=True)]
+    name_width = max([_NAME_WIDTH, *(len(player) for player in state.players)])
+
+    def row(name: str, cells: Sequence[object], mark: str = "") -> str:
+        return (f"  {name:<{name_width}}"
+                + "".join(f" {cell!s:>{width}}" for cell, width in zip(cells, widths, strict=True)) + mark)
+
+    lines = [str(heading(state, title)), row(str(msg("san_gimignano.report.player")), words)]
+    won = winners(state)
+    winner_word = str(msg("san_gimignano.report.winner"))
+    for player in state.players:
+        figures = (state.tower_count[player], state.on_board[player], state.in_hand(player),
+                   len(buildable_groups(state, player)))
+        lines.append(row(player, figures, f"  {winner_word}" if player in won else ""))
+    lines.extend(f"  {note}" for note in notes(state))
     return "\n".join(lines)
-
-
-def _space_text(space: Space) -> str:
-    q, r, guild = space
-    return f"{guild} at ({q}, {r})"
-
-
-def _spaces_text(group: Iterable[Space]) -> str:
-    return ", ".join(_space_text(space) for space in sorted(group))
 
 
 def candidate_moves(state: State, outlines: Sequence[Edges] | None = None) -> list[Any]:

@@ -6,6 +6,7 @@ import pytest
 
 from companion.games.san_gimignano import geometry, views
 from companion.games.san_gimignano.state import start_state
+from tests.refusals import assert_message
 
 G1, G2, G3, G4 = "guild-1", "guild-2", "guild-3", "guild-4"
 
@@ -19,15 +20,18 @@ def test_outlines_of_three_pairs_are_accepted(edges):
     assert geometry.edges_problem(edges) is None
 
 
-@pytest.mark.parametrize(("edges", "problem"), [
-    ([G1, G2, G2, G3, G3], "edges must list six guilds, one per edge"),
-    ([G1, G2, G1, G2, G3, G3], "edges must be three pairs of equal guilds"),
-    ([G1, G1, G2, G2, G1, G1], "edges must show three different guilds"),
-    ([G1, G1, G1, G1, G1, G1], "edges must show three different guilds"),
-    ([G1, G1, G2, G3, G3, G2], "edges must be three pairs of equal guilds"),
+@pytest.mark.parametrize(("edges", "code", "problem"), [
+    ([G1, G2, G2, G3, G3], "san_gimignano.edges.six", "edges must list six guilds, one per edge"),
+    ([G1, G2, G1, G2, G3, G3], "san_gimignano.edges.pairs", "edges must be three pairs of equal guilds"),
+    ([G1, G1, G2, G2, G1, G1], "san_gimignano.edges.three_guilds", "edges must show three different guilds"),
+    ([G1, G1, G1, G1, G1, G1], "san_gimignano.edges.three_guilds", "edges must show three different guilds"),
+    ([G1, G1, G2, G3, G3, G2], "san_gimignano.edges.pairs", "edges must be three pairs of equal guilds"),
 ])
-def test_bad_outlines_are_named(edges, problem):
-    assert geometry.edges_problem(edges) == problem
+def test_bad_outlines_are_named(edges, code, problem):
+    found = geometry.edges_problem(edges)
+    assert assert_message(found, code, field="edges")["en"] == problem
+    assert geometry.edges_problem(edges, "setup.segments[2].edges").params["field"] == \
+        "setup.segments[2].edges"
 
 
 def test_neighbours_follow_the_clockwise_d_vectors():

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import pytest
-
-from companion.games.base import IllegalMove
 from companion.games.san_gimignano import groups, rules, views
+from companion.games.san_gimignano.geometry import space_name
 from companion.games.san_gimignano.state import State, start_state
+from tests.refusals import refuses
 
 G1, G2, G3, G4 = "guild-1", "guild-2", "guild-3", "guild-4"
 S0 = {"at": [0, 0], "edges": [G1, G1, G2, G2, G3, G3]}
@@ -70,8 +69,9 @@ def test_a_chain_with_a_repeated_guild_is_no_group():
     chain = {S0G3: "A", S0G1: "A", S1G3: "A", S1G4: "A"}  # g3, g1, g3, g4
     state = board(chain)
     assert groups.buildable(state, "A") == []
-    with pytest.raises(IllegalMove, match="the four guilds of a group must all be different"):
+    with refuses("san_gimignano.group.guilds_differ") as caught:
         rules.check_group(state, "A", (S0G3, S0G1, S1G3, S1G4))
+    caught.match("the four guilds of a group must all be different")
     # the variant needs all four guilds in the string too: g2 is missing
     assert groups.buildable(board(chain, variant="string"), "A") == []
 
@@ -84,8 +84,9 @@ def test_the_variant_accepts_a_string_showing_all_four_guilds():
     # the basic rules see only the one group of four inside it
     four = board(tokens)
     assert groups.buildable(four, "A") == [frozenset({S0G2, S0G1, S1G3, S1G4})]
-    with pytest.raises(IllegalMove, match="a group is four spaces, not 5"):
+    with refuses("san_gimignano.group.size", count=5) as caught:
         rules.check_group(four, "A", tuple(tokens))
+    caught.match("a group is four spaces, not 5")
 
 
 def test_the_variant_lists_maximal_connected_sets_only():
@@ -102,8 +103,9 @@ def test_a_tower_breaks_a_group():
     assert groups.buildable(board(tokens), "A")
     broken = board({S0G1: "A", S0G2: "A", S1G4: "A"}, towers={S1G3: "B"})
     assert groups.buildable(broken, "A") == []
-    with pytest.raises(IllegalMove, match="has a tower and can no longer be part of a group"):
+    with refuses("san_gimignano.group.tower_on", space=space_name(S1G3)) as caught:
         rules.check_group(broken, "A", (S0G1, S0G2, S1G3, S1G4))
+    caught.match(r"^guild-3 at \[1, 0\] has a tower and can no longer be part of a group$")
     # the string variant is broken the same way: S1.g4 is cut off
     cut = board({S0G1: "A", S0G2: "A", S0G3: "A", S1G4: "A", S1G2: "A"}, towers={S1G3: "B"},
                 variant="string")
@@ -112,15 +114,19 @@ def test_a_tower_breaks_a_group():
 
 def test_group_checks_name_the_broken_rule():
     state = board({S0G1: "A", S0G2: "A", S1G3: "A", S1G4: "B", S2G4: "A", S2G3: "A"})
-    with pytest.raises(IllegalMove, match=r"each space of the group must hold one of A's tokens"):
+    with refuses("san_gimignano.group.not_holding", player="A", space=space_name(S1G4)) as caught:
         rules.check_group(state, "A", (S0G1, S0G2, S1G3, S1G4))
-    with pytest.raises(IllegalMove, match="there is no space guild-1 on \\[5, 5\\]"):
+    caught.match(r"each space of the group must hold one of A's tokens \(guild-4 at \[1, 0\] does not\)")
+    with refuses("san_gimignano.space.missing", space=space_name(sp(5, 5, G1))) as caught:
         rules.check_group(state, "A", (S0G1, S0G2, S1G3, sp(5, 5, G1)))
-    with pytest.raises(IllegalMove, match="the spaces of a group must be connected"):
+    caught.match("there is no space guild-1 at \\[5, 5\\]")
+    with refuses("san_gimignano.group.not_connected") as caught:
         rules.check_group(state, "A", (S0G1, S0G2, S1G3, S2G4))
+    caught.match("the spaces of a group must be connected")
     string = replace(state, setup=replace(state.setup, variant="string"))
-    with pytest.raises(IllegalMove, match="the group must show all four guilds"):
+    with refuses("san_gimignano.group.all_guilds") as caught:
         rules.check_group(string, "A", (S0G1, S0G2, S1G3))
+    caught.match("the group must show all four guilds")
 
 
 def test_hints_name_the_missing_space():

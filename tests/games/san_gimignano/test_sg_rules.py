@@ -5,10 +5,9 @@ from __future__ import annotations
 import copy
 from dataclasses import replace
 
-import pytest
-
-from companion.games.base import IllegalMove
 from companion.games.san_gimignano import SanGimignano, views
+from companion.games.san_gimignano.geometry import space_name
+from tests.refusals import refuses
 
 GAME = SanGimignano()
 G1, G2, G3, G4 = "guild-1", "guild-2", "guild-3", "guild-4"
@@ -53,12 +52,13 @@ def new(rules="rulebook", variant="four", hands=0, segments=(S0, S1, S2), pool=N
     return GAME.start(list(players), {"rules": rules, "variant": variant}, setup)
 
 
-def refused(state, data, message):
-    """Assert the move is refused with ``message`` and the state is exactly as before."""
+def refused(state, data, code, english, **params):
+    """Assert the move is refused by the rule ``code`` (with ``params``; its words checked in every
+    language, the English ones are ``english``) and the state is exactly as before."""
     before = copy.deepcopy(state)
-    with pytest.raises(IllegalMove) as caught:
+    with refuses(code, **params) as caught:
         GAME.apply(state, GAME.parse_move(data))
-    assert str(caught.value) == message
+    assert str(caught.value) == english
     assert state == before
     return caught.value
 
@@ -68,40 +68,50 @@ def refused(state, data, message):
 def test_players_take_turns_in_seating_order():
     state = new()
     assert GAME.to_move(state) == "A"
-    refused(state, tok("B", S0G1), "it is not B's turn: A plays next")
+    refused(state, tok("B", S0G1), "san_gimignano.turn.not_yours", "it is not B's turn: A plays next",
+            player="B", expected="A")
     state = play(state, tok("A", S0G1))
     assert GAME.to_move(state) == "B"
-    refused(state, tok("A", S0G2), "a player may put down only one token per turn")
+    refused(state, tok("A", S0G2), "san_gimignano.once.token",
+            "a player may put down only one token per turn")
     state = play(state, tok("B", S0G1))
     assert state.tokens[(0, 0, G1)] == ("A", "B")
-    refused(state, tok("C", S0G2), "\"C\" is not playing in this game")
+    refused(state, tok("C", S0G2), "common.player.not_playing", "\"C\" is not playing in this game",
+            player="C")
 
 
 def test_rulebook_turn_is_token_then_segment_then_tower():
     state = new(hands=2, segments=(S0, S1))
     refused(state, seg("A", [0, 1], S2["edges"]),
-            "A must place a token first (a turn starts with the token)")
+            "san_gimignano.stage.starts_with_token",
+            "A must place a token first (a turn starts with the token)", player="A")
     state = play(state, tok("A", S0G1))
     assert GAME.to_move(state) == "A"  # the segment is still owed
-    refused(state, tok("B", S0G1), "A must still place a segment before B plays")
+    refused(state, tok("B", S0G1), "san_gimignano.turn.owes_segment",
+            "A must still place a segment before B plays", current="A", player="B")
     state = play(state, seg("A", [0, 1], S2["edges"]))
     assert state.hands == {"A": 1, "B": 2}
     refused(state, seg("A", [1, -1], [G1, G1, G4, G4, G2, G2]),
-            "a player may put down only one board segment per turn")
+            "san_gimignano.once.segment", "a player may put down only one board segment per turn")
     state = play(state, tok("B", S0G2))
-    refused(state, tok("B", S0G3), "a player may put down only one token per turn")
-    refused(state, tower("B", S0G2, FOURSOME), "B must place a segment first (next comes the segment)")
+    refused(state, tok("B", S0G3), "san_gimignano.once.token",
+            "a player may put down only one token per turn")
+    refused(state, tower("B", S0G2, FOURSOME), "san_gimignano.stage.next_segment",
+            "B must place a segment first (next comes the segment)", player="B")
 
 
 def test_clarified_turn_is_segment_then_token_and_building_is_optional():
     state = new(rules="clarified", pool=1, segments=(S0, S1))
-    refused(state, tok("A", S0G1), "A must place a segment first (a turn starts with the segment)")
+    refused(state, tok("A", S0G1), "san_gimignano.stage.starts_with_segment",
+            "A must place a segment first (a turn starts with the segment)", player="A")
     state = play(state, seg("A", [0, 1], S2["edges"]))
     assert state.pool == 0
-    refused(state, tok("B", S0G1), "A must still place a token before B plays")
+    refused(state, tok("B", S0G1), "san_gimignano.turn.owes_token",
+            "A must still place a token before B plays", current="A", player="B")
     state = play(state, tok("A", S0G1))
     # the pool is empty: turns start with the token now
-    refused(state, seg("B", [1, -1], [G1, G1, G4, G4, G2, G2]), "all segments have been placed")
+    refused(state, seg("B", [1, -1], [G1, G1, G4, G4, G2, G2]), "san_gimignano.segment.pool_empty",
+            "all segments have been placed")
     for move in [tok("B", S2G1), tok("A", S0G2), tok("B", S2G3), tok("A", S1G3), tok("B", S2G4),
                  tok("A", S1G4)]:
         state = play(state, move)
@@ -116,28 +126,35 @@ def test_clarified_turn_is_segment_then_token_and_building_is_optional():
 def test_segments_must_touch_two_and_never_match_guilds():
     state = play(new(hands=2, segments=(S0, S1)), tok("A", S0G1))
     refused(state, seg("A", [2, 0], [G1, G1, G2, G2, G3, G3]),
+            "san_gimignano.segment.needs_two",
             "a new segment must adjoin at least two segments already on the table")
-    refused(state, seg("A", [0, 0], [G1, G1, G2, G2, G3, G3]), "there is already a segment at [0, 0]")
+    refused(state, seg("A", [0, 0], [G1, G1, G2, G2, G3, G3]), "san_gimignano.segment.occupied",
+            "there is already a segment at [0, 0]", q=0, r=0)
     # at (0, 1) edge 5 faces guild-2 of (0, 0) and edge 0 faces guild-2 of (1, 0)
     refused(state, seg("A", [0, 1], [G4, G4, G1, G1, G2, G2]),
-            "two touching edges may not show the same guild")
+            "san_gimignano.segment.same_guild", "two touching edges may not show the same guild")
     refused(state, seg("A", [0, 1], [G4, G4, G1, G1, "guild-9", "guild-9"]),
-            '"guild-9" is not one of the guilds (guild-1, guild-2, guild-3, guild-4)')
+            "san_gimignano.guild.unknown",
+            '"guild-9" is not one of the guilds (guild-1, guild-2, guild-3 and guild-4)', guild="guild-9",
+            guilds=[G1, G2, G3, G4])
     play(state, seg("A", [0, 1], S2["edges"]))
 
 
 def test_no_segments_left_in_hand():
     state = play(new(hands=0), tok("A", S0G1))
-    refused(state, seg("A", [1, -1], [G1, G1, G4, G4, G2, G2]), "A has no segments left")
+    refused(state, seg("A", [1, -1], [G1, G1, G4, G4, G2, G2]), "san_gimignano.segment.none_left",
+            "A has no segments left", player="A")
 
 
 def test_token_refusals():
     state = play(new(), tok("A", S0G1), tok("B", S0G1))
-    refused(state, tok("A", S0G1), "a space holds at most two tokens")
-    refused(state, tok("A", [7, 7, G1]), "there is no space guild-1 on [7, 7]")
-    refused(state, tok("A", [0, 0, "guild-9"]), "there is no space guild-9 on [0, 0]")
+    refused(state, tok("A", S0G1), "san_gimignano.token.full", "a space holds at most 2 tokens", count=2)
+    refused(state, tok("A", [7, 7, G1]), "san_gimignano.space.missing",
+            "there is no space guild-1 at [7, 7]", space=space_name((7, 7, G1)))
+    refused(state, tok("A", [0, 0, "guild-9"]), "san_gimignano.space.missing",
+            "there is no space guild-9 at [0, 0]", space=space_name((0, 0, "guild-9")))
     empty = replace(state, on_board={"A": 20, "B": 1})
-    refused(empty, tok("A", S0G2), "A has no tokens left")
+    refused(empty, tok("A", S0G2), "san_gimignano.token.none_left", "A has no tokens left", player="A")
 
 
 def a_group_for_a(rules="rulebook", variant="four"):
@@ -152,14 +169,18 @@ def test_the_rulebook_forces_a_build():
     assert views.who_must_build(state) == ["A"]
     assert GAME.summary(state)["must_build"] == ["A"]
     assert GAME.to_move(state) == "A"
-    refused(state, tok("B", S1G2), "A can still build a tower and must do so before B plays")
-    refused(state, pas("B"), "A can still build a tower and must do so before B plays")
-    refused(state, tower("A", S2G1, FOURSOME), "the tower must stand on one of the spaces of the group")
+    refused(state, tok("B", S1G2), "san_gimignano.turn.owes_tower",
+            "A can still build a tower and must do so before B plays", current="A", player="B")
+    refused(state, pas("B"), "san_gimignano.turn.owes_tower",
+            "A can still build a tower and must do so before B plays", current="A", player="B")
+    refused(state, tower("A", S2G1, FOURSOME), "san_gimignano.tower.outside_group",
+            "the tower must stand on one of the spaces of the group")
     state = play(state, tower("A", S1G3, FOURSOME))
     assert views.who_must_build(state) == []
-    refused(state, tower("A", S0G1, FOURSOME), "a player may build only one tower per turn")
+    refused(state, tower("A", S0G1, FOURSOME), "san_gimignano.once.tower",
+            "a player may build only one tower per turn")
     assert state.towers == {(1, 0, G3): "A"}
-    refused(state, tok("B", S1G3), "a space with a tower takes no tokens")
+    refused(state, tok("B", S1G3), "san_gimignano.token.on_tower", "a space with a tower takes no tokens")
 
 
 def test_fig_h_a_group_left_over_is_built_next_turn():
@@ -180,30 +201,39 @@ def test_fig_h_a_group_left_over_is_built_next_turn():
     assert views.who_must_build(state) == []  # it is B's turn now
     state = play(state, tok("A", S0G3))
     assert views.who_must_build(state) == ["A"]
-    refused(state, tok("B", S2G1), "A can still build a tower and must do so before B plays")
+    refused(state, tok("B", S2G1), "san_gimignano.turn.owes_tower",
+            "A can still build a tower and must do so before B plays", current="A", player="B")
     state = play(state, tower("A", S0G1, left))
     assert state.tower_count["A"] == 2
 
 
 def test_tower_refusals():
     state = a_group_for_a()
-    refused(state, tower("A", S0G1, [S0G1, S0G2, S1G3]), "a group is four spaces, not 3")
+    refused(state, tower("A", S0G1, [S0G1, S0G2, S1G3]), "san_gimignano.group.size",
+            "a group is four spaces, not 3", count=3)
     refused(state, tower("A", S2G1, [S2G1, S0G2, S1G3, S1G4]),
-            "each space of the group must hold one of A's tokens (guild-1 on [0, 1] does not)")
+            "san_gimignano.group.not_holding",
+            "each space of the group must hold one of A's tokens (guild-1 at [0, 1] does not)",
+            player="A", space=space_name((0, 1, G1)))
     refused(state, tower("B", S2G1, [S2G1, S2G3, S2G4, S0G1]),
-            "A can still build a tower and must do so before B plays")
+            "san_gimignano.turn.owes_tower",
+            "A can still build a tower and must do so before B plays", current="A", player="B")
 
 
 def test_a_pass_only_when_nothing_can_be_placed():
     state = new(hands=1, segments=(S0, S1))
-    refused(state, pas("A"), "A can still place a token and may not pass")
+    refused(state, pas("A"), "san_gimignano.pass.can_token",
+            "A can still place a token and may not pass", player="A")
     no_tokens = replace(state, on_board={"A": 20, "B": 0})
-    refused(no_tokens, pas("A"), "A can still place a segment and may not pass")
+    refused(no_tokens, pas("A"), "san_gimignano.pass.can_segment",
+            "A can still place a segment and may not pass", player="A")
     nothing = replace(no_tokens, hands={"A": 0, "B": 1})
     after = play(nothing, pas("A"))
     assert GAME.to_move(after) == "B"
-    refused(after, tok("A", S0G1), "A passed this turn and can place nothing more")
-    refused(after, pas("A"), "A has already played this turn; a pass is for a whole turn")
+    refused(after, tok("A", S0G1), "san_gimignano.turn.passed",
+            "A passed this turn and can place nothing more", player="A")
+    refused(after, pas("A"), "san_gimignano.pass.after_move",
+            "A has already played this turn; a pass is for a whole turn", player="A")
     # a player without tokens starts with the segment instead
     no_tokens = play(no_tokens, seg("A", [0, 1], S2["edges"]))
     assert no_tokens.hands["A"] == 0
@@ -215,7 +245,8 @@ def test_the_string_variant_builds_on_a_whole_string():
     state = play(state, tok("A", S0G3), tok("B", S2G1), tok("A", S0G1), tok("B", S2G3),
                  tok("A", S1G3), tok("B", S2G4), tok("A", S1G4))
     assert views.buildable_groups(state, "A") == []
-    refused(state, tower("A", S0G1, chain), "the group must show all four guilds")
+    refused(state, tower("A", S0G1, chain), "san_gimignano.group.all_guilds",
+            "the group must show all four guilds")
     state = play(state, tok("B", S2G1), tok("A", S0G2))
     whole = [*chain, S0G2]
     assert views.buildable_groups(state, "A") == [frozenset(map(tuple, whole))]
@@ -233,7 +264,7 @@ def test_ten_towers_end_the_game():
     assert summary["winners"] == ["A"]
     assert summary["scores"] == {"A": 10, "B": 3}
     assert GAME.to_move(state) is None
-    refused(state, tok("B", S2G1), "the game is over")
+    refused(state, tok("B", S2G1), "san_gimignano.game.over", "the game is over")
 
 
 def test_the_game_ends_when_nobody_can_build_any_more():
@@ -246,7 +277,7 @@ def test_the_game_ends_when_nobody_can_build_any_more():
     assert summary["finished"] is True
     assert summary["tokens"] == {"A": 2, "B": 2}
     assert sorted(summary["winners"]) == ["A", "B"]  # shared: no towers, equal tokens
-    refused(state, tok("A", S0G2), "the game is over")
+    refused(state, tok("A", S0G2), "san_gimignano.game.over", "the game is over")
 
 
 def test_the_game_does_not_end_while_segments_are_left():
@@ -293,9 +324,9 @@ def test_legal_moves_offer_only_what_the_rules_accept():
 def test_the_report_names_the_groups_a_player_can_build_and_the_missing_tokens():
     lines = GAME.report(a_group_for_a()).splitlines()
     assert lines[5:9] == [
-        "  A can build on guild-1 at (0, 0), guild-2 at (0, 0), guild-3 at (1, 0), guild-4 at (1, 0)",
-        "  A is one token short of a group: a token on guild-2 at (1, 0)",
+        "  A can build on guild-1 at [0, 0], guild-2 at [0, 0], guild-3 at [1, 0] and guild-4 at [1, 0]",
+        "  A is one token short of a group: a token on guild-2 at [1, 0]",
         # B holds guild-1, guild-3 and guild-4 on the segment at (0, 1); either guild-2 next to it completes
-        "  B is one token short of a group: a token on guild-2 at (0, 0) or guild-2 at (1, 0)",
+        "  B is one token short of a group: a token on one of guild-2 at [0, 0] and guild-2 at [1, 0]",
         "  A can build a tower and must do so before the next player",
     ]

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import pytest
-
-from companion.games.base import IllegalMove
 from companion.games.san_gimignano import SanGimignano, groups, rules
+from companion.games.san_gimignano.geometry import space_name
 from companion.games.san_gimignano.state import State, start_state
+from tests.refusals import refuses
 
 GAME = SanGimignano()
 G1, G2, G3, G4 = "guild-1", "guild-2", "guild-3", "guild-4"
@@ -52,8 +51,10 @@ def test_a_string_tower_names_the_whole_connected_set():
     state = board(whole, variant="string")
     assert groups.buildable(state, "A") == [frozenset(whole)]
     part = (S0G1, S0G2, S1G3, S1G4)
-    with pytest.raises(IllegalMove, match="whole connected set"):
+    with refuses("san_gimignano.group.not_whole", player="A", space=space_name(S0G3)) as caught:
         GAME.apply(state, tower("A", S0G1, part))
+    caught.match(r"^the group must be the whole connected set of A's spaces \(guild-3 at \[0, 0\] "
+                 r"belongs to it too\)$")
     after = GAME.apply(state, tower("A", S0G1, tuple(whole)))
     assert after.towers == {S0G1: "A"}
 
