@@ -162,8 +162,13 @@ class Outcome:
     standings: tuple[Standing, ...]
     winners: tuple[str, ...]
     decided_by: str | None
-    #: The tie-break's name for people and screens ("highest chip").
+    #: The tie-break's key (``highest_chip``, ``castles_built``, ``tokens_on_board``); its words
+    #: for people are the catalogue's ``common.tiebreak.<key>`` (:meth:`tiebreak_words`).
     tiebreak: str
+
+    def tiebreak_words(self) -> Message:
+        """The tie-break in words ("the highest chip"), for screens and reports."""
+        return Message(f"common.tiebreak.{self.tiebreak}")
 
     def reason(self) -> Message:
         """Why the winners won, in a few words."""
@@ -172,8 +177,8 @@ class Outcome:
         if self.decided_by == "score":
             return Message("common.outcome.score")
         if self.decided_by == "shared":
-            return Message("common.outcome.shared", {"tiebreak": self.tiebreak})
-        return Message("common.outcome.tiebreak", {"tiebreak": self.tiebreak})
+            return Message("common.outcome.shared", {"tiebreak": self.tiebreak_words()})
+        return Message("common.outcome.tiebreak", {"tiebreak": self.tiebreak_words()})
 
 
 def rank_players(players: Sequence[str], scores: Mapping[str, int], tiebreak: Callable[[str], int],

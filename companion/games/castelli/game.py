@@ -173,7 +173,7 @@ class Castelli(Game[State, Move]):
 
     def outcome(self, state: State) -> Outcome:
         return rank_players(state.players, state.score, lambda p: state.castles_built[p],
-                            "castles built", state.finished)
+                            "castles_built", state.finished)
 
     def to_move(self, state: State) -> str | None:
         if state.finished:

@@ -67,7 +67,7 @@ class SanGimignano(Game[State, moves.Move]):
 
     def outcome(self, state: State) -> Outcome:
         return rank_players(state.players, state.tower_count, lambda p: state.on_board[p],
-                            "tokens on the board", state.finished)
+                            "tokens_on_board", state.finished)
 
     def to_move(self, state: State) -> str | None:
         return turns.to_move(state)

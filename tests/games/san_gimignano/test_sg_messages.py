@@ -167,7 +167,7 @@ def test_the_report_says_why_the_winners_won(towers, tokens, code, params, engli
     assert views.notes(state)[-1] == reason  # the last line: nobody plays next
     assert views.outcome_reason(replace(state, finished=False)) is None
     decided = GAME.outcome(state).decided_by
-    assert decided == {"san_gimignano.outcome.tokens_decide": "tokens on the board",
+    assert decided == {"san_gimignano.outcome.tokens_decide": "tokens_on_board",
                        "san_gimignano.outcome.shared": "shared",
                        "san_gimignano.outcome.most_towers": "score"}[code]
 
