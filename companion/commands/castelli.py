@@ -23,12 +23,10 @@ from companion.i18n import render_json, say
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``castelli`` and ``board`` command groups."""
     sub = add_command_group(subparsers, "castelli", help="castelli.help.castelli",
-                            description="Castelli tools.")
+                            description="castelli.description.tools")
     res = sub.add_parser(
         "resolve", help="castelli.help.resolve",
-        description="Evaluate one area: give its kind, its yield (or tents, or the mine's "
-                    "silver) and the shields pointing into it. Colours no --player plays are "
-                    "neutral; without any --player every colour is played by a player of its name.")
+        description="castelli.description.resolve")
     res.add_argument("--kind", required=True, choices=[k for k in tables.AREA_KINDS if k != "plain"])
     res.add_argument("--yield", dest="amount", type=int, metavar="N",
                      help="castelli.help.yield")
@@ -44,18 +42,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     res.set_defaults(handler=run_resolve)
 
     bsub = add_command_group(subparsers, "board", help="castelli.help.board",
-                             description="Castelli board files (the inline-board format).")
+                             description="castelli.description.board")
     val = bsub.add_parser("validate", help="castelli.help.validate",
-                          description="Validate a board file in the inline-board format of a "
-                                      "record's setup.board. Exit 0 with a summary, or exit 2 naming "
-                                      "the field.")
+                          description="castelli.description.validate")
     val.add_argument("file", help="castelli.help.board_file")
     val.add_argument("--json", action="store_true", help="castelli.help.validate_json")
     val.set_defaults(handler=run_validate)
     imp = bsub.add_parser("import", help="castelli.help.import",
-                          description="Validate a board file and keep it in this companion's store "
-                                      "under a name; new games on it carry the board inline, so "
-                                      "their records replay anywhere.")
+                          description="castelli.description.import")
     imp.add_argument("file", help="castelli.help.board_file")
     imp.add_argument("--name", required=True, help="castelli.help.name")
     imp.set_defaults(handler=run_import)
