@@ -31,6 +31,7 @@ Every word a panel shows is from the catalogues (``panel.*`` in
 
 from __future__ import annotations
 
+import errno
 import glob
 import logging
 import os
@@ -572,11 +573,21 @@ def echo_test(ports: Iterable[str], baudrate: int = 115200, timeout: float = 2.0
     return [_echo_one(url, baudrate, timeout, opener) for url in urls]
 
 
+def _cannot_open(url: str, error: Exception) -> Message:
+    """Why ``url`` cannot be opened, in words for whoever wires the box (the two usual causes named)."""
+    number = getattr(error, "errno", None)
+    if number == errno.ENOENT:
+        return msg("panel.echo.missing", port=url)
+    if number in (errno.EACCES, errno.EPERM):
+        return msg("panel.echo.no_permission", port=url)
+    return msg("panel.echo.cannot_open", port=url, reason=str(error))
+
+
 def _echo_one(url: str, baudrate: int, timeout: float, opener: PortOpener) -> EchoResult:
     try:
         port = opener(url, baudrate=baudrate, timeout=READ_TIMEOUT, write_timeout=WRITE_TIMEOUT)
     except Exception as error:
-        return EchoResult(url, False, None, msg("panel.echo.cannot_open", port=url, reason=str(error)))
+        return EchoResult(url, False, None, _cannot_open(url, error))
     token = secrets.token_hex(4)
     seat: int | None = None
     try:
