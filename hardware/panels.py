@@ -121,6 +121,11 @@ class PanelPort:
         self._reader.join(timeout)
         self._writer.join(timeout)
 
+    def heard_lines(self) -> list[bytes]:
+        """The last lines this port heard (parsed or not), oldest first: for diagnostics and tests."""
+        with self._lock:
+            return list(self.heard)
+
     # -- the main loop's side -------------------------------------------------
     def send(self, line: bytes) -> None:
         """Queue ``line`` for the panel; never blocks. Dropped while the port is not open."""
@@ -222,7 +227,8 @@ class PanelPort:
         if isinstance(item, protocol.ProtocolError):
             self._count(item.kind)
             return
-        self.heard.append(item)
+        with self._lock:
+            self.heard.append(item)
         try:
             line = protocol.parse_line(item)
         except protocol.ProtocolError as error:
@@ -480,7 +486,7 @@ class SeatPanels:
         game, state, language = session.game, session.state, _notation_language()
         try:
             if isinstance(move, str):
-                data = game.parse_notation(state, move, language)
+                data = _read_notation(game, state, move, player, language)
                 template = True
             else:
                 data = dict(move)
@@ -505,6 +511,15 @@ class SeatPanels:
             link.send(protocol.refused_line(text("panel.move.failed")))
             return
         link.send(protocol.accepted_line(words))
+
+
+def _read_notation(game: Any, state: Any, said: str, player: str, language: str) -> dict[str, Any]:
+    """The move ``said`` means on ``player``'s panel: without a name it is the seat's player's move
+    (not the acting player's, as on the shared console); a text that names someone is read as it is."""
+    try:
+        return game.parse_notation(state, f"{player}: {said}", language)
+    except NotationError:
+        return game.parse_notation(state, said, language)
 
 
 def _notation_language() -> str:

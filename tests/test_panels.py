@@ -104,10 +104,10 @@ def test_over_loop_the_companion_answers_a_hello_and_ignores_its_own_lines_heard
     panels = panels_on(["loop://"], open_port=open_port)
     link = panels.link("loop://")
     # the companion's first line asks the panel to introduce itself; over loop:// it hears it back
-    pump(table, lambda: b"HELLO 1" in link.heard)
+    pump(table, lambda: b"HELLO 1" in link.heard_lines())
     opened[0].write(b"HELLO 1 1\n")
-    pump(table, lambda: any(line.startswith(b"SCORE") for line in link.heard))
-    heard = list(link.heard)
+    pump(table, lambda: any(line.startswith(b"SCORE") for line in link.heard_lines()))
+    heard = link.heard_lines()
     # what the companion wrote, read back from the loop: the seat's player, whose turn, status, score
     assert heard[heard.index(b"HELLO 1 1") + 1:] == [b"SEAT 1 Albert", b"TURN you Albert",
                                                      b"STATUS Your turn", b"SCORE 0"]
@@ -148,6 +148,24 @@ def test_a_move_as_record_json_is_entered_too(table, panels_on, pty_panels):
     albert.say("JSON " + json.dumps(move))
     pump(table, lambda: albert.got("ACCEPTED"))
     assert table.app.store.stored_moves(table.live.id)[0][-1] == move
+
+
+def test_a_move_in_the_notation_without_a_name_is_the_seats_own_move(table, panels_on, pty_panels):
+    table.start("campanile", camp.PLAYERS, setup=camp.SETUP)
+    birgit = pty_panels()
+    panels = panels_on([birgit.name])
+    _greeted(table, panels, birgit, 2)
+    birgit.say("MOVE red +1")  # Birgit's build, out of turn: the rules say why, not "another seat's move"
+    pump(table, lambda: birgit.got("REFUSED"))
+    build = {"type": "build", "player": "Birgit", "tower": "red", "stories": 1}
+    assert birgit.got("REFUSED") == [_expected_refusal(table, build, "en")]
+    birgit.say("MOVE Albert: red +1")  # another seat's move, named
+    pump(table, lambda: len(birgit.got("REFUSED")) == 2)
+    assert birgit.got("REFUSED")[1] == "this panel enters Birgit's moves only"
+    birgit.say("MOVE fly to the moon")
+    pump(table, lambda: len(birgit.got("REFUSED")) == 3)
+    assert "fly to the moon" in birgit.got("REFUSED")[2]
+    assert table.session.log == ()
 
 
 def _expected_refusal(table: Table, data: dict[str, Any], language: str) -> str:
