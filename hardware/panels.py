@@ -171,7 +171,7 @@ class PanelPort:
             while not stop.is_set():
                 try:
                     port = owner.open_port(self.url, baudrate=owner.baudrate, timeout=READ_TIMEOUT,
-                                           write_timeout=WRITE_TIMEOUT)
+                                           write_timeout=WRITE_TIMEOUT, exclusive=True)
                 except Exception as error:  # SerialException (an OSError), ValueError for a bad URL
                     self._count("open_failed")
                     if not complained:
@@ -600,7 +600,8 @@ def _cannot_open(url: str, error: Exception) -> Message:
 
 def _echo_one(url: str, baudrate: int, timeout: float, opener: PortOpener) -> EchoResult:
     try:
-        port = opener(url, baudrate=baudrate, timeout=READ_TIMEOUT, write_timeout=WRITE_TIMEOUT)
+        port = opener(url, baudrate=baudrate, timeout=READ_TIMEOUT, write_timeout=WRITE_TIMEOUT,
+                      exclusive=True)
     except Exception as error:
         return EchoResult(url, False, None, _cannot_open(url, error))
     token = secrets.token_hex(4)

@@ -44,8 +44,9 @@ def hungarian() -> Iterator[None]:
 
 
 @pytest.fixture
-def panels_on(table: Table) -> Iterator[Any]:
-    """Start SeatPanels on the given ports; every one is closed at the end of the test."""
+def panels_on(table: Table, pty_panels: Any) -> Iterator[Any]:
+    """Start SeatPanels on the given ports; every one is closed at the end of the test, before the
+    pseudo-terminals go (a closed one's name may be reused by another pty at once)."""
     started: list[SeatPanels] = []
 
     def start(ports: list[str], **options: Any) -> SeatPanels:
@@ -302,8 +303,8 @@ def test_a_panel_that_never_reads_does_not_block_the_main_loop(table, panels_on)
     deaf = PtyPanel()  # the test never reads its master ...
     deaf._closed.set()
     deaf._thread.join(WAIT)
+    panels = panels_on([deaf.name], queue_limit=8)
     try:
-        panels = panels_on([deaf.name], queue_limit=8)
         link = panels.link(deaf.name)
         pump(table, lambda: link.connected)
         deaf.say("HELLO 1 1")
@@ -320,6 +321,7 @@ def test_a_panel_that_never_reads_does_not_block_the_main_loop(table, panels_on)
             assert len(link._out) <= 8
         assert len(table.session.log) == 1 and table.session.can_undo
     finally:
+        panels.close()  # before the pty goes, so that nothing opens its name again
         os.close(deaf.master)
         os.close(deaf.slave)
 
