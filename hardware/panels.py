@@ -24,6 +24,17 @@ the game:
   panel that has said its seat is told whose turn it is, a short status and
   its seat's score.
 
+Wiring it into an app (the headless composition, ``companion hardware test``)::
+
+    panels = from_config(config, table)      # None without ports or with COMPANION_PANELS=none
+    if panels is not None:
+        panels.start()                       # returns at once; ports open in the background
+    ...                                      # the main loop drains table.commands
+    panels.close()
+
+    for result in echo_from_config(config):  # the hardware test, while the app is not running
+        print(str(result.message))           # in the current language
+
 Every word a panel shows is from the catalogues (``panel.*`` in
 ``companion/locale/*/panels.po``), in the table's language (the current one,
 :func:`companion.i18n.current_language`).
@@ -132,10 +143,11 @@ class PanelPort:
         with self._lock:
             if self._port is None:
                 return
-            if len(self._out) == self._out.maxlen:
-                self._count("dropped")
+            full = len(self._out) == self._out.maxlen
             self._out.append(line)
             self._lock.notify_all()
+        if full:  # counted outside the lock: wait_for holds its condition while it reads the counts
+            self._count("dropped")
 
     # -- the writer thread ------------------------------------------------------
     def _write_loop(self) -> None:
@@ -586,6 +598,11 @@ def echo_test(ports: Iterable[str], baudrate: int = 115200, timeout: float = 2.0
     if not urls:
         return []
     return [_echo_one(url, baudrate, timeout, opener) for url in urls]
+
+
+def echo_from_config(config: Any, timeout: float = 2.0) -> list[EchoResult]:
+    """:func:`echo_test` on the ports and baud rate of ``config`` (``serial.panels``, ``serial.baudrate``)."""
+    return echo_test(config["serial.panels"], int(config["serial.baudrate"]), timeout)
 
 
 def _cannot_open(url: str, error: Exception) -> Message:

@@ -21,8 +21,9 @@ from typing import Any
 import pytest
 
 from companion.app import Companion
+from companion.config import defaults
 from companion.table import Table
-from hardware.panels import SeatPanels, echo_test
+from hardware.panels import SeatPanels, echo_from_config, echo_test
 from tests import helpers_campanile as camp
 from tests.panel_helpers import WAIT, pump
 from tests.refusals import assert_message, assert_words
@@ -150,6 +151,16 @@ def test_the_echo_test_hears_each_panel_and_says_which_are_silent_or_missing(tmp
     assert_message(results[0].message, "panel.echo.ok", port=board.name, seat=3)
     assert_message(results[1].message, "panel.echo.silent", seconds=2.0)
     assert_message(results[2].message, "panel.echo.missing", port=str(tmp_path / "ttyACM9"))
+
+
+def test_the_echo_test_takes_the_configured_ports_and_a_loop_port_echoes_itself():
+    config = defaults()
+    assert echo_from_config(config) == []  # no panels configured
+    wired = type(config)({**config.values, "serial.panels": ["loop://"]})
+    [result] = echo_from_config(wired)
+    # loop:// hears the companion's own HELLO (no seat in it) and its ECHO: an answer without a seat
+    assert (result.port, result.ok, result.seat) == ("loop://", True, None)
+    assert_message(result.message, "panel.echo.ok_no_seat", port="loop://")
 
 
 def test_the_echo_test_expands_a_glob_and_finds_nothing_in_an_empty_one(tmp_path):
