@@ -27,9 +27,9 @@ from companion.games.campanile.state import (
 )
 from companion.games.messages import Message
 
-#: The tie-break's key (``Outcome.tiebreak``, ``decided_by``): the single highest chip.
-#: A key, not words: screens say why the winners won through the catalogue (``rules.win_reason``).
-TIEBREAK = "highest_chip"
+#: The tie-break's name (``Outcome.tiebreak``, ``decided_by``), kept as base.py names it: other
+#: front ends key on it. The players read why the winners won from ``rules.win_reason``.
+TIEBREAK = "highest chip"
 
 
 def in_progress(state: CampanileState) -> tuple[str | None, str | None]:

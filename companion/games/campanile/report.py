@@ -30,7 +30,7 @@ def report(state: CampanileState, summary: dict[str, Any]) -> str:
         lines.append(f"  {tower_word(tower)!s:<10} {row}")
     for valuation in state.valuations:
         lines += ["", str(PHASE_HEADINGS[valuation.phase])]
-        lines += ["  " + " ".join(map(str, flag.explanation)) for flag in valuation.flags]
+        lines += [f"  {flag.explanation}" for flag in valuation.flags]
     lines += ["", str(msg("campanile.report.scores"))]
     for player in state.players:
         chips = " ".join(map(str, summary["chips"][player])) or "-"

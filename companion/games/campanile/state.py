@@ -33,12 +33,25 @@ class Award:
     points: int
 
 
+class Explanation(tuple[Message, ...]):
+    """Why a flag went as it did: its sentences, each a message (data, the same in every language).
+
+    ``str()`` gives the sentences in words, in the front end's current language,
+    so a screen may show ``str(result.explanation)`` as it is.
+    """
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return " ".join(str(sentence) for sentence in self)
+
+
 @dataclass(frozen=True)
 class FlagResult:
     """One flagged tower at a valuation: what it was worth and who got what, and why.
 
-    ``explanation`` is the why, sentence by sentence, as messages: a front end
-    shows ``" ".join(map(str, result.explanation))`` in its language.
+    ``explanation`` is the why, sentence by sentence, as messages; ``str()`` of
+    it is the words in the current language.
     """
 
     tower: str
@@ -46,7 +59,7 @@ class FlagResult:
     flag: tuple[int, ...]
     influence: tuple[tuple[str, int], ...]
     awards: tuple[Award, ...]
-    explanation: tuple[Message, ...]
+    explanation: Explanation
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion.games.campanile.state import Award, FlagResult, Group
+from companion.games.campanile.state import Award, Explanation, FlagResult, Group
 from companion.games.campanile.words import tower as tower_word
-from companion.games.messages import Message, msg
+from companion.games.messages import msg
 
 
 def ranking(heights: Sequence[int]) -> list[int]:
@@ -50,7 +50,7 @@ def _flag_text(flag: Sequence[int]) -> str:
 
 
 def explain(tower: str, flag: Sequence[int], stack: Sequence[Group],
-            ordered: Sequence[Group]) -> tuple[Message, ...]:
+            ordered: Sequence[Group]) -> Explanation:
     """Why the flag on ``tower`` went as it did: a few sentences a player can check, as messages.
 
     The influence of everyone under the tower, every tie that decided an
@@ -59,7 +59,7 @@ def explain(tower: str, flag: Sequence[int], stack: Sequence[Group],
     """
     said = tower_word(tower)
     if not ordered:
-        return (msg("campanile.explain.nobody", tower=said, flag=_flag_text(flag)),)
+        return Explanation((msg("campanile.explain.nobody", tower=said, flag=_flag_text(flag)),))
     sentences = [msg("campanile.explain.influence", tower=said, flag=_flag_text(flag),
                      influence=[msg("campanile.explain.player_figure", player=g.player, figure=g.influence)
                                 for g in ordered])]
@@ -88,4 +88,4 @@ def explain(tower: str, flag: Sequence[int], stack: Sequence[Group],
         spare = flag[len(ordered):]
         sentences.append(msg("campanile.explain.unclaimed", values=_flag_text(spare), count=len(spare),
                              why=msg("campanile.explain.contenders", count=len(ordered))))
-    return tuple(sentences)
+    return Explanation(sentences)

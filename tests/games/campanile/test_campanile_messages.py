@@ -28,7 +28,7 @@ from companion.games.campanile.rules import win_reason
 from companion.games.campanile.state import Group
 from companion.games.campanile.valuation import value_tower
 from companion.games.messages import Message
-from companion.i18n import LOCALE_DIR, render
+from companion.i18n import LOCALE_DIR, render, set_language
 from companion.i18n.po import read_po
 from tests.conftest import EXAMPLES
 from tests.helpers_campanile import explained
@@ -290,6 +290,17 @@ def test_a_record_error_of_this_game_reads_in_hungarian(run_cli, write_record) -
     code, out, err = run_cli("--lang", "hu", "replay", write_record(record))
     assert (code, out) == (2, "")
     assert "setup.towers[1]: ez a torony már szerepelt: „red”" in err
+
+
+def test_an_explanation_is_data_and_reads_as_words_in_the_current_language() -> None:
+    result = value_tower("red", 2, (3, 1), (Group("A", (2,)), Group("B", (2,)), Group("C", (1,))))
+    assert str(result.explanation) == ("The red tower, flag 3/1: influence A 2, B 2 and C 1. "
+                                       "A and B both have 2; A's markers are closer to the base. "
+                                       "Points: A 3 and B 1. C gets nothing.")
+    set_language("hu")  # a screen shows str(result.explanation) in the table's language
+    assert str(result.explanation) == explained(result.explanation, "hu")
+    assert str(result.explanation).startswith("A piros torony, zászló: 3/1; befolyás: A 2, B 2 és C 1.")
+    assert result.explanation == tuple(result.explanation)  # still the messages themselves
 
 
 def test_messages_are_data_the_engine_never_renders() -> None:
