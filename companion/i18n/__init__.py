@@ -108,8 +108,9 @@ class MergedCatalogue(Catalogue):
 
     A code ``area.topic.what`` is looked up first in the file named after its
     area (``cli.po`` for ``cli.option.lang``), so printing ``--help`` or one
-    error reads one small file; a code not found there (``messages.po`` holds
-    several areas) reads the rest. A code lives in exactly one file (a test
+    error reads one small file; a code not found there is looked up in
+    ``messages.po`` (which holds the core's areas and ``common.*``), and only
+    then in the rest. A code lives in exactly one file (a test
     checks it), so the order of reading never changes an answer.
     """
 
@@ -132,11 +133,11 @@ class MergedCatalogue(Catalogue):
                                  if not entry.fuzzy and entry.msgid and any(entry.msgstr.values()))
 
     def lookup(self, msgid: str, context: str | None = None, count: int | None = None) -> str | None:
-        if self._unread and (context, msgid) not in self._entries:
-            area = msgid.partition(".")[0]
-            self._read([path for path in self._unread if path.stem == area] or list(self._unread))
-            if (context, msgid) not in self._entries and self._unread:
-                self._read(list(self._unread))
+        area = msgid.partition(".")[0]
+        for stem in (area, MESSAGES_DOMAIN, None):  # its area's file, the shared one, then all
+            if not self._unread or (context, msgid) in self._entries:
+                break
+            self._read([path for path in self._unread if stem is None or path.stem == stem])
         return super().lookup(msgid, context, count)
 
     @property

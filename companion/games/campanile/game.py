@@ -27,9 +27,9 @@ from companion.games.campanile.state import (
 )
 from companion.games.messages import Message
 
-#: The tie-break's name (``Outcome.tiebreak``, ``decided_by``), kept as base.py names it: other
-#: front ends key on it. The players read why the winners won from ``rules.win_reason``.
-TIEBREAK = "highest chip"
+#: The tie-break's key (``Outcome.tiebreak``, ``decided_by``); its words are the catalogue's
+#: ``common.tiebreak.highest_chip``. The report says why the winners won with ``rules.win_reason``.
+TIEBREAK = "highest_chip"
 
 
 def in_progress(state: CampanileState) -> tuple[str | None, str | None]:
