@@ -200,7 +200,7 @@ def test_tie_break_in_a_replayed_record_and_chips_highest_first() -> None:
     assert summary["scores"] == {"A": 9, "B": 9, "C": 0}
     assert summary["winners"] == ["A"]
     state = final_state(parse_record(record(["A", "B", "C"], moves)))
-    assert GAME.outcome(state).decided_by == "highest chip"  # base.py's name; the words: win_reason
+    assert GAME.outcome(state).decided_by == "highest_chip"  # the key; the words: win_reason
     assert_message(win_reason(state), "campanile.outcome.highest_chip", player="A", tied=["A", "B"], points=9,
                    chip=6)
     assert summary["win_reason"] == {
