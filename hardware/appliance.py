@@ -106,6 +106,7 @@ class Appliance:
 
     def run(self) -> None:
         """Loop until :meth:`stop` (SIGTERM) is called."""
+        log.info("the headless appliance is running; SIGTERM stops it")
         self.view.tick()
         while not self.stopping.is_set():
             self.step()

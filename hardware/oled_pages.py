@@ -113,18 +113,20 @@ def _castelli_pages(game: Game, state: Any, summary: Mapping[str, Any]) -> list[
     acting = turn.player or turn.next
     spaces = getattr(getattr(state, "board", None), "spaces", ())
     left = len(spaces) - len(getattr(state, "revealed", {}))
-    rows = [Line(fit(text("oled.castelli.tiles_left", count=left)), inverted=True)]
+    pages = []
     if acting is not None:
         resources = summary.get("resources", {}).get(acting, {})
-        rows += [Line(fit(acting)),
-                 Line(fit(text("oled.castelli.resources", wood=resources.get("wood", 0),
-                               grain=resources.get("grain", 0), stone=resources.get("stone", 0)))),
-                 Line(fit(text("oled.castelli.silver", silver=summary.get("silver", {}).get(acting, 0),
-                               cards=summary.get("cards", {}).get(acting, 0))))]
+        held = wrap(text("oled.castelli.resources", wood=resources.get("wood", 0),
+                         grain=resources.get("grain", 0), stone=resources.get("stone", 0)))
+        rows = [Line(fit(acting), inverted=True), *(Line(s) for s in held[:2]),
+                Line(fit(text("oled.castelli.silver", silver=summary.get("silver", {}).get(acting, 0),
+                              cards=summary.get("cards", {}).get(acting, 0))))]
+        pages.append(Page(tuple(rows)))
+    rows = [Line(fit(text("oled.castelli.tiles_left", count=left)), inverted=True)]
     evaluations = summary.get("evaluations") or []
     if evaluations:
-        rows.append(Line(fit(text("oled.castelli.last", area=evaluations[-1].get("area", "")))))
-    return [Page(tuple(rows[:SMALL_LINES]))]
+        rows += [Line(s) for s in wrap(text("oled.castelli.last", area=evaluations[-1].get("area", "")))[:3]]
+    return [*pages, Page(tuple(rows))]
 
 
 def _san_gimignano_pages(game: Game, state: Any, summary: Mapping[str, Any]) -> list[Page]:
