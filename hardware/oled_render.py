@@ -2,9 +2,9 @@
 
 A page is data (:class:`Page`: its lines, which are big or inverted), so the
 screen can tell whether anything changed before it draws, and tests can
-compare what a page says apart from how it looks. Drawing is pure Pillow on a
-128×64 1-bit image: it costs well under the 2 ms budget (see
-``benchmarks/oled.py``).
+compare what a page says apart from how it looks. Drawing pastes each character's
+cell (drawn once per character and kept, the fonts being monospaced) into a
+128×64 1-bit image: well under the 2 ms budget (see ``benchmarks/oled.py``).
 
 The fonts are X11's public-domain misc-fixed bitmaps (``hardware/fonts``):
 6×10 for text (21 characters a line, six lines), 9×18 bold for the one
@@ -64,6 +64,21 @@ def font(big: bool) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONTS / name), size)
 
 
+@cache
+def glyph(character: str, big: bool) -> Image.Image:
+    """One character's cell in the bundled font, drawn once and kept (the fonts are monospaced).
+
+    Pasting kept cells is several times cheaper than laying text out again
+    for every frame, and draws the same pixels.
+    """
+    from PIL import Image, ImageDraw
+
+    face = font(big)
+    cell = Image.new("1", (round(face.getlength("M")), LINE_HEIGHT[big]), 0)
+    ImageDraw.Draw(cell).text((0, 0), character, font=face, fill=1)
+    return cell
+
+
 def draw(page: Page, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Image.Image:
     """``page`` as a 1-bit image of ``size`` (white text on black; inverted lines black on white)."""
     from PIL import Image, ImageDraw
@@ -75,10 +90,16 @@ def draw(page: Page, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Image.Image:
         height = LINE_HEIGHT[line.big]
         if y >= size[1]:
             break
-        face = font(line.big)
         if line.inverted:
             canvas.rectangle((0, y, size[0] - 1, y + height - 1), fill=1)
-        canvas.text((1, y), line.text, font=face, fill=0 if line.inverted else 1)
+        x = 1
+        for character in line.text:
+            cell = glyph(character, line.big)
+            if x >= size[0]:
+                break
+            if character != " ":
+                image.paste(0 if line.inverted else 1, (x, y), cell)
+            x += cell.width
         y += height
     return image
 
