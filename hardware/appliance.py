@@ -19,12 +19,13 @@ import queue
 import signal
 import stat
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
 from hardware.backends import choose, pin_factory
 from hardware.navigator import Navigator
-from hardware.oled import OledDevice, dummy_device_factory, real_device_factory
+from hardware.oled import RETRY_SECONDS, OledDevice, dummy_device_factory, real_device_factory
 from hardware.oled_view import OledView
 
 if TYPE_CHECKING:
@@ -39,8 +40,10 @@ class Appliance:
 
     def __init__(self, table: Table, config: Mapping[str, Any], *,
                  environ: Mapping[str, str] | None = None, factory: Any = None,
-                 oled_factory: Callable[[], Any] | None = None) -> None:
+                 oled_factory: Callable[[], Any] | None = None,
+                 retry_seconds: float = RETRY_SECONDS) -> None:
         self.table = table
+        self.retry_seconds = retry_seconds
         self.wakeup = threading.Event()
         self.stopping = threading.Event()
         #: Called once per loop iteration, on the main thread (the watchdog's feeder goes here).
@@ -53,22 +56,51 @@ class Appliance:
         if oled_factory is None and oled_backend != "none":
             oled_factory = (real_device_factory(config) if oled_backend == "real"
                             else dummy_device_factory(config["oled.rotation"]))
-        self.oled = OledDevice(oled_factory) if oled_factory is not None else None
+        self.oled = OledDevice(oled_factory, retry_seconds) if oled_factory is not None else None
         self.view = OledView(table, self.navigator,
                              self.oled.send if self.oled else lambda image: None,
                              self._power, brightness=settings["oled.brightness"],
                              blank_seconds=settings["oled.timeout"])
-        buttons = choose("buttons", config["buttons.backend"], environ)
-        self.pin_factory = factory if factory is not None else pin_factory(buttons)
-        self.controls = None
-        if self.pin_factory is not None:
-            from hardware.controls import Controls
-
-            self.controls = Controls(config, self.post_key, self.pin_factory)
+        self.config = config
+        self.buttons = choose("buttons", config["buttons.backend"], environ)
+        self._factory = factory
+        self.pin_factory: Any = None
+        self.controls: Any = None
+        self._buttons_failing = False
+        self._buttons_retry_at = 0.0
+        self._start_buttons()
         # The seat panels (another module) start here, on the same table:
         #     self.panels = SeatPanels(table, config["serial.panels"], ...)
         # and are closed in close(). Until they are connected there are none.
         self.panels: Any = None
+
+    def _start_buttons(self) -> None:
+        """Wire the buttons and encoder; a GPIO that is missing or fails is logged once and retried."""
+        if self.buttons == "none" or self.controls is not None:
+            return
+        from hardware.controls import Controls
+
+        try:
+            if self.pin_factory is None:
+                self.pin_factory = self._factory if self._factory is not None else pin_factory(self.buttons)
+            self.controls = Controls(self.config, self.post_key, self.pin_factory)
+        except Exception as error:  # gpiozero's BadPinFactory, lgpio's OSError, a pin in use ...
+            # only the words are kept: the exception's frames hold the half-built button, whose
+            # pin reservation would otherwise outlive it and refuse the next attempt
+            problem = str(error)
+            del error
+            self.pin_factory = None
+            self._buttons_retry_at = time.monotonic() + self.retry_seconds
+            if not self._buttons_failing:
+                log.warning("the buttons are not working (%s); retrying every %g s", problem,
+                            self.retry_seconds)
+            else:
+                log.debug("the buttons are still not working (%s)", problem)
+            self._buttons_failing = True
+            return
+        if self._buttons_failing:
+            log.warning("the buttons are back")
+        self._buttons_failing = False
 
     def post_key(self, key: str) -> None:
         """From any thread (gpiozero's): the key is handled on the main loop."""
@@ -94,10 +126,14 @@ class Appliance:
     def step(self, timeout: float | None = None) -> None:
         """One iteration: wait for a command or a timer, drain the queue, redraw, call the hooks."""
         wait = self.view.next_deadline() if timeout is None else timeout
+        if self._buttons_failing:
+            wait = min(wait, max(0.05, self._buttons_retry_at - time.monotonic()))
         self.wakeup.wait(wait)
         self.wakeup.clear()
         self.table.commands.drain()
         self.view.tick()
+        if self._buttons_failing and time.monotonic() >= self._buttons_retry_at:
+            self._start_buttons()
         for hook in tuple(self.on_tick):
             try:
                 hook()
@@ -193,13 +229,18 @@ class _TableApp:
 
 def run_headless(app: Companion, live: Any, config: Mapping[str, Any], stdin: TextIO, stdout: TextIO) -> int:
     """``companion run --headless``: the appliance, with the console when standard input is not /dev/null."""
+    from companion.cli import UserError
     from companion.commands.run import _starter, headless_loop
     from companion.table import Table
+    from hardware.backends import BackendError
 
     table = Table(app)
     if live is not None:
         table.open(live)
-    appliance = Appliance(table, config)
+    try:
+        appliance = Appliance(table, config)
+    except BackendError as error:
+        raise UserError(str(error)) from None
     previous = signal.signal(signal.SIGTERM, lambda signum, frame: appliance.stop())
     try:
         if stdin_is_null(stdin):

@@ -45,7 +45,10 @@ def choose(piece: str, configured: str, environ: Mapping[str, str] | None = None
         value, source = configured, f"{piece}.backend"
     value = value.strip().lower()
     if value not in CHOICES:
-        raise BackendError(f"{source}: must be one of {', '.join(CHOICES)}, not {value!r}")
+        from companion.i18n import text
+
+        raise BackendError(text("hardware.backend.unknown", source=source, choices=", ".join(CHOICES),
+                                value=value[:20]))
     if value == "auto":
         return "real" if on_raspberry_pi(root) else "mock"
     return value  # type: ignore[return-value]

@@ -36,6 +36,13 @@ class Controls:
 
         self._post = post
         self.devices: dict[str, Any] = {}
+        try:
+            self._build(config, pin_factory, Button, RotaryEncoder)
+        except Exception:
+            self.close()  # a pin that failed: release the ones already taken before the next attempt
+            raise
+
+    def _build(self, config: Mapping[str, Any], pin_factory: Any, Button: Any, RotaryEncoder: Any) -> None:
         hold = float(config["buttons.hold_time"])
         for config_key, short, long in BUTTONS:
             pin = config[config_key]

@@ -137,7 +137,7 @@ class OledDevice:
                 if frame is not None:
                     self._device.display(frame)
             except OSError as error:
-                self._lost(error)
+                self._lost(str(error))
                 with self._lock:
                     self._frame = self._frame if self._frame is not None else frame
                 continue
@@ -154,14 +154,14 @@ class OledDevice:
         try:
             self._device = self._factory()
         except Exception as error:  # luma raises its own DeviceNotFoundError, OSError, ...
-            self._lost(error)
+            self._lost(str(error))
             return False
         if self._failing:
             log.warning("the OLED is back")
         self._failing = False
         return True
 
-    def _lost(self, error: BaseException) -> None:
+    def _lost(self, error: str) -> None:
         """Forget the device; log the first failure of a series only."""
         self._device = None
         if not self._failing:

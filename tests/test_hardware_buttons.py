@@ -261,3 +261,44 @@ def test_a_castelli_reveal_says_which_front_end_can_enter_it(app: Companion) -> 
         assert "touchscreen" in words and len(session.log) == 0
     finally:
         box.close()
+
+
+class FlakyFactory(MockFactory):
+    """Mock pins whose first few requests fail, as a GPIO chip that is not there yet does."""
+
+    def __init__(self, failures: int) -> None:
+        super().__init__()
+        self.failures = failures
+
+    def pin(self, spec: Any, **kwargs: Any) -> Any:
+        if self.failures > 0:
+            self.failures -= 1
+            raise OSError(16, "Device or resource busy")
+        return super().pin(spec, **kwargs)
+
+
+def test_buttons_that_fail_at_start_are_retried_and_logged_once(app: Companion,
+                                                                 caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level("WARNING", logger="hardware.appliance")
+    table = Table(app)
+    factory = FlakyFactory(failures=3)
+    appliance = Appliance(table, _config(), factory=factory, retry_seconds=0.01)
+    try:
+        assert appliance.controls is None  # the box runs without them meanwhile
+        table.start("campanile", ["Ada", "Bo", "Cy"])
+        done = threading.Event()
+        timer = threading.Timer(WAIT, done.set)
+        timer.start()
+        while appliance.controls is None:
+            assert not done.is_set(), "the buttons never came back"
+            appliance.step(timeout=0.01)
+        timer.cancel()
+        factory.pin(5).drive_low()
+        factory.pin(5).drive_high()  # Undo works now: nothing to undo, said on the OLED
+        appliance.step(timeout=WAIT)
+        assert appliance.view._notice is not None
+    finally:
+        appliance.close()
+    failures = [r for r in caplog.records if "not working" in r.getMessage()]
+    assert len(failures) == 1
+    assert any("are back" in r.getMessage() for r in caplog.records)

@@ -187,3 +187,14 @@ def test_dev_null_is_told_apart_from_a_pipe_and_a_string(tmp_path: Path) -> None
     finally:
         os.close(write_end)
     assert not stdin_is_null(io.StringIO("status\n"))
+
+
+def test_a_bad_backend_in_the_environment_is_exit_2_and_one_line(tmp_path: Path) -> None:
+    env = _environment(tmp_path)
+    env["COMPANION_BUTTONS"] = "maybe"
+    for args in (["hardware", "test", "--seconds", "0"], ["run", "--headless"]):
+        done = subprocess.run([sys.executable, "-m", "companion", *args], stdin=subprocess.DEVNULL,
+                              capture_output=True, cwd=ROOT, env=env, timeout=GUARD, check=False)
+        assert done.returncode == 2, args
+        assert done.stderr.decode("utf-8").splitlines()[-1] == \
+            'companion: COMPANION_BUTTONS: must be one of auto, real, mock, none, not "maybe"'

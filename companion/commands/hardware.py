@@ -67,11 +67,15 @@ def run_snapshot(args: argparse.Namespace) -> int:
 
 def run_test(args: argparse.Namespace) -> int:
     from companion.commands.run import read_config
+    from hardware.backends import BackendError
     from hardware.hardware_test import HardwareTest
 
     config = read_config(args.config)
     stop = threading.Event()
-    test = HardwareTest(config, lambda line: print(line, flush=True))
+    try:
+        test = HardwareTest(config, lambda line: print(line, flush=True))
+    except BackendError as error:
+        raise UserError(str(error)) from None
     try:
         test.start()
         stop.wait(args.seconds)
