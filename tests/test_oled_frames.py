@@ -14,13 +14,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from PIL import Image
 
 from companion.games.messages import msg
 from companion.i18n import current_language, set_language
 from companion.records import final_state, load_record, states_after
-from hardware.oled_pages import refused_pages, start_page, status_pages
-from hardware.oled_render import Page, draw
+from hardware.oled_pages import choice_page, refused_pages, start_page, status_pages
+from hardware.oled_render import COLUMNS, Page, draw, wrap
 
 FRAMES = Path(__file__).parent / "data" / "oled"
 EXAMPLES = Path(__file__).parent / "data" / "examples"
@@ -112,3 +114,26 @@ def test_the_game_over_page_names_the_winner_and_why() -> None:
     outcome = game.outcome(state)
     assert outcome.winners[0] in page.text()
     assert "Game over" in page.text()
+
+
+# -- invariants of the layout --------------------------------------------------------------------
+
+_WORDS = st.text(alphabet=st.sampled_from(list("abcőűÁ .,-")), max_size=120)
+
+
+@given(_WORDS)
+def test_wrapping_keeps_every_character_but_spaces_and_no_line_is_too_long(words: str) -> None:
+    lines = wrap(words)
+    assert all(len(line) <= COLUMNS for line in lines)
+    assert "".join(lines).replace(" ", "") == words.replace(" ", "")
+
+
+@given(st.lists(st.text(min_size=1, max_size=30), min_size=1, max_size=40), st.data())
+def test_the_chosen_option_is_always_on_the_page_and_the_only_inverted_line(
+        options: list[str], data: st.DataObject) -> None:
+    index = data.draw(st.integers(0, len(options) - 1))
+    page = choice_page("Move", options, index)
+    inverted = [line for line in page.lines if line.inverted]
+    assert len(inverted) == 1
+    assert options[index].startswith(inverted[0].text.rstrip("…"))
+    assert page.lines[0].text.endswith(f"{index + 1}/{len(options)}")
