@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.app import AppError
 from companion.games.base import Game, IllegalMove, RecordError
 from companion.i18n import set_language, text
 from companion.session import SessionError
@@ -122,7 +123,7 @@ class Navigator:
             handler()
         except IllegalMove:
             pass  # the table announced it; the OLED shows the reason
-        except (SessionError, RecordError) as error:
+        except (SessionError, RecordError, AppError) as error:  # nothing to undo, a game that cannot start
             self.notify(refused_pages(getattr(error, "reason", None) or str(error)))
 
     def overlay(self) -> Page | None:

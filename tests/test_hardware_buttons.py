@@ -302,3 +302,19 @@ def test_buttons_that_fail_at_start_are_retried_and_logged_once(app: Companion,
     failures = [r for r in caplog.records if "not working" in r.getMessage()]
     assert len(failures) == 1
     assert any("are back" in r.getMessage() for r in caplog.records)
+
+
+def test_a_game_the_menu_cannot_start_says_why_on_the_oled(box: Box) -> None:
+    # a 2-player Campanile game needs the players' own flag cards first: refused, nothing started
+    box.press("buttons.menu")
+    box.pump(lambda: box.appliance.navigator.listing is not None)
+    box.press("encoder.push")  # New game
+    box.pump(lambda: box.appliance.navigator.listing is not None
+             and box.appliance.navigator.listing.labels[0] == "Campanile")
+    box.press("encoder.push")  # Campanile: the fresh box offers 2 players first
+    box.pump(lambda: box.appliance.navigator.listing is not None
+             and box.appliance.navigator.listing.labels[0] == "2 players")
+    box.press("encoder.push")
+    box.pump(lambda: box.appliance.view._notice is not None)
+    assert box.table.live is None
+    assert "flag" in box.appliance.view.page(box.appliance.view._notice.since).text()
