@@ -378,12 +378,19 @@ def valuation_pages(table: Table) -> list[Page]:
         return [notice_page(text(f"oled.valuation.{phase}"), "\n".join(lines)),
                 notice_page(text(f"oled.valuation.{phase}"), text("oled.valuation.hold"))]
     if game.name == "castelli":
-        from companion.games.castelli.views import preview_final
+        from companion.games.castelli.views import area_views, preview_final
 
         final = preview_final(state)
         short = initials(state.players)
         lines = cell_lines([f"{short[p]} +{sum(final.get(p, {}).values())}" for p in state.players])
-        return [notice_page(text("oled.valuation.final"), "\n".join(lines))]
+        areas = []
+        for area in area_views(state):  # who would win each open area if it were evaluated now
+            leaders = [short.get(lead["player"] or "", lead["colour"]) for lead in area["leaders"]]
+            areas.append(f"{area['area']}: {' '.join(leaders) or '-'}")
+        pages = [notice_page(text("oled.valuation.final"), "\n".join(lines))]
+        for first in range(0, len(areas), 4):
+            pages.append(notice_page(text("oled.valuation.areas"), "\n".join(areas[first:first + 4])))
+        return pages
     summary = game.summary(state)
     short = initials(summary["players"])
     buildable = summary.get("buildable", {})

@@ -318,3 +318,18 @@ def test_a_game_the_menu_cannot_start_says_why_on_the_oled(box: Box) -> None:
     box.pump(lambda: box.appliance.view._notice is not None)
     assert box.table.live is None
     assert "flag" in box.appliance.view.page(box.appliance.view._notice.since).text()
+
+
+def test_the_castelli_valuation_key_previews_the_final_scoring_and_the_areas(app: Companion) -> None:
+    from companion.records import load_record
+    from hardware.navigator import valuation_pages
+
+    record = load_record(EXAMPLE.parent / "castelli.json")
+    table = Table(app)
+    table.start("castelli", list(record.players), options=record.options, setup=record.setup)
+    for move in record.moves[:8]:
+        table.propose(move)
+    pages = valuation_pages(table)
+    assert pages[0].lines[0].text == "Final scoring if now"
+    assert [page.lines[0].text for page in pages[1:]] == ["Areas: who leads now"] * (len(pages) - 1)
+    assert len(pages) > 1 and all(":" in line.text for page in pages[1:] for line in page.lines[1:])
