@@ -108,6 +108,16 @@ class OledDevice:
         with self._lock:
             return self._lock.wait_for(lambda: self.sent >= count, timeout)
 
+    def wait_shown(self, image: Any, timeout: float = 10.0) -> bool:
+        """Wait until ``image`` (its pixels) is the last frame transferred; whether it was.
+
+        Frames in between may have been replaced: only the newest is ever owed.
+        """
+        wanted = image.tobytes()
+        with self._lock:
+            return self._lock.wait_for(
+                lambda: self.last_sent is not None and self.last_sent.tobytes() == wanted, timeout)
+
     @property
     def connected(self) -> bool:
         """Whether a device is working now."""

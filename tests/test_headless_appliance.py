@@ -21,6 +21,8 @@ from companion.config import defaults
 from hardware.appliance import stdin_is_null
 from hardware.backends import BackendError, choose, on_raspberry_pi
 from hardware.hardware_test import HardwareTest
+from hardware.oled_pages import notice_page
+from hardware.oled_render import draw
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = Path(__file__).parent / "data" / "examples"
@@ -148,7 +150,8 @@ def test_the_hardware_test_names_each_button_and_encoder_step() -> None:
             assert arrived.wait_for(lambda: len(test.seen) == 2, GUARD)
         assert test.seen == ["menu", "next"]
         assert said[-2:] == ["Menu", "Next (turned right)"]
-        assert test.oled.wait_sent(3, GUARD)  # each named on the OLED too
+        # each is named on the OLED too; a frame not yet sent is replaced by the next: the last one shows
+        assert test.oled.wait_shown(draw(notice_page("Hardware test", "Next (turned right)")), GUARD)
     finally:
         test.close()
 
