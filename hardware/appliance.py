@@ -4,11 +4,12 @@
 Kivy) and runs its loop on the main thread. The loop sleeps on an event set
 by the command queue's wake-up hook, so a button's command is drained at
 once, not polled; it also wakes for the OLED's own timers (page turns,
-dimming). Each iteration calls the ``on_tick`` hooks (the systemd watchdog
-is fed from one). With standard input at ``/dev/null`` (under systemd) there
-is no console and the loop runs until SIGTERM; otherwise the console reads
-standard input as before, its lines handled on the same thread, and its end
-ends the app.
+dimming), and at least once a second. Each iteration calls the ``on_tick``
+hooks (the systemd watchdog is fed from one:
+``appliance.on_tick.append(watchdog.tick)``). With standard input at
+``/dev/null`` (under systemd) there is no console and the loop runs until
+SIGTERM; otherwise the console reads standard input as before, its lines
+handled on the same thread, and its end ends the app.
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ if TYPE_CHECKING:
     from companion.table import Table
 
 log = logging.getLogger(__name__)
+
+#: The longest the loop sleeps without a command: its ``on_tick`` hooks (the systemd watchdog's
+#: pings, due every few seconds) run at least this often.
+TICK_SECONDS = 1.0
 
 
 class Appliance:
@@ -125,7 +130,7 @@ class Appliance:
     # -- the loop ---------------------------------------------------------------
     def step(self, timeout: float | None = None) -> None:
         """One iteration: wait for a command or a timer, drain the queue, redraw, call the hooks."""
-        wait = self.view.next_deadline() if timeout is None else timeout
+        wait = min(self.view.next_deadline(), TICK_SECONDS) if timeout is None else timeout
         if self._buttons_failing:
             wait = min(wait, max(0.05, self._buttons_retry_at - time.monotonic()))
         self.wakeup.wait(wait)

@@ -154,10 +154,14 @@ def _paged(rows: list[Line]) -> list[Page]:
     return [Page((title, *body[i:i + per_page])) for i in range(0, max(len(body), 1), per_page)]
 
 
-def _tiebreak(name: str) -> str:
+def _tiebreak(outcome: Any) -> str:
+    """The tie-break in words: the engine's own message where the outcome has one, else by its name."""
+    words = getattr(outcome, "tiebreak_words", None)
+    if words is not None:
+        return say(words())
     codes = {"highest chip": "oled.tiebreak.chip", "castles built": "oled.tiebreak.castles",
              "tokens on the board": "oled.tiebreak.tokens"}
-    return text(codes[name]) if name in codes else name
+    return text(codes[outcome.tiebreak]) if outcome.tiebreak in codes else outcome.tiebreak
 
 
 def game_over_page(game: Game, state: Any) -> Page:
@@ -167,9 +171,9 @@ def game_over_page(game: Game, state: Any) -> Page:
     if outcome.decided_by == "score":
         why = text("oled.over.score")
     elif outcome.decided_by == "shared":
-        why = text("oled.over.shared", tiebreak=_tiebreak(outcome.tiebreak))
+        why = text("oled.over.shared", tiebreak=_tiebreak(outcome))
     else:
-        why = text("oled.over.tiebreak", tiebreak=_tiebreak(outcome.tiebreak))
+        why = text("oled.over.tiebreak", tiebreak=_tiebreak(outcome))
     players = [s.player for s in outcome.standings]
     scores = {s.player: s.score for s in outcome.standings}
     lines = [Line(fit(text("oled.over.title")), inverted=True), Line(fit(winners, 14), big=True),

@@ -333,3 +333,16 @@ def test_the_castelli_valuation_key_previews_the_final_scoring_and_the_areas(app
     assert pages[0].lines[0].text == "Final scoring if now"
     assert [page.lines[0].text for page in pages[1:]] == ["Areas: who leads now"] * (len(pages) - 1)
     assert len(pages) > 1 and all(":" in line.text for page in pages[1:] for line in page.lines[1:])
+
+
+def test_the_loop_calls_its_tick_hooks_without_any_command_and_stops_when_asked(box: Box) -> None:
+    ticks: list[int] = []
+
+    def tick() -> None:  # the watchdog's feeder would be here
+        ticks.append(len(ticks))
+        if len(ticks) == 3:
+            box.appliance.stop()
+
+    box.appliance.on_tick.append(tick)
+    box.appliance.run()  # returns once stopped: nothing was posted, the ticks came by themselves
+    assert ticks == [0, 1, 2]

@@ -137,3 +137,15 @@ def test_the_chosen_option_is_always_on_the_page_and_the_only_inverted_line(
     assert len(inverted) == 1
     assert options[index].startswith(inverted[0].text.rstrip("…"))
     assert page.lines[0].text.endswith(f"{index + 1}/{len(options)}")
+
+
+def test_a_tie_broken_at_the_end_is_said_in_the_tables_language(language: Callable[[str], None]) -> None:
+    from companion.games.base import Outcome, Standing
+    from hardware.oled_pages import _tiebreak
+
+    language("hu")
+    outcome = Outcome((Standing("Ada", 1, 9, 4), Standing("Bo", 2, 9, 3)), ("Ada",), "highest chip",
+                      "highest chip")
+    words = getattr(outcome, "tiebreak_words", None)
+    expected = "a legnagyobb zseton" if words is None else str(words())
+    assert _tiebreak(outcome) == expected and "highest" not in _tiebreak(outcome)
