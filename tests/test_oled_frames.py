@@ -144,8 +144,9 @@ def test_a_tie_broken_at_the_end_is_said_in_the_tables_language(language: Callab
     from hardware.oled_pages import _tiebreak
 
     language("hu")
-    outcome = Outcome((Standing("Ada", 1, 9, 4), Standing("Bo", 2, 9, 3)), ("Ada",), "highest chip",
-                      "highest chip")
+    # the tie-break's name: a key where outcomes carry their own words, the English name before
+    name = "highest_chip" if hasattr(Outcome, "tiebreak_words") else "highest chip"
+    outcome = Outcome((Standing("Ada", 1, 9, 4), Standing("Bo", 2, 9, 3)), ("Ada",), name, name)
     words = getattr(outcome, "tiebreak_words", None)
     expected = "a legnagyobb zseton" if words is None else str(words())
     assert _tiebreak(outcome) == expected and "highest" not in _tiebreak(outcome)
