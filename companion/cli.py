@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "castelli": ("castelli", "board"),
     "config": ("config",),
     "doctor": ("doctor", "backup"),
+    "hardware": ("hardware", "snapshot"),
 }
 COMMAND_MODULES = tuple(COMMANDS)
 

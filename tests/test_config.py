@@ -74,7 +74,7 @@ def test_a_good_file_is_read_as_written(write) -> None:
     ('[oled]\naddress = "3c"\n', "oled.address", "must be a whole number such as 0x3C, not a text; "
                                                  "using the default 0x3C"),
     ("[oled]\naddress = 0x78\n", "oled.address", "from 0x03 to 0x77, not 0x78"),
-    ('[oled]\ndriver = "ssd1309"\n', "oled.driver", 'not "ssd1309"; using the default "ssd1306"'),
+    ('[oled]\ndriver = "ssd1325"\n', "oled.driver", 'not "ssd1325"; using the default "ssd1306"'),
     ("[oled]\nrotation = 90\n", "oled.rotation", "must be one of 0, 1, 2, 3, not 90"),
     ("[oled]\nbus = -1\n", "oled.bus", "must be from 0 to 31"),
     ("[screen]\nrotation = 45\n", "screen.rotation", "must be one of 0, 90, 180, 270, not 45"),

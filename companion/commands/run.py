@@ -193,6 +193,10 @@ def run_run(args: argparse.Namespace) -> int:
                                             players=", ".join(session.players), count=len(session.log)),
                                         session)), flush=True)
         _read_any_bytes(sys.stdin)
+        if args.headless:  # the OLED, the buttons and the encoder; the console too unless stdin is /dev/null
+            from hardware.appliance import run_headless
+
+            return run_headless(app, live, config, sys.stdin, sys.stdout)
         lines = _prompted(sys.stdin, sys.stdout) if sys.stdin.isatty() else sys.stdin
         headless_loop(session, lines, sys.stdout, start=_starter(app))
     return 0

@@ -1,0 +1,87 @@
+"""``companion hardware test`` (for whoever wires the box) and ``companion snapshot`` (PNG frames).
+
+Both import the hardware layer only when they run (the layering rule: nothing
+in ``companion`` imports ``hardware`` at module level).
+
+``snapshot`` calls every writer of :data:`SNAPSHOT_WRITERS` with the record,
+its final state and the output directory; the OLED's writer is the first,
+and the touchscreen adds its own (``"ui.snapshot:write_screens"``) to the list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from companion.cli import UserError
+from companion.i18n import text
+
+#: ``module:function`` of each snapshot writer: ``writer(record, state, out_dir) -> [paths written]``.
+SNAPSHOT_WRITERS: list[str] = ["hardware.snapshot:write_oled"]
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from companion.cli import add_command_group
+
+    group = add_command_group(subparsers, "hardware", "check the buttons, the encoder and the OLED",
+                              "Commands for whoever wires the box.")
+    test = group.add_parser(
+        "test", help="press each button and turn the encoder: each is named as it arrives",
+        description="Show a test pattern on the OLED, then name each button press and encoder step on "
+                    "standard output and on the OLED until Ctrl-C (or --seconds).")
+    test.add_argument("--config", metavar="FILE", help="the TOML configuration file")
+    test.add_argument("--seconds", type=float, metavar="N", help="end after N seconds")
+    test.set_defaults(handler=run_test)
+
+    snapshot = subparsers.add_parser(
+        "snapshot", help="write the OLED frames of a record's final state as PNG files",
+        description="Replay RECORD and write DIR/oled.png (the first page; oled-2.png ... for the others).")
+    snapshot.add_argument("record", metavar="RECORD", help="a companion-record/1 JSON file")
+    snapshot.add_argument("--out", required=True, metavar="DIR", help="the directory to write into")
+    snapshot.set_defaults(handler=run_snapshot)
+
+
+def snapshot_writer(spec: str) -> Any:
+    module, _, name = spec.partition(":")
+    return getattr(import_module(module), name)
+
+
+def run_snapshot(args: argparse.Namespace) -> int:
+    from companion.records import final_state, load_record
+
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UserError(text("hardware.snapshot.out_not_dir", path=args.out))
+    record = load_record(args.record)
+    state = final_state(record)
+    out.mkdir(parents=True, exist_ok=True)
+    for spec in SNAPSHOT_WRITERS:
+        for path in snapshot_writer(spec)(record, state, out):
+            print(text("hardware.snapshot.wrote", path=str(path)))
+    return 0
+
+
+def run_test(args: argparse.Namespace) -> int:
+    from companion.commands.run import read_config
+    from hardware.backends import BackendError
+    from hardware.hardware_test import HardwareTest
+
+    config = read_config(args.config)
+    stop = threading.Event()
+    try:
+        test = HardwareTest(config, lambda line: print(line, flush=True))
+    except BackendError as error:
+        raise UserError(str(error)) from None
+    try:
+        test.start()
+        stop.wait(args.seconds)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        test.close()
+    sys.stdout.flush()
+    return 0

@@ -1,0 +1,398 @@
+"""What the buttons and the encoder do: a small state machine on the main loop's thread.
+
+The GPIO callbacks (:mod:`hardware.controls`) only post a key name to the
+command queue; the main loop then calls :meth:`Navigator.key`, which is the
+only place that changes the game from the buttons, through the
+:class:`~companion.table.Table` like every front end. Keys:
+
+- ``next`` / ``previous`` (encoder turns, or a short press of Next): scroll
+  the list on the OLED; from the status, open the list of legal moves
+  (``legal_moves`` in the notation, the likely ones first);
+- ``confirm`` (the encoder's push, or a long press of Next): choose; a move
+  whose observed field is still open (the Campanile refill card) asks for it
+  the same way;
+- ``undo`` / ``redo`` (a long press of Undo); ``valuation`` shows "if the
+  valuation came now"; ``valuation_hold`` records the Campanile valuation card;
+- ``menu``: the small menu (new game, rematch, resume, undo list, language,
+  hardware test), or back out of any list; ``menu_hold`` leaves the hardware test.
+
+Whatever a key cannot do here (a Castelli reveal, a San Gimignano segment:
+their observed fields need the touchscreen, a seat panel or the console) is
+said on the OLED, in the catalogues' words, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.app import AppError
+from companion.games.base import Game, IllegalMove, RecordError
+from companion.i18n import set_language, text
+from companion.session import SessionError
+from companion.table import Table
+from hardware.oled_pages import cell_lines, choice_page, initials, notice_page, refused_pages, word
+from hardware.oled_render import Page, fit
+
+log = logging.getLogger(__name__)
+
+KEYS = ("next", "previous", "confirm", "undo", "redo", "valuation", "valuation_hold", "menu", "menu_hold")
+SOURCE = "buttons"
+
+#: The order in which move types are offered, most likely first (a game not named: as listed).
+LIKELY: dict[str, tuple[str, ...]] = {
+    "campanile": ("influence", "take", "reveal", "relocate", "build", "valuation"),
+    "castelli": ("build", "reveal", "sell", "end"),
+}
+#: Move types whose observed fields the buttons cannot enter (they need a board or a tile's faces).
+NEEDS_ANOTHER_FRONT_END: dict[tuple[str, str], str] = {
+    ("castelli", "reveal"): "oled.needs.castelli_reveal",
+    ("san-gimignano", "segment"): "oled.needs.segment",
+}
+
+
+def likely_first(game: Game, state: Any, templates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``templates`` with the acting player's moves first, then by how often each type is wanted."""
+    turn = game.turn(state)
+    acting = turn.player or turn.next
+    order = LIKELY.get(game.name, ())
+
+    def rank(template: dict[str, Any]) -> tuple[int, int]:
+        kind = template.get("type", "")
+        return (0 if template.get("player") in (acting, None) else 1,
+                order.index(kind) if kind in order else len(order))
+    return sorted(templates, key=rank)
+
+
+def observed_choices(game: Game, state: Any, template: dict[str, Any]) -> list[dict[str, Any]]:
+    """The moves that fill ``template``'s observed field, for the encoder to offer.
+
+    The Campanile refill card: each tower style (read by the engine's own
+    :meth:`~companion.games.base.Game.read_observed`), then the valuation
+    cards that may be turned over instead.
+    """
+    if game.name != "campanile" or template.get("type") != "reveal":
+        return []
+    choices = []
+    for style in state.rules.towers:
+        filled = game.read_observed(state, template, [style])
+        if filled is not None:
+            choices.append(filled)
+    return choices + [t for t in game.legal_moves(state) if t["type"] == "valuation"]
+
+
+@dataclass
+class Listing:
+    """A list on the OLED: its title, the labels shown and what choosing each does."""
+
+    title: str
+    labels: list[str]
+    actions: list[Callable[[], None]]
+    index: int = 0
+    back: Listing | None = None
+
+    def page(self) -> Page:
+        return choice_page(self.title, self.labels, self.index)
+
+
+@dataclass
+class Navigator:
+    """The buttons' and encoder's meaning; its :meth:`overlay` is what the OLED shows over the status."""
+
+    table: Table
+    #: Called with a page (or pages) to show for a moment: a notice, a preview, a refusal.
+    notify: Callable[[list[Page]], None] = lambda pages: None
+    #: Called when the hardware test should name a key ("undo", ...).
+    testing: bool = False
+    listing: Listing | None = None
+    preview: list[Page] = field(default_factory=list)
+    last_test_key: str | None = None
+
+    # -- the one entry point ----------------------------------------------------
+    def key(self, name: str) -> None:
+        """React to the key ``name`` (one of :data:`KEYS`); runs on the main loop."""
+        if name not in KEYS:
+            raise ValueError(f"unknown key {name!r}")
+        if self.testing:
+            self._test_key(name)
+            return
+        handler = getattr(self, f"_{name}")
+        try:
+            handler()
+        except IllegalMove:
+            pass  # the table announced it; the OLED shows the reason
+        except (SessionError, RecordError, AppError) as error:  # nothing to undo, a game that cannot start
+            self.notify(refused_pages(getattr(error, "reason", None) or str(error)))
+
+    def overlay(self) -> Page | None:
+        """The page the OLED shows instead of the status now (a list, a preview), or ``None``."""
+        if self.testing:
+            shown = text(f"oled.button.{self.last_test_key}") if self.last_test_key else ""
+            return notice_page(text("oled.test.title"), shown or text("oled.test.hint"))
+        if self.listing is not None:
+            return self.listing.page()
+        if self.preview:
+            return self.preview[0]
+        return None
+
+    # -- keys ------------------------------------------------------------------
+    def _next(self) -> None:
+        self._scroll(+1)
+
+    def _previous(self) -> None:
+        self._scroll(-1)
+
+    def _scroll(self, step: int) -> None:
+        if self.preview:
+            self.preview = self.preview[1:] + self.preview[:1] if step > 0 else \
+                self.preview[-1:] + self.preview[:-1]
+            return
+        if self.listing is None:
+            self.listing = self._moves_listing()
+            if self.listing is None:
+                return
+            if step < 0:
+                self.listing.index = len(self.listing.labels) - 1
+            return
+        count = len(self.listing.labels)
+        self.listing.index = (self.listing.index + step) % count
+
+    def _confirm(self) -> None:
+        if self.preview:
+            self.preview = []
+            return
+        if self.listing is None:
+            self._scroll(+1)
+            return
+        listing = self.listing
+        self.listing = None
+        listing.actions[listing.index]()
+
+    def _menu(self) -> None:
+        if self.preview:
+            self.preview = []
+        elif self.listing is not None:
+            self.listing = self.listing.back
+        else:
+            self.listing = self._menu_listing()
+
+    def _menu_hold(self) -> None:
+        self._menu()
+
+    def _undo(self) -> None:
+        self._close_lists()
+        self.table.undo()
+
+    def _redo(self) -> None:
+        self._close_lists()
+        self.table.redo()
+
+    def _valuation(self) -> None:
+        self._close_lists()
+        self.preview = valuation_pages(self.table)
+
+    def _valuation_hold(self) -> None:
+        session = self.table.session
+        if session is None or session.game.name != "campanile":
+            self._valuation()
+            return
+        cards = [t for t in session.game.legal_moves(session.state) if t["type"] == "valuation"]
+        if not cards:
+            self.notify(refused_pages(text("oled.valuation.not_now")))
+            return
+        self._close_lists()
+        self.table.propose(session.game.parse_move(cards[0]), source=SOURCE)
+
+    def _test_key(self, name: str) -> None:
+        if name == "menu_hold":
+            self.testing = False
+            self.last_test_key = None
+            return
+        self.last_test_key = name
+
+    def _close_lists(self) -> None:
+        self.listing = None
+        self.preview = []
+
+    # -- the lists ---------------------------------------------------------------
+    def _moves_listing(self) -> Listing | None:
+        session = self.table.session
+        if session is None:
+            return self._menu_listing()
+        game, state = session.game, session.state
+        templates = likely_first(game, state, game.legal_moves(state))
+        if not templates:
+            return None
+        labels = [fit(game.describe(state, t, _language())) for t in templates]
+        return Listing(text("oled.choose.move"), labels, [self._choose(t) for t in templates])
+
+    def _choose(self, template: dict[str, Any]) -> Callable[[], None]:
+        def choose() -> None:
+            session = self.table.session
+            if session is None:
+                return
+            game, state = session.game, session.state
+            try:
+                move = game.parse_move(template)
+            except RecordError:
+                needs = NEEDS_ANOTHER_FRONT_END.get((game.name, template["type"]))
+                if needs is not None:
+                    self.notify(refused_pages(text(needs)))
+                    return
+                choices = observed_choices(game, state, template)
+                self.listing = Listing(text("oled.choose.card"),
+                                       [fit(_card_label(game, state, c)) for c in choices],
+                                       [self._propose(c) for c in choices])
+                return
+            self.table.propose(move, source=SOURCE)
+        return choose
+
+    def _propose(self, data: dict[str, Any]) -> Callable[[], None]:
+        def propose() -> None:
+            session = self.table.session
+            if session is not None:
+                self.table.propose(session.game.parse_move(data), source=SOURCE)
+        return propose
+
+    def _menu_listing(self) -> Listing:
+        items: list[tuple[str, Callable[[], None]]] = [(text("oled.menu.new"), self._new_game)]
+        if self.table.live is not None:
+            items.append((text("oled.menu.rematch"), lambda: self.table.rematch() and None))
+        if self.table.app.unfinished():
+            items.append((text("oled.menu.resume"), self._resume))
+        if self.table.session is not None and self.table.session.log:
+            items.append((text("oled.menu.undo_list"), self._undo_list))
+        items += [(text("oled.menu.language"), self._language),
+                  (text("oled.menu.hardware_test"), self._hardware_test)]
+        return Listing(text("oled.menu.title"), [label for label, _ in items], [a for _, a in items])
+
+    def _submenu(self, title: str, labels: Sequence[str], actions: Sequence[Callable[[], None]]) -> None:
+        self.listing = Listing(title, list(labels), list(actions), back=self._menu_listing())
+
+    def _new_game(self) -> None:
+        from companion.games.registry import GAMES, get_game
+
+        games = [get_game(name) for name in GAMES]
+        self._submenu(text("oled.menu.new"), [g.title for g in games], [self._players_for(g) for g in games])
+
+    def _players_for(self, game: Game) -> Callable[[], None]:
+        def pick() -> None:
+            profiles = [p.name for p in self.table.app.profiles()]
+            if profiles:
+                self._pick_seat(game, profiles, [])
+                return
+            counts = range(game.min_players, min(game.max_players, 5) + 1)
+            self._submenu(text("oled.menu.players"),
+                          [text("oled.menu.player_count", count=n) for n in counts],
+                          [self._start(game, [text("oled.menu.player", number=i + 1) for i in range(n)])
+                           for n in counts])
+        return pick
+
+    def _pick_seat(self, game: Game, profiles: list[str], seated: list[str]) -> None:
+        free = [p for p in profiles if p not in seated]
+        labels: list[str] = []
+        actions: list[Callable[[], None]] = []
+        if len(seated) >= game.min_players:
+            labels.append(text("oled.menu.start", count=len(seated)))
+            actions.append(self._start(game, seated))
+        if len(seated) < game.max_players:
+            for name in free:
+                labels.append(name)
+                actions.append(lambda name=name: self._pick_seat(game, profiles, [*seated, name]))
+        self._submenu(text("oled.menu.seat", number=len(seated) + 1), labels, actions)
+
+    def _start(self, game: Game, players: list[str]) -> Callable[[], None]:
+        def start() -> None:
+            self.table.start(game.name, players)
+        return start
+
+    def _resume(self) -> None:
+        from companion.games.registry import get_game
+
+        rows = self.table.app.unfinished()
+        self._submenu(text("oled.menu.resume"),
+                      [fit(f"{row.id} {get_game(row.game).title}") for row in rows],
+                      [lambda row=row: self.table.resume(row.id) and None for row in rows])
+
+    def _undo_list(self) -> None:
+        session = self.table.session
+        if session is None:
+            return
+        game = session.game
+        labels, actions = [], []
+        for back, move in enumerate(reversed(session.log), start=1):
+            described = game.describe(session.state, game.move_to_json(move), _language())
+            labels.append(fit(f"{len(session.log) - back + 1}. {described}"))
+            actions.append(lambda back=back: [self.table.undo() for _ in range(back)] and None)
+            if back >= 20:
+                break
+        self._submenu(text("oled.menu.undo_list"), labels, actions)
+
+    def _language(self) -> None:
+        from companion.settings import LANGUAGE, LANGUAGES
+
+        def choose(language: str) -> Callable[[], None]:
+            def change() -> None:
+                self.table.app.change_setting(LANGUAGE, language)
+                set_language(language)
+            return change
+        self._submenu(text("oled.menu.language"), [text(f"oled.language.{code}") for code in LANGUAGES],
+                      [choose(code) for code in LANGUAGES])
+
+    def _hardware_test(self) -> None:
+        self.testing = True
+        self.last_test_key = None
+
+
+def _language() -> str:
+    from companion.i18n import current_language
+
+    return current_language()
+
+
+def _card_label(game: Game, state: Any, move: dict[str, Any]) -> str:
+    if move["type"] == "reveal":
+        return word(game, move["card"])
+    return game.describe(state, move, _language())
+
+
+def valuation_pages(table: Table) -> list[Page]:
+    """"If the valuation came now" (Campanile), the final-scoring preview (Castelli), the buildable
+    groups (San Gimignano): what the Valuation button shows."""
+    session = table.session
+    if session is None:
+        return []
+    game, state = session.game, session.state
+    if game.name == "campanile":
+        from companion.games.campanile.views import preview
+
+        phase = "intermezzo" if state.phase == "opening" else "finito"
+        totals: dict[str, int] = {}
+        for result in preview(state):
+            for award in result.awards:
+                totals[award.player] = totals.get(award.player, 0) + award.points
+        short = initials(state.players)
+        lines = cell_lines([f"{short[p]} +{totals.get(p, 0)}" for p in state.players])
+        return [notice_page(text(f"oled.valuation.{phase}"), "\n".join(lines)),
+                notice_page(text(f"oled.valuation.{phase}"), text("oled.valuation.hold"))]
+    if game.name == "castelli":
+        from companion.games.castelli.views import area_views, preview_final
+
+        final = preview_final(state)
+        short = initials(state.players)
+        lines = cell_lines([f"{short[p]} +{sum(final.get(p, {}).values())}" for p in state.players])
+        areas = []
+        for area in area_views(state):  # who would win each open area if it were evaluated now
+            leaders = [short.get(lead["player"] or "", lead["colour"]) for lead in area["leaders"]]
+            areas.append(f"{area['area']}: {' '.join(leaders) or '-'}")
+        pages = [notice_page(text("oled.valuation.final"), "\n".join(lines))]
+        for first in range(0, len(areas), 4):
+            pages.append(notice_page(text("oled.valuation.areas"), "\n".join(areas[first:first + 4])))
+        return pages
+    summary = game.summary(state)
+    short = initials(summary["players"])
+    buildable = summary.get("buildable", {})
+    lines = cell_lines([f"{short[p]} {len(buildable.get(p, []))}" for p in summary["players"]])
+    return [notice_page(text("oled.valuation.buildable"), "\n".join(lines))]

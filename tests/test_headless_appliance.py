@@ -1,0 +1,203 @@
+"""``companion run --headless`` as a real process, ``companion snapshot``, and ``companion hardware test``.
+
+The process is read one way only (``communicate()``); it is stopped with
+SIGTERM after it said it resumed, which it says before its loop starts.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+from PIL import Image
+
+from companion.config import defaults
+from hardware.appliance import stdin_is_null
+from hardware.backends import BackendError, choose, on_raspberry_pi
+from hardware.hardware_test import HardwareTest
+from hardware.oled_pages import notice_page
+from hardware.oled_render import draw
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = Path(__file__).parent / "data" / "examples"
+FRAMES = Path(__file__).parent / "data" / "oled"
+GUARD = 120  # seconds: a hang fails the test instead of stalling the suite
+
+#: Runs the CLI with Kivy blocked, so that importing it would fail the run.
+NO_KIVY = r"""
+import importlib.abc, sys
+class Refuse(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == "kivy":
+            raise ImportError("kivy is blocked: the headless appliance must not import it")
+        return None
+sys.meta_path.insert(0, Refuse())
+from companion.cli import main
+code = main(sys.argv[1:])
+print("kivy loaded" if "kivy" in sys.modules else "kivy not loaded", flush=True)
+sys.exit(code)
+"""
+
+
+def _environment(data: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "STATE_DIRECTORY"}
+    env.update(COMPANION_DATA=str(data), PYTHONIOENCODING="utf-8", COMPANION_OLED="mock",
+               COMPANION_BUTTONS="mock")
+    return env
+
+
+def test_with_stdin_at_dev_null_it_runs_until_sigterm_without_kivy(tmp_path: Path) -> None:
+    env = _environment(tmp_path)
+    subprocess.run([sys.executable, "-m", "companion", "new", "campanile", "Al", "Bi", "Cy"], env=env,
+                   cwd=ROOT, capture_output=True, check=True, timeout=GUARD)
+    out_path = tmp_path / "stdout.txt"
+    with open(os.devnull, "rb") as null, open(out_path, "wb") as out:
+        child = subprocess.Popen([sys.executable, "-c", NO_KIVY, "run", "--headless"], stdin=null,
+                                 stdout=out, stderr=subprocess.PIPE, cwd=ROOT, env=env)
+    try:
+        assert child.stderr is not None
+        said = []  # the log, on standard error, read line by line until the loop runs
+        while not any("appliance is running" in line for line in said):
+            line = child.stderr.readline().decode("utf-8")
+            assert line, f"the appliance ended before its loop ran: {said}"
+            said.append(line)
+        # with no console it does not end by itself; SIGTERM ends it, cleanly
+        child.send_signal(signal.SIGTERM)
+        assert child.wait(timeout=GUARD) == 0, child.stderr.read().decode()
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        child.stderr.close()
+    lines = out_path.read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("resuming session 1: Campanile")
+    assert lines[-1] == "kivy not loaded"
+
+
+def test_with_a_console_its_end_ends_the_app(tmp_path: Path) -> None:
+    env = _environment(tmp_path)
+    done = subprocess.run([sys.executable, "-c", NO_KIVY, "run", "--headless"],
+                          input=b"new campanile Al Bi Cy\nmoves\n1\n", capture_output=True, cwd=ROOT,
+                          env=env, timeout=GUARD, check=False)
+    out = done.stdout.decode("utf-8").splitlines()
+    assert done.returncode == 0, done.stderr.decode()
+    assert "started Campanile: Al, Bi, Cy; next: Al" in out
+    assert any(line.startswith("ok 1: ") for line in out)
+    assert out[-1] == "kivy not loaded"
+
+
+def test_snapshot_writes_the_oled_pages_of_a_record(tmp_path: Path, run_cli) -> None:
+    shots = tmp_path / "shots"
+    code, out, err = run_cli("snapshot", str(EXAMPLES / "campanile-3p.json"), "--out", str(shots))
+    assert (code, err) == (0, "")
+    written = sorted(p.name for p in (tmp_path / "shots").iterdir())
+    assert written == ["oled.png"]  # a finished game: the game-over page
+    assert out.strip() == f"wrote {tmp_path / 'shots' / 'oled.png'}"
+    made = Image.open(tmp_path / "shots" / "oled.png").convert("1")
+    assert made.tobytes() == Image.open(FRAMES / "game-over-en.png").convert("1").tobytes()
+
+
+def test_snapshot_of_an_unfinished_game_writes_every_page(tmp_path: Path, run_cli, write_record) -> None:
+    import json
+
+    record = json.loads((EXAMPLES / "campanile-3p.json").read_text(encoding="utf-8"))
+    record["moves"] = record["moves"][:31]
+    code, _, err = run_cli("snapshot", write_record(record), "--out", str(tmp_path))
+    assert (code, err) == (0, "")
+    assert sorted(p.name for p in tmp_path.glob("oled*.png")) == ["oled-2.png", "oled-3.png", "oled.png"]
+    assert Image.open(tmp_path / "oled.png").convert("1").tobytes() == \
+        Image.open(FRAMES / "campanile-turn-en.png").convert("1").tobytes()
+
+
+def test_snapshot_into_a_file_is_one_line_and_exit_2(tmp_path: Path, run_cli) -> None:
+    target = tmp_path / "file"
+    target.write_text("x")
+    code, out, err = run_cli("snapshot", str(EXAMPLES / "campanile-3p.json"), "--out", str(target))
+    assert (code, out) == (2, "")
+    assert err == f"companion: --out {target}: not a directory\n"
+
+
+def test_the_hardware_test_names_each_button_and_encoder_step() -> None:
+    config = dict(defaults().values)
+    config.update({"encoder.enabled": True, "buttons.hold_time": 0.2})
+    said: list[str] = []
+    arrived = threading.Condition()
+
+    def say(line: str) -> None:
+        with arrived:
+            said.append(line)
+            arrived.notify_all()
+
+    factory = MockFactory()
+    test = HardwareTest(config, say, environ={"COMPANION_OLED": "mock", "COMPANION_BUTTONS": "mock"},
+                        factory=factory)
+    try:
+        test.start()
+        assert test.oled is not None and test.oled.wait_sent(1, GUARD)  # the test pattern
+        factory.pin(config["buttons.menu"]).drive_low()
+        factory.pin(config["buttons.menu"]).drive_high()
+        a, b = factory.pin(config["encoder.a"]), factory.pin(config["encoder.b"])
+        for level_a, level_b in [(0, 1), (0, 0), (1, 0), (1, 1)]:
+            (a.drive_high if level_a else a.drive_low)()
+            (b.drive_high if level_b else b.drive_low)()
+        with arrived:
+            assert arrived.wait_for(lambda: len(test.seen) == 2, GUARD)
+        assert test.seen == ["menu", "next"]
+        assert said[-2:] == ["Menu", "Next (turned right)"]
+        # each is named on the OLED too; a frame not yet sent is replaced by the next: the last one shows
+        assert test.oled.wait_shown(draw(notice_page("Hardware test", "Next (turned right)")), GUARD)
+    finally:
+        test.close()
+
+
+@pytest.mark.parametrize(("configured", "environ", "pi", "expected"), [
+    ("auto", {}, False, "mock"),
+    ("auto", {}, True, "real"),
+    ("real", {"COMPANION_OLED": "none"}, True, "none"),
+    ("none", {"COMPANION_OLED": "MOCK"}, False, "mock"),
+])
+def test_backends_are_chosen_like_gpiozero_chooses_pins(tmp_path: Path, configured: str,
+                                                       environ: dict[str, str], pi: bool,
+                                                       expected: str) -> None:
+    if pi:
+        (tmp_path / "dev").mkdir()
+        (tmp_path / "dev" / "gpiochip0").touch()
+        (tmp_path / "dev" / "i2c-1").touch()
+    assert on_raspberry_pi(tmp_path) is pi
+    assert choose("oled", configured, environ, root=tmp_path) == expected
+
+
+def test_a_bad_backend_name_says_where_it_came_from() -> None:
+    with pytest.raises(BackendError, match="COMPANION_BUTTONS: must be one of auto, real, mock, none"):
+        choose("buttons", "auto", {"COMPANION_BUTTONS": "maybe"})
+
+
+def test_dev_null_is_told_apart_from_a_pipe_and_a_string(tmp_path: Path) -> None:
+    import io
+
+    with open(os.devnull) as null:
+        assert stdin_is_null(null)
+    read_end, write_end = os.pipe()
+    try:
+        with os.fdopen(read_end) as pipe:
+            assert not stdin_is_null(pipe)
+    finally:
+        os.close(write_end)
+    assert not stdin_is_null(io.StringIO("status\n"))
+
+
+def test_a_bad_backend_in_the_environment_is_exit_2_and_one_line(tmp_path: Path) -> None:
+    env = _environment(tmp_path)
+    env["COMPANION_BUTTONS"] = "maybe"
+    for args in (["hardware", "test", "--seconds", "0"], ["run", "--headless"]):
+        done = subprocess.run([sys.executable, "-m", "companion", *args], stdin=subprocess.DEVNULL,
+                              capture_output=True, cwd=ROOT, env=env, timeout=GUARD, check=False)
+        assert done.returncode == 2, args
+        assert done.stderr.decode("utf-8").splitlines()[-1] == \
+            'companion: COMPANION_BUTTONS: must be one of auto, real, mock, none, not "maybe"'
