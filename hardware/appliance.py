@@ -74,10 +74,12 @@ class Appliance:
         self._buttons_failing = False
         self._buttons_retry_at = 0.0
         self._start_buttons()
-        # The seat panels (another module) start here, on the same table:
-        #     self.panels = SeatPanels(table, config["serial.panels"], ...)
-        # and are closed in close(). Until they are connected there are none.
-        self.panels: Any = None
+        # The seat panels, on the same table (none when no port is configured).
+        from hardware.panels import from_config as panels_from_config
+
+        self.panels: Any = panels_from_config(config, table, environ)
+        if self.panels is not None:
+            self.panels.start()
 
     def _start_buttons(self) -> None:
         """Wire the buttons and encoder; a GPIO that is missing or fails is logged once and retried."""
@@ -237,6 +239,7 @@ def run_headless(app: Companion, live: Any, config: Mapping[str, Any], stdin: Te
     from companion.cli import UserError
     from companion.commands.run import _starter, headless_loop
     from companion.table import Table
+    from companion.watchdog import Watchdog
     from hardware.backends import BackendError
 
     table = Table(app)
@@ -246,14 +249,19 @@ def run_headless(app: Companion, live: Any, config: Mapping[str, Any], stdin: Te
         appliance = Appliance(table, config)
     except BackendError as error:
         raise UserError(str(error)) from None
+    # systemd's watchdog is fed by this loop's own iterations: a frozen loop stops the pings.
+    watchdog = Watchdog()
+    appliance.on_tick.append(watchdog.tick)
     previous = signal.signal(signal.SIGTERM, lambda signum, frame: appliance.stop())
     try:
+        watchdog.ready("headless")
         if stdin_is_null(stdin):
             appliance.run()
         else:
             start = _starter(_TableApp(app, table))  # type: ignore[arg-type]
             headless_loop(table.session, appliance.lines(stdin), stdout, start=start)
     finally:
+        watchdog.stopping()
         signal.signal(signal.SIGTERM, previous)
         appliance.close()
     return 0

@@ -55,11 +55,21 @@ class HardwareTest:
         if self.oled is not None:
             self.oled.send(test_pattern())
             self.say(text("hardware.test.pattern"))
-        self.say(text("hardware.test.panels"))
+        self.echo_panels()
         if self.factory is not None:
             from hardware.controls import Controls
 
             self.controls = Controls(self.config, self.arrived, self.factory)
+
+    def echo_panels(self) -> None:
+        """Each configured seat panel asked to echo (a silent or missing one is named, never raised)."""
+        from hardware.panels import echo_from_config
+
+        if not self.config["serial.panels"]:
+            self.say(text("hardware.test.panels"))
+            return
+        for result in echo_from_config(self.config):
+            self.say(str(result.message))
 
     def arrived(self, key: str) -> None:
         """A key from gpiozero's thread: named on standard output and on the OLED."""

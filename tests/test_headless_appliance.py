@@ -201,3 +201,71 @@ def test_a_bad_backend_in_the_environment_is_exit_2_and_one_line(tmp_path: Path)
         assert done.returncode == 2, args
         assert done.stderr.decode("utf-8").splitlines()[-1] == \
             'companion: COMPANION_BUTTONS: must be one of auto, real, mock, none, not "maybe"'
+
+
+def test_under_systemd_it_says_ready_pings_from_its_loop_and_says_stopping(tmp_path: Path) -> None:
+    import socket
+
+    env = _environment(tmp_path)
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.bind(str(tmp_path / "notify"))
+    notify.settimeout(GUARD)
+    env.update(NOTIFY_SOCKET=str(tmp_path / "notify"), WATCHDOG_USEC="200000")  # ping every 0.1 s
+    with open(os.devnull, "rb") as null:
+        child = subprocess.Popen([sys.executable, "-c", NO_KIVY, "run", "--headless"], stdin=null,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, env=env)
+    try:
+        heard = [notify.recv(4096).decode() for _ in range(3)]
+        assert heard[0].startswith("READY=1")
+        assert heard[1:] == ["WATCHDOG=1", "WATCHDOG=1"]  # from the loop's ticks, while it runs
+        child.send_signal(signal.SIGTERM)
+        assert child.wait(timeout=GUARD) == 0
+        rest = []
+        notify.setblocking(False)
+        while True:
+            try:
+                rest.append(notify.recv(4096).decode())
+            except BlockingIOError:
+                break
+        assert rest and rest[-1] == "STOPPING=1" and "READY=1" not in "".join(rest)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        notify.close()
+
+
+def test_the_hardware_test_echoes_each_seat_panel(tmp_path: Path) -> None:
+    config = dict(defaults().values)
+    said: list[str] = []
+    test = HardwareTest(config | {"serial.panels": [str(tmp_path / "no-such-port")]}, said.append,
+                        environ={"COMPANION_OLED": "none", "COMPANION_BUTTONS": "none"})
+    try:
+        test.start()
+    finally:
+        test.close()
+    assert any(str(tmp_path / "no-such-port") in line for line in said), said
+    quiet: list[str] = []
+    test = HardwareTest(config, quiet.append, environ={"COMPANION_OLED": "none", "COMPANION_BUTTONS": "none"})
+    try:
+        test.start()
+    finally:
+        test.close()
+    assert "Seat panels: none configured (serial.panels)." in quiet
+
+
+def test_the_appliance_starts_the_configured_seat_panels_and_closes_them(tmp_path: Path) -> None:
+    from companion.app import Companion
+    from companion.table import Table
+    from hardware.appliance import Appliance
+
+    config = dict(defaults().values) | {"serial.panels": ["loop://"]}
+    with Companion.open(tmp_path / "s.sqlite3") as app:
+        appliance = Appliance(Table(app), config, environ={"COMPANION_OLED": "none",
+                                                           "COMPANION_BUTTONS": "none"})
+        try:
+            assert appliance.panels is not None
+            assert appliance.panels.link("loop://") is not None
+        finally:
+            appliance.close()
+        assert all(link.ended.is_set() for link in appliance.panels.links())
