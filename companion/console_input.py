@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.games.base import Game, RecordError
+from companion.games.base import Game, RecordError, one_line
 from companion.games.notation import NotationError, tokens
 from companion.i18n import current_language
 from companion.i18n import text as say_text
@@ -58,7 +58,7 @@ class ConsoleInput:
         try:
             chosen = game.parse_notation(state, text, current_language())
         except NotationError as error:
-            return Reading([say_text("console.notation.refused", reason=str(error))])
+            return Reading([say_text("console.notation.refused", reason=one_line(str(error)))])
         return self._chosen(game, state, chosen)
 
     def _list(self, game: Game, state: Any) -> Reading:
@@ -73,7 +73,7 @@ class ConsoleInput:
             return Reading(move=game.parse_move(data))
         except RecordError as error:
             if (game.name, data["type"]) not in OBSERVED_HINTS:  # not a template: a malformed move
-                return Reading([say_text("console.refused", reason=str(error))])
+                return Reading([say_text("console.refused", reason=one_line(str(error)))])
             hint = say_text(OBSERVED_HINTS[(game.name, data["type"])])
             self.waiting = data
             move = game.describe(state, data, current_language())

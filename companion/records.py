@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.games.base import Game, IllegalMove, RecordError, one_line
-from companion.games.fields import check_keys, require_object, type_name
+from companion.games.fields import check_keys, require_object, type_message
 from companion.games.messages import Message, msg
 from companion.games.registry import get_game
 
@@ -66,12 +66,12 @@ class ReplayError(Exception):
 def check_players(players: Any, game: Game) -> tuple[str, ...]:
     """The ``players`` list, checked: names unique, 1–24 characters, not reserved, count in range."""
     if not isinstance(players, list):
-        raise RecordError(msg("records.players.not_list", kind=type_name(players)), "players")
+        raise RecordError(msg("records.players.not_list", kind=type_message(players)), "players")
     seen: set[str] = set()
     for index, name in enumerate(players):
         path = f"players[{index}]"
         if not isinstance(name, str):
-            raise RecordError(msg("records.players.name_not_text", kind=type_name(name)), path)
+            raise RecordError(msg("records.players.name_not_text", kind=type_message(name)), path)
         if not name.isprintable():
             raise RecordError(msg("records.players.control_characters", name=repr(name)), path)
         if not name.strip() or len(name) > MAX_NAME_LENGTH:
@@ -99,7 +99,7 @@ def parse_record(data: Any) -> Record:
     check_keys(data, required=("format", "game", "players", "moves"), optional=("options", "setup"))
     game = get_game(data["game"]) if isinstance(data["game"], str) else None
     if game is None:
-        raise RecordError(msg("records.game.not_text", kind=type_name(data["game"])), "game")
+        raise RecordError(msg("records.game.not_text", kind=type_message(data["game"])), "game")
     players = check_players(data["players"], game)
     options = {} if data.get("options") is None else data["options"]
     setup = {} if data.get("setup") is None else data["setup"]
@@ -108,7 +108,7 @@ def parse_record(data: Any) -> Record:
     initial = game.start(players, options, setup)
     raw_moves = data["moves"]
     if not isinstance(raw_moves, list):
-        raise RecordError(msg("records.moves.not_list", kind=type_name(raw_moves)), "moves")
+        raise RecordError(msg("records.moves.not_list", kind=type_message(raw_moves)), "moves")
     moves = []
     for index, raw in enumerate(raw_moves):
         try:

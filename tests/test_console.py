@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from companion.app import Companion
@@ -242,6 +242,7 @@ FUZZED_GAMES = {"campanile": (PLAYERS, {}, {}), "castelli": _example("castelli")
 @pytest.mark.parametrize("game", FUZZED_GAMES)
 @settings(max_examples=50, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(typed=st.lists(lines.filter(lambda line: not _a_command(line)), min_size=1, max_size=6))
+@example(typed=["\x00\n\x00"])  # a line break inside a line the notation quotes back (once two lines)
 def test_no_typed_line_ends_the_console_or_changes_the_game(game, typed):
     players, options, setup = FUZZED_GAMES[game]
     assume(not any(_a_move_in_notation(game, players, options, setup, line) for line in typed))

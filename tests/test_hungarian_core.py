@@ -186,3 +186,21 @@ def test_the_same_console_session_in_english_keeps_its_words(tmp_path) -> None:
     assert out[0] == 'ok 1: {"type": "build", "player": "Ann", "tower": "grey", "stories": 1}'
     assert out[1] == 'undone 1: {"type": "build", "player": "Ann", "tower": "grey", "stories": 1}'
     assert out[-1] == "0 moves; next: Ann"
+
+
+@pytest.mark.parametrize("example", ["campanile-3p", "castelli", "san-gimignano"])
+def test_machine_output_is_the_same_in_every_language(run_cli, example) -> None:
+    path = str(EXAMPLES / f"{example}.json")
+    for command in ("replay", "moves"):
+        english = run_cli(command, path, "--json")
+        assert english[0] == 0 and english[1]
+        assert run_cli("--lang", "hu", command, path, "--json") == english, command
+
+
+def test_the_moves_list_speaks_the_notation_of_the_language(run_cli, write_record) -> None:
+    record = _record(moves=RECORD["moves"][:1])
+    english = run_cli("moves", write_record(record))[1].splitlines()
+    hungarian = run_cli("--lang", "hu", "moves", write_record(record))[1].splitlines()
+    assert len(english) == len(hungarian) > 0
+    assert any("grey" in line for line in english) and not any("grey" in line for line in hungarian)
+    assert any("szürke" in line for line in hungarian)

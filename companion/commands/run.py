@@ -21,7 +21,7 @@ from companion import logs
 from companion.cli import UserError
 from companion.commands.library import open_app, store_errors, title
 from companion.display import shown, shown_line
-from companion.games.base import IllegalMove, RecordError
+from companion.games.base import IllegalMove, RecordError, one_line
 from companion.games.fields import require_object
 from companion.games.messages import Message, msg
 from companion.games.registry import GAMES, get_game
@@ -305,9 +305,9 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
         if isinstance(error, BrokenPipeError):
             raise error  # nobody reads the answers any more: main() ends quietly
         if isinstance(error, StoreError | OSError | sqlite3.Error):
-            say(phrase("console.refused.not_saved", reason=str(error)))
+            say(phrase("console.refused.not_saved", reason=one_line(str(error))))
         else:
-            say(phrase("console.refused", reason=str(error)))
+            say(phrase("console.refused", reason=one_line(str(error))))
 
     queue = CommandQueue(on_error=refused)
     console = ConsoleInput()
@@ -325,8 +325,8 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
             except IllegalMove as refusal:
                 who = game_session.game.actor(move)
                 number = len(game_session.log) + 1
-                say(phrase("console.refused.move_by", number=number, player=who, reason=refusal.reason) if who
-                    else phrase("console.refused.move", number=number, reason=refusal.reason))
+                say(phrase("console.refused.move_by", number=number, player=who, reason=str(refusal)) if who
+                    else phrase("console.refused.move", number=number, reason=str(refusal)))
                 return
             say(phrase("console.ok", number=len(game_session.log), move=_describe(game_session, move),
                      faults=_faults(game_session)))
@@ -367,7 +367,7 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
         try:
             text = clean_line(line)
         except InputError as error:
-            say(phrase("console.refused", reason=str(error)))
+            say(phrase("console.refused", reason=one_line(str(error))))
             continue
         if not text or text.startswith("#"):
             continue
@@ -380,7 +380,7 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
             try:
                 queue.post(new_game(split_words(text)[1:]))
             except InputError as error:
-                say(phrase("console.refused", reason=str(error)))
+                say(phrase("console.refused", reason=one_line(str(error))))
                 continue
         else:
             reading = None if current["session"] is None else console.read(
@@ -402,11 +402,12 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
                 say(phrase("console.refused.not_json", reason=error.msg, column=error.colno))
                 continue
             except (RecordError, UserError, PlayerNameError) as error:
-                say(phrase("console.refused", reason=str(error)) if current["session"] is None
-                    else phrase("console.refused.move", number=len(playing().log) + 1, reason=str(error)))
+                reason = one_line(str(error))
+                say(phrase("console.refused", reason=reason) if current["session"] is None
+                    else phrase("console.refused.move", number=len(playing().log) + 1, reason=reason))
                 continue
             except InputError as error:
-                say(phrase("console.refused", reason=str(error)))
+                say(phrase("console.refused", reason=one_line(str(error))))
                 continue
             except RecursionError:
                 say(phrase("console.refused", reason=msg("console.input.too_deep", depth=MAX_DEPTH)))

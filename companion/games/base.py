@@ -351,14 +351,14 @@ class Game(ABC, Generic[StateT, MoveT]):
             examples = [self.describe(state, t, lang) for t in self.legal_moves(state)[:3]]
             if examples:
                 raise notation.NotationError(Message("console.notation.no_move", {
-                    "text": text, "examples": "; ".join(examples)}))
-            raise notation.NotationError(Message("console.notation.no_move_now", {"text": text}))
+                    "text": one_line(text), "examples": "; ".join(examples)}))
+            raise notation.NotationError(Message("console.notation.no_move_now", {"text": one_line(text)}))
         meanings = [self.describe(state, m, lang) for m, _ in found.values()]
         if len(meanings) > 6:
             raise notation.NotationError(Message("console.notation.ambiguous_more", {
-                "text": text, "meanings": "; ".join(meanings[:6]), "count": len(meanings) - 6}))
+                "text": one_line(text), "meanings": "; ".join(meanings[:6]), "count": len(meanings) - 6}))
         raise notation.NotationError(Message("console.notation.ambiguous", {
-            "text": text, "meanings": "; ".join(meanings)}))
+            "text": one_line(text), "meanings": "; ".join(meanings)}))
 
     def _notation_matches(self, state: StateT, said: list[str], moves: Iterable[dict[str, Any]],
                           acting: str | None) -> dict[str, tuple[dict[str, Any], bool]]:

@@ -12,28 +12,44 @@ from typing import Any
 from companion.games.base import RecordError
 from companion.games.messages import Message, msg
 
-_TYPE_WORDS = {
+_TYPE_CODES = {
     dict: "records.type.object", list: "records.type.list", str: "records.type.text",
     int: "records.type.whole_number",
 }
+_TYPE_WORDS = {
+    dict: "an object", list: "a list", str: "a text", int: "a whole number", bool: "true or false",
+}
 
 
-def type_name(value: Any) -> Message:
-    """How a JSON value's type is said to a person (a message: "an object", "egy objektum")."""
+def type_message(value: Any) -> Message:
+    """How a JSON value's type is said to a person, as a message ("an object", "objektum")."""
     if value is None:
         return msg("records.type.null")
     if isinstance(value, bool):
         return msg("records.type.bool")
-    for kind, code in _TYPE_WORDS.items():
+    for kind, code in _TYPE_CODES.items():
         if isinstance(value, kind):
             return msg(code)
     return msg("records.type.other", name=type(value).__name__)
 
 
+def type_name(value: Any) -> str:
+    """A JSON value's type in English words, for sentences not yet moved onto codes (issue 10);
+    a message takes :func:`type_message` as its parameter instead."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    for kind, word in _TYPE_WORDS.items():
+        if isinstance(value, kind):
+            return word
+    return type(value).__name__
+
+
 def require_object(value: Any, path: str = "") -> Mapping[str, Any]:
     """``value`` itself, after checking that it is a JSON object."""
     if not isinstance(value, dict):
-        raise RecordError(msg("records.not_object", kind=type_name(value)), path)
+        raise RecordError(msg("records.not_object", kind=type_message(value)), path)
     return value
 
 
@@ -59,7 +75,7 @@ def get_str(data: Mapping[str, Any], key: str, *, choices: Iterable[str] | None 
             raise RecordError(msg("records.field.missing", key=key), path)
         return default
     if not isinstance(value, str):
-        raise RecordError(msg("records.field.not_text", key=key, kind=type_name(value)), path)
+        raise RecordError(msg("records.field.not_text", key=key, kind=type_message(value)), path)
     if choices is not None:
         options = list(choices)
         if value not in options:
@@ -85,7 +101,7 @@ def get_int(data: Mapping[str, Any], key: str, *, low: int | None = None, high: 
             raise RecordError(msg("records.field.missing", key=key), path)
         return default
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(msg("records.field.not_whole_number", key=key, kind=type_name(value)), path)
+        raise RecordError(msg("records.field.not_whole_number", key=key, kind=type_message(value)), path)
     if (low is not None and value < low) or (high is not None and value > high):
         if low is not None and high is not None:
             span = msg("records.span.between", low=low, high=high)
@@ -103,7 +119,7 @@ def get_bool(data: Mapping[str, Any], key: str, *, default: bool = False, path: 
     if value is None:
         return default
     if not isinstance(value, bool):
-        raise RecordError(msg("records.field.not_bool", key=key, kind=type_name(value)), path)
+        raise RecordError(msg("records.field.not_bool", key=key, kind=type_message(value)), path)
     return value
 
 
@@ -116,7 +132,7 @@ def get_list(data: Mapping[str, Any], key: str, *, required: bool = False,
             raise RecordError(msg("records.field.missing", key=key), path)
         return None
     if not isinstance(value, list):
-        raise RecordError(msg("records.field.not_list", key=key, kind=type_name(value)), path)
+        raise RecordError(msg("records.field.not_list", key=key, kind=type_message(value)), path)
     return value
 
 
