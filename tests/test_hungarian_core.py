@@ -117,7 +117,7 @@ def test_the_top_level_help_has_no_english_left(run_cli) -> None:
                                      "new", "rematch", "abandon", "settings", "players", "config",
                                      "doctor", "backup", "campanile", "campanile flags", "castelli",
                                      "castelli resolve", "board", "board validate", "board import",
-                                     "board layouts"])
+                                     "board layouts", "hardware", "hardware test", "snapshot"])
 def test_a_subcommands_help_has_no_english_left(run_cli, command) -> None:
     code, out, _ = run_cli("--lang", "hu", *command.split(), "--help")
     assert code == 0 and out.startswith("használat: companion")

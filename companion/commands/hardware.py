@@ -27,21 +27,20 @@ SNAPSHOT_WRITERS: list[str] = ["hardware.snapshot:write_oled"]
 def register(subparsers: argparse._SubParsersAction) -> None:
     from companion.cli import add_command_group
 
-    group = add_command_group(subparsers, "hardware", "check the buttons, the encoder and the OLED",
-                              "Commands for whoever wires the box.")
+    group = add_command_group(subparsers, "hardware", "hardware.help.group",
+                              "hardware.description.group")
     test = group.add_parser(
-        "test", help="press each button and turn the encoder: each is named as it arrives",
-        description="Show a test pattern on the OLED, then name each button press and encoder step on "
-                    "standard output and on the OLED until Ctrl-C (or --seconds).")
-    test.add_argument("--config", metavar="FILE", help="the TOML configuration file")
-    test.add_argument("--seconds", type=float, metavar="N", help="end after N seconds")
+        "test", help="hardware.help.test",
+        description="hardware.description.test")
+    test.add_argument("--config", metavar="FILE", help="hardware.help.config")
+    test.add_argument("--seconds", type=float, metavar="N", help="hardware.help.seconds")
     test.set_defaults(handler=run_test)
 
     snapshot = subparsers.add_parser(
-        "snapshot", help="write the OLED frames of a record's final state as PNG files",
-        description="Replay RECORD and write DIR/oled.png (the first page; oled-2.png ... for the others).")
-    snapshot.add_argument("record", metavar="RECORD", help="a companion-record/1 JSON file")
-    snapshot.add_argument("--out", required=True, metavar="DIR", help="the directory to write into")
+        "snapshot", help="hardware.help.snapshot",
+        description="hardware.description.snapshot")
+    snapshot.add_argument("record", metavar="RECORD", help="hardware.help.record")
+    snapshot.add_argument("--out", required=True, metavar="DIR", help="hardware.help.out")
     snapshot.set_defaults(handler=run_snapshot)
 
 
