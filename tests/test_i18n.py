@@ -351,10 +351,7 @@ def test_no_error_outside_the_games_is_raised_with_a_sentence() -> None:
         "\n".join(offenders)
 
 
-def test_a_message_still_compares_with_its_words_while_the_games_tests_move_onto_codes() -> None:
+def test_messages_are_equal_by_code_and_parameters_never_by_their_words() -> None:
     message = msg("records.field.unknown", key="colour")
-    assert message == 'unknown field "colour"' and "unknown field" in message
-    assert message != 'unknown field "color"' and "missing" not in message
     assert message == msg("records.field.unknown", key="colour") != msg("records.field.unknown", key="x")
-    set_language("hu")
-    assert message == "ismeretlen mező: „colour”"  # the words of the language spoken now
+    assert message != 'unknown field "colour"'  # words are compared after rendering, on purpose

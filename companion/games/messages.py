@@ -38,19 +38,6 @@ class Message:
             import companion.i18n  # noqa: F401  (installs the renderer; words live outside the engines)
         return _renderers[-1](self)
 
-    # While the games' tests move onto codes (issue 10), a message still compares with the words
-    # it reads as now: ``error.message == 'unknown field "x"'``, ``"missing" in error.message``.
-    # New tests check the code instead (tests/refusals.py); remove these once none compares words.
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            return str(self) == other
-        if isinstance(other, Message):
-            return (self.code, dict(self.params)) == (other.code, dict(other.params))
-        return NotImplemented
-
-    def __contains__(self, words: str) -> bool:
-        return words in str(self)
-
 
 def _param_json(value: Any) -> Any:
     if isinstance(value, Message):

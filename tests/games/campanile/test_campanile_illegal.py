@@ -340,4 +340,4 @@ def test_player_count_out_of_range() -> None:
         with pytest.raises(RecordError) as caught:
             parse_record(_record([], players=players))
         assert caught.value.path == "players"
-        assert caught.value.message == f"Campanile is for 2 to 5 players, not {len(players)}"
+        assert caught.value.text == f"Campanile is for 2 to 5 players, not {len(players)}"
