@@ -93,6 +93,9 @@ class TowerColumn(BoxLayout):
         self.add_widget(self.flag)
         self.add_widget(lower)
         self._shown_stack: tuple[Any, ...] | None = None
+        #: Group rows made so far, reused from one refresh to the next (making widgets is what costs).
+        self._rows: list[GroupRow] = []
+        self._spacer = Widget()
 
     def show(self, state: CampanileState, index: int, rank: int, flag: tuple[int, ...] | None,
              found: Targets, marker_live: bool) -> None:
@@ -111,10 +114,34 @@ class TowerColumn(BoxLayout):
         stack = tuple((g.player, g.markers) for g in state.stacks[index])
         if stack != self._shown_stack:
             self._shown_stack = stack
-            self.stack.clear_widgets()
-            for player, markers in stack:
-                self.stack.add_widget(self.board.group_row(player, markers))
-            self.stack.add_widget(Widget())
+            while len(self._rows) < len(stack):
+                self._rows.append(GroupRow())
+            for row, (player, markers) in zip(self._rows, stack, strict=False):
+                row.show(self.board, player, markers)
+            if len(self.stack.children) != len(stack) + 1:
+                self.stack.clear_widgets()
+                for row in self._rows[:len(stack)]:
+                    self.stack.add_widget(row)
+                self.stack.add_widget(self._spacer)
+
+
+class GroupRow(BoxLayout):
+    """One player's group under a tower: initials on the marker colour, then the markers, base first."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(orientation="horizontal", spacing=4, size_hint_y=None, height=28, **kwargs)
+        self.badge = Badge()
+        self.values = Label(font_size=FONT_LABEL, color=TEXT, halign="left", valign="middle")
+        self.values.bind(size=lambda w, s: setattr(w, "text_size", s))
+        self.add_widget(self.badge)
+        self.add_widget(self.values)
+
+    def show(self, board: CampanileBoard, player: str, markers: tuple[int, ...]) -> None:
+        fill = marker_colour(board.colours[player])
+        self.badge.text = board.initials[player]
+        self.badge.fill = list(fill)
+        self.badge.ink = list(text_on(fill))
+        self.values.text = "·".join(str(m) for m in markers)
 
 
 class PlayerCell(BoxLayout):
@@ -158,7 +185,9 @@ class CampanileBoard(FloatLayout):
         #: The 2-player relocation being entered: ``None``, or ``""`` (choose the tower it leaves),
         #: or the tower it leaves (choose where it goes).
         self.relocating: str | None = None
+        #: The valuation screen while it is open (made once, then reused: see :meth:`open_valuation`).
         self.valuation_view: Any = None
+        self._popup: Any = None
 
         body = BoxLayout(orientation="vertical", spacing=SPACING, padding=(SPACING, SPACING),
                          size_hint=(1, 1), pos_hint={"x": 0, "y": 0})
@@ -257,17 +286,6 @@ class CampanileBoard(FloatLayout):
         self._show_actions(state, found)
         if self.valuation_view is not None:
             self.valuation_view.refresh()
-
-    def group_row(self, player: str, markers: tuple[int, ...]) -> BoxLayout:
-        """One player's group under a tower: initials on the marker colour, then the markers, base first."""
-        row = BoxLayout(orientation="horizontal", spacing=4, size_hint_y=None, height=28)
-        fill = marker_colour(self.colours[player])
-        row.add_widget(Badge(text=self.initials[player], fill=list(fill), ink=list(text_on(fill))))
-        values = Label(text="·".join(str(m) for m in markers), font_size=FONT_LABEL, color=TEXT,
-                       halign="left", valign="middle")
-        values.bind(size=lambda w, s: setattr(w, "text_size", s))
-        row.add_widget(values)
-        return row
 
     def _show_actions(self, state: CampanileState, found: Targets) -> None:
         """The row under the scores: the display's cards (tap one to take it) or, once a card was
@@ -395,13 +413,15 @@ class CampanileBoard(FloatLayout):
         """The valuation screen over the board: the last valuation made, or "if it came now"."""
         from ui.games.campanile_valuation import ValuationPopup
 
-        if self.valuation_view is not None:
-            self.valuation_view.dismiss()
-        view = ValuationPopup(board=self, preview=preview or not self.state.valuations)
-        view.bind(on_dismiss=lambda _v: setattr(self, "valuation_view", None))
-        self.valuation_view = view
-        view.open(animation=False)
-        return view
+        preview = preview or not self.state.valuations
+        if self._popup is None:
+            self._popup = ValuationPopup(board=self, preview=preview)
+        else:
+            self._popup.choose(preview)
+        if self.valuation_view is None:
+            self._popup.open(animation=False)
+        self.valuation_view = self._popup
+        return self._popup
 
     def close_valuation(self) -> None:
         if self.valuation_view is not None:

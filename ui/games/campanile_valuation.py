@@ -43,12 +43,82 @@ if TYPE_CHECKING:
 INFLUENCE_WIDTH = 82
 AWARD_WIDTH = 90
 ROW_ROOM = 800 - 2 * SPACING - 120 - 150 - 3 * SPACING
+#: The most players at the table and the most values on a flag (the rulebook's 6/4/2).
+MAX_PLAYERS = 5
+MAX_AWARDS = 3
 
 
 def _label(text: str, size: int = FONT_LABEL, colour: Any = TEXT, **kwargs: Any) -> Label:
     label = Label(text=text, font_size=size, color=colour, halign="left", valign="middle", **kwargs)
     label.bind(size=lambda w, s: setattr(w, "text_size", s))
     return label
+
+
+class FlagRow(BoxLayout):
+    """One flagged tower: tag, rank and flag, each group's influence, the awards, the explanation.
+
+    Made once and refilled by :meth:`show` (the screen keeps one per tower), so that opening the
+    screen again costs property changes, not new widgets.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(orientation="vertical", spacing=2, size_hint_y=None, **kwargs)
+        self.headline = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=40)
+        self.tag = TowerTag(size_hint_x=None, width=120)
+        self.flag = _label("", FONT_LABEL, TEXT_QUIET, size_hint_x=None, width=150)
+        self.influence = BoxLayout(orientation="horizontal", spacing=4)
+        self.tallies = [(Badge(pos_hint={"center_y": 0.5}),
+                         _label("", FONT_LABEL + 4, TEXT, bold=True, size_hint_x=None, width=34))
+                        for _ in range(MAX_PLAYERS)]
+        self.awards = BoxLayout(orientation="horizontal", spacing=4, size_hint=(None, None), height=36)
+        self.prizes = [(Badge(pos_hint={"center_y": 0.5}),
+                        _label("", FONT_LABEL + 6, TEXT, bold=True, size_hint_x=None,
+                               width=AWARD_WIDTH - 48))
+                       for _ in range(MAX_AWARDS)]
+        self.second = BoxLayout(orientation="horizontal", size_hint_y=None, height=36)
+        self.why = Label(font_size=FONT_LABEL, color=TEXT_QUIET, halign="left", valign="top",
+                         size_hint_y=None)
+        self.why.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
+                      texture_size=lambda w, size: setattr(w, "height", size[1]))
+        self.headline.add_widget(self.tag)
+        self.headline.add_widget(self.flag)
+        self.headline.add_widget(self.influence)
+        self.bind(minimum_height=self.setter("height"))
+
+    def show(self, view: CampanileValuation, result: FlagResult) -> None:
+        from ui.games.campanile import flag_text, tower_name
+
+        self.tag.text = tower_name(result.tower)
+        self.tag.band = list(tower_colour(result.tower))
+        self.flag.text = say("ui.campanile.valuation.flag", rank=result.rank, flag=flag_text(result.flag))
+        self.influence.clear_widgets()
+        for (badge, amount), (player, influence) in zip(self.tallies, result.influence, strict=False):
+            view.paint(badge, player)
+            amount.text = str(influence)
+            self.influence.add_widget(badge)
+            self.influence.add_widget(amount)
+        self.influence.add_widget(Widget())
+        self.awards.clear_widgets()
+        self.awards.width = AWARD_WIDTH * len(result.awards)
+        for (badge, points), award in zip(self.prizes, result.awards, strict=False):
+            view.paint(badge, award.player)
+            points.text = f"+{award.points}"
+            self.awards.add_widget(badge)
+            self.awards.add_widget(points)
+        self.why.text = str(result.explanation)
+        # The awards go beside the tallies when both fit on the line, else on a line of their own.
+        if self.awards.parent is not None:
+            self.awards.parent.remove_widget(self.awards)
+        self.clear_widgets()
+        self.add_widget(self.headline)
+        if INFLUENCE_WIDTH * len(result.influence) + AWARD_WIDTH * len(result.awards) <= ROW_ROOM:
+            self.headline.add_widget(self.awards)
+        elif result.awards:
+            self.second.clear_widgets()
+            self.second.add_widget(Widget())
+            self.second.add_widget(self.awards)
+            self.add_widget(self.second)
+        self.add_widget(self.why)
 
 
 class CampanileValuation(BoxLayout):
@@ -58,19 +128,42 @@ class CampanileValuation(BoxLayout):
         super().__init__(orientation="vertical", spacing=SPACING, padding=SPACING, **kwargs)
         self.board = board
         #: Which valuation is shown: an index into the state's valuations, or None for the preview.
-        self.shown: int | None = None if preview else len(board.state.valuations) - 1
+        self.shown: int | None = None
         self.title_row = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH)
+        self.title = _label("", FONT_LABEL + 6, TEXT, bold=True)
+        self.tabs: dict[int | None, TapButton] = {}
+        for index in (0, 1, None):
+            tab = TapButton(size_hint_x=None, width=130)
+            tab.bind(on_release=lambda _w, i=index: self.show(i))
+            self.tabs[index] = tab
+        self.close_button = TapButton(size_hint_x=None, width=110)
+        self.close_button.bind(on_release=lambda _w: self.board.close_valuation())
         self.rows = BoxLayout(orientation="vertical", spacing=SPACING, size_hint_y=None)
         self.rows.bind(minimum_height=self.rows.setter("height"))
-        scroll = ScrollView(do_scroll_x=False, bar_width=8)
-        scroll.add_widget(self.rows)
+        self.flag_rows = [FlagRow() for _ in board.towers]
+        self.scroll = ScrollView(do_scroll_x=False, bar_width=8)
+        self.scroll.add_widget(self.rows)
         self.chips = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=40)
+        self.chip_label = _label("", FONT_LABEL, TEXT_QUIET, size_hint_x=None, width=110)
+        self.holdings = [(Badge(pos_hint={"center_y": 0.5}), _label("", FONT_LABEL, TEXT, size_hint_x=None,
+                                                                     width=110))
+                         for _ in board.players]
         self.add_widget(self.title_row)
-        self.add_widget(scroll)
+        self.add_widget(self.scroll)
         self.add_widget(self.chips)
-        self.close_button: TapButton | None = None
-        self.tabs: dict[int | None, TapButton] = {}
+        self.choose(preview)
+
+    def choose(self, preview: bool) -> None:
+        """Show the preview, or the latest valuation made."""
+        self.shown = None if preview else len(self.board.state.valuations) - 1
         self.refresh()
+
+    def paint(self, badge: Badge, player: str) -> None:
+        """``badge`` as ``player``'s: initials on the marker colour."""
+        fill = marker_colour(self.board.colours[player])
+        badge.text = self.board.initials[player]
+        badge.fill = list(fill)
+        badge.ink = list(text_on(fill))
 
     # -- what is shown ------------------------------------------------------------------
     def phase(self) -> str:
@@ -98,90 +191,47 @@ class CampanileValuation(BoxLayout):
             self.shown = len(state.valuations) - 1
         self._title(state)
         self.rows.clear_widgets()
-        for result in self.results():
-            self.rows.add_widget(self._flag_row(result))
+        for row, result in zip(self.flag_rows, self.results(), strict=False):
+            row.show(self, result)
+            self.rows.add_widget(row)
         self._chips(state)
 
     def _title(self, state: Any) -> None:
         self.title_row.clear_widgets()
-        title = (say(f"ui.campanile.preview.{self.phase()}") if self.shown is None
-                 else say(f"ui.campanile.valuation.{self.phase()}"))
-        self.title_row.add_widget(_label(title, FONT_LABEL + 6, TEXT, bold=True))
-        self.tabs = {}
+        self.title.text = (say(f"ui.campanile.preview.{self.phase()}") if self.shown is None
+                           else say(f"ui.campanile.valuation.{self.phase()}"))
+        self.title_row.add_widget(self.title)
         choices: list[tuple[int | None, str]] = [
             (i, say(f"ui.campanile.phase.{v.phase}")) for i, v in enumerate(state.valuations)]
         if state.phase != "finished":
             choices.append((None, say("ui.campanile.valuation.now")))
         for index, name in choices:
-            tab = TapButton(text=name, size_hint_x=None, width=130, accent=index == self.shown)
-            tab.bind(on_release=lambda _w, i=index: self.show(i))
-            self.tabs[index] = tab
+            tab = self.tabs[index]
+            tab.text = name
+            tab.accent = index == self.shown
             self.title_row.add_widget(tab)
-        self.close_button = TapButton(text=say("ui.campanile.close"), size_hint_x=None, width=110)
-        self.close_button.bind(on_release=lambda _w: self.board.close_valuation())
+        self.close_button.text = say("ui.campanile.close")
         self.title_row.add_widget(self.close_button)
-
-    def _badge(self, player: str) -> Badge:
-        fill = marker_colour(self.board.colours[player])
-        return Badge(text=self.board.initials[player], fill=list(fill), ink=list(text_on(fill)),
-                     pos_hint={"center_y": 0.5})
-
-    def _flag_row(self, result: FlagResult) -> BoxLayout:
-        from ui.games.campanile import flag_text, tower_name
-
-        row = BoxLayout(orientation="vertical", spacing=2, size_hint_y=None)
-        top = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=40)
-        name = TowerTag(text=tower_name(result.tower), band=list(tower_colour(result.tower)),
-                        size_hint_x=None, width=120)
-        top.add_widget(name)
-        top.add_widget(_label(say("ui.campanile.valuation.flag", rank=result.rank,
-                                  flag=flag_text(result.flag)), FONT_LABEL, TEXT_QUIET,
-                              size_hint_x=None, width=150))
-        influence = BoxLayout(orientation="horizontal", spacing=4)
-        for player, amount in result.influence:
-            influence.add_widget(self._badge(player))
-            influence.add_widget(_label(str(amount), FONT_LABEL + 4, TEXT, bold=True,
-                                        size_hint_x=None, width=34))
-        influence.add_widget(Widget())
-        top.add_widget(influence)
-        awards = BoxLayout(orientation="horizontal", spacing=4, size_hint_y=None, height=36,
-                           size_hint_x=None, width=AWARD_WIDTH * len(result.awards))
-        for award in result.awards:
-            awards.add_widget(self._badge(award.player))
-            awards.add_widget(_label(f"+{award.points}", FONT_LABEL + 6, TEXT, bold=True,
-                                     size_hint_x=None, width=AWARD_WIDTH - 48))
-        row.add_widget(top)
-        # The awards go beside the tallies when both fit on the line, else on a line of their own.
-        if INFLUENCE_WIDTH * len(result.influence) + AWARD_WIDTH * len(result.awards) <= ROW_ROOM:
-            top.add_widget(awards)
-        elif result.awards:
-            line = BoxLayout(orientation="horizontal", size_hint_y=None, height=36)
-            line.add_widget(Widget())
-            line.add_widget(awards)
-            row.add_widget(line)
-        why = Label(text=str(result.explanation), font_size=FONT_LABEL, color=TEXT_QUIET,
-                    halign="left", valign="top", size_hint_y=None)
-        why.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
-                 texture_size=lambda w, size: setattr(w, "height", size[1]))
-        row.add_widget(why)
-        row.bind(minimum_height=row.setter("height"))
-        return row
 
     def _chips(self, state: Any) -> None:
         self.chips.clear_widgets()
-        self.chips.add_widget(_label(say("ui.campanile.valuation.chips"), FONT_LABEL, TEXT_QUIET,
-                                     size_hint_x=None, width=110))
+        self.chip_label.text = say("ui.campanile.valuation.chips")
+        self.chips.add_widget(self.chip_label)
         scores = state.scores
-        for player, chips in zip(state.players, state.chips, strict=True):
-            self.chips.add_widget(self._badge(player))
+        for (badge, held), player, chips in zip(self.holdings, state.players, state.chips, strict=True):
+            self.paint(badge, player)
             shown = " ".join(str(c) for c in sorted(chips, reverse=True))
-            self.chips.add_widget(_label(f"{shown} = {scores[player]}" if chips else "0",
-                                         FONT_LABEL, TEXT, size_hint_x=None, width=110))
+            held.text = f"{shown} = {scores[player]}" if chips else "0"
+            self.chips.add_widget(badge)
+            self.chips.add_widget(held)
         self.chips.add_widget(Widget())
 
 
 class ValuationPopup(ModalView):
-    """The valuation screen over the whole window; closed by its button (no tap outside needed)."""
+    """The valuation screen over the whole window; closed by its button (no tap outside needed).
+
+    The board makes one and opens it again each time (:meth:`choose`), refilling its widgets.
+    """
 
     def __init__(self, board: CampanileBoard, preview: bool, **kwargs: Any) -> None:
         super().__init__(size_hint=(1, 1), auto_dismiss=False, background_color=BACKGROUND,
@@ -189,6 +239,8 @@ class ValuationPopup(ModalView):
         self.content = CampanileValuation(board, preview)
         self.add_widget(self.content)
 
+    def choose(self, preview: bool) -> None:
+        self.content.choose(preview)
+
     def refresh(self) -> None:
         self.content.refresh()
-
