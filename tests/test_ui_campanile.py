@@ -107,6 +107,14 @@ def test_two_players_move_a_marker_in_three_taps(report: dict[str, Any]) -> None
     assert found["flags"] == [[5, 2], [4, 1], [3], [2], [1]]
 
 
+def test_the_2_player_flag_table_is_copied_from_the_cards_and_checked(report: dict[str, Any]) -> None:
+    found = facts(report, "two_player_flag_table")
+    assert found["stored"] == {"intermezzo": [[3, 1], [2, 1], [2], [1]],
+                               "finito": [[5, 2], [4, 1], [3], [2], [1]]}
+    assert found["empty"].startswith("Intermezzo #1: ")
+    assert found["hu_problem"].startswith("Finito #3: ")
+
+
 def test_every_scenario_ran_and_wrote_its_screenshots(report: dict[str, Any]) -> None:
     names = [name for name in report if not name.startswith("_")]
     assert all(report[name]["ok"] for name in names), [n for n in names if not report[n]["ok"]]

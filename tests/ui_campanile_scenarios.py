@@ -360,3 +360,59 @@ def two_player_relocation(h: Harness) -> dict[str, Any]:
         h.screenshot("en-2p-after-relocation")
         return {"red": stacks["red"], "yellow": stacks["yellow"], "log": len(session.log),
                 "flags": [list(f) for f in state.rules.finito_flags]}
+
+
+@scenario
+def two_player_flag_table(h: Harness) -> dict[str, Any]:
+    """The first 2-player game: the flag values copied from the cards in two taps each, checked by the
+    service; an incomplete table is refused naming the flag and keeps nothing."""
+    import tempfile
+
+    from companion.app import Companion
+    from ui.games.campanile_flags import FlagTableForm, needs_flag_table
+
+    cards = {"intermezzo": [[3, 1], [2, 1], [2], [1]], "finito": [[5, 2], [4, 1], [3], [2], [1]]}
+    confirmed: list[dict[str, Any]] = []
+    facts: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as folder, Companion.open(Path(folder) / "c.sqlite3") as app:
+        assert needs_flag_table(app, "campanile", ["Albert", "Birgit"])
+        form = FlagTableForm(app, confirmed.append, size_hint=(None, None), size=(800, 480), pos=(0, 0))
+        h.window.add_widget(form)
+        try:
+            h.pump(3)
+            assert all(button.text == "" for button in form.fields.values()), "a field came filled in"
+            h.tap(form.confirm)  # nothing entered: refused, nothing kept
+            assert app.flag_table() is None and not confirmed and form.confirm.flashing
+            facts["empty"] = form.problem.text
+            h.screenshot("en-flags-refused")
+            for phase in ("intermezzo", "finito"):
+                for index, values in enumerate(cards[phase]):
+                    h.tap(form.fields[(phase, index, 0)])
+                    for value in values:
+                        h.tap(form.pad[value])
+            h.screenshot("en-flags-filled")
+            h.tap(form.confirm)
+            assert confirmed == [cards] and app.flag_table() == cards
+            assert not needs_flag_table(app, "campanile", ["Albert", "Birgit"])
+            facts["stored"] = app.flag_table()
+            # A second form starts from the stored table, for correcting it.
+            h.window.remove_widget(form)
+            set_hungarian()
+            form = FlagTableForm(app, confirmed.append, size_hint=(None, None), size=(800, 480), pos=(0, 0))
+            h.window.add_widget(form)
+            h.pump(3)
+            h.tap(form.fields[("finito", 2, 0)])
+            h.tap(form.pad[None])  # clears the finito #3 flag: refused, the stored table stays
+            h.tap(form.confirm)
+            facts["hu_problem"] = form.problem.text
+            h.screenshot("hu-flags-refused")
+            assert app.flag_table() == cards
+        finally:
+            h.window.remove_widget(form)
+    return facts
+
+
+def set_hungarian() -> None:
+    from companion.i18n import set_language
+
+    set_language("hu")

@@ -17,10 +17,8 @@ on every table event; the board never subscribes on its own.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-from kivy.lang import Builder
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
@@ -45,8 +43,6 @@ from ui.games.campanile_style import (
     tower_colour,
 )
 from ui.games.campanile_widgets import Badge, HoldButton, TapButton, TowerHead
-
-Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 STORIES = (1, 2, 3)
 

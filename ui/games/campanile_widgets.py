@@ -10,15 +10,22 @@ look is in ``campanile.kv``.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from kivy.clock import Clock
+from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
 from ui.games.campanile_style import FLASH_SECONDS, LONG_PRESS_SECONDS, TEXT
+
+#: The look of every Campanile widget, in one file beside the board's module.
+KV = Path(__file__).with_name("campanile.kv")
+if str(KV) not in Builder.files:
+    Builder.load_file(str(KV))
 
 
 class Flashes:
