@@ -92,6 +92,8 @@ def test_the_board_speaks_hungarian(report: dict[str, Any]) -> None:
     for text in [*found["buttons"], found["preview_title"], *found["flag_labels"]]:
         assert not english_words_in(text, ("Intermezzo", "Finito")), text
     assert found["preview_title"] == "Ha most jönne a Finito"
+    assert found["switched"] == ["red", "blue", "yellow", "brown", "grey"]
+    assert found["switched_button"] == "If the Finito came now"
 
 
 def test_a_tracked_display_takes_a_card_and_asks_for_the_refill(report: dict[str, Any]) -> None:

@@ -307,6 +307,13 @@ def hungarian(h: Harness) -> dict[str, Any]:
         facts["refusal"] = str(h.refusals[-1].reason)
         facts["log"] = len(h.session.log)
         facts["flag_labels"] = [c.flag.text for c in board.columns.values()]
+        # The language switched at the table: the shell redraws, the board speaks English.
+        from companion.i18n import set_language
+
+        set_language("en")
+        board.refresh()
+        facts["switched"] = [c.head.name_text for c in board.columns.values()]
+        facts["switched_button"] = board.preview_button.text
     return facts
 
 

@@ -287,7 +287,8 @@ class CampanileBoard(FloatLayout):
         """The row under the scores: the display's cards (tap one to take it) or, once a card was
         taken, the styles to say which card refilled it; the preview, the valuations, the 2-player move."""
         tracked = state.rules.tracks_display
-        mode = ("refill",) if found.refill else ("cards", state.display if tracked else (), found.cards)
+        mode = (("refill",) if found.refill else ("cards", state.display if tracked else (), found.cards)
+                ) + (current_language(),)
         if mode != self._actions_shown:
             self._actions_shown = mode
             self.action_row.clear_widgets()
