@@ -98,8 +98,8 @@ def test_the_board_speaks_hungarian(report: dict[str, Any]) -> None:
 
 def test_a_tracked_display_takes_a_card_and_asks_for_the_refill(report: dict[str, Any]) -> None:
     found = facts(report, "display_tracked")
-    assert found["display"] == ["red", "red", "grey"]
-    assert found["log"] == 4
+    assert found["display"] == ["red", "red", "yellow"]
+    assert found["log"] == 8
     assert "grey" in found["refusal"]
 
 

@@ -342,6 +342,20 @@ def display_tracked(h: Harness) -> dict[str, Any]:
         h.tap(refill[0])  # a grey card was turned over
         assert session.state.display == ("red", "red", "grey")
         check_board(h)
+        # Birgit's turn: the Intermezzo card comes up in place of the refill; then the display is refilled.
+        h.tap(board.columns["red"].builds[1])
+        assert not board.phase_buttons["intermezzo"].live, "the valuation before the card was taken"
+        h.tap(next(b for b in _cards(h) if b.card == "grey"))
+        assert board.phase_buttons["intermezzo"].live and [b.card for b in _cards(h)] == list(board.towers)
+        h.hold(board.phase_buttons["intermezzo"])
+        assert board.valuation_view is not None and session.state.phase == "after-intermezzo"
+        h.tap(board.valuation_view.content.close_button)
+        assert [b.card for b in _cards(h)] == list(board.towers), "no refill asked after the Intermezzo"
+        assert not any(b.live for c in board.columns.values() for b in c.builds.values())
+        h.tap(_refill_button(h, "yellow"))
+        check_board(h)
+        assert session.state.display == ("red", "red", "yellow")
+        assert all(b.live for c in board.columns.values() for b in c.builds.values()), "Franziska may build"
         return {"log": len(session.log), "display": list(session.state.display),
                 "refusal": str(h.refusals[0].reason)}
 
