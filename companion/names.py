@@ -81,7 +81,7 @@ def check_distinct(players: Sequence[str]) -> None:
 
 
 def initials(players: Sequence[str]) -> dict[str, str]:
-    """Each player's initials, unique at the table: ``Albert, Birgit`` -> ``Al, Bi``; ``Albert, Anna`` -> ``Al, An``.
+    """Each player's initials, unique at the table: ``Albert, Anna`` -> ``Al, An``.
 
     Screens pair a player's colour with these (never colour alone). Two
     letters of the name (one for a one-letter name), title-cased; where two
@@ -92,7 +92,7 @@ def initials(players: Sequence[str]) -> dict[str, str]:
     """
     keys = [name_key(name) for name in players]
     result: dict[str, str] = {}
-    for seat, (name, key) in enumerate(zip(players, keys, strict=True)):
+    for seat, name in enumerate(players):
         others = [k for i, k in enumerate(keys) if i != seat]
         chosen = None
         for candidate in _initials_candidates(name):
@@ -110,7 +110,7 @@ def initials(players: Sequence[str]) -> dict[str, str]:
 
 
 def _initials_candidates(name: str) -> list[str]:
-    """Shortest-first ways to abbreviate ``name``: two letters, first letters of its words, longer prefixes."""
+    """Ways to abbreviate ``name``, shortest first: two letters, its words' initials, longer prefixes."""
     letters = "".join(ch for ch in name.strip() if not ch.isspace()) or "?"
 
     def cased(prefix: str) -> str:
