@@ -115,6 +115,7 @@ def walk(root: Widget | None = None) -> Iterator[Widget]:
 
 def find(text: str, kind: type | None = None, root: Widget | None = None, exact: bool = True) -> Widget:
     """The one visible widget showing ``text`` (optionally of ``kind``); fails listing what is there."""
+    pump(2)  # the layout of what was just drawn
     found = [w for w in walk(root) if hasattr(w, "text") and isinstance(w.text, str)
              and (w.text == text if exact else text in w.text) and (kind is None or isinstance(w, kind))
              and w.get_root_window() is not None]
@@ -129,8 +130,21 @@ def texts(root: Widget | None = None) -> list[str]:
     return [w.text for w in walk(root) if isinstance(getattr(w, "text", None), str) and w.text]
 
 
+def into_view(widget: Widget) -> None:
+    """Scroll the lists holding ``widget`` until it is on the screen (as a finger would)."""
+    from kivy.uix.scrollview import ScrollView
+
+    parent = widget.parent
+    while parent is not None and parent is not parent.parent:
+        if isinstance(parent, ScrollView):
+            parent.scroll_to(widget, padding=8, animate=False)
+            pump(2)
+        parent = parent.parent
+
+
 def tap(widget: Widget) -> None:
     """A finger on the middle of ``widget`` and off again."""
+    into_view(widget)
     x, y = widget.to_window(*widget.center)
     touch = UnitTestTouch(x, y)
     touch.touch_down()
@@ -141,6 +155,7 @@ def tap(widget: Widget) -> None:
 
 def hold(widget: Widget, until: Callable[[], Any], what: str) -> None:
     """A finger held on ``widget`` until ``until()`` (the long press has acted), then lifted."""
+    into_view(widget)
     x, y = widget.to_window(*widget.center)
     touch = UnitTestTouch(x, y)
     touch.touch_down()
