@@ -13,13 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from companion import i18n
+from companion.games.base import IllegalMove
+from companion.games.registry import get_game
 from tests import ui_kit as kit  # first: it prepares Kivy
-
-from companion import i18n  # noqa: E402  (after the kit)
-from companion.games.base import IllegalMove  # noqa: E402
-from companion.games.registry import get_game  # noqa: E402
-from ui import theme  # noqa: E402
-from ui.widgets import LongTap, Tap  # noqa: E402
+from ui import theme
+from ui.widgets import LongTap, Tap
 
 EXAMPLE = Path(__file__).parent / "data" / "examples" / "campanile-3p.json"
 
@@ -145,7 +144,7 @@ def test_settings_round_trip_through_the_store(shell, tmp_path: Path) -> None:
     kit.tap(kit.find("Settings"))
     screen = shell.screens.get_screen("settings")
     brightness = kit.find(i18n.text("ui.settings.oled_brightness")).parent
-    minus, plus = [w for w in brightness.children if isinstance(w, Tap)][::-1]
+    minus, _plus = [w for w in brightness.children if isinstance(w, Tap)][::-1]
     kit.tap(minus)
     kit.tap(minus)
     screen.fields["table.name"].text = "Kitchen table"

@@ -167,8 +167,11 @@ def hold(widget: Widget, until: Callable[[], Any], what: str) -> None:
 
 
 def screenshot(path: Path) -> Path:
-    """The whole window as a PNG at ``path``."""
+    """The whole window as a PNG at ``path`` (after the refusal banner's flash)."""
+    from kivy.animation import Animation
+
     pump(3)
+    wait_for(lambda: not Animation._instances, "the animations to end")
     path.parent.mkdir(parents=True, exist_ok=True)
     Window.children[0].export_to_png(str(path))
     return path

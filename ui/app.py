@@ -71,6 +71,7 @@ class Shell:
         from ui.screens.stats import StatsScreen
 
         load_kv()
+        Window.clearcolor = theme.BACKGROUND
         self.table = table
         self.banner = RefusalBanner()
         self.screens = ScreenManager(transition=NoTransition())

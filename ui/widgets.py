@@ -32,6 +32,19 @@ class Tap(Button):
     swatch = ColorProperty(theme.SURFACE)
 
 
+class BarTap(Tap):
+    """A button of a bar: as wide as its words (never broken inside a word), at least two targets."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        from kivy.core.text import Label as Measure
+
+        measure = Measure(text=kwargs.get("text", ""), font_size=theme.FONT_SMALL)
+        measure.refresh()
+        kwargs.setdefault("size_hint_x", None)
+        kwargs.setdefault("width", max(theme.TOUCH * 2, measure.texture.size[0] + theme.SPACING * 3))
+        super().__init__(**kwargs)
+
+
 class LongTap(Tap):
     """A button that acts only when held (:data:`~ui.theme.LONG_PRESS_SECONDS`); a tap does nothing.
 

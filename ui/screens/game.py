@@ -19,7 +19,7 @@ from companion.names import initials
 from ui import theme
 from ui.games import board_class
 from ui.screens import ShellScreen, column, filler, row, scrolling_list
-from ui.widgets import Field, Figure, Tap, Words, badge
+from ui.widgets import BarTap, Field, Figure, Tap, Words, badge
 
 
 def turn_words(session: Any) -> str:
@@ -95,15 +95,15 @@ class GameScreen(ShellScreen):
     # -- the common bar ------------------------------------------------------------
     def _bar(self) -> BoxLayout:
         bar = row(height=theme.TOUCH + theme.SPACING * 2, padding=theme.SPACING)
-        self.undo_button = Tap(text=text("ui.bar.undo"), size_hint_x=None, width=theme.TOUCH * 2)
+        self.undo_button = BarTap(text=text("ui.bar.undo"))
         self.undo_button.bind(on_release=lambda *_: self.shell.command("undo"))
-        self.redo_button = Tap(text=text("ui.bar.redo"), size_hint_x=None, width=theme.TOUCH * 2)
+        self.redo_button = BarTap(text=text("ui.bar.redo"))
         self.redo_button.bind(on_release=lambda *_: self.shell.command("redo"))
         self.turn_badge_box = BoxLayout(size_hint_x=None, width=theme.TOUCH)
         self.turn_label = Words(text="", bold=True)
-        history = Tap(text=text("ui.bar.history"), size_hint_x=None, width=theme.TOUCH * 2.5)
+        history = BarTap(text=text("ui.bar.history"))
         history.bind(on_release=lambda *_: self.shell.command("history"))
-        home = Tap(text=text("ui.bar.home"), size_hint_x=None, width=theme.TOUCH * 2)
+        home = BarTap(text=text("ui.bar.home"))
         home.bind(on_release=lambda *_: self.shell.command("home"))
         for widget in (self.undo_button, self.redo_button, self.turn_badge_box, self.turn_label, history,
                        home):

@@ -74,22 +74,22 @@ class GameOverScreen(ShellScreen):
         tags = initials(session.players)
         colours = player_colours(self.shell, session)
         whole = row(size_hint_y=1, height=0, padding=theme.SPACING)
-        left = column(padding=0)
-        left.add_widget(Figure(text=winner_words(outcome), color=theme.ACCENT, halign="left",
-                               text_size=(520, None)))
+        left = column(padding=0, spacing=4)
+        left.add_widget(Figure(text=winner_words(outcome), color=theme.ACCENT, halign="left", valign="middle",
+                               text_size=(530, None)))
         left.add_widget(Words(text=decided_words(outcome)))
         for standing in outcome.standings:
-            line = row(height=theme.TOUCH + 4)
-            line.add_widget(Words(text=text("ui.over.rank", rank=standing.rank), size_hint_x=None, width=56))
+            line = row()
+            line.add_widget(Words(text=text("ui.over.rank", rank=standing.rank), size_hint_x=None, width=40))
             line.add_widget(badge(tags[standing.player], colours.get(standing.player)))
-            line.add_widget(Words(text=standing.player))
+            details = [breakdown(summary, standing.player)]
+            if outcome.decided_by not in (None, "score"):
+                details.append(text("ui.over.tiebreak_figure", tiebreak=outcome.tiebreak,
+                                    value=standing.tiebreak))
+            shown = "\n".join([standing.player, "; ".join(d for d in details if d)]).strip()
+            line.add_widget(Words(text=shown, line_height=0.95))
             line.add_widget(Figure(text=str(standing.score), size_hint_x=None, width=70))
             left.add_widget(line)
-            detail = breakdown(summary, standing.player)
-            if detail or outcome.decided_by not in (None, "score"):
-                tie = text("ui.over.tiebreak_figure", tiebreak=outcome.tiebreak, value=standing.tiebreak)
-                left.add_widget(Words(text="   " + "; ".join(w for w in (detail, tie) if w),
-                                      color=theme.TEXT_QUIET))
         left.add_widget(filler())
         buttons = row()
         for label, action in (("ui.over.rematch", lambda: self.shell.attempt(table.rematch)),

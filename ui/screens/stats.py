@@ -95,6 +95,7 @@ class StatsScreen(ShellScreen):
         body.add_widget(top)
         area = row(size_hint_y=1, height=0)
         view, grid = scrolling_list(columns=5)
+        grid.cols_minimum = {0: 150}
         stats = player_stats(app.store.results(), GAMES)
         current = None
         for entry in stats:
