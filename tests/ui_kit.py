@@ -136,7 +136,10 @@ def into_view(widget: Widget) -> None:
 
     parent = widget.parent
     while parent is not None and parent is not parent.parent:
-        if isinstance(parent, ScrollView):
+        # a recycled list's rows exist only while on screen (its class is checked by name: Kivy's
+        # factory imports it as kivy.uix.recycleview.__init__, a second copy of the module)
+        recycled = any(cls.__name__ == "RecycleView" for cls in type(parent).__mro__)
+        if isinstance(parent, ScrollView) and not recycled:
             parent.scroll_to(widget, padding=8, animate=False)
             pump(2)
         parent = parent.parent

@@ -190,7 +190,9 @@ class Shell:
             self._collected = True
 
     def close(self) -> None:
-        self._stop_listening()
+        """Stop listening to the table (the app calls it when it stops, maybe twice)."""
+        stop, self._stop_listening = self._stop_listening, lambda: None
+        stop()
 
 
 class CompanionApp(App):

@@ -15,7 +15,7 @@ from typing import Any
 
 from kivy.animation import Animation
 from kivy.clock import Clock
-from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
@@ -30,6 +30,18 @@ class Tap(Button):
     accent = BooleanProperty(False)
     #: A colour of the pieces this button stands for (a player's, a colour choice).
     swatch = ColorProperty(theme.SURFACE)
+
+
+class MoveTap(Tap):
+    """One move of a list of moves (a recycled view: only the rows on screen exist and are drawn)."""
+
+    #: What the move means (record JSON), and the function that enters it.
+    move = ObjectProperty(None, allownone=True)
+    chooser = ObjectProperty(None, allownone=True)
+
+    def on_release(self) -> None:
+        if self.chooser is not None and self.move is not None:
+            self.chooser(self.move)
 
 
 class BarTap(Tap):

@@ -1,6 +1,6 @@
 """``companion run`` (resume the game in progress) and ``companion new`` (start one).
 
-Until the touchscreen UI is wired in, ``run`` is headless: it reads one
+Without a display (or with ``--headless``) ``run`` is headless: it reads one
 command per line from standard input — a move as a JSON object, or the words
 ``undo``, ``redo``, ``status`` (``quit`` or ``exit`` ends it) — posts each through the
 :class:`~companion.command_queue.CommandQueue`, drains it with a plain loop,
@@ -13,8 +13,9 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.cli import UserError
@@ -36,7 +37,7 @@ from companion.names import PlayerNameError
 from companion.records import read_json
 
 if TYPE_CHECKING:
-    from companion.app import Companion
+    from companion.app import Companion, LiveGame
     from companion.config import Config
     from companion.session import Session
 
@@ -47,8 +48,8 @@ if TYPE_CHECKING:
 def register(subparsers: argparse._SubParsersAction) -> None:
     run = subparsers.add_parser(
         "run", help="resume the game in progress",
-        description="Resume the most recent unfinished game. With --headless (and, for now, "
-                    "also without it: the touchscreen UI is not wired in yet) read one command per line from "
+        description="Resume the most recent unfinished game on the touchscreen. With --headless (or "
+                    "when no display is available) read one command per line from "
                     "standard input: a move as a JSON object, or undo, redo, status; quit or exit ends it.")
     run.add_argument("--headless", action="store_true", help="no touchscreen: moves on standard input")
     run.add_argument("--config", metavar="FILE", help="the TOML configuration file")
@@ -151,17 +152,35 @@ def read_config(path: str | None) -> Config:
     return config
 
 
-def touchscreen_missing() -> str:
-    """Why ``run`` without ``--headless`` still reads the console, for the one-line note.
+def touchscreen_missing(environ: Mapping[str, str] | None = None) -> str | None:
+    """Why ``run`` without ``--headless`` reads the console instead of opening the touchscreen, or ``None``.
 
-    The touchscreen app is not wired into ``run`` yet, so the console is used
-    either way; the note says whether the ``ui`` extra (Kivy) is installed
-    too, since that is what a player setting up the touchscreen must add. The
-    check finds the package without importing Kivy, which is slow to start.
+    The touchscreen needs the ``ui`` extra (Kivy) and a display: an X or
+    Wayland session (``DISPLAY``, ``WAYLAND_DISPLAY``), or the video driver
+    the kiosk's service names (``SDL_VIDEODRIVER=kmsdrm``); the ``offscreen``
+    and ``dummy`` drivers draw nowhere a player can see. The check finds the
+    package without importing Kivy, which is slow to start.
     """
+    environ = os.environ if environ is None else environ
     if importlib.util.find_spec("kivy") is None:
         return "the touchscreen needs the ui extra (Kivy), which is not installed"
-    return "the touchscreen UI is not wired into `companion run` yet"
+    driver = environ.get("SDL_VIDEODRIVER", "")
+    if driver in ("offscreen", "dummy") or not (driver or environ.get("DISPLAY") or
+                                                environ.get("WAYLAND_DISPLAY")):
+        return "no display is available for the touchscreen"
+    return None
+
+
+def run_touchscreen(app: Companion, live: LiveGame | None) -> int:
+    """The touchscreen app over ``app``, the game ``live`` open in it; returns when its window closes."""
+    from companion.table import Table
+    from ui.app import run_app
+
+    table = Table(app)
+    if live is not None:
+        table.open(live)
+    run_app(table)
+    return 0
 
 
 @store_errors
@@ -170,8 +189,9 @@ def run_run(args: argparse.Namespace) -> int:
     from companion.backup import daily_backup_quietly
 
     config = read_config(args.config)
-    if not args.headless:
-        print(f"companion: {touchscreen_missing()}; running headless (one move per line on "
+    why_headless = None if args.headless else touchscreen_missing()
+    if why_headless is not None:
+        print(f"companion: {why_headless}; running headless (one move per line on "
               "standard input)", file=sys.stderr)
     import logging
 
@@ -186,6 +206,8 @@ def run_run(args: argparse.Namespace) -> int:
             print(f"companion: session {damaged} is damaged and left as it is ({why}); "
                   "`companion doctor --repair` keeps its moves before the damage", file=sys.stderr)
         _say_problem(daily_backup_quietly(app.store))
+        if not args.headless and why_headless is None:
+            return run_touchscreen(app, live)
         session = None if live is None else live.session
         if live is None or session is None:
             print("no game in progress; start one by typing `new GAME PLAYER...` "

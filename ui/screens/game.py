@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.factory import Factory
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.base import RecordError
@@ -18,7 +19,7 @@ from companion.i18n import current_language, text
 from companion.names import initials
 from ui import theme
 from ui.games import board_class
-from ui.screens import ShellScreen, column, filler, row, scrolling_list
+from ui.screens import ShellScreen, column, filler, row
 from ui.widgets import BarTap, Field, Figure, Tap, Words, badge
 
 
@@ -137,31 +138,35 @@ class GameScreen(ShellScreen):
         enter.bind(on_release=lambda *_: self.enter_notation())
         typing.add_widget(enter)
         moves.add_widget(typing)
-        view, self.move_grid = scrolling_list(columns=2)
-        moves.add_widget(view)
+        self.move_list = Factory.MoveList()
+        moves.add_widget(self.move_list)
         area.add_widget(moves)
         return area
 
     def _fill_picker(self, session: Any) -> None:
+        """The standings and the legal moves; labels are built once per game and only their text changes
+        (a label that is drawn anew costs a text rendering)."""
         game, state = session.game, session.state
-        self.standings.clear_widgets()
-        tags = initials(session.players)
-        colours = player_colours(self.shell, session)
-        outcome = game.outcome(state)
-        scores = {s.player: s.score for s in outcome.standings}
-        for player in session.players:
-            line = row()
-            line.add_widget(badge(tags[player], colours[player]))
-            line.add_widget(Figure(text=str(scores.get(player, 0)), halign="left"))
-            self.standings.add_widget(line)
-        self.standings.add_widget(Words(text=text("ui.picker.moves_so_far", count=len(session.log))))
-        self.standings.add_widget(filler())
-        self.move_grid.clear_widgets()
+        scores = {s.player: s.score for s in game.outcome(state).standings}
+        if not self.standings.children:
+            tags = initials(session.players)
+            colours = player_colours(self.shell, session)
+            self.scores = {}
+            for player in session.players:
+                line = row()
+                line.add_widget(badge(tags[player], colours[player]))
+                self.scores[player] = Figure(halign="left")
+                line.add_widget(self.scores[player])
+                self.standings.add_widget(line)
+            self.moves_so_far = Words()
+            self.standings.add_widget(self.moves_so_far)
+            self.standings.add_widget(filler())
+        for player, figure in self.scores.items():
+            figure.text = str(scores.get(player, 0))
+        self.moves_so_far.text = text("ui.picker.moves_so_far", count=len(session.log))
         language = current_language()
-        for template in game.legal_moves(state):
-            pick = Tap(text=game.describe(state, template, language), size_hint_y=None, height=theme.TOUCH)
-            pick.bind(on_release=lambda _b, chosen=template: self.choose(chosen))
-            self.move_grid.add_widget(pick)
+        self.move_list.data = [{"text": game.describe(state, template, language), "move": template,
+                                "chooser": self.choose} for template in game.legal_moves(state)]
 
     def choose(self, template: dict[str, Any]) -> None:
         """A legal move tapped: enter it; one with something observed still open goes to the field."""
