@@ -258,3 +258,21 @@ def test_keys_run_the_same_commands_as_the_buttons(shell) -> None:
     assert len(session.log) == 1
     Window.dispatch("on_key_down", 104, 0, "h", [])
     assert shell.screens.current == "history"
+
+
+@pytest.mark.parametrize("language", ["en", "hu"])
+def test_the_snapshot_writer_renders_a_records_screens(shell, shots: Path, language: str) -> None:
+    from PIL import Image
+
+    from ui.snapshot import write_screens
+
+    record = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    written = write_screens(record, shots / f"snapshot-{language}", language)
+    assert [p.name for p in written] == ["screen.png", "history.png", "game-over.png", "home.png",
+                                         "settings.png"]
+    for path in written:
+        image = Image.open(path).convert("RGB")
+        assert image.size == theme.WINDOW
+        assert len(image.getcolors(maxcolors=1 << 16) or range(1 << 16)) > 2, f"{path.name} is blank"
+    assert i18n.current_language() == "en"  # the writer leaves the language as it found it
+    assert shell.table.app.sessions() == []  # and the store it was given untouched
