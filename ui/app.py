@@ -39,7 +39,8 @@ from ui.widgets import RefusalBanner
 
 log = logging.getLogger(__name__)
 
-KV_FILE = Path(__file__).with_name("companion.kv")
+#: The looks. Not "companion.kv": App.run() itself loads the file named after the app class again.
+KV_FILE = Path(__file__).with_name("shell.kv")
 #: Seconds without a touch after which the idle garbage collection runs.
 IDLE_SECONDS = 5.0
 

@@ -53,9 +53,9 @@ LONG_PRESS_SECONDS = 0.8
 
 #: The pieces' colours, by the names the records and profiles use.
 PIECE_COLOURS: dict[str, Colour] = {
-    "blue": rgb("#2f6fdb"),
+    "blue": rgb("#2563d0"),
     "yellow": rgb("#f2c500"),
-    "red": rgb("#d7263d"),
+    "red": rgb("#c8102e"),
     "black": rgb("#0b0b0b"),
     "white": rgb("#f5f5f5"),
     "green": rgb("#2e9e4f"),
@@ -75,7 +75,7 @@ def piece_colour(name: str | None) -> Colour:
 
 def text_on(colour: Colour) -> Colour:
     """Black or white, whichever reads better on ``colour`` (initials on a marker)."""
-    return ON_ACCENT if _luminance(colour) > 0.35 else TEXT
+    return max((ON_ACCENT, TEXT), key=lambda text: contrast(text, colour))
 
 
 def _luminance(colour: Colour) -> float:

@@ -1,6 +1,6 @@
 """The few widgets every screen is built from, sized and coloured by :mod:`ui.theme`.
 
-Their looks are in ``ui/companion.kv``; here is only what they do: a long
+Their looks are in ``ui/shell.kv``; here is only what they do: a long
 press that fires once after :data:`~ui.theme.LONG_PRESS_SECONDS` (for what
 ends, abandons or deletes), a player's badge (colour + initials, never
 colour alone) and the refusal banner that stays until the next tap and at
