@@ -29,11 +29,10 @@ TAP_BUDGET_MS = 8.0
 
 def child(store: Path, taps: bool) -> None:
     """Open the app over ``store`` (resuming its game); print the monotonic time of the first frame."""
-    os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
-    os.environ["KIVY_NO_ARGS"] = "1"
-    os.environ["KIVY_NO_CONSOLELOG"] = "1"
-    os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
     sys.path.insert(0, str(ROOT))
+    from ui.kivy_setup import prepare
+
+    prepare(offscreen=True)
     from companion.app import Companion
     from companion.commands.run import run_touchscreen
 

@@ -20,11 +20,12 @@ from typing import Any
 
 _KIVY_HOME = tempfile.mkdtemp(prefix="kivy-home-")
 atexit.register(shutil.rmtree, _KIVY_HOME, True)
-os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
-os.environ["KIVY_NO_ARGS"] = "1"
 os.environ.setdefault("KIVY_HOME", _KIVY_HOME)
-os.environ["KIVY_NO_CONSOLELOG"] = "1"
 os.environ.setdefault("KIVY_NO_FILELOG", "1")
+
+from ui.kivy_setup import prepare  # noqa: E402  (imports no Kivy)
+
+prepare(offscreen=True)
 
 from kivy.config import Config  # noqa: E402  (the environment above must come first)
 

@@ -9,7 +9,6 @@ Campanile board and are added by it.
 
 from __future__ import annotations
 
-import os
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -22,10 +21,9 @@ SCREENS = {"screen.png": "game", "history.png": "history", "game-over.png": "ove
 
 def prepare_offscreen() -> None:
     """Point Kivy at an offscreen 800×480 window (before Kivy is first imported in this process)."""
-    os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
-    os.environ["KIVY_NO_ARGS"] = "1"
-    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
-    os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+    from ui.kivy_setup import prepare
+
+    prepare(offscreen=True)
     from kivy.config import Config
 
     from ui import theme

@@ -174,6 +174,9 @@ def touchscreen_missing(environ: Mapping[str, str] | None = None) -> str | None:
 def run_touchscreen(app: Companion, live: LiveGame | None) -> int:
     """The touchscreen app over ``app``, the game ``live`` open in it; returns when its window closes."""
     from companion.table import Table
+    from ui.kivy_setup import prepare
+
+    prepare()  # before Kivy is imported
     from ui.app import run_app
 
     table = Table(app)
