@@ -276,3 +276,32 @@ def test_the_snapshot_writer_renders_a_records_screens(shell, shots: Path, langu
         assert len(image.getcolors(maxcolors=1 << 16) or range(1 << 16)) > 2, f"{path.name} is blank"
     assert i18n.current_language() == "en"  # the writer leaves the language as it found it
     assert shell.table.app.sessions() == []  # and the store it was given untouched
+
+
+def test_a_castelli_game_starts_with_the_colours_chosen_by_touch(shell) -> None:
+    kit.tap(kit.find(i18n.text("ui.home.new_game")))
+    kit.tap(kit.find("Castelli"))
+    for name in ("Anna", "Bela", "Csaba"):
+        shell.screens.get_screen("new").name_field.text = name
+        kit.tap(kit.find(i18n.text("ui.new.add")))
+    for _ in range(3):
+        kit.tap([w for w in kit.walk() if getattr(w, "text", "") == i18n.text("ui.new.colour")][0])
+    kit.tap(kit.find(i18n.text("ui.new.start", game="Castelli")))
+    live = shell.table.live
+    assert live is not None and live.row.setup["colors"] == {"Anna": "blue", "Bela": "yellow", "Csaba": "red"}
+    assert shell.table.app.preferred_colour("Bela", "castelli") == "yellow"
+    legal = live.session.game.legal_moves(live.session.state)
+    example = live.session.game.describe(live.session.state, legal[0], "en")
+    assert shell.screens.get_screen("game").notation.hint_text == f"Type a move ({example})"
+
+
+def test_a_game_the_shell_cannot_set_up_is_refused_naming_the_field(shell) -> None:
+    kit.tap(kit.find(i18n.text("ui.home.new_game")))
+    kit.tap(kit.find("San Gimignano"))
+    for name in ("Ada", "Bo"):
+        shell.screens.get_screen("new").name_field.text = name
+        kit.tap(kit.find(i18n.text("ui.new.add")))
+    kit.tap(kit.find(i18n.text("ui.new.start", game="San Gimignano")))
+    assert shell.table.live is None and shell.screens.current == "new"
+    assert shell.banner.shown and "segments" in shell.banner.text
+    assert shell.table.app.sessions() == []
