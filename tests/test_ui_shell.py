@@ -13,10 +13,16 @@ from pathlib import Path
 
 import pytest
 
+from tests import ui_kit as kit  # first: it prepares Kivy
+
+# isort: split
+import contextlib
+
+from kivy.uix.boxlayout import BoxLayout
+
 from companion import i18n
 from companion.games.base import IllegalMove
 from companion.games.registry import get_game
-from tests import ui_kit as kit  # first: it prepares Kivy
 from ui import theme
 from ui.widgets import LongTap, Tap
 
@@ -29,7 +35,11 @@ def shots(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def shell(tmp_path: Path):
+def shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A shell that plays every game with its move picker (the boards have their own tests)."""
+    from ui import games
+
+    monkeypatch.setattr(games, "GAME_BOARDS", {})
     i18n.set_language("en")
     opened = kit.open_shell(tmp_path / "store.db")
     yield opened
@@ -285,7 +295,7 @@ def test_a_castelli_game_starts_with_the_colours_chosen_by_touch(shell) -> None:
         shell.screens.get_screen("new").name_field.text = name
         kit.tap(kit.find(i18n.text("ui.new.add")))
     for _ in range(3):
-        kit.tap([w for w in kit.walk() if getattr(w, "text", "") == i18n.text("ui.new.colour")][0])
+        kit.tap(next(w for w in kit.walk() if getattr(w, "text", "") == i18n.text("ui.new.colour")))
     kit.tap(kit.find(i18n.text("ui.new.start", game="Castelli")))
     live = shell.table.live
     assert live is not None and live.row.setup["colors"] == {"Anna": "blue", "Bela": "yellow", "Csaba": "red"}
@@ -305,3 +315,47 @@ def test_a_game_the_shell_cannot_set_up_is_refused_naming_the_field(shell) -> No
     assert shell.table.live is None and shell.screens.current == "new"
     assert shell.banner.shown and "segments" in shell.banner.text
     assert shell.table.app.sessions() == []
+
+
+class RecordingBoard(BoxLayout):
+    """A board as the contract in ui/games says: built with the table, redrawn by refresh(),
+    entering moves with table.propose(move, "touch") and catching the refusal."""
+
+    def __init__(self, table, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.table = table
+        self.refreshed = 0
+
+    def refresh(self) -> None:
+        self.refreshed += 1
+
+    def enter(self, data: dict) -> None:
+        session = self.table.session
+        with contextlib.suppress(IllegalMove):  # the shell shows it
+            self.table.propose(session.game.parse_move(data), "touch")
+
+
+def test_a_games_board_takes_the_place_of_the_picker_and_follows_the_table(shell, monkeypatch) -> None:
+    from ui import games
+
+    monkeypatch.setattr(games, "GAME_BOARDS", {"campanile": "tests.test_ui_shell:RecordingBoard"})
+    shell.table.start("campanile", ["Albert", "Birgit", "Franziska"])
+    board = shell.screens.get_screen("game").board
+    assert isinstance(board, RecordingBoard) and board.get_root_window() is not None
+    assert [w for w in kit.walk() if getattr(w, "text", "") == "Albert: brown +3"] == []  # no picker
+    seen = board.refreshed
+    board.enter({"type": "build", "player": "Albert", "tower": "brown", "stories": 3})
+    assert len(shell.table.session.log) == 1 and board.refreshed > seen
+    kit.find("Albert (Al) to play — next Birgit")
+    board.enter({"type": "build", "player": "Franziska", "tower": "grey", "stories": 1})
+    assert len(shell.table.session.log) == 1 and shell.banner.shown
+    assert "Franziska" in shell.banner.text
+
+
+def test_a_board_that_cannot_be_imported_leaves_the_picker(shell, monkeypatch) -> None:
+    from ui import games
+
+    monkeypatch.setattr(games, "GAME_BOARDS", {"campanile": "ui.games.no_such_board:Board"})
+    shell.table.start("campanile", ["Albert", "Birgit", "Franziska"])
+    assert shell.screens.get_screen("game").board is None
+    kit.find("Albert: brown +3")
