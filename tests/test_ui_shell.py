@@ -359,3 +359,21 @@ def test_a_board_that_cannot_be_imported_leaves_the_picker(shell, monkeypatch) -
     shell.table.start("campanile", ["Albert", "Birgit", "Franziska"])
     assert shell.screens.get_screen("game").board is None
     kit.find("Albert: brown +3")
+
+
+def test_an_undo_from_elsewhere_closes_the_amend_of_a_move_that_is_gone(shell) -> None:
+    start_three_player_campanile(shell)
+    kit.tap(kit.find("Albert: brown +3"))
+    kit.tap(kit.find(i18n.text("ui.bar.history"), Tap))
+    kit.tap(kit.find("1. Albert: brown +3"))
+    kit.find(i18n.text("ui.amend.title", number=1))
+    import threading
+
+    posted = []
+    button = threading.Thread(target=lambda: posted.append(shell.table.submit(lambda table: table.undo())))
+    button.start()  # a hardware button's thread
+    button.join(timeout=kit.PATIENCE)
+    kit.wait_for(lambda: posted and posted[0].done(), "the button's undo to run on the main loop")
+    assert shell.table.session.log == ()
+    assert [w for w in kit.walk() if getattr(w, "text", "") == i18n.text("ui.amend.title", number=1)] == []
+    kit.find(i18n.text("ui.history.empty"))

@@ -45,6 +45,8 @@ class HistoryScreen(ShellScreen):
         session = self.shell.table.session
         if session is None:
             return
+        if self.amending is not None and self.amending >= len(session.log):  # undone meanwhile
+            self.amending = self.replacement = self.verdict = None
         body = column()
         top = row()
         back = Tap(text=text("ui.common.back_to_game"), size_hint_x=None, width=theme.TOUCH * 4)
