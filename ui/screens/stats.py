@@ -95,7 +95,7 @@ class StatsScreen(ShellScreen):
         body.add_widget(top)
         area = row(size_hint_y=1, height=0)
         view, grid = scrolling_list(columns=5)
-        grid.cols_minimum = {0: 150}
+        grid.cols_minimum = {0: 120, 1: 72, 2: 72, 3: 72, 4: 72}  # the longest Hungarian header fits
         stats = player_stats(app.store.results(), GAMES)
         current = None
         for entry in stats:
@@ -118,7 +118,7 @@ class StatsScreen(ShellScreen):
     def _progression(self) -> Any:
         app = self.shell.table.app
         finished = [s for s in app.sessions() if s.is_finished]
-        panel = column(padding=0, size_hint_x=None, width=380)
+        panel = column(padding=0, size_hint_x=None, width=320)
         if not finished:
             panel.add_widget(Words(text=text("ui.stats.no_chart")))
             return panel
