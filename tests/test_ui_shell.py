@@ -377,3 +377,34 @@ def test_an_undo_from_elsewhere_closes_the_amend_of_a_move_that_is_gone(shell) -
     assert shell.table.session.log == ()
     assert [w for w in kit.walk() if getattr(w, "text", "") == i18n.text("ui.amend.title", number=1)] == []
     kit.find(i18n.text("ui.history.empty"))
+
+
+def test_the_garbage_is_collected_only_after_a_quiet_while(shell) -> None:
+    import gc
+
+    from ui.app import IDLE_SECONDS
+
+    was_enabled = gc.isenabled()
+    gc.disable()  # as in the running app: only the shell's own collections count
+    try:
+        shell.touched()
+        collections = gc.get_stats()[2]["collections"]
+        shell.collect_when_idle()  # just touched: no collection mid-game
+        assert gc.get_stats()[2]["collections"] == collections
+        shell.last_touch -= IDLE_SECONDS + 1  # as if nobody had touched the screen for a while
+        shell.collect_when_idle()
+        assert gc.get_stats()[2]["collections"] == collections + 1
+        shell.collect_when_idle()  # once per quiet spell
+        assert gc.get_stats()[2]["collections"] == collections + 1
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def test_escape_goes_home_from_the_game_and_back_to_it_from_elsewhere(shell) -> None:
+    start_three_player_campanile(shell)
+    assert shell.command("back") and shell.screens.current == "home"
+    assert shell.command("back") and shell.screens.current == "game"
+    shell.table.close()
+    assert shell.screens.current == "home"
+    assert not shell.command("undo") and not shell.command("history")

@@ -120,8 +120,11 @@ class Shell:
         if name == "home":
             self.go("home")
             return True
-        if name == "back":
-            self.show_start() if self.screens.current != "game" else self.go("home")
+        if name == "back":  # from the game: home; from anywhere else: the game (or home)
+            if self.screens.current == "game":
+                self.go("home")
+            else:
+                self.show_start()
             return True
         return False
 
