@@ -78,3 +78,54 @@ def join_or(names: Sequence[str]) -> Message:
     if len(names) <= 1:
         return msg("records.quoted", text="".join(names))
     return msg("common.list.or", first=", ".join(names[:-1]), last=names[-1])
+
+
+def initials(players: Sequence[str]) -> dict[str, str]:
+    """Each player's initials, unique at the table: ``Albert, Anna`` -> ``Al, An``.
+
+    Screens pair a player's colour with these (never colour alone). Two
+    letters of the name (one for a one-letter name), title-cased; where two
+    players would share them, the shortest prefix that tells them apart, and
+    for names that no prefix tells apart ("Ann", "Anna"... or equal keys)
+    the seat number is added ("An1", "An2"). Word boundaries count: "Anna
+    Maria" gives "AM" when "An" is taken.
+    """
+    keys = [name_key(name) for name in players]
+    result: dict[str, str] = {}
+    for seat, name in enumerate(players):
+        others = [k for i, k in enumerate(keys) if i != seat]
+        chosen = None
+        for candidate in _initials_candidates(name):
+            folded = name_key(candidate)
+            if not any(_initials_could_be(folded, other) for other in others):
+                chosen = candidate
+                break
+        if chosen is None:
+            chosen = f"{_initials_candidates(name)[0]}{seat + 1}"
+        result[name] = chosen
+    shown = [name_key(value) for value in result.values()]
+    if len(set(shown)) != len(shown):  # only names built to defeat the rule above get here
+        result = {name: f"{value}{seat + 1}" for seat, (name, value) in enumerate(result.items())}
+    return result
+
+
+def _initials_candidates(name: str) -> list[str]:
+    """Ways to abbreviate ``name``, shortest first: two letters, its words' initials, longer prefixes."""
+    letters = "".join(ch for ch in name.strip() if not ch.isspace()) or "?"
+
+    def cased(prefix: str) -> str:
+        return prefix[:1].upper() + prefix[1:].lower()
+
+    words = name.split()
+    found = [cased(letters[:2])]
+    if len(words) > 1:
+        found.append("".join(word[0].upper() for word in words[:3]))
+    found.extend(cased(letters[:length]) for length in range(3, min(len(letters), 6) + 1))
+    return list(dict.fromkeys(found))
+
+
+def _initials_could_be(candidate_key: str, other_key: str) -> bool:
+    """Whether initials would also fit another player's name (its start, or its words' first letters)."""
+    letters = "".join(other_key.split())
+    acronym = "".join(word[0] for word in other_key.split()[:3])
+    return letters.startswith(candidate_key) or acronym == candidate_key

@@ -308,6 +308,7 @@ def test_run_finishing_the_game_prints_the_result(cli, monkeypatch, write_record
 
 
 def test_run_without_headless_falls_back_with_a_note(cli, monkeypatch) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # no display, whatever the machine running the tests has
     cli("new", "campanile", "Ann", "Bob", "Cid")
     feed(monkeypatch)
     code, out, err = cli("run")
@@ -317,7 +318,9 @@ def test_run_without_headless_falls_back_with_a_note(cli, monkeypatch) -> None:
 
 
 def test_run_without_headless_says_why_no_touchscreen_starts(cli, monkeypatch, tmp_path: Path) -> None:
-    """The note names the ui extra while Kivy is missing; once it is found, that the UI is not wired in."""
+    """The note names the ui extra while Kivy is missing; once it is found, that no display is available."""
+    for variable in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(variable, raising=False)
     cli("new", "campanile", "Ann", "Bob", "Cid")
     feed(monkeypatch)
     _, _, err = cli("run")
@@ -329,7 +332,7 @@ def test_run_without_headless_says_why_no_touchscreen_starts(cli, monkeypatch, t
     feed(monkeypatch)
     code, _, err = cli("run")
     assert code == 0
-    assert err == ("companion: the touchscreen UI is not wired into `companion run` yet; running headless "
+    assert err == ("companion: no display is available for the touchscreen; running headless "
                    "(one move per line on standard input)\n")
 
 

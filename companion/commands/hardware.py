@@ -22,6 +22,8 @@ from companion.i18n import text
 
 #: ``module:function`` of each snapshot writer: ``writer(record, state, out_dir) -> [paths written]``.
 SNAPSHOT_WRITERS: list[str] = ["hardware.snapshot:write_oled"]
+#: The touchscreen's writer, used where the ``ui`` extra (Kivy) is installed.
+TOUCHSCREEN_WRITER = "ui.snapshot:write_for_snapshot"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -58,7 +60,12 @@ def run_snapshot(args: argparse.Namespace) -> int:
     record = load_record(args.record)
     state = final_state(record)
     out.mkdir(parents=True, exist_ok=True)
-    for spec in SNAPSHOT_WRITERS:
+    import importlib.util
+
+    writers = list(SNAPSHOT_WRITERS)
+    if importlib.util.find_spec("kivy") is not None:
+        writers.append(TOUCHSCREEN_WRITER)
+    for spec in writers:
         for path in snapshot_writer(spec)(record, state, out):
             print(text("hardware.snapshot.wrote", path=str(path)))
     return 0

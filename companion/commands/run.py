@@ -1,6 +1,6 @@
 """``companion run`` (resume the game in progress) and ``companion new`` (start one).
 
-Until the touchscreen UI is wired in, ``run`` is headless: it reads one
+Without a display (or with ``--headless``) ``run`` is headless: it reads one
 command per line from standard input — a move as a JSON object, or the words
 ``undo``, ``redo``, ``status`` (``quit`` or ``exit`` ends it) — posts each through the
 :class:`~companion.command_queue.CommandQueue`, drains it with a plain loop,
@@ -13,8 +13,9 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
 from companion import logs
@@ -39,7 +40,7 @@ from companion.names import PlayerNameError
 from companion.records import read_json
 
 if TYPE_CHECKING:
-    from companion.app import Companion
+    from companion.app import Companion, LiveGame
     from companion.config import Config
     from companion.session import Session
 
@@ -151,17 +152,38 @@ def read_config(path: str | None) -> Config:
     return config
 
 
-def touchscreen_missing() -> Message:
-    """Why ``run`` without ``--headless`` still reads the console, for the one-line note.
+def touchscreen_missing(environ: Mapping[str, str] | None = None) -> Message | None:
+    """Why ``run`` without ``--headless`` reads the console instead of opening the touchscreen, or ``None``.
 
-    The touchscreen app is not wired into ``run`` yet, so the console is used
-    either way; the note says whether the ``ui`` extra (Kivy) is installed
-    too, since that is what a player setting up the touchscreen must add. The
-    check finds the package without importing Kivy, which is slow to start.
+    The touchscreen needs the ``ui`` extra (Kivy) and a display: an X or
+    Wayland session (``DISPLAY``, ``WAYLAND_DISPLAY``), or the video driver
+    the kiosk's service names (``SDL_VIDEODRIVER=kmsdrm``); the ``offscreen``
+    and ``dummy`` drivers draw nowhere a player can see. The check finds the
+    package without importing Kivy, which is slow to start.
     """
+    environ = os.environ if environ is None else environ
     if importlib.util.find_spec("kivy") is None:
         return msg("cli.run.no_kivy")
-    return msg("cli.run.touchscreen_not_wired")
+    driver = environ.get("SDL_VIDEODRIVER", "")
+    if driver in ("offscreen", "dummy") or not (driver or environ.get("DISPLAY") or
+                                                environ.get("WAYLAND_DISPLAY")):
+        return msg("cli.run.no_display")
+    return None
+
+
+def run_touchscreen(app: Companion, live: LiveGame | None) -> int:
+    """The touchscreen app over ``app``, the game ``live`` open in it; returns when its window closes."""
+    from companion.table import Table
+    from ui.kivy_setup import prepare
+
+    prepare()  # before Kivy is imported
+    from ui.app import run_app
+
+    table = Table(app)
+    if live is not None:
+        table.open(live)
+    run_app(table)
+    return 0
 
 
 @store_errors
@@ -170,9 +192,9 @@ def run_run(args: argparse.Namespace) -> int:
     from companion.backup import daily_backup_quietly
 
     config = read_config(args.config)
-    if not args.headless:
-        print(f"companion: {phrase('cli.run.headless_because', reason=touchscreen_missing())}",
-              file=sys.stderr)
+    why_headless = None if args.headless else touchscreen_missing()
+    if why_headless is not None:
+        print(f"companion: {phrase('cli.run.headless_because', reason=why_headless)}", file=sys.stderr)
 
     logs.configure(config.log_level)
     with open_app(args, config.data_dir) as app:
@@ -185,6 +207,8 @@ def run_run(args: argparse.Namespace) -> int:
             print(f"companion: {phrase('cli.run.damaged_session', session=damaged, reason=why)}",
                   file=sys.stderr)
         _say_problem(daily_backup_quietly(app.store))
+        if not args.headless and why_headless is None:
+            return run_touchscreen(app, live)
         session = None if live is None else live.session
         if live is None or session is None:
             print(phrase("console.no_game", games=", ".join(GAMES)), flush=True)
@@ -193,13 +217,11 @@ def run_run(args: argparse.Namespace) -> int:
                                             players=", ".join(session.players), count=len(session.log)),
                                         session)), flush=True)
         _read_any_bytes(sys.stdin)
-        if args.headless:  # the OLED, the buttons and the encoder; the console too unless stdin is /dev/null
-            from hardware.appliance import run_headless
+        # Headless, asked for or for want of a display: the OLED, the buttons, the seat panels,
+        # and the console too unless standard input is /dev/null.
+        from hardware.appliance import run_headless
 
-            return run_headless(app, live, config, sys.stdin, sys.stdout)
-        lines = _prompted(sys.stdin, sys.stdout) if sys.stdin.isatty() else sys.stdin
-        headless_loop(session, lines, sys.stdout, start=_starter(app))
-    return 0
+        return run_headless(app, live, config, sys.stdin, sys.stdout)
 
 
 def _say_problem(problem: Message | None) -> None:

@@ -42,7 +42,7 @@ from ui.games.campanile_style import (
     text_on,
     tower_colour,
 )
-from ui.games.campanile_widgets import Badge, HoldButton, TapButton, TowerHead
+from ui.games.campanile_widgets import HoldButton, PieceBadge, TapButton, TowerHead
 
 STORIES = (1, 2, 3)
 
@@ -126,7 +126,7 @@ class GroupRow(BoxLayout):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(orientation="horizontal", spacing=4, size_hint_y=None, height=28, **kwargs)
-        self.badge = Badge()
+        self.badge = PieceBadge()
         self.values = Label(font_size=FONT_LABEL, color=TEXT, halign="left", valign="middle")
         self.values.bind(size=lambda w, s: setattr(w, "text_size", s))
         self.add_widget(self.badge)
@@ -147,7 +147,8 @@ class PlayerCell(BoxLayout):
         super().__init__(orientation="vertical", spacing=0, **kwargs)
         top = BoxLayout(orientation="horizontal", spacing=6)
         fill = marker_colour(colour)
-        self.badge = Badge(text=short, fill=list(fill), ink=list(text_on(fill)), pos_hint={"center_y": 0.5})
+        self.badge = PieceBadge(text=short, fill=list(fill), ink=list(text_on(fill)),
+                                pos_hint={"center_y": 0.5})
         self.score = Label(font_size=FONT_FIGURE, bold=True, color=TEXT, halign="left", valign="middle")
         self.score.bind(size=lambda w, s: setattr(w, "text_size", s))
         top.add_widget(self.badge)

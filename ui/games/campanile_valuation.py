@@ -33,7 +33,7 @@ from ui.games.campanile_style import (
     text_on,
     tower_colour,
 )
-from ui.games.campanile_widgets import Badge, TapButton, TowerTag
+from ui.games.campanile_widgets import PieceBadge, TapButton, TowerTag
 
 if TYPE_CHECKING:
     from ui.games.campanile import CampanileBoard
@@ -67,11 +67,11 @@ class FlagRow(BoxLayout):
         self.tag = TowerTag(size_hint_x=None, width=120)
         self.flag = _label("", FONT_LABEL, TEXT_QUIET, size_hint_x=None, width=150)
         self.influence = BoxLayout(orientation="horizontal", spacing=4)
-        self.tallies = [(Badge(pos_hint={"center_y": 0.5}),
+        self.tallies = [(PieceBadge(pos_hint={"center_y": 0.5}),
                          _label("", FONT_LABEL + 4, TEXT, bold=True, size_hint_x=None, width=34))
                         for _ in range(MAX_PLAYERS)]
         self.awards = BoxLayout(orientation="horizontal", spacing=4, size_hint=(None, None), height=36)
-        self.prizes = [(Badge(pos_hint={"center_y": 0.5}),
+        self.prizes = [(PieceBadge(pos_hint={"center_y": 0.5}),
                         _label("", FONT_LABEL + 6, TEXT, bold=True, size_hint_x=None,
                                width=AWARD_WIDTH - 48))
                        for _ in range(MAX_AWARDS)]
@@ -145,8 +145,8 @@ class CampanileValuation(BoxLayout):
         self.scroll.add_widget(self.rows)
         self.chips = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=40)
         self.chip_label = _label("", FONT_LABEL, TEXT_QUIET, size_hint_x=None, width=110)
-        self.holdings = [(Badge(pos_hint={"center_y": 0.5}), _label("", FONT_LABEL, TEXT, size_hint_x=None,
-                                                                     width=110))
+        self.holdings = [(PieceBadge(pos_hint={"center_y": 0.5}),
+                          _label("", FONT_LABEL, TEXT, size_hint_x=None, width=110))
                          for _ in board.players]
         self.add_widget(self.title_row)
         self.add_widget(self.scroll)
@@ -158,7 +158,7 @@ class CampanileValuation(BoxLayout):
         self.shown = None if preview else len(self.board.state.valuations) - 1
         self.refresh()
 
-    def paint(self, badge: Badge, player: str) -> None:
+    def paint(self, badge: PieceBadge, player: str) -> None:
         """``badge`` as ``player``'s: initials on the marker colour."""
         fill = marker_colour(self.board.colours[player])
         badge.text = self.board.initials[player]

@@ -100,7 +100,7 @@ class TowerHead(Flashes, ButtonBehavior, BoxLayout):
     height_text = StringProperty("")
 
 
-class Badge(Label):
+class PieceBadge(Label):
     """A player's initials on their marker colour (never the colour alone)."""
 
     fill = ListProperty([0, 0, 0, 1])

@@ -1,0 +1,155 @@
+"""The touchscreen's figures: ``.venv/bin/python benchmarks/ui_start.py``.
+
+- start to first frame: from starting the process (``python benchmarks/ui_start.py --child``,
+  which opens the app over a store with a game in progress, as ``companion run``
+  does) to the first frame drawn (the window's first flip), offscreen. The
+  median of 5 runs; budget <= 1.5 s here.
+- a tap on a move of the move picker (the shell's own game area) until every
+  widget is redrawn and laid out (one frame), without the durable commit
+  (WAL + fsync), which is timed apart and reported: median and max over the
+  first 40 moves of a Campanile game; budget median <= 8 ms here.
+
+Also reported: a frame with nothing changed, the floor under the tap figure
+(the offscreen window here draws with Mesa's software OpenGL, llvmpipe), and
+the durable commit inside each tap.
+
+Prints each figure with its budget and PASS/OVER; exits 1 if one is over.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+START_BUDGET = 1.5
+TAP_BUDGET_MS = 8.0
+
+
+def child(store: Path, taps: bool) -> None:
+    """Open the app over ``store`` (resuming its game); print the monotonic time of the first frame."""
+    sys.path.insert(0, str(ROOT))
+    from ui.kivy_setup import prepare
+
+    prepare(offscreen=True)
+    from companion.app import Companion
+    from companion.commands.run import run_touchscreen
+
+    app = Companion.open(store)
+    live = app.latest_unfinished()
+
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+
+    def first_flip(*_args: object) -> None:
+        Window.unbind(on_flip=first_flip)
+        print(f"first-frame {time.monotonic():.6f}", flush=True)
+        if taps:
+            Clock.schedule_once(lambda _dt: measure_taps(), 0.2)
+        else:
+            Clock.schedule_once(lambda _dt: stop(), 0)
+
+    def stop() -> None:
+        from kivy.app import App
+
+        running = App.get_running_app()
+        print(f"screen {running.shell.screens.current} game {running.table.live.id}", flush=True)
+        running.stop()
+
+    def measure_taps() -> None:
+        from kivy.app import App
+        from kivy.base import EventLoop
+
+        screen = App.get_running_app().shell.screens.get_screen("game")
+        session = App.get_running_app().table.session
+        journal = session._journal  # timed apart: the durable commit is not the screen's
+        commits: list[float] = []
+
+        def timed_save(*args: object) -> None:
+            started = time.perf_counter()
+            journal.save(*args)
+            commits.append((time.perf_counter() - started) * 1000)
+
+        session._journal = type("Timed", (), {"save": staticmethod(timed_save)})()
+        times = []
+        for _ in range(40):
+            template = session.game.legal_moves(session.state)[0]
+            started = time.perf_counter()
+            screen.choose(template)
+            EventLoop.idle()
+            times.append((time.perf_counter() - started) * 1000 - commits[-1])
+        idle = []
+        for _ in range(40):
+            started = time.perf_counter()
+            EventLoop.idle()
+            idle.append((time.perf_counter() - started) * 1000)
+        print("taps " + " ".join(f"{t:.3f}" for t in times), flush=True)
+        print("idle " + " ".join(f"{t:.3f}" for t in idle), flush=True)
+        print("commits " + " ".join(f"{t:.3f}" for t in commits), flush=True)
+        stop()
+
+    Window.bind(on_flip=first_flip)
+    run_touchscreen(app, live)
+
+
+def make_store(folder: Path) -> Path:
+    sys.path.insert(0, str(ROOT))
+    from companion.app import Companion
+
+    store = folder / "bench.db"
+    with Companion.open(store) as app:
+        app.start("campanile", ["Albert", "Birgit", "Franziska"])
+    return store
+
+
+def run_child(store: Path, taps: bool = False) -> tuple[float, list[str]]:
+    env = dict(os.environ, SDL_VIDEODRIVER="offscreen")
+    started = time.monotonic()
+    out = subprocess.run([sys.executable, __file__, "--child", str(store), *(["--taps"] if taps else [])],
+                         capture_output=True, text=True, timeout=300, env=env)
+    if out.returncode != 0:
+        raise SystemExit(f"the app did not start: {out.stderr.strip()[-2000:]}")
+    lines = out.stdout.splitlines()
+    first = next(float(line.split()[1]) for line in lines if line.startswith("first-frame "))
+    return first - started, lines
+
+
+def main() -> int:
+    if sys.argv[1:2] == ["--child"]:
+        child(Path(sys.argv[2]), "--taps" in sys.argv)
+        return 0
+    with tempfile.TemporaryDirectory(dir=ROOT / "benchmarks") as folder:
+        store = make_store(Path(folder))
+        run_child(store)  # warm-up: the file cache, Kivy's first font load
+        starts = [run_child(store)[0] for _ in range(5)]
+        _, out = run_child(store, taps=True)
+    taps = [float(v) for v in next(line for line in out if line.startswith("taps ")).split()[1:]]
+    commits = [float(v) for v in next(line for line in out if line.startswith("commits ")).split()[1:]]
+    over = False
+    start = statistics.median(starts)
+    verdict = "PASS" if start <= START_BUDGET else "OVER"
+    over |= verdict == "OVER"
+    print(f"start to first frame: median {start:.2f} s (max {max(starts):.2f} s); "
+          f"budget <= {START_BUDGET} s: {verdict}")
+    tap = statistics.median(taps)
+    verdict = "PASS" if tap <= TAP_BUDGET_MS else "OVER"
+    over |= verdict == "OVER"
+    print(f"tap -> move validated and every widget redrawn (move picker, 1 frame; the commit apart): "
+          f"median {tap:.1f} ms, max {max(taps):.1f} ms over {len(taps)} moves; "
+          f"budget median <= {TAP_BUDGET_MS} ms: {verdict}")
+    idle = [float(v) for v in next(line for line in out if line.startswith("idle ")).split()[1:]]
+    print(f"  a frame with nothing changed (what the window's OpenGL costs alone): median "
+          f"{statistics.median(idle):.1f} ms (info)")
+    commit = statistics.median(commits)
+    print(f"  the durable commit inside each tap (WAL, synchronous=FULL): median {commit:.1f} ms, "
+          f"max {max(commits):.1f} ms (info)")
+    return 1 if over else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

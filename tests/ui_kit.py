@@ -1,0 +1,181 @@
+"""The harness of the touchscreen tests: one offscreen Kivy window per process, synthetic touches.
+
+Import this module before anything imports Kivy: it points Kivy at a
+temporary home (no settings or logs of the machine's user), the offscreen
+SDL driver and an 800×480 window. Every UI test module of a pytest process
+shares the one window; :func:`open_shell` puts a fresh shell on it and
+:func:`close_shell` takes it off again.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+_KIVY_HOME = tempfile.mkdtemp(prefix="kivy-home-")
+atexit.register(shutil.rmtree, _KIVY_HOME, True)
+os.environ.setdefault("KIVY_HOME", _KIVY_HOME)
+os.environ.setdefault("KIVY_NO_FILELOG", "1")
+
+from ui.kivy_setup import prepare  # noqa: E402  (imports no Kivy)
+
+prepare(offscreen=True)
+
+from kivy.config import Config  # noqa: E402  (the environment above must come first)
+
+Config.set("graphics", "width", "800")
+Config.set("graphics", "height", "480")
+Config.set("kivy", "exit_on_escape", "0")
+
+from kivy.base import EventLoop  # noqa: E402
+from kivy.core.window import Window  # noqa: E402
+from kivy.tests.common import UnitTestTouch  # noqa: E402
+from kivy.uix.widget import Widget  # noqa: E402
+
+from companion.app import Companion  # noqa: E402
+from companion.table import Table  # noqa: E402
+
+EventLoop.ensure_window()
+
+#: How long a test waits for something to happen on screen before failing (generous: 2 cores, 8 helpers).
+PATIENCE = 30.0
+
+
+def pump(frames: int = 3) -> None:
+    """Let Kivy run ``frames`` frames (clock events, layout, drawing)."""
+    for _ in range(frames):
+        EventLoop.idle()
+
+
+def wait_for(condition: Callable[[], Any], what: str, patience: float = PATIENCE) -> Any:
+    """Run frames until ``condition()`` is true; fail naming ``what`` after ``patience`` seconds."""
+    deadline = time.monotonic() + patience
+    while True:
+        pump(1)
+        found = condition()
+        if found:
+            return found
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {patience} s for {what}")
+        time.sleep(0.01)
+
+
+def open_shell(store_path: Path) -> Any:
+    """A shell over a new :class:`Table` on the store at ``store_path``, shown in the window."""
+    from ui.app import Shell, wire_commands, wire_window
+
+    table = Table(Companion.open(store_path))
+    shell = Shell(table)
+    for child in list(Window.children):
+        Window.remove_widget(child)
+    Window.add_widget(shell.root)
+    _current["shell"] = shell
+    if not _current.get("wired"):
+        wire_window(_Forward())  # type: ignore[arg-type]
+        _current["wired"] = True
+    wire_commands(table)
+    _current["table"] = table
+    pump(4)
+    return shell
+
+
+_current: dict[str, Any] = {}
+
+
+class _Forward:
+    """The window is wired once per process; it forwards to whichever shell is open now."""
+
+    def touched(self) -> None:
+        _current["shell"].touched()
+
+    def command(self, name: str) -> bool:
+        return bool(_current["shell"].command(name))
+
+    def collect_when_idle(self, dt: float = 0.0) -> None:
+        _current["shell"].collect_when_idle(dt)
+
+
+def close_shell(shell: Any) -> None:
+    shell.close()
+    Window.remove_widget(shell.root)
+    shell.table.app.close()
+    pump(1)
+
+
+def walk(root: Widget | None = None) -> Iterator[Widget]:
+    """Every widget under ``root`` (the whole window by default)."""
+    for top in [root] if root is not None else list(Window.children):
+        yield from top.walk(restrict=True)
+
+
+def find(text: str, kind: type | None = None, root: Widget | None = None, exact: bool = True) -> Widget:
+    """The one visible widget showing ``text`` (optionally of ``kind``); fails listing what is there."""
+    pump(2)  # the layout of what was just drawn
+    found = [w for w in walk(root) if hasattr(w, "text") and isinstance(w.text, str)
+             and (w.text == text if exact else text in w.text) and (kind is None or isinstance(w, kind))
+             and w.get_root_window() is not None]
+    if len(found) != 1:
+        shown = sorted({w.text for w in walk(root) if getattr(w, "text", "")})
+        raise AssertionError(f"{len(found)} widgets show {text!r}; shown: {shown}")
+    return found[0]
+
+
+def texts(root: Widget | None = None) -> list[str]:
+    """Every text on the screen."""
+    return [w.text for w in walk(root) if isinstance(getattr(w, "text", None), str) and w.text]
+
+
+def into_view(widget: Widget) -> None:
+    """Scroll the lists holding ``widget`` until it is on the screen (as a finger would)."""
+    from kivy.uix.scrollview import ScrollView
+
+    parent = widget.parent
+    while parent is not None and parent is not parent.parent:
+        # a recycled list's rows exist only while on screen (its class is checked by name: Kivy's
+        # factory imports it as kivy.uix.recycleview.__init__, a second copy of the module)
+        recycled = any(cls.__name__ == "RecycleView" for cls in type(parent).__mro__)
+        if isinstance(parent, ScrollView) and not recycled:
+            parent.scroll_to(widget, padding=8, animate=False)
+            pump(2)
+        parent = parent.parent
+
+
+def tap(widget: Widget) -> None:
+    """A finger on the middle of ``widget`` and off again."""
+    into_view(widget)
+    x, y = widget.to_window(*widget.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    pump(1)
+    touch.touch_up()
+    pump(2)
+
+
+def hold(widget: Widget, until: Callable[[], Any], what: str) -> None:
+    """A finger held on ``widget`` until ``until()`` (the long press has acted), then lifted."""
+    into_view(widget)
+    x, y = widget.to_window(*widget.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    try:
+        wait_for(until, what)
+    finally:
+        touch.touch_up()
+        pump(2)
+
+
+def screenshot(path: Path) -> Path:
+    """The whole window as a PNG at ``path`` (after the refusal banner's flash)."""
+    from kivy.animation import Animation
+
+    pump(3)
+    wait_for(lambda: not Animation._instances, "the animations to end")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Window.children[0].export_to_png(str(path))
+    return path

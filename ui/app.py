@@ -1,0 +1,263 @@
+"""The touchscreen app: the shell around the game boards (home, new game, resume, history,
+settings, statistics, game over), on the shared :class:`~companion.table.Table`.
+
+The shell never keeps its own idea of the game: it asks the table (and the
+engines through it) and redraws on the table's events. Every refusal, from
+whichever front end, is shown in one banner at the bottom of the window.
+Moves from other threads (buttons, panels) reach the table through its
+command queue, drained on Kivy's clock.
+
+The garbage collector is frozen after start-up and collects only when the
+players have not touched the screen for a while, so that no pause falls in
+the middle of a tap.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.lang import Builder
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from companion import i18n
+from companion.app import AppError
+from companion.games.base import IllegalMove, RecordError
+from companion.session import SessionError
+from companion.settings import LANGUAGE
+from companion.table import Table, TableEvent
+from ui import theme
+from ui.keys import command_for_key
+from ui.widgets import RefusalBanner
+
+log = logging.getLogger(__name__)
+
+#: The looks. Not "companion.kv": App.run() itself loads the file named after the app class again.
+KV_FILE = Path(__file__).with_name("shell.kv")
+#: Seconds without a touch after which the idle garbage collection runs.
+IDLE_SECONDS = 5.0
+
+_kv_loaded: list[bool] = []
+
+
+def load_kv() -> None:
+    """Load the looks once per process (Kivy keeps rules globally)."""
+    if not _kv_loaded:
+        Builder.load_file(str(KV_FILE))
+        _kv_loaded.append(True)
+
+
+class Shell:
+    """The screens, the refusal banner and the commands the buttons and the keyboard share.
+
+    One per window. ``root`` is the widget to show; :meth:`command` runs a
+    named command ("undo", "redo", "history", "home", "back") whether it came
+    from a key or a hardware button.
+    """
+
+    def __init__(self, table: Table) -> None:
+        from ui.screens.game import GameScreen
+        from ui.screens.game_over import GameOverScreen
+        from ui.screens.history import HistoryScreen
+        from ui.screens.home import HomeScreen, ResumeScreen
+        from ui.screens.new_game import NewGameScreen
+        from ui.screens.settings import SettingsScreen
+        from ui.screens.stats import StatsScreen
+
+        load_kv()
+        Window.clearcolor = theme.BACKGROUND
+        self.table = table
+        self.banner = RefusalBanner()
+        self.screens = ScreenManager(transition=NoTransition())
+        for screen in (HomeScreen(self, name="home"), NewGameScreen(self, name="new"),
+                       ResumeScreen(self, name="resume"), GameScreen(self, name="game"),
+                       HistoryScreen(self, name="history"), GameOverScreen(self, name="over"),
+                       StatsScreen(self, name="stats"), SettingsScreen(self, name="settings")):
+            self.screens.add_widget(screen)
+        self.root = BoxLayout(orientation="vertical")
+        self.root.add_widget(self.screens)
+        self.root.add_widget(self.banner)
+        self.last_touch = time.monotonic()
+        self._collected = True
+        self._stop_listening = table.listen(self._table_event)
+        self.show_start()
+
+    # -- where to go -----------------------------------------------------------------
+    def go(self, name: str) -> None:
+        """Show the screen ``name`` (it redraws itself as it enters)."""
+        if self.screens.current == name:
+            self.screens.current_screen.redraw()
+        else:
+            self.screens.current = name
+
+    def show_start(self) -> None:
+        """The game when one is open (game over when it ended), else home."""
+        session = self.table.session
+        if session is None:
+            self.go("home")
+        elif session.game.is_finished(session.state):
+            self.go("over")
+        else:
+            self.go("game")
+
+    def command(self, name: str) -> bool:
+        """Run a named command (from a key or a hardware button); returns whether it meant anything here."""
+        if name in ("undo", "redo"):
+            if self.table.session is None:
+                return False
+            self.attempt(getattr(self.table, name))
+            return True
+        if name == "history" and self.table.session is not None:
+            self.go("history")
+            return True
+        if name == "home":
+            self.go("home")
+            return True
+        if name == "back":  # from the game: home; from anywhere else: the game (or home)
+            if self.screens.current == "game":
+                self.go("home")
+            else:
+                self.show_start()
+            return True
+        return False
+
+    # -- doing things --------------------------------------------------------------------
+    def attempt(self, action: Any, *args: Any, **kwargs: Any) -> Any:
+        """Call ``action``; a refusal is shown in the banner (a refused move already is, by its event).
+
+        Returns the action's result, or ``None`` when it was refused.
+        """
+        try:
+            return action(*args, **kwargs)
+        except IllegalMove:
+            return None  # the table announced it: the banner shows it
+        except (AppError, RecordError, SessionError, ValueError) as error:
+            self.refuse(str(error))
+            return None
+
+    def succeeds(self, action: Any, *args: Any, **kwargs: Any) -> bool:
+        """Like :meth:`attempt`, for an action whose result is ``None``: whether it was done."""
+        done: list[bool] = []
+        self.attempt(lambda: done.append(bool(action(*args, **kwargs)) or True))
+        return bool(done)
+
+    def refuse(self, words: str) -> None:
+        """Show why something was refused (and change nothing)."""
+        self.banner.show(words)
+
+    def set_language(self, language: str) -> None:
+        """Speak ``language`` from now on: stored as the table's setting, every screen redrawn."""
+        if self.attempt(self.table.app.change_setting, LANGUAGE, language) is None:
+            return
+        i18n.set_language(language)
+        self.redraw_all()
+
+    def redraw_all(self) -> None:
+        """Redraw the screen in view; the others redraw as they enter (:meth:`ShellScreen.on_pre_enter`)."""
+        self.screens.current_screen.redraw()
+
+    # -- events ---------------------------------------------------------------------------
+    def _table_event(self, table: Table, event: TableEvent) -> None:
+        if event.kind == "refused":
+            self.refuse(str(event.reason))
+            return
+        session = table.session
+        if event.kind in ("opened", "closed"):
+            self.show_start()
+            return
+        finished = session is not None and session.game.is_finished(session.state)
+        if finished and self.screens.current == "game":
+            self.go("over")
+            return
+        if session is not None and not finished and self.screens.current == "over":
+            self.go("game")  # an undo from game over goes back to the game
+            return
+        self.screens.current_screen.redraw()
+
+    def touched(self) -> None:
+        """Any touch: the banner may go, and the idle collector waits."""
+        self.last_touch = time.monotonic()
+        self._collected = False
+        self.banner.tapped()
+
+    def collect_when_idle(self, _dt: float = 0.0) -> None:
+        """Collect garbage once after :data:`IDLE_SECONDS` without a touch (never mid-tap)."""
+        if not self._collected and time.monotonic() - self.last_touch >= IDLE_SECONDS:
+            gc.collect()
+            self._collected = True
+
+    def close(self) -> None:
+        """Stop listening to the table (the app calls it when it stops, maybe twice)."""
+        stop, self._stop_listening = self._stop_listening, lambda: None
+        stop()
+
+
+class CompanionApp(App):
+    """The Kivy app over a :class:`Table`; ``companion run`` starts it when a display is there."""
+
+    title = "Tabletop companion"
+
+    def __init__(self, table: Table, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.table = table
+        self.shell: Shell | None = None
+        self.first_frame: float | None = None
+
+    def build(self) -> Any:
+        Window.clearcolor = theme.BACKGROUND
+        self.shell = shell = Shell(self.table)
+        wire_window(shell)
+        wire_commands(self.table)
+        Clock.schedule_once(self._started, 0)
+        return shell.root
+
+    def _started(self, _dt: float) -> None:
+        self.first_frame = time.perf_counter()
+        gc.collect()
+        gc.freeze()  # what start-up made stays: the collector never walks it mid-game
+        gc.disable()  # collected when idle instead (Shell.collect_when_idle)
+
+    def on_stop(self) -> None:
+        gc.enable()
+        if self.shell is not None:
+            self.shell.close()
+
+
+def wire_window(shell: Shell) -> None:
+    """Connect the window to ``shell``: touches, the keyboard and the idle collector."""
+    Window.bind(on_touch_down=lambda *_args: shell.touched())
+
+    def key_down(_window: Any, key: int, _scancode: int, codepoint: str | None,
+                 modifiers: list[str]) -> bool:
+        from kivy.uix.textinput import TextInput
+
+        focused = [w for w in Window.children[0].walk() if isinstance(w, TextInput) and w.focus] \
+            if Window.children else []
+        name = command_for_key(key, codepoint, modifiers, typing=bool(focused))
+        return shell.command(name) if name else False
+
+    Window.bind(on_key_down=key_down)
+    Clock.schedule_interval(shell.collect_when_idle, 1.0)
+
+
+def wire_commands(table: Table) -> None:
+    """Run the commands other threads post to the table (buttons, panels) on Kivy's clock."""
+    table.commands.set_wake(lambda: Clock.schedule_once(lambda _dt: table.commands.drain(), 0))
+    Clock.schedule_interval(lambda _dt: table.commands.drain(), 0.1)
+
+
+def run_app(table: Table) -> None:
+    """Open the window (800×480 on a laptop) and run until it is closed."""
+    from kivy.config import Config
+
+    Config.set("graphics", "width", str(theme.WINDOW[0]))
+    Config.set("graphics", "height", str(theme.WINDOW[1]))
+    Config.set("kivy", "exit_on_escape", "0")  # Escape is "back" here
+    CompanionApp(table).run()

@@ -1,0 +1,115 @@
+"""Game over: the winner large, the tie-break when it decided, each player's breakdown, and the
+BG Stats push link as a QR code (at least 200 px) that a player scans to log the play."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from kivy.core.image import Image as CoreImage
+from kivy.graphics.texture import Texture
+from kivy.uix.image import Image
+
+from companion.app import AppError
+from companion.i18n import text
+from companion.names import initials
+from ui import theme
+from ui.screens import ShellScreen, column, filler, row
+from ui.screens.game import player_colours
+from ui.widgets import Figure, Tap, Words, badge
+
+#: The QR code's side in px (the spec asks for 200 or more, to scan from across the table).
+QR_SIZE = 232
+
+
+def qr_texture(link: str) -> Texture:
+    """``link`` as a QR code texture (dark modules on white, with the quiet zone)."""
+    import segno
+
+    code = segno.make(link, error="l", micro=False)
+    buffer = io.BytesIO()
+    code.save(buffer, kind="png", scale=4, border=4, dark="#000000", light="#ffffff")
+    buffer.seek(0)
+    texture: Texture = CoreImage(buffer, ext="png").texture
+    texture.mag_filter = "nearest"
+    return texture
+
+
+def winner_words(outcome: Any) -> str:
+    """The headline: who won (a shared win names everyone)."""
+    if len(outcome.winners) == 1:
+        return text("ui.over.winner", player=outcome.winners[0])
+    return text("ui.over.shared_winners", players=list(outcome.winners))
+
+
+def decided_words(outcome: Any) -> str:
+    """How it was decided: most points, the tie-break, or a tie even after it."""
+    if outcome.decided_by == "score":
+        return text("ui.over.by_score")
+    if outcome.decided_by == "shared":
+        return text("ui.over.tied_after_tiebreak", tiebreak=outcome.tiebreak)
+    return text("ui.over.by_tiebreak", tiebreak=outcome.tiebreak)
+
+
+def breakdown(summary: dict[str, Any], player: str) -> str:
+    """What a player's score is made of, from the engine's summary (Campanile: the chips)."""
+    chips = summary.get("chips", {}).get(player)
+    if chips:
+        return text("ui.over.chips", chips=" · ".join(str(c) for c in chips))
+    return ""
+
+
+class GameOverScreen(ShellScreen):
+    """The end of the open game."""
+
+    def redraw(self) -> None:
+        self.clear_widgets()
+        table = self.shell.table
+        session = table.session
+        if session is None or not session.game.is_finished(session.state):
+            return
+        game, state = session.game, session.state
+        outcome = game.outcome(state)
+        summary = game.summary(state)
+        tags = initials(session.players)
+        colours = player_colours(self.shell, session)
+        whole = row(size_hint_y=1, height=0, padding=theme.SPACING)
+        left = column(padding=0, spacing=4)
+        left.add_widget(Figure(text=winner_words(outcome), color=theme.ACCENT, halign="left", valign="middle",
+                               text_size=(530, None)))
+        left.add_widget(Words(text=decided_words(outcome)))
+        for standing in outcome.standings:
+            line = row()
+            line.add_widget(Words(text=text("ui.over.rank", rank=standing.rank), size_hint_x=None, width=40))
+            line.add_widget(badge(tags[standing.player], colours.get(standing.player)))
+            details = [breakdown(summary, standing.player)]
+            if outcome.decided_by not in (None, "score"):
+                details.append(text("ui.over.tiebreak_figure", tiebreak=outcome.tiebreak,
+                                    value=standing.tiebreak))
+            shown = "\n".join([standing.player, "; ".join(d for d in details if d)]).strip()
+            line.add_widget(Words(text=shown, line_height=0.95))
+            line.add_widget(Figure(text=str(standing.score), size_hint_x=None, width=70))
+            left.add_widget(line)
+        left.add_widget(filler())
+        buttons = row()
+        for label, action in (("ui.over.rematch", lambda: self.shell.attempt(table.rematch)),
+                              ("ui.bar.history", lambda: self.shell.go("history")),
+                              ("ui.bar.home", lambda: self.shell.go("home"))):
+            button = Tap(text=text(label), accent=label == "ui.over.rematch")
+            button.bind(on_release=lambda _b, act=action: act())
+            buttons.add_widget(button)
+        left.add_widget(buttons)
+        whole.add_widget(left)
+        right = column(padding=0, size_hint_x=None, width=QR_SIZE + theme.SPACING)
+        try:
+            link = table.app.bgstats_link(table.live.id)
+        except AppError as error:
+            right.add_widget(Words(text=str(error)))
+        else:
+            self.qr = Image(texture=qr_texture(link), size_hint=(None, None), size=(QR_SIZE, QR_SIZE),
+                            fit_mode="contain")
+            right.add_widget(self.qr)
+            right.add_widget(Words(text=text("ui.over.scan"), halign="center"))
+        right.add_widget(filler())
+        whole.add_widget(right)
+        self.add_widget(whole)

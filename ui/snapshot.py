@@ -1,0 +1,98 @@
+"""Screens of a record rendered offscreen to PNG files, for ``companion snapshot`` and for review.
+
+:func:`write_screens` replays the record into a throw-away store and shows
+it in an offscreen window: the game screen at the end of the record
+(``screen.png``), its history, game over when it is finished, and home and
+settings, in the language asked for. The valuation screens belong to the
+Campanile board and are added by it.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+#: The screens written, by file name: the shell's screen name.
+SCREENS = {"screen.png": "game", "history.png": "history", "game-over.png": "over",
+           "home.png": "home", "settings.png": "settings"}
+
+
+def prepare_offscreen() -> None:
+    """Point Kivy at an offscreen 800×480 window (before Kivy is first imported in this process)."""
+    from ui.kivy_setup import prepare
+
+    prepare(offscreen=True)
+    from kivy.config import Config
+
+    from ui import theme
+
+    Config.set("graphics", "width", str(theme.WINDOW[0]))
+    Config.set("graphics", "height", str(theme.WINDOW[1]))
+
+
+def write_screens(record: Mapping[str, Any], out_dir: str | Path, language: str) -> list[Path]:
+    """Write the screens of ``record`` (a decoded ``companion-record/1``) into ``out_dir``.
+
+    Returns the files written. The record is checked as an import checks it
+    (:class:`~companion.games.base.RecordError` naming the field); nothing
+    is stored anywhere but in a temporary directory.
+    """
+    prepare_offscreen()
+    from kivy.animation import Animation
+    from kivy.base import EventLoop
+    from kivy.core.window import Window
+
+    from companion import i18n
+    from companion.app import Companion
+    from companion.table import Table
+    from ui.app import Shell
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    EventLoop.ensure_window()
+    spoken = i18n.current_language()
+    written: list[Path] = []
+    with tempfile.TemporaryDirectory(prefix="companion-snapshot-") as folder:
+        app = Companion.open(Path(folder) / "snapshot.db")
+        try:
+            i18n.set_language(language)
+            app.change_setting("language", language)
+            table = Table(app)
+            table.open(app.open_game(app.import_record(dict(record))))
+            shell = Shell(table)
+            shown = list(Window.children)
+            for child in shown:
+                Window.remove_widget(child)
+            Window.add_widget(shell.root)
+            finished = table.session is not None and table.session.game.is_finished(table.session.state)
+            for name, screen in SCREENS.items():
+                if screen == "over" and not finished:
+                    continue
+                shell.go(screen)
+                for _ in range(6):
+                    EventLoop.idle()
+                Animation.stop_all(shell.banner)
+                path = out / name
+                shell.root.export_to_png(str(path))
+                written.append(path)
+            shell.close()
+            Window.remove_widget(shell.root)
+            for child in shown:
+                Window.add_widget(child)
+        finally:
+            app.close()
+            i18n.set_language(spoken)
+    return written
+
+
+def write_for_snapshot(record: Any, state: Any, out: Path) -> list[Path]:
+    """``companion snapshot``'s writer (``writer(record, state, out_dir)``): the screens of a parsed
+    record, in the language the command speaks."""
+    from companion import i18n
+    from companion.records import record_json
+
+    del state  # the screens replay the record themselves
+    data = record_json(record.game, record.players, record.initial, record.moves)
+    return write_screens(data, out, i18n.current_language())

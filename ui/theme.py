@@ -1,0 +1,92 @@
+"""The one theme of the touchscreen: dark, calm, high contrast (docs: shared/spec/ui.md).
+
+Constants only, so that every screen (and the game boards written apart from
+the shell) draws with the same numbers. Colours are RGBA tuples of 0..1 as
+Kivy takes them. The text colours keep at least 7:1 contrast against
+:data:`BACKGROUND` and :data:`SURFACE` (checked in ``tests/test_ui_theme.py``).
+"""
+
+from __future__ import annotations
+
+Colour = tuple[float, float, float, float]
+
+
+def rgb(hex_code: str, alpha: float = 1.0) -> Colour:
+    """``"#1e2630"`` as a Kivy colour."""
+    value = hex_code.lstrip("#")
+    return (int(value[0:2], 16) / 255, int(value[2:4], 16) / 255, int(value[4:6], 16) / 255, alpha)
+
+
+#: The window's background: near black, a little blue (less glare at an evening table).
+BACKGROUND = rgb("#12161c")
+#: Bars, panels and buttons sit on this.
+SURFACE = rgb("#232b36")
+#: Text and figures.
+TEXT = rgb("#f2f4f7")
+#: Secondary text (labels beside figures); still 7:1 on both backgrounds.
+TEXT_QUIET = rgb("#c3cad4")
+#: What is not tappable now: dimmed, never hidden.
+DIMMED = rgb("#6b7480")
+#: The one accent: "your action" (the acting player's banner, the button to press).
+ACCENT = rgb("#ffc857")
+#: Text on the accent.
+ON_ACCENT = rgb("#12161c")
+#: The one colour of a refusal.
+REFUSED = rgb("#ff9e9e")
+#: Text on the refusal colour.
+ON_REFUSED = rgb("#12161c")
+
+#: The figures players look for (scores, heights, whose turn), in px.
+FONT_LARGE = 36
+#: Labels and explanations, in px.
+FONT_SMALL = 20
+#: Smallest touch target, in px (9 mm on the 7" panel).
+TOUCH = 48
+#: Space between targets, in px.
+SPACING = 8
+#: The window on a laptop, in px (the 7" panel's size).
+WINDOW = (800, 480)
+#: How long a refusal stays at least, in seconds (and until the next tap).
+REFUSAL_SECONDS = 4.0
+#: How long to hold a button that ends, abandons or deletes something, in seconds.
+LONG_PRESS_SECONDS = 0.8
+
+#: The pieces' colours, by the names the records and profiles use.
+PIECE_COLOURS: dict[str, Colour] = {
+    "blue": rgb("#2563d0"),
+    "yellow": rgb("#f2c500"),
+    "red": rgb("#c8102e"),
+    "black": rgb("#0b0b0b"),
+    "white": rgb("#f5f5f5"),
+    "green": rgb("#2e9e4f"),
+    "brown": rgb("#8b5a2b"),
+    "grey": rgb("#9aa0a6"),
+    "orange": rgb("#f28c28"),
+    "purple": rgb("#8e44ad"),
+}
+#: A player without a colour (San Gimignano, a profile without one).
+NO_COLOUR = rgb("#5b6673")
+
+
+def piece_colour(name: str | None) -> Colour:
+    """The colour for a piece colour's name; :data:`NO_COLOUR` for none or an unknown one."""
+    return PIECE_COLOURS.get(name or "", NO_COLOUR)
+
+
+def text_on(colour: Colour) -> Colour:
+    """Black or white, whichever reads better on ``colour`` (initials on a marker)."""
+    return max((ON_ACCENT, TEXT), key=lambda text: contrast(text, colour))
+
+
+def _luminance(colour: Colour) -> float:
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in colour[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(first: Colour, second: Colour) -> float:
+    """The WCAG contrast ratio of two colours (1 to 21)."""
+    high, low = sorted((_luminance(first), _luminance(second)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
