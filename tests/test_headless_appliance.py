@@ -94,7 +94,8 @@ def test_with_a_console_its_end_ends_the_app(tmp_path: Path) -> None:
 
 def test_snapshot_writes_the_oled_pages_of_a_record(tmp_path: Path, run_cli) -> None:
     shots = tmp_path / "shots"
-    code, out, err = run_cli("snapshot", str(EXAMPLES / "campanile-3p.json"), "--out", str(shots))
+    code, out, err = run_cli("snapshot", str(EXAMPLES / "campanile-3p.json"), "--out", str(shots),
+                             "--only", "oled")
     assert (code, err) == (0, "")
     written = sorted(p.name for p in (tmp_path / "shots").iterdir())
     assert written == ["oled.png"]  # a finished game: the game-over page
@@ -108,7 +109,7 @@ def test_snapshot_of_an_unfinished_game_writes_every_page(tmp_path: Path, run_cl
 
     record = json.loads((EXAMPLES / "campanile-3p.json").read_text(encoding="utf-8"))
     record["moves"] = record["moves"][:31]
-    code, _, err = run_cli("snapshot", write_record(record), "--out", str(tmp_path))
+    code, _, err = run_cli("snapshot", write_record(record), "--out", str(tmp_path), "--only", "oled")
     assert (code, err) == (0, "")
     assert sorted(p.name for p in tmp_path.glob("oled*.png")) == ["oled-2.png", "oled-3.png", "oled.png"]
     assert Image.open(tmp_path / "oled.png").convert("1").tobytes() == \
@@ -269,3 +270,16 @@ def test_the_appliance_starts_the_configured_seat_panels_and_closes_them(tmp_pat
         finally:
             appliance.close()
         assert all(link.ended.is_set() for link in appliance.panels.links())
+
+
+def test_snapshot_writes_the_oled_and_the_touchscreen_in_the_chosen_language(tmp_path: Path) -> None:
+    """A real process (the touchscreen's screens open an offscreen window of their own)."""
+    env = _environment(tmp_path) | {"SDL_VIDEODRIVER": "offscreen", "KIVY_HOME": str(tmp_path / "kivy")}
+    done = subprocess.run([sys.executable, "-m", "companion", "--lang", "hu", "snapshot",
+                           str(EXAMPLES / "campanile-3p.json"), "--out", str(tmp_path / "shots")],
+                          capture_output=True, text=True, cwd=ROOT, env=env, timeout=GUARD)
+    assert done.returncode == 0, done.stderr
+    written = sorted(p.name for p in (tmp_path / "shots").iterdir())
+    assert written == ["game-over.png", "history.png", "home.png", "oled.png", "screen.png", "settings.png"]
+    assert all(line.startswith("elkészült: ") for line in done.stdout.splitlines())
+    assert Image.open(tmp_path / "shots" / "screen.png").size == (800, 480)

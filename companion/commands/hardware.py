@@ -43,6 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="hardware.description.snapshot")
     snapshot.add_argument("record", metavar="RECORD", help="hardware.help.record")
     snapshot.add_argument("--out", required=True, metavar="DIR", help="hardware.help.out")
+    snapshot.add_argument("--only", choices=("oled", "screens"), help="hardware.help.only")
     snapshot.set_defaults(handler=run_snapshot)
 
 
@@ -62,8 +63,8 @@ def run_snapshot(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     import importlib.util
 
-    writers = list(SNAPSHOT_WRITERS)
-    if importlib.util.find_spec("kivy") is not None:
+    writers = [] if args.only == "screens" else list(SNAPSHOT_WRITERS)
+    if args.only != "oled" and importlib.util.find_spec("kivy") is not None:
         writers.append(TOUCHSCREEN_WRITER)
     for spec in writers:
         for path in snapshot_writer(spec)(record, state, out):
