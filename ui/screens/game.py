@@ -132,8 +132,10 @@ class GameScreen(ShellScreen):
         moves = column(padding=0)
         typing = row()
         legal = session.game.legal_moves(session.state)
-        example = session.game.describe(session.state, legal[0], current_language()) if legal else ""
-        self.notation = Field(hint_text=text("ui.picker.notation_hint", example=example))
+        hint = (text("ui.picker.notation_hint",
+                     example=session.game.describe(session.state, legal[0], current_language()))
+                if legal else text("ui.picker.no_move_now"))
+        self.notation = Field(hint_text=hint)
         self.notation.bind(on_text_validate=lambda *_: self.enter_notation())
         typing.add_widget(self.notation)
         enter = Tap(text=text("ui.picker.enter"), size_hint_x=None, width=theme.TOUCH * 2.5)
