@@ -317,6 +317,42 @@ def test_a_game_the_shell_cannot_set_up_is_refused_naming_the_field(shell) -> No
     assert shell.table.app.sessions() == []
 
 
+def test_a_first_2_player_campanile_asks_for_the_flag_table_then_starts(shell, shots: Path) -> None:
+    """Start with two players and no flag table: the board's form, by touches; Back keeps nothing;
+    an empty table is refused naming the flag; the cards' values confirmed start the game with them."""
+    from ui.games.campanile_flags import FlagTableForm
+
+    cards = {"intermezzo": [[3, 1], [2, 1], [2], [1]], "finito": [[5, 2], [4, 1], [3], [2], [1]]}
+    kit.tap(kit.find(i18n.text("ui.home.new_game")))
+    for name in ("Albert", "Birgit"):
+        shell.screens.get_screen("new").name_field.text = name
+        kit.tap(kit.find(i18n.text("ui.new.add")))
+    start = i18n.text("ui.new.start", game="Campanile")
+    kit.tap(kit.find(start))
+    forms = [w for w in kit.walk() if isinstance(w, FlagTableForm)]
+    assert len(forms) == 1 and shell.table.live is None and shell.screens.current == "new"
+    kit.tap(kit.find(i18n.text("ui.common.back")))  # back to the choices: nothing kept, seats unchanged
+    assert not any(isinstance(w, FlagTableForm) for w in kit.walk())
+    assert shell.screens.get_screen("new").seated == ["Albert", "Birgit"]
+    kit.tap(kit.find(start))
+    form = next(w for w in kit.walk() if isinstance(w, FlagTableForm))
+    kit.tap(form.confirm)  # nothing entered: refused naming the flag
+    assert form.problem.text.startswith("Intermezzo #1: ")
+    assert shell.table.live is None and shell.table.app.flag_table() is None
+    for phase in ("intermezzo", "finito"):
+        for index, values in enumerate(cards[phase]):
+            kit.tap(form.fields[(phase, index, 0)])
+            for value in values:
+                kit.tap(form.pad[value])
+    kit.screenshot(shots / "en-new-flags.png")
+    kit.tap(form.confirm)
+    live = shell.table.live
+    assert live is not None and list(live.session.players) == ["Albert", "Birgit"]
+    assert live.row.options["flags"] == cards and shell.table.app.flag_table() == cards
+    assert shell.screens.current == "game"
+    assert not any(isinstance(w, FlagTableForm) for w in kit.walk())
+
+
 class RecordingBoard(BoxLayout):
     """A board as the contract in ui/games says: built with the table, redrawn by refresh(),
     entering moves with table.propose(move, "touch") and catching the refusal."""

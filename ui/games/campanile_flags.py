@@ -44,11 +44,18 @@ def needs_flag_table(app: Companion, game: str, players: Sequence[str]) -> bool:
     return game == "campanile" and len(players) == 2 and app.flag_table() is None
 
 
+def setup_form(app: Companion, game: str, players: Sequence[str],
+               on_confirmed: Callable[[dict[str, Any]], None],
+               on_back: Callable[[], None]) -> FlagTableForm | None:
+    """The new-game screen's hook (:func:`ui.games.setup_form`): the flag form when the table needs it."""
+    return FlagTableForm(app, on_confirmed, on_back) if needs_flag_table(app, game, players) else None
+
+
 class FlagTableForm(BoxLayout):
     """Every 2-player flag's values, entered from the cards; "Confirm" keeps them for every 2-player game."""
 
     def __init__(self, app: Companion, on_confirmed: Callable[[dict[str, Any]], None],
-                 **kwargs: Any) -> None:
+                 on_back: Callable[[], None] | None = None, **kwargs: Any) -> None:
         super().__init__(orientation="vertical", spacing=SPACING, padding=SPACING, **kwargs)
         self.app = app
         self.on_confirmed = on_confirmed
@@ -85,8 +92,12 @@ class FlagTableForm(BoxLayout):
             self.pad[number] = key
             pad.add_widget(key)
         pad.add_widget(Widget())
+        if on_back is not None:  # leave without keeping anything
+            self.back = TapButton(text=say("ui.common.back"), size_hint_x=None, width=100)
+            self.back.bind(on_release=lambda _w: on_back())
+            pad.add_widget(self.back)
         self.confirm = TapButton(text=say("ui.campanile.flags.confirm"), accent=True, size_hint_x=None,
-                                 width=170)
+                                 width=150)
         self.confirm.bind(on_release=lambda w: self.submit(w))
         pad.add_widget(self.confirm)
         self.add_widget(pad)

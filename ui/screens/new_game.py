@@ -3,7 +3,10 @@
 Everything is taps: a profile tapped joins the table at the next seat (tapped
 again, it leaves); "up" moves a player one seat earlier; a colour button
 steps through the game's piece colours. The service checks the whole choice
-when the game starts and its refusal is shown, naming what to fix.
+when the game starts and its refusal is shown, naming what to fix. A game
+that needs a form filled in first (Campanile's 2-player flag table, the
+first time) shows it here in place of the choices; once it is confirmed the
+game starts.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from companion.app import COLOURS_IN_SETUP, PIECE_COLOURS
 from companion.games.registry import GAMES, get_game
 from companion.i18n import text
 from companion.names import initials, same_name
-from ui import theme
+from ui import games, theme
 from ui.screens import ShellScreen, column, filler, row, scrolling_list
 from ui.widgets import Field, Tap, Words, badge
 
@@ -28,9 +31,14 @@ class NewGameScreen(ShellScreen):
         self.seated: list[str] = []
         self.colours: dict[str, str] = {}
         self.board: str | None = None
+        #: The game's setup form while it is shown (see :meth:`start`), else ``None``.
+        self.form: Any = None
 
     def redraw(self) -> None:
         self.clear_widgets()
+        if self.form is not None:
+            self._show_form()
+            return
         body = column()
         top = row()
         back = Tap(text=text("ui.common.back"), size_hint_x=None, width=theme.TOUCH * 3)
@@ -100,6 +108,20 @@ class NewGameScreen(ShellScreen):
         body.add_widget(middle)
         self.add_widget(body)
 
+    def _show_form(self) -> None:
+        """The game's setup form (its "back" returns to the choices; nothing is kept until confirmed)."""
+        if self.form.parent is not None:
+            self.form.parent.remove_widget(self.form)
+        self.add_widget(self.form)
+
+    def close_form(self) -> None:
+        self.form = None
+        self.redraw()
+
+    def _form_confirmed(self, _values: Any) -> None:
+        self.form = None
+        self.start()
+
     # -- the choices ---------------------------------------------------------------------
     def choose_game(self, game: str) -> None:
         self.game = game
@@ -160,6 +182,11 @@ class NewGameScreen(ShellScreen):
     def start(self) -> None:
         """Keep each player's colour as their preference, then start the game (refusals shown)."""
         app = self.shell.table.app
+        form = games.setup_form(app, self.game, list(self.seated), self._form_confirmed, self.close_form)
+        if form is not None:
+            self.form = form
+            self.redraw()
+            return
         for player, colour in self.colours.items():
             if not self.shell.succeeds(app.set_preferred_colour, player, self.game, colour):
                 return
