@@ -51,11 +51,12 @@ REFUSAL_SECONDS = 4.0
 #: How long to hold a button that ends, abandons or deletes something, in seconds.
 LONG_PRESS_SECONDS = 0.8
 
-#: The pieces' colours, by the names the records and profiles use.
+#: The pieces' colours, by the names the records and profiles use: the badges and the boards' markers
+#: alike. Blue and red are deeper than the boxes' so that initials written on them keep 7:1 contrast.
 PIECE_COLOURS: dict[str, Colour] = {
-    "blue": rgb("#2563d0"),
+    "blue": rgb("#1d4ea6"),
     "yellow": rgb("#f2c500"),
-    "red": rgb("#c8102e"),
+    "red": rgb("#a3162a"),
     "black": rgb("#0b0b0b"),
     "white": rgb("#f5f5f5"),
     "green": rgb("#2e9e4f"),

@@ -30,7 +30,6 @@ from companion.games.campanile.views import Targets, markers_left, standings, ta
 from companion.i18n import catalogue, current_language
 from companion.i18n import text as say
 from companion.table import Table
-from ui.games.campanile_players import initials, marker_colours
 from ui.games.campanile_style import (
     FONT_FIGURE,
     FONT_LABEL,
@@ -43,6 +42,7 @@ from ui.games.campanile_style import (
     tower_colour,
 )
 from ui.games.campanile_widgets import HoldButton, PieceBadge, TapButton, TowerHead
+from ui.players import initials, table_colours
 
 STORIES = (1, 2, 3)
 
@@ -143,7 +143,7 @@ class GroupRow(BoxLayout):
 class PlayerCell(BoxLayout):
     """A player's initials, score (large) and markers left, ringed while it is their turn."""
 
-    def __init__(self, player: str, short: str, colour: str, **kwargs: Any) -> None:
+    def __init__(self, player: str, short: str, colour: str | None, **kwargs: Any) -> None:
         super().__init__(orientation="vertical", spacing=0, **kwargs)
         top = BoxLayout(orientation="horizontal", spacing=6)
         fill = marker_colour(colour)
@@ -176,8 +176,10 @@ class CampanileBoard(FloatLayout):
         state: CampanileState = session.state
         self.players = tuple(state.players)
         self.towers = tuple(state.rules.towers)
-        self.colours = marker_colours(self.players,
-                                      lambda player: table.app.preferred_colour(player, "campanile"))
+        # the same colours and initials as the shell's badges (ui/players.py decides for both)
+        live = table.live
+        self.colours: dict[str, str | None] = table_colours(
+            table.app, "campanile", self.players, live.row.setup if live is not None else None)
         self.initials = initials(self.players)
         #: The 2-player relocation being entered: ``None``, or ``""`` (choose the tower it leaves),
         #: or the tower it leaves (choose where it goes).

@@ -10,6 +10,8 @@ colour is always shown with the player's initials (never colour alone).
 
 from __future__ import annotations
 
+from ui import theme
+
 Colour = tuple[float, float, float, float]
 
 
@@ -53,13 +55,8 @@ NEUTRAL_TOWER = rgb("#5b6673")
 
 #: The markers' colours, in the order seats get them when the profiles choose none. Deeper than
 #: the towers' bands so that the initials written on them keep 7:1 contrast.
-MARKER_COLOURS: dict[str, Colour] = {
-    "blue": rgb("#1d4ea6"),
-    "yellow": rgb("#f2c500"),
-    "red": rgb("#a3162a"),
-    "black": rgb("#0b0b0b"),
-    "white": rgb("#f5f5f5"),
-}
+MARKER_COLOURS: dict[str, Colour] = {name: theme.PIECE_COLOURS[name]
+                                     for name in ("blue", "yellow", "red", "black", "white")}
 #: A black marker on the dark background needs an outline to be seen at all.
 MARKER_OUTLINE = rgb("#c3cad4")
 
@@ -68,8 +65,9 @@ def tower_colour(name: str) -> Colour:
     return TOWER_COLOURS.get(name, NEUTRAL_TOWER)
 
 
-def marker_colour(name: str) -> Colour:
-    return MARKER_COLOURS.get(name, NEUTRAL_TOWER)
+def marker_colour(name: str | None) -> Colour:
+    """A marker's colour: the same as the player's badge in the shell."""
+    return theme.piece_colour(name)
 
 
 def text_on(colour: Colour) -> Colour:
