@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from companion.app import PIECE_COLOURS
 from companion.games.messages import Message
 from companion.i18n import catalogue
 from tests.refusals import assert_words
-from ui.games import campanile_style as style
+from ui import theme as style
 
 UI = Path(__file__).resolve().parent.parent / "ui" / "games"
 CODE = re.compile(r"""f?["'](ui\.campanile\.[a-z_.]*)(\{)?""")
@@ -51,10 +52,10 @@ def test_text_keeps_seven_to_one_contrast_on_the_board() -> None:
         for ground in (style.BACKGROUND, style.SURFACE):
             assert style.contrast(text, ground) >= 7, (text, ground)
     assert style.contrast(style.ON_ACCENT, style.ACCENT) >= 7
-    for colour in style.MARKER_COLOURS.values():
+    for colour in (style.piece_colour(name) for name in PIECE_COLOURS["campanile"] or ()):
         assert style.contrast(style.text_on(colour), colour) >= 7, colour
 
 
 def test_sizes_meet_the_numbers_of_the_ui_spec() -> None:
-    assert style.FONT_FIGURE >= 36 and style.FONT_LABEL >= 20
+    assert style.FONT_LARGE >= 36 and style.FONT_SMALL >= 20
     assert style.TOUCH >= 48 and style.SPACING >= 8
