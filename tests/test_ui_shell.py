@@ -317,6 +317,78 @@ def test_a_game_the_shell_cannot_set_up_is_refused_naming_the_field(shell) -> No
     assert shell.table.app.sessions() == []
 
 
+def test_a_first_2_player_campanile_asks_for_the_flag_table_then_starts(shell, shots: Path) -> None:
+    """Start with two players and no flag table: the board's form, by touches; Back keeps nothing;
+    an empty table is refused naming the flag; the cards' values confirmed start the game with them."""
+    from ui.games.campanile_flags import FlagTableForm
+
+    cards = {"intermezzo": [[3, 1], [2, 1], [2], [1]], "finito": [[5, 2], [4, 1], [3], [2], [1]]}
+    kit.tap(kit.find(i18n.text("ui.home.new_game")))
+    for name in ("Albert", "Birgit"):
+        shell.screens.get_screen("new").name_field.text = name
+        kit.tap(kit.find(i18n.text("ui.new.add")))
+    start = i18n.text("ui.new.start", game="Campanile")
+    kit.tap(kit.find(start))
+    forms = [w for w in kit.walk() if isinstance(w, FlagTableForm)]
+    assert len(forms) == 1 and shell.table.live is None and shell.screens.current == "new"
+    kit.tap(kit.find(i18n.text("ui.common.back")))  # back to the choices: nothing kept, seats unchanged
+    assert not any(isinstance(w, FlagTableForm) for w in kit.walk())
+    assert shell.screens.get_screen("new").seated == ["Albert", "Birgit"]
+    kit.tap(kit.find(start))
+    form = next(w for w in kit.walk() if isinstance(w, FlagTableForm))
+    kit.tap(form.confirm)  # nothing entered: refused naming the flag
+    assert form.problem.text.startswith("Intermezzo #1: ")
+    assert shell.table.live is None and shell.table.app.flag_table() is None
+    for phase in ("intermezzo", "finito"):
+        for index, values in enumerate(cards[phase]):
+            kit.tap(form.fields[(phase, index, 0)])
+            for value in values:
+                kit.tap(form.pad[value])
+    kit.screenshot(shots / "en-new-flags.png")
+    kit.tap(form.confirm)
+    live = shell.table.live
+    assert live is not None and list(live.session.players) == ["Albert", "Birgit"]
+    assert live.row.options["flags"] == cards and shell.table.app.flag_table() == cards
+    assert shell.screens.current == "game"
+    assert not any(isinstance(w, FlagTableForm) for w in kit.walk())
+
+
+def test_the_board_and_the_shell_show_each_player_in_one_colour_with_the_same_initials(shell, monkeypatch,
+                                                                                       shots: Path) -> None:
+    """Profiles wanting the same colour: the new-game screen, the turn banner, the history and the
+    Campanile board all show one colour and the same initials per player."""
+    from ui import games
+    from ui.widgets import Badge
+
+    monkeypatch.setattr(games, "GAME_BOARDS", {"campanile": "ui.games.campanile:CampanileBoard"})
+    app = shell.table.app
+    for name, wish in (("Albert", "white"), ("Anna", "white"), ("Franziska", None)):
+        app.add_profile(name)
+        if wish:
+            app.set_preferred_colour(name, "campanile", wish)
+    kit.tap(kit.find(i18n.text("ui.home.new_game")))
+    for name in ("Albert", "Anna", "Franziska"):
+        kit.tap(kit.find(name, kind=Tap))
+    seated = {w.text: tuple(w.swatch) for w in kit.walk() if isinstance(w, Badge)}
+    kit.tap(kit.find(i18n.text("ui.new.start", game="Campanile")))
+    board = shell.screens.get_screen("game").board
+    assert board is not None
+    expected = {"Albert": "white", "Anna": "blue", "Franziska": "yellow"}
+    assert board.colours == expected and board.initials == {"Albert": "Al", "Anna": "An", "Franziska": "Fr"}
+    on_board = {board.initials[p]: tuple(theme.piece_colour(c)) for p, c in expected.items()}
+    assert seated == on_board  # the new-game screen showed what the game shows
+    cells = {cell.badge.text: tuple(cell.badge.fill) for cell in board.player_cells.values()}
+    assert cells == on_board
+    banner = [w for w in kit.walk(shell.screens.get_screen("game").turn_badge_box) if isinstance(w, Badge)]
+    assert [(b.text, tuple(b.swatch)) for b in banner] == [("Al", on_board["Al"])]
+    session = shell.table.session
+    shell.table.propose(session.game.parse_move(session.game.legal_moves(session.state)[0]), "touch")
+    kit.tap(kit.find(i18n.text("ui.bar.history")))
+    history = {(w.text, tuple(w.swatch)) for w in kit.walk() if isinstance(w, Badge)}
+    assert history and history <= set(on_board.items())
+    kit.screenshot(shots / "en-one-colour-history.png")
+
+
 class RecordingBoard(BoxLayout):
     """A board as the contract in ui/games says: built with the table, redrawn by refresh(),
     entering moves with table.propose(move, "touch") and catching the refusal."""

@@ -204,9 +204,12 @@ class CompanionApp(App):
 
     title = "Tabletop companion"
 
-    def __init__(self, table: Table, **kwargs: Any) -> None:
+    def __init__(self, table: Table, oled_panel: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.table = table
+        #: On a laptop: the live OLED frame beside the screen (ui/oled_panel.py).
+        self.oled_panel = oled_panel
+        self.panel: Any = None
         self.shell: Shell | None = None
         self.first_frame: float | None = None
 
@@ -216,6 +219,12 @@ class CompanionApp(App):
         wire_window(shell)
         wire_commands(self.table)
         Clock.schedule_once(self._started, 0)
+        if self.oled_panel:
+            from ui.oled_panel import beside_oled, wire_keys
+
+            root, self.panel = beside_oled(shell.root, self.table)
+            wire_keys(self.panel)
+            return root
         return shell.root
 
     def _started(self, _dt: float) -> None:
@@ -228,6 +237,8 @@ class CompanionApp(App):
         gc.enable()
         if self.shell is not None:
             self.shell.close()
+        if self.panel is not None:
+            self.panel.close()
 
 
 def wire_window(shell: Shell) -> None:
@@ -254,10 +265,13 @@ def wire_commands(table: Table) -> None:
 
 
 def run_app(table: Table) -> None:
-    """Open the window (800×480 on a laptop) and run until it is closed."""
+    """Open the window (800×480, on a laptop with the OLED beside it) and run until it is closed."""
     from kivy.config import Config
 
-    Config.set("graphics", "width", str(theme.WINDOW[0]))
+    from ui import oled_panel
+
+    beside = oled_panel.wanted()
+    Config.set("graphics", "width", str(theme.WINDOW[0] + (oled_panel.PANEL_WIDTH if beside else 0)))
     Config.set("graphics", "height", str(theme.WINDOW[1]))
     Config.set("kivy", "exit_on_escape", "0")  # Escape is "back" here
-    CompanionApp(table).run()
+    CompanionApp(table, oled_panel=beside).run()

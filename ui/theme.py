@@ -50,12 +50,15 @@ WINDOW = (800, 480)
 REFUSAL_SECONDS = 4.0
 #: How long to hold a button that ends, abandons or deletes something, in seconds.
 LONG_PRESS_SECONDS = 0.8
+#: How long a refused tap's flash lasts on a board, in seconds (the words stay in the refusal banner).
+FLASH_SECONDS = 0.6
 
-#: The pieces' colours, by the names the records and profiles use.
+#: The pieces' colours, by the names the records and profiles use: the badges and the boards' markers
+#: alike. Blue and red are deeper than the boxes' so that initials written on them keep 7:1 contrast.
 PIECE_COLOURS: dict[str, Colour] = {
-    "blue": rgb("#2563d0"),
+    "blue": rgb("#1d4ea6"),
     "yellow": rgb("#f2c500"),
-    "red": rgb("#c8102e"),
+    "red": rgb("#a3162a"),
     "black": rgb("#0b0b0b"),
     "white": rgb("#f5f5f5"),
     "green": rgb("#2e9e4f"),
@@ -66,6 +69,24 @@ PIECE_COLOURS: dict[str, Colour] = {
 }
 #: A player without a colour (San Gimignano, a profile without one).
 NO_COLOUR = rgb("#5b6673")
+
+
+#: A black piece on the dark background needs an outline to be seen at all.
+MARKER_OUTLINE = rgb("#c3cad4")
+
+#: Campanile's five tower styles (a setup may name others: they get :data:`NO_COLOUR`).
+TOWER_COLOURS: dict[str, Colour] = {
+    "grey": rgb("#9aa0a6"),
+    "brown": rgb("#9a6332"),
+    "red": rgb("#d7263d"),
+    "blue": rgb("#2f6fdb"),
+    "yellow": rgb("#f2c500"),
+}
+
+
+def tower_colour(name: str) -> Colour:
+    """A Campanile tower style's colour band; :data:`NO_COLOUR` for a style the box does not have."""
+    return TOWER_COLOURS.get(name, NO_COLOUR)
 
 
 def piece_colour(name: str | None) -> Colour:

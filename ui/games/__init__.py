@@ -9,18 +9,26 @@ shell owns the common bar above the board (undo, redo, history, whose turn).
 
 A game without a board here is played with the shell's move picker (the
 legal moves in the notation, and a notation field).
+
+A game may also need a form filled in once before a game can start (the
+2-player flag table of Campanile): :func:`setup_form` finds it, and the
+new-game screen shows it in its place, then starts the game.
 """
 
 from __future__ import annotations
 
 import importlib
 import logging
+from collections.abc import Callable, Sequence
 from typing import Any
 
 log = logging.getLogger(__name__)
 
 #: game name -> "module:Class" of its board widget.
 GAME_BOARDS: dict[str, str] = {"campanile": "ui.games.campanile:CampanileBoard"}
+#: game name -> "module:function" of its setup form: ``function(app, game, players, on_confirmed, on_back)``
+#: returns the form to fill in before the game can start, or ``None`` when none is needed.
+GAME_SETUP_FORMS: dict[str, str] = {"campanile": "ui.games.campanile_flags:setup_form"}
 
 
 def board_class(game: str) -> type[Any] | None:
@@ -29,7 +37,23 @@ def board_class(game: str) -> type[Any] | None:
     A board whose module is missing or fails to import is logged and left
     out: the move picker still lets the players play.
     """
-    where = GAME_BOARDS.get(game)
+    found: type[Any] | None = _load(GAME_BOARDS.get(game), game)
+    return found
+
+
+def setup_form(app: Any, game: str, players: Sequence[str],
+               on_confirmed: Callable[[Any], None], on_back: Callable[[], None]) -> Any | None:
+    """The form ``game`` needs filled in before it can start for ``players``, or ``None``.
+
+    ``on_confirmed`` is called once the form's values are kept (then the game can start);
+    ``on_back`` when the players leave it (nothing kept).
+    """
+    maker = _load(GAME_SETUP_FORMS.get(game), game)
+    return None if maker is None else maker(app, game, players, on_confirmed, on_back)
+
+
+def _load(where: str | None, game: str) -> Any:
+    """The object named by ``"module:name"``; ``None`` (logged) when its module cannot be imported."""
     if where is None:
         return None
     module_name, _, class_name = where.partition(":")
@@ -37,10 +61,9 @@ def board_class(game: str) -> type[Any] | None:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
         if error.name != module_name:
-            log.exception("the board of %s cannot be imported", game)
+            log.exception("%s of %s cannot be imported", where, game)
         return None
     except Exception:
-        log.exception("the board of %s cannot be imported", game)
+        log.exception("%s of %s cannot be imported", where, game)
         return None
-    found: type[Any] | None = getattr(module, class_name, None)
-    return found
+    return getattr(module, class_name, None)

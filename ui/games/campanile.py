@@ -30,19 +30,19 @@ from companion.games.campanile.views import Targets, markers_left, standings, ta
 from companion.i18n import catalogue, current_language
 from companion.i18n import text as say
 from companion.table import Table
-from ui.games.campanile_players import initials, marker_colours
-from ui.games.campanile_style import (
-    FONT_FIGURE,
-    FONT_LABEL,
+from ui.games.campanile_widgets import HoldButton, PieceBadge, TapButton, TowerHead
+from ui.players import initials, table_colours
+from ui.theme import (
+    FONT_LARGE,
+    FONT_SMALL,
     SPACING,
     TEXT,
     TEXT_QUIET,
     TOUCH,
-    marker_colour,
+    piece_colour,
     text_on,
     tower_colour,
 )
-from ui.games.campanile_widgets import HoldButton, PieceBadge, TapButton, TowerHead
 
 STORIES = (1, 2, 3)
 
@@ -68,14 +68,14 @@ class TowerColumn(BoxLayout):
         self.tower = tower
         self.head = TowerHead(size_hint_y=None, height=80, band=list(tower_colour(tower)))
         self.head.bind(on_release=lambda _w: board.tap_marker(tower, self.head))
-        self.flag = Label(font_size=FONT_LABEL, size_hint_y=None, height=26, color=TEXT_QUIET)
+        self.flag = Label(font_size=FONT_SMALL, size_hint_y=None, height=26, color=TEXT_QUIET)
         lower = BoxLayout(orientation="horizontal", spacing=4)
         self.stack = BoxLayout(orientation="vertical", spacing=4, size_hint_x=1)
         self.builds: dict[int, TapButton] = {}
         buttons = BoxLayout(orientation="vertical", spacing=SPACING, size_hint=(None, None),
                             width=TOUCH, height=3 * TOUCH + 2 * SPACING)
         for stories in STORIES:
-            button = TapButton(text=f"+{stories}", font_size=FONT_LABEL + 4, bold=True,
+            button = TapButton(text=f"+{stories}", font_size=FONT_SMALL + 4, bold=True,
                                size_hint=(None, None), size=(TOUCH, TOUCH))
             button.bind(on_release=lambda w, n=stories: board.tap_build(tower, n, w))
             buttons.add_widget(button)
@@ -127,13 +127,13 @@ class GroupRow(BoxLayout):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(orientation="horizontal", spacing=4, size_hint_y=None, height=28, **kwargs)
         self.badge = PieceBadge()
-        self.values = Label(font_size=FONT_LABEL, color=TEXT, halign="left", valign="middle")
+        self.values = Label(font_size=FONT_SMALL, color=TEXT, halign="left", valign="middle")
         self.values.bind(size=lambda w, s: setattr(w, "text_size", s))
         self.add_widget(self.badge)
         self.add_widget(self.values)
 
     def show(self, board: CampanileBoard, player: str, markers: tuple[int, ...]) -> None:
-        fill = marker_colour(board.colours[player])
+        fill = piece_colour(board.colours[player])
         self.badge.text = board.initials[player]
         self.badge.fill = list(fill)
         self.badge.ink = list(text_on(fill))
@@ -143,17 +143,17 @@ class GroupRow(BoxLayout):
 class PlayerCell(BoxLayout):
     """A player's initials, score (large) and markers left, ringed while it is their turn."""
 
-    def __init__(self, player: str, short: str, colour: str, **kwargs: Any) -> None:
+    def __init__(self, player: str, short: str, colour: str | None, **kwargs: Any) -> None:
         super().__init__(orientation="vertical", spacing=0, **kwargs)
         top = BoxLayout(orientation="horizontal", spacing=6)
-        fill = marker_colour(colour)
+        fill = piece_colour(colour)
         self.badge = PieceBadge(text=short, fill=list(fill), ink=list(text_on(fill)),
                                 pos_hint={"center_y": 0.5})
-        self.score = Label(font_size=FONT_FIGURE, bold=True, color=TEXT, halign="left", valign="middle")
+        self.score = Label(font_size=FONT_LARGE, bold=True, color=TEXT, halign="left", valign="middle")
         self.score.bind(size=lambda w, s: setattr(w, "text_size", s))
         top.add_widget(self.badge)
         top.add_widget(self.score)
-        self.markers = Label(font_size=FONT_LABEL, color=TEXT_QUIET, size_hint_y=None, height=22,
+        self.markers = Label(font_size=FONT_SMALL, color=TEXT_QUIET, size_hint_y=None, height=22,
                              halign="left", valign="middle")
         self.markers.bind(size=lambda w, s: setattr(w, "text_size", s))
         self.add_widget(top)
@@ -176,8 +176,10 @@ class CampanileBoard(FloatLayout):
         state: CampanileState = session.state
         self.players = tuple(state.players)
         self.towers = tuple(state.rules.towers)
-        self.colours = marker_colours(self.players,
-                                      lambda player: table.app.preferred_colour(player, "campanile"))
+        # the same colours and initials as the shell's badges (ui/players.py decides for both)
+        live = table.live
+        self.colours: dict[str, str | None] = table_colours(
+            table.app, "campanile", self.players, live.row.setup if live is not None else None)
         self.initials = initials(self.players)
         #: The 2-player relocation being entered: ``None``, or ``""`` (choose the tower it leaves),
         #: or the tower it leaves (choose where it goes).
@@ -323,7 +325,7 @@ class CampanileBoard(FloatLayout):
 
     def _refill_question(self) -> None:
         """Which card was turned over to refill the display (observed at the table, not chosen)."""
-        self.action_row.add_widget(Label(text=say("ui.campanile.display.turned_over"), font_size=FONT_LABEL,
+        self.action_row.add_widget(Label(text=say("ui.campanile.display.turned_over"), font_size=FONT_SMALL,
                                          color=TEXT, size_hint_x=None, width=150, halign="right",
                                          valign="middle", text_size=(150, 56)))
         for tower in self.towers:

@@ -28,8 +28,8 @@ from companion.app import Companion
 from companion.games.base import RecordError
 from companion.games.campanile import tables
 from companion.i18n import text as say
-from ui.games.campanile_style import FONT_LABEL, REFUSED, SPACING, TEXT, TEXT_QUIET, TOUCH
 from ui.games.campanile_widgets import TapButton
+from ui.theme import FONT_SMALL, REFUSED, SPACING, TEXT, TEXT_QUIET, TOUCH
 
 #: Values per flag the form offers (the rulebook's cards carry one to three).
 FIELDS_PER_FLAG = 3
@@ -44,11 +44,18 @@ def needs_flag_table(app: Companion, game: str, players: Sequence[str]) -> bool:
     return game == "campanile" and len(players) == 2 and app.flag_table() is None
 
 
+def setup_form(app: Companion, game: str, players: Sequence[str],
+               on_confirmed: Callable[[dict[str, Any]], None],
+               on_back: Callable[[], None]) -> FlagTableForm | None:
+    """The new-game screen's hook (:func:`ui.games.setup_form`): the flag form when the table needs it."""
+    return FlagTableForm(app, on_confirmed, on_back) if needs_flag_table(app, game, players) else None
+
+
 class FlagTableForm(BoxLayout):
     """Every 2-player flag's values, entered from the cards; "Confirm" keeps them for every 2-player game."""
 
     def __init__(self, app: Companion, on_confirmed: Callable[[dict[str, Any]], None],
-                 **kwargs: Any) -> None:
+                 on_back: Callable[[], None] | None = None, **kwargs: Any) -> None:
         super().__init__(orientation="vertical", spacing=SPACING, padding=SPACING, **kwargs)
         self.app = app
         self.on_confirmed = on_confirmed
@@ -57,14 +64,14 @@ class FlagTableForm(BoxLayout):
         self.fields: dict[tuple[str, int, int], TapButton] = {}
         self.selected: tuple[str, int, int] = ("intermezzo", 0, 0)
 
-        self.add_widget(Label(text=say("ui.campanile.flags.title"), font_size=FONT_LABEL, color=TEXT,
+        self.add_widget(Label(text=say("ui.campanile.flags.title"), font_size=FONT_SMALL, color=TEXT,
                               size_hint_y=None, height=52, halign="left", valign="middle",
                               text_size=(784, 52)))
         columns = BoxLayout(orientation="horizontal", spacing=3 * SPACING)
         reminders = {"intermezzo": tables.INTERMEZZO_FLAGS, "finito": tables.FINITO_FLAGS}
         for phase in PHASES:
             column = BoxLayout(orientation="vertical", spacing=4)
-            column.add_widget(Label(text=say(f"ui.campanile.phase.{phase}"), font_size=FONT_LABEL, bold=True,
+            column.add_widget(Label(text=say(f"ui.campanile.phase.{phase}"), font_size=FONT_SMALL, bold=True,
                                     color=TEXT, size_hint_y=None, height=28))
             values = stored.get(phase, [])
             for index, reminder in enumerate(reminders[phase]):
@@ -73,20 +80,24 @@ class FlagTableForm(BoxLayout):
             column.add_widget(Widget())
             columns.add_widget(column)
         self.add_widget(columns)
-        self.problem = Label(text="", font_size=FONT_LABEL, color=REFUSED, size_hint_y=None, height=28,
+        self.problem = Label(text="", font_size=FONT_SMALL, color=REFUSED, size_hint_y=None, height=28,
                              halign="left", valign="middle", text_size=(784, 28))
         self.add_widget(self.problem)
         pad = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH + 4)
         self.pad: dict[int | None, TapButton] = {}
         for number in (*PAD, None):
             key = TapButton(text=str(number) if number else say("ui.campanile.flags.clear"),
-                            font_size=FONT_LABEL + 4, size_hint_x=None, width=TOUCH + 8 if number else 110)
+                            font_size=FONT_SMALL + 4, size_hint_x=None, width=TOUCH + 8 if number else 110)
             key.bind(on_release=lambda _w, n=number: self.enter(n))
             self.pad[number] = key
             pad.add_widget(key)
         pad.add_widget(Widget())
+        if on_back is not None:  # leave without keeping anything
+            self.back = TapButton(text=say("ui.common.back"), size_hint_x=None, width=100)
+            self.back.bind(on_release=lambda _w: on_back())
+            pad.add_widget(self.back)
         self.confirm = TapButton(text=say("ui.campanile.flags.confirm"), accent=True, size_hint_x=None,
-                                 width=170)
+                                 width=150)
         self.confirm.bind(on_release=lambda w: self.submit(w))
         pad.add_widget(self.confirm)
         self.add_widget(pad)
@@ -94,16 +105,16 @@ class FlagTableForm(BoxLayout):
 
     def _flag_row(self, phase: str, index: int, reminder: Sequence[int], values: Sequence[int]) -> BoxLayout:
         row = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH)
-        row.add_widget(Label(text=f"#{index + 1}", font_size=FONT_LABEL, color=TEXT_QUIET,
+        row.add_widget(Label(text=f"#{index + 1}", font_size=FONT_SMALL, color=TEXT_QUIET,
                              size_hint_x=None, width=36))
         for field in range(FIELDS_PER_FLAG):
             button = TapButton(text=str(values[field]) if field < len(values) else "",
-                               font_size=FONT_LABEL + 4, bold=True, size_hint_x=None, width=TOUCH)
+                               font_size=FONT_SMALL + 4, bold=True, size_hint_x=None, width=TOUCH)
             button.bind(on_release=lambda _w, key=(phase, index, field): self.select(key))
             self.fields[(phase, index, field)] = button
             row.add_widget(button)
         row.add_widget(Label(text=say("ui.campanile.flags.reminder", flag="/".join(map(str, reminder))),
-                             font_size=FONT_LABEL, color=TEXT_QUIET, halign="left", valign="middle",
+                             font_size=FONT_SMALL, color=TEXT_QUIET, halign="left", valign="middle",
                              text_size=(170, TOUCH)))
         return row
 

@@ -22,18 +22,18 @@ from kivy.uix.widget import Widget
 from companion.games.campanile.state import FlagResult
 from companion.games.campanile.views import preview
 from companion.i18n import text as say
-from ui.games.campanile_style import (
+from ui.games.campanile_widgets import PieceBadge, TapButton, TowerTag
+from ui.theme import (
     BACKGROUND,
-    FONT_LABEL,
+    FONT_SMALL,
     SPACING,
     TEXT,
     TEXT_QUIET,
     TOUCH,
-    marker_colour,
+    piece_colour,
     text_on,
     tower_colour,
 )
-from ui.games.campanile_widgets import PieceBadge, TapButton, TowerTag
 
 if TYPE_CHECKING:
     from ui.games.campanile import CampanileBoard
@@ -48,7 +48,7 @@ MAX_PLAYERS = 5
 MAX_AWARDS = 3
 
 
-def _label(text: str, size: int = FONT_LABEL, colour: Any = TEXT, **kwargs: Any) -> Label:
+def _label(text: str, size: int = FONT_SMALL, colour: Any = TEXT, **kwargs: Any) -> Label:
     label = Label(text=text, font_size=size, color=colour, halign="left", valign="middle", **kwargs)
     label.bind(size=lambda w, s: setattr(w, "text_size", s))
     return label
@@ -65,18 +65,18 @@ class FlagRow(BoxLayout):
         super().__init__(orientation="vertical", spacing=2, size_hint_y=None, **kwargs)
         self.headline = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=40)
         self.tag = TowerTag(size_hint_x=None, width=120)
-        self.flag = _label("", FONT_LABEL, TEXT_QUIET, size_hint_x=None, width=150)
+        self.flag = _label("", FONT_SMALL, TEXT_QUIET, size_hint_x=None, width=150)
         self.influence = BoxLayout(orientation="horizontal", spacing=4)
         self.tallies = [(PieceBadge(pos_hint={"center_y": 0.5}),
-                         _label("", FONT_LABEL + 4, TEXT, bold=True, size_hint_x=None, width=34))
+                         _label("", FONT_SMALL + 4, TEXT, bold=True, size_hint_x=None, width=34))
                         for _ in range(MAX_PLAYERS)]
         self.awards = BoxLayout(orientation="horizontal", spacing=4, size_hint=(None, None), height=36)
         self.prizes = [(PieceBadge(pos_hint={"center_y": 0.5}),
-                        _label("", FONT_LABEL + 6, TEXT, bold=True, size_hint_x=None,
+                        _label("", FONT_SMALL + 6, TEXT, bold=True, size_hint_x=None,
                                width=AWARD_WIDTH - 48))
                        for _ in range(MAX_AWARDS)]
         self.second = BoxLayout(orientation="horizontal", size_hint_y=None, height=36)
-        self.why = Label(font_size=FONT_LABEL, color=TEXT_QUIET, halign="left", valign="top",
+        self.why = Label(font_size=FONT_SMALL, color=TEXT_QUIET, halign="left", valign="top",
                          size_hint_y=None)
         self.why.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
                       texture_size=lambda w, size: setattr(w, "height", size[1]))
@@ -130,7 +130,7 @@ class CampanileValuation(BoxLayout):
         #: Which valuation is shown: an index into the state's valuations, or None for the preview.
         self.shown: int | None = None
         self.title_row = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH)
-        self.title = _label("", FONT_LABEL + 6, TEXT, bold=True)
+        self.title = _label("", FONT_SMALL + 6, TEXT, bold=True)
         self.tabs: dict[int | None, TapButton] = {}
         for index in (0, 1, None):
             tab = TapButton(size_hint_x=None, width=130)
@@ -144,9 +144,9 @@ class CampanileValuation(BoxLayout):
         self.scroll = ScrollView(do_scroll_x=False, bar_width=8)
         self.scroll.add_widget(self.rows)
         self.chips = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=40)
-        self.chip_label = _label("", FONT_LABEL, TEXT_QUIET, size_hint_x=None, width=110)
+        self.chip_label = _label("", FONT_SMALL, TEXT_QUIET, size_hint_x=None, width=110)
         self.holdings = [(PieceBadge(pos_hint={"center_y": 0.5}),
-                          _label("", FONT_LABEL, TEXT, size_hint_x=None, width=110))
+                          _label("", FONT_SMALL, TEXT, size_hint_x=None, width=110))
                          for _ in board.players]
         self.add_widget(self.title_row)
         self.add_widget(self.scroll)
@@ -160,7 +160,7 @@ class CampanileValuation(BoxLayout):
 
     def paint(self, badge: PieceBadge, player: str) -> None:
         """``badge`` as ``player``'s: initials on the marker colour."""
-        fill = marker_colour(self.board.colours[player])
+        fill = piece_colour(self.board.colours[player])
         badge.text = self.board.initials[player]
         badge.fill = list(fill)
         badge.ink = list(text_on(fill))

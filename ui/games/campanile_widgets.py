@@ -20,7 +20,7 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
-from ui.games.campanile_style import FLASH_SECONDS, LONG_PRESS_SECONDS, TEXT
+from ui.theme import FLASH_SECONDS, LONG_PRESS_SECONDS, TEXT
 
 #: The look of every Campanile widget, in one file beside the board's module.
 KV = Path(__file__).with_name("campanile.kv")

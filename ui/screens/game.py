@@ -19,6 +19,7 @@ from companion.i18n import current_language, text
 from companion.names import initials
 from ui import theme
 from ui.games import board_class
+from ui.players import table_colours
 from ui.screens import ShellScreen, column, filler, row
 from ui.widgets import BarTap, Field, Figure, Tap, Words, badge
 
@@ -41,10 +42,10 @@ def turn_words(session: Any) -> str:
 
 
 def player_colours(shell: Any, session: Any) -> dict[str, str | None]:
-    """Each player's piece colour: the game's setup when it records them, else their profile."""
-    setup_colours = getattr(shell.table.live.row, "setup", {}).get("colors", {}) if shell.table.live else {}
-    app = shell.table.app
-    return {p: setup_colours.get(p) or app.preferred_colour(p, session.game.name) for p in session.players}
+    """Each player's colour, the same on every screen and board (:func:`ui.players.table_colours`)."""
+    live = shell.table.live
+    setup = live.row.setup if live is not None and live.session is session else None
+    return table_colours(shell.table.app, session.game.name, session.players, setup)
 
 
 class CommonBar(BoxLayout):

@@ -3,7 +3,10 @@
 Everything is taps: a profile tapped joins the table at the next seat (tapped
 again, it leaves); "up" moves a player one seat earlier; a colour button
 steps through the game's piece colours. The service checks the whole choice
-when the game starts and its refusal is shown, naming what to fix.
+when the game starts and its refusal is shown, naming what to fix. A game
+that needs a form filled in first (Campanile's 2-player flag table, the
+first time) shows it here in place of the choices; once it is confirmed the
+game starts.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from companion.app import COLOURS_IN_SETUP, PIECE_COLOURS
 from companion.games.registry import GAMES, get_game
 from companion.i18n import text
 from companion.names import initials, same_name
-from ui import theme
+from ui import games, theme
+from ui.players import seat_colours
 from ui.screens import ShellScreen, column, filler, row, scrolling_list
 from ui.widgets import Field, Tap, Words, badge
 
@@ -28,9 +32,14 @@ class NewGameScreen(ShellScreen):
         self.seated: list[str] = []
         self.colours: dict[str, str] = {}
         self.board: str | None = None
+        #: The game's setup form while it is shown (see :meth:`start`), else ``None``.
+        self.form: Any = None
 
     def redraw(self) -> None:
         self.clear_widgets()
+        if self.form is not None:
+            self._show_form()
+            return
         body = column()
         top = row()
         back = Tap(text=text("ui.common.back"), size_hint_x=None, width=theme.TOUCH * 3)
@@ -65,10 +74,11 @@ class NewGameScreen(ShellScreen):
         seats = column(padding=0)
         seats.add_widget(Words(text=text("ui.new.seating", count=len(self.seated))))
         tags = initials(self.seated)
+        shown = self.shown_colours()
         allowed = PIECE_COLOURS.get(self.game)
         for seat, name in enumerate(self.seated):
             line = row()
-            line.add_widget(badge(tags[name], self.colours.get(name)))
+            line.add_widget(badge(tags[name], shown[name]))
             line.add_widget(Words(text=text("ui.new.seat", seat=seat + 1, player=name)))
             if allowed:
                 colour = self.colours.get(name)
@@ -99,6 +109,20 @@ class NewGameScreen(ShellScreen):
         middle.add_widget(seats)
         body.add_widget(middle)
         self.add_widget(body)
+
+    def _show_form(self) -> None:
+        """The game's setup form (its "back" returns to the choices; nothing is kept until confirmed)."""
+        if self.form.parent is not None:
+            self.form.parent.remove_widget(self.form)
+        self.add_widget(self.form)
+
+    def close_form(self) -> None:
+        self.form = None
+        self.redraw()
+
+    def _form_confirmed(self, _values: Any) -> None:
+        self.form = None
+        self.start()
 
     # -- the choices ---------------------------------------------------------------------
     def choose_game(self, game: str) -> None:
@@ -152,19 +176,36 @@ class NewGameScreen(ShellScreen):
         self.colours[player] = following
         self.redraw()
 
+    def shown_colours(self) -> dict[str, str | None]:
+        """Each seated player's colour as the game will show it: the one chosen here, else the profile's."""
+        app = self.shell.table.app
+        return seat_colours(self.game, self.seated, self.colours,
+                            {p: app.preferred_colour(p, self.game) for p in self.seated})
+
     def next_board(self, boards: list[str]) -> None:
         at = boards.index(self.board) + 1 if self.board in boards else 0
         self.board = boards[at % len(boards)]
         self.redraw()
 
     def start(self) -> None:
-        """Keep each player's colour as their preference, then start the game (refusals shown)."""
+        """Keep each player's colour as shown as their preference, then start the game (refusals shown).
+
+        Keeping every shown colour makes the game's badges and board show what this screen showed.
+        """
         app = self.shell.table.app
-        for player, colour in self.colours.items():
-            if not self.shell.succeeds(app.set_preferred_colour, player, self.game, colour):
+        form = games.setup_form(app, self.game, list(self.seated), self._form_confirmed, self.close_form)
+        if form is not None:
+            self.form = form
+            self.redraw()
+            return
+        shown = self.shown_colours()
+        for player, colour in shown.items():
+            if colour and not self.shell.succeeds(app.set_preferred_colour, player, self.game, colour):
                 return
         details: dict[str, Any] = {}
-        if self.game in COLOURS_IN_SETUP and self.colours:
+        if self.game in COLOURS_IN_SETUP and all(shown.values()):
+            details["colours"] = shown
+        elif self.game in COLOURS_IN_SETUP and self.colours:
             details["colours"] = {p: c for p, c in self.colours.items() if p in self.seated}
         if self.game == "castelli" and self.board:
             details["setup"] = {"board": self.board}

@@ -14,6 +14,7 @@ from companion.i18n import text
 from companion.names import initials
 from companion.stats import player_stats
 from ui import theme
+from ui.players import table_colours
 from ui.screens import ShellScreen, column, row, scrolling_list
 from ui.widgets import Tap, Words
 
@@ -142,8 +143,7 @@ class StatsScreen(ShellScreen):
         except Exception as error:  # a damaged game: say so, keep the screen
             panel.add_widget(Words(text=str(error)))
             return panel
-        colours = {p: app.preferred_colour(p, stored.game) or stored.setup.get("colors", {}).get(p)
-                   for p in stored.players}
+        colours = table_colours(app, stored.game, stored.players, stored.setup)
         self.chart = ProgressionChart(score_progression(session), colours, initials(stored.players))
         panel.add_widget(self.chart)
         return panel
