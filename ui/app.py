@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from companion.games.base import IllegalMove, RecordError
 from companion.session import SessionError
 from companion.settings import LANGUAGE
 from companion.table import Table, TableEvent
+from companion.watchdog import Watchdog
 from ui import theme
 from ui.keys import command_for_key
 from ui.widgets import RefusalBanner
@@ -209,6 +211,7 @@ class CompanionApp(App):
         self.table = table
         self.shell: Shell | None = None
         self.first_frame: float | None = None
+        self.watchdog = Watchdog()
 
     def build(self) -> Any:
         Window.clearcolor = theme.BACKGROUND
@@ -216,7 +219,19 @@ class CompanionApp(App):
         wire_window(shell)
         wire_commands(self.table)
         Clock.schedule_once(self._started, 0)
+        Window.bind(on_flip=self._first_flip)
         return shell.root
+
+    def _first_flip(self, *_args: Any) -> None:
+        """The first frame is on the screen: tell systemd, and feed its watchdog from Kivy's clock.
+
+        The pings come from the clock of the main loop, never from a thread of
+        their own: when the screen freezes they stop, and systemd restarts the app.
+        """
+        Window.unbind(on_flip=self._first_flip)
+        self.watchdog.ready("touchscreen")
+        if self.watchdog.interval is not None:
+            Clock.schedule_interval(lambda _dt: self.watchdog.tick(), min(1.0, self.watchdog.interval / 2))
 
     def _started(self, _dt: float) -> None:
         self.first_frame = time.perf_counter()
@@ -225,6 +240,7 @@ class CompanionApp(App):
         gc.disable()  # collected when idle instead (Shell.collect_when_idle)
 
     def on_stop(self) -> None:
+        self.watchdog.stopping()
         gc.enable()
         if self.shell is not None:
             self.shell.close()
@@ -260,4 +276,7 @@ def run_app(table: Table) -> None:
     Config.set("graphics", "width", str(theme.WINDOW[0]))
     Config.set("graphics", "height", str(theme.WINDOW[1]))
     Config.set("kivy", "exit_on_escape", "0")  # Escape is "back" here
-    CompanionApp(table).run()
+    app = CompanionApp(table)
+    # systemd stops the unit with SIGTERM: close the window on Kivy's clock, as a tap on "close" would.
+    signal.signal(signal.SIGTERM, lambda *_args: Clock.schedule_once(lambda _dt: app.stop(), 0))
+    app.run()
