@@ -269,9 +269,14 @@ def wire_commands(table: Table) -> None:
     Clock.schedule_interval(lambda _dt: table.commands.drain(), 0.1)
 
 
-def run_app(table: Table) -> None:
-    """Open the window (800×480 on a laptop) and run until it is closed."""
+def run_app(table: Table, kiosk: bool = False) -> None:
+    """Open the window (800×480 on a laptop; full screen as the kiosk) and run until it is closed."""
     from kivy.config import Config
+
+    from ui.kivy_setup import kiosk_input
+
+    if kiosk:
+        kiosk_input(Config)  # one provider for the touchscreen: two would double every tap
 
     Config.set("graphics", "width", str(theme.WINDOW[0]))
     Config.set("graphics", "height", str(theme.WINDOW[1]))
