@@ -1,0 +1,79 @@
+"""The kiosk's parts of the touchscreen: the power menu, an unsure date at game over, the backlight.
+
+Offscreen, by synthetic touches on a real window over a real store; the
+power actions run a stand-in for ``systemctl`` (tests/power_kit.py).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests import ui_kit as kit  # first: it prepares Kivy
+
+# isort: split
+from companion import i18n
+from tests.power_kit import Systemctl
+from ui.screens.settings import SettingsScreen
+from ui.widgets import LongTap
+
+DENIED = "Interactive authentication required."
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    return Path(os.environ.get("UI_SCREENSHOTS") or tmp_path / "shots")
+
+
+@pytest.fixture
+def shell(tmp_path: Path):
+    i18n.set_language("en")
+    opened = kit.open_shell(tmp_path / "store.db")
+    yield opened
+    kit.close_shell(opened)
+    i18n.set_language("en")
+
+
+def _hold(shell, code: str, systemctl: Systemctl) -> None:
+    before = len(systemctl.commands)
+    kit.hold(kit.find(i18n.text(code), LongTap), lambda: len(systemctl.commands) > before,
+             f"the long press on {code!r} to act")
+
+
+def test_the_power_actions_need_a_long_press_and_a_refusal_shows_in_the_banner(
+        shell, shots: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    refusing = Systemctl(status=1, complaint=DENIED)
+    monkeypatch.setattr(SettingsScreen, "power_run", staticmethod(refusing))
+    kit.tap(kit.find(i18n.text("ui.home.settings")))
+    switch_off = kit.find(i18n.text("ui.settings.power_off_hold"), LongTap)
+    kit.tap(switch_off)  # a tap is not enough to switch the table off
+    assert refusing.commands == []
+
+    _hold(shell, "ui.settings.power_off_hold", refusing)
+    assert refusing.commands == [["systemctl", "--no-ask-password", "poweroff"]]
+    kit.wait_for(lambda: shell.banner.shown, "the refusal in the banner")
+    assert shell.banner.text == f"the system refused to switch off: {DENIED}"
+    kit.screenshot(shots / "en-settings-power-refused.png")
+
+    i18n.set_language("hu")
+    shell.redraw_all()
+    _hold(shell, "ui.settings.restart_hold", refusing)
+    assert refusing.commands[-1] == ["systemctl", "--no-ask-password", "reboot"]
+    kit.wait_for(lambda: shell.banner.text.startswith("a rendszer nem engedte ezt: újraindítás"),
+                 "the refusal in Hungarian")
+
+
+def test_accepted_power_actions_run_systemctl_and_show_no_refusal(shell,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    accepting = Systemctl()
+    monkeypatch.setattr(SettingsScreen, "power_run", staticmethod(accepting))
+    kit.tap(kit.find(i18n.text("ui.home.settings")))
+    _hold(shell, "ui.settings.maintenance_hold", accepting)
+    _hold(shell, "ui.settings.restart_hold", accepting)
+    assert accepting.commands == [
+        ["systemctl", "--no-ask-password", "stop", "companion.service", "companion-headless.service"],
+        ["systemctl", "--no-ask-password", "reboot"]]
+    kit.pump(3)
+    assert not shell.banner.shown
