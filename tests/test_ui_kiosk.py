@@ -77,3 +77,41 @@ def test_accepted_power_actions_run_systemctl_and_show_no_refusal(shell,
         ["systemctl", "--no-ask-password", "reboot"]]
     kit.pump(3)
     assert not shell.banner.shown
+
+
+def test_a_game_with_an_unsure_date_shows_its_qr_code_only_after_the_date_is_confirmed(
+        tmp_path: Path, shots: Path) -> None:
+    import json
+
+    from companion.app import Companion
+
+    store = tmp_path / "unsure.db"
+    example = Path(__file__).parent / "data" / "examples" / "campanile-3p.json"
+    with Companion.open(store, clock_sure=lambda: False) as app:
+        session_id = app.import_record(json.loads(example.read_text(encoding="utf-8")))
+        with app.store._transaction() as db:  # as if played before the clock was set
+            db.execute("UPDATE sessions SET date_unsure = 1 WHERE id = ?", (session_id,))
+    i18n.set_language("en")
+    shell = kit.open_shell(store)
+    try:
+        app = shell.table.app
+        shell.table.open(app.open_game(session_id))
+        assert shell.screens.current == "over"
+        screen = shell.screens.get_screen("over")
+        started = app.store.session(session_id).started.astimezone().strftime("%Y-%m-%d %H:%M")
+        kit.find(i18n.text("ui.over.date_unsure", date=started))
+        kit.find(i18n.text("ui.over.qr_after_date"))
+        assert screen.qr is None
+        kit.screenshot(shots / "en-game-over-unsure-date.png")
+
+        confirm = kit.find(i18n.text("ui.over.confirm_date_hold"), LongTap)
+        kit.tap(confirm)  # a tap is not a confirmation
+        assert app.store.session(session_id).date_unsure and screen.qr is None
+        kit.hold(confirm, lambda: screen.qr is not None, "the QR code after the date is confirmed")
+        assert not app.store.session(session_id).date_unsure
+        kit.find(i18n.text("ui.over.played_on", date=started))
+        assert i18n.text("ui.over.qr_after_date") not in kit.texts()
+        kit.find(i18n.text("ui.over.scan"))
+        kit.screenshot(shots / "en-game-over-date-confirmed.png")
+    finally:
+        kit.close_shell(shell)
