@@ -115,3 +115,45 @@ def test_a_game_with_an_unsure_date_shows_its_qr_code_only_after_the_date_is_con
         kit.screenshot(shots / "en-game-over-date-confirmed.png")
     finally:
         kit.close_shell(shell)
+
+
+def test_the_backlight_dims_when_idle_and_a_touch_on_a_dark_screen_only_wakes_it(
+        shell, tmp_path: Path) -> None:
+    from ui.backlight import TouchLight
+
+    device = tmp_path / "backlight" / "10-0045"  # shaped as /sys/class/backlight
+    device.mkdir(parents=True)
+    (device / "max_brightness").write_text("255\n")
+    (device / "brightness").write_text("255\n")
+    now = [0.0]  # the idle time is the test's to set: nothing here waits for the real clock
+    app = shell.table.app
+    app.change_setting("backlight.timeout", 60)
+    light = TouchLight(app.settings, root=tmp_path / "backlight", clock=lambda: now[0])
+    light.wire()
+    try:
+        def brightness() -> str:
+            return (device / "brightness").read_text().strip()
+
+        now[0] = 29
+        kit.pump(3)
+        assert (light.dimmer.state, brightness()) == ("bright", "255")
+        now[0] = 30  # half the timeout: dimmed, by Kivy's clock
+        kit.wait_for(lambda: light.dimmer.state == "dim", "the clock's tick to dim the screen")
+        assert brightness() == str(round(0.2 * 255))
+        now[0] = 60
+        kit.wait_for(lambda: light.dimmer.state == "off", "the clock's tick to switch the light off")
+        assert brightness() == "0"
+
+        kit.tap(kit.find(i18n.text("ui.home.settings")))  # the screen was dark: this tap only wakes it
+        assert (light.dimmer.state, brightness()) == ("bright", "255")
+        assert shell.screens.current == "home"
+        kit.tap(kit.find(i18n.text("ui.home.settings")))  # now it acts
+        assert shell.screens.current == "settings"
+
+        app.change_setting("backlight.timeout", 0)  # never: the setting holds from the next tick
+        now[0] = 10_000
+        kit.wait_for(lambda: light.dimmer.off_after == float("inf"), "the clock's tick to read the setting")
+        kit.pump(3)
+        assert (light.dimmer.state, brightness()) == ("bright", "255")
+    finally:
+        light.unwire()

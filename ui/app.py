@@ -218,6 +218,10 @@ class CompanionApp(App):
         self.shell = shell = Shell(self.table)
         wire_window(shell)
         wire_commands(self.table)
+        from ui.backlight import TouchLight
+
+        self.light = TouchLight(self.table.app.settings)  # kept: Kivy holds bound methods weakly
+        self.light.wire()  # dimmed when idle; a touch on a dark screen only wakes it
         Clock.schedule_once(self._started, 0)
         Window.bind(on_flip=self._first_flip)
         return shell.root
