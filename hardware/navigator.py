@@ -14,7 +14,9 @@ only place that changes the game from the buttons, through the
 - ``undo`` / ``redo`` (a long press of Undo); ``valuation`` shows "if the
   valuation came now"; ``valuation_hold`` records the Campanile valuation card;
 - ``menu``: the small menu (new game, rematch, resume, undo list, language,
-  hardware test), or back out of any list; ``menu_hold`` leaves the hardware test.
+  hardware test, switching off), or back out of any list; ``menu_hold`` leaves the hardware test.
+  Switching off, restarting and stopping for maintenance each ask once more
+  ("cancel" first, so a second push by mistake does nothing).
 
 Whatever a key cannot do here (a Castelli reveal, a San Gimignano segment:
 their observed fields need the touchscreen, a seat panel or the console) is
@@ -109,6 +111,8 @@ class Navigator:
     listing: Listing | None = None
     preview: list[Page] = field(default_factory=list)
     last_test_key: str | None = None
+    #: How the power actions run their command (``None``: ``systemctl``); tests put their own here.
+    power_run: Any = None
 
     # -- the one entry point ----------------------------------------------------
     def key(self, name: str) -> None:
@@ -265,7 +269,8 @@ class Navigator:
         if self.table.session is not None and self.table.session.log:
             items.append((text("oled.menu.undo_list"), self._undo_list))
         items += [(text("oled.menu.language"), self._language),
-                  (text("oled.menu.hardware_test"), self._hardware_test)]
+                  (text("oled.menu.hardware_test"), self._hardware_test),
+                  (text("oled.menu.power"), self._power)]
         return Listing(text("oled.menu.title"), [label for label, _ in items], [a for _, a in items])
 
     def _submenu(self, title: str, labels: Sequence[str], actions: Sequence[Callable[[], None]]) -> None:
@@ -344,6 +349,27 @@ class Navigator:
     def _hardware_test(self) -> None:
         self.testing = True
         self.last_test_key = None
+
+    def _power(self) -> None:
+        from companion.power import PowerAction
+
+        actions = list(PowerAction)
+        self._submenu(text("oled.menu.power"), [text(f"oled.power.{a.value}") for a in actions],
+                      [lambda a=a: self._confirm_power(a) for a in actions])
+
+    def _confirm_power(self, action: Any) -> None:
+        """The protected step: the action's name, then "cancel" (first) or "yes"."""
+        self.listing = Listing(text(f"oled.power.{action.value}"),
+                               [text("oled.power.cancel"), text("oled.power.yes")],
+                               [lambda: None, lambda: self._perform_power(action)],
+                               back=self._menu_listing())
+
+    def _perform_power(self, action: Any) -> None:
+        from companion.power import perform
+
+        refusal = perform(action) if self.power_run is None else perform(action, run=self.power_run)
+        if refusal is not None:
+            self.notify(refused_pages(str(refusal)))
 
 
 def _language() -> str:

@@ -346,3 +346,63 @@ def test_the_loop_calls_its_tick_hooks_without_any_command_and_stops_when_asked(
     box.appliance.on_tick.append(tick)
     box.appliance.run()  # returns once stopped: nothing was posted, the ticks came by themselves
     assert ticks == [0, 1, 2]
+
+
+def _open_power_menu(box: Box) -> None:
+    from companion.i18n import text
+
+    box.press("buttons.menu")
+    box.pump(lambda: box.appliance.navigator.listing is not None)
+    listing = box.appliance.navigator.listing
+    assert listing is not None
+    box.turn(listing.labels.index(text("oled.menu.power")))
+    box.press("encoder.push")
+    box.pump(lambda: box.appliance.navigator.listing is not None
+             and box.appliance.navigator.listing.labels[0] == text("oled.power.power_off"))
+
+
+def test_the_oled_menu_switches_off_only_after_a_confirm_and_shows_a_refusal(box: Box) -> None:
+    from companion.i18n import text
+    from tests.power_kit import Systemctl
+
+    refusing = Systemctl(status=1, complaint="Access denied")
+    box.appliance.navigator.power_run = refusing
+    _open_power_menu(box)
+    box.press("encoder.push")  # "Switch off": asks once more, "Cancel" first
+    asking = [text("oled.power.cancel"), text("oled.power.yes")]
+    box.pump(lambda: box.appliance.navigator.listing is not None
+             and box.appliance.navigator.listing.labels == asking)
+    box.press("encoder.push")  # a second push by mistake cancels
+    box.pump(lambda: box.appliance.navigator.listing is None)
+    assert refusing.commands == []
+
+    _open_power_menu(box)
+    box.press("encoder.push")
+    box.pump(lambda: box.appliance.navigator.listing is not None
+             and box.appliance.navigator.listing.labels[0] == text("oled.power.cancel"))
+    box.turn(1)  # "Yes"
+    box.press("encoder.push")
+    box.pump(lambda: box.appliance.view._notice is not None)
+    assert refusing.commands == [["systemctl", "--no-ask-password", "poweroff"]]
+    shown = " ".join(box.appliance.view.page(box.appliance.view._notice.since).text().split())
+    assert shown == "Refused the system refused to switch off: Access denied"
+
+
+def test_the_oled_menu_restarts_and_stops_for_maintenance(box: Box) -> None:
+    from companion.i18n import text
+    from tests.power_kit import Systemctl
+
+    accepting = Systemctl()
+    box.appliance.navigator.power_run = accepting
+    for steps, command in ((1, ["systemctl", "--no-ask-password", "reboot"]),
+                           (2, ["systemctl", "--no-ask-password", "stop", "companion.service",
+                                "companion-headless.service"])):
+        _open_power_menu(box)
+        box.turn(steps)
+        box.press("encoder.push")
+        box.pump(lambda: box.appliance.navigator.listing is not None
+                 and box.appliance.navigator.listing.labels[0] == text("oled.power.cancel"))
+        box.turn(1)
+        box.press("encoder.push")
+        box.pump(lambda command=command: bool(accepting.commands) and accepting.commands[-1] == command)
+    assert len(accepting.commands) == 2 and box.appliance.view._notice is None

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from companion.games.base import IllegalMove, RecordError
 from companion.session import SessionError
 from companion.settings import LANGUAGE
 from companion.table import Table, TableEvent
+from companion.watchdog import Watchdog
 from ui import theme
 from ui.keys import command_for_key
 from ui.widgets import RefusalBanner
@@ -212,13 +214,19 @@ class CompanionApp(App):
         self.panel: Any = None
         self.shell: Shell | None = None
         self.first_frame: float | None = None
+        self.watchdog = Watchdog()
 
     def build(self) -> Any:
         Window.clearcolor = theme.BACKGROUND
         self.shell = shell = Shell(self.table)
         wire_window(shell)
         wire_commands(self.table)
+        from ui.backlight import TouchLight
+
+        self.light = TouchLight(self.table.app.settings)  # kept: Kivy holds bound methods weakly
+        self.light.wire()  # dimmed when idle; a touch on a dark screen only wakes it
         Clock.schedule_once(self._started, 0)
+        Window.bind(on_flip=self._first_flip)
         if self.oled_panel:
             from ui.oled_panel import beside_oled, wire_keys
 
@@ -227,6 +235,17 @@ class CompanionApp(App):
             return root
         return shell.root
 
+    def _first_flip(self, *_args: Any) -> None:
+        """The first frame is on the screen: tell systemd, and feed its watchdog from Kivy's clock.
+
+        The pings come from the clock of the main loop, never from a thread of
+        their own: when the screen freezes they stop, and systemd restarts the app.
+        """
+        Window.unbind(on_flip=self._first_flip)
+        self.watchdog.ready("touchscreen")
+        if self.watchdog.interval is not None:
+            Clock.schedule_interval(lambda _dt: self.watchdog.tick(), min(1.0, self.watchdog.interval / 2))
+
     def _started(self, _dt: float) -> None:
         self.first_frame = time.perf_counter()
         gc.collect()
@@ -234,6 +253,7 @@ class CompanionApp(App):
         gc.disable()  # collected when idle instead (Shell.collect_when_idle)
 
     def on_stop(self) -> None:
+        self.watchdog.stopping()
         gc.enable()
         if self.shell is not None:
             self.shell.close()
@@ -264,14 +284,21 @@ def wire_commands(table: Table) -> None:
     Clock.schedule_interval(lambda _dt: table.commands.drain(), 0.1)
 
 
-def run_app(table: Table) -> None:
-    """Open the window (800×480, on a laptop with the OLED beside it) and run until it is closed."""
+def run_app(table: Table, kiosk: bool = False) -> None:
+    """Open the window (800×480, on a laptop with the OLED beside it; full screen as the kiosk) and run
+    until it is closed."""
     from kivy.config import Config
 
     from ui import oled_panel
+    from ui.kivy_setup import kiosk_input
 
+    if kiosk:
+        kiosk_input(Config)  # one provider for the touchscreen: two would double every tap
     beside = oled_panel.wanted()
     Config.set("graphics", "width", str(theme.WINDOW[0] + (oled_panel.PANEL_WIDTH if beside else 0)))
     Config.set("graphics", "height", str(theme.WINDOW[1]))
     Config.set("kivy", "exit_on_escape", "0")  # Escape is "back" here
-    CompanionApp(table, oled_panel=beside).run()
+    app = CompanionApp(table, oled_panel=beside)
+    # systemd stops the unit with SIGTERM: close the window on Kivy's clock, as a tap on "close" would.
+    signal.signal(signal.SIGTERM, lambda *_args: Clock.schedule_once(lambda _dt: app.stop(), 0))
+    app.run()

@@ -171,18 +171,19 @@ def touchscreen_missing(environ: Mapping[str, str] | None = None) -> Message | N
     return None
 
 
-def run_touchscreen(app: Companion, live: LiveGame | None) -> int:
+def run_touchscreen(app: Companion, live: LiveGame | None, config: Any = None) -> int:
     """The touchscreen app over ``app``, the game ``live`` open in it; returns when its window closes."""
     from companion.table import Table
     from ui.kivy_setup import prepare
 
-    prepare()  # before Kivy is imported
+    rotation = int(config["screen.rotation"]) if config is not None else 0
+    kiosk = prepare(rotation=rotation)  # before Kivy is imported
     from ui.app import run_app
 
     table = Table(app)
     if live is not None:
         table.open(live)
-    run_app(table)
+    run_app(table, kiosk=kiosk)
     return 0
 
 
@@ -208,7 +209,7 @@ def run_run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
         _say_problem(daily_backup_quietly(app.store))
         if not args.headless and why_headless is None:
-            return run_touchscreen(app, live)
+            return run_touchscreen(app, live, config)
         session = None if live is None else live.session
         if live is None or session is None:
             print(phrase("console.no_game", games=", ".join(GAMES)), flush=True)

@@ -1,5 +1,10 @@
 """Game over: the winner large, the tie-break when it decided, each player's breakdown, and the
-BG Stats push link as a QR code (at least 200 px) that a player scans to log the play."""
+BG Stats push link as a QR code (at least 200 px) that a player scans to log the play.
+
+A game started before the Pi's clock was set (no network, no battery clock)
+has an unsure date: its QR code waits until the players confirm the date with
+a long press, and a line says why it is not shown yet.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +21,7 @@ from companion.names import initials
 from ui import theme
 from ui.screens import ShellScreen, column, filler, row
 from ui.screens.game import player_colours
-from ui.widgets import Figure, Tap, Words, badge
+from ui.widgets import Figure, LongTap, Tap, Words, badge
 
 #: The QR code's side in px (the spec asks for 200 or more, to scan from across the table).
 QR_SIZE = 232
@@ -101,6 +106,15 @@ class GameOverScreen(ShellScreen):
         left.add_widget(buttons)
         whole.add_widget(left)
         right = column(padding=0, size_hint_x=None, width=QR_SIZE + theme.SPACING)
+        self.qr = None
+        stored = table.app.store.session(table.live.id)
+        started = stored.started.astimezone().strftime("%Y-%m-%d %H:%M")
+        if stored.date_unsure:
+            self._ask_for_the_date(right, started)
+            whole.add_widget(right)
+            self.add_widget(whole)
+            return
+        right.add_widget(Words(text=text("ui.over.played_on", date=started), halign="center"))
         try:
             link = table.app.bgstats_link(table.live.id)
         except AppError as error:
@@ -113,3 +127,18 @@ class GameOverScreen(ShellScreen):
         right.add_widget(filler())
         whole.add_widget(right)
         self.add_widget(whole)
+
+    def _ask_for_the_date(self, right: Any, started: str) -> None:
+        """The clock was not set when the game began: the date the Pi thought, to confirm by a long press."""
+        right.add_widget(Words(text=text("ui.over.date_unsure", date=started), halign="center"))
+        confirm = LongTap(text=text("ui.over.confirm_date_hold"), accent=True)
+        confirm.bind(on_long_press=lambda *_: self.confirm_date())
+        right.add_widget(confirm)
+        right.add_widget(Words(text=text("ui.over.qr_after_date"), halign="center"))
+        right.add_widget(filler())
+
+    def confirm_date(self) -> None:
+        """The players say the date shown is right: the QR code for BG Stats appears."""
+        table = self.shell.table
+        if table.live is not None and self.shell.succeeds(table.app.confirm_date, table.live.id):
+            self.redraw()

@@ -1,6 +1,6 @@
 """Settings, kept in the store: language (every screen redraws), the OLED's brightness and timeout,
 the backlight's timeout, the table's name, backups kept, each game's BoardGameGeek id, the 2-player
-Campanile flag table and the player profiles.
+Campanile flag table, the player profiles, and switching the appliance off (long presses).
 
 Numbers change by steps with − and + (no keyboard needed); texts are typed
 and kept with a tap. Each change is checked by the service; a refusal names
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion import power
 from companion.games.registry import GAMES, get_game
 from companion.i18n import LANGUAGES, text
 from companion.settings import BACKUPS_KEPT, LANGUAGE, SETTINGS, bgg_id_key
@@ -45,8 +46,19 @@ def read_flags(typed: str) -> list[list[int]] | str:
     return flags
 
 
+#: The power actions, each a long press (pulling the plug must not be the only way): action -> label code.
+POWER_HOLDS: dict[power.PowerAction, str] = {
+    power.PowerAction.POWER_OFF: "ui.settings.power_off_hold",
+    power.PowerAction.RESTART: "ui.settings.restart_hold",
+    power.PowerAction.MAINTENANCE: "ui.settings.maintenance_hold",
+}
+
+
 class SettingsScreen(ShellScreen):
     """Every setting on one scrolling page."""
+
+    #: How the power actions run their command (``None``: ``systemctl``); tests put their own here.
+    power_run: power.Runner | None = None
 
     def redraw(self) -> None:
         self.clear_widgets()
@@ -125,6 +137,14 @@ class SettingsScreen(ShellScreen):
         add.bind(on_release=lambda *_: self.add_profile())
         line.add_widget(add)
         grid.add_widget(line)
+
+        grid.add_widget(Words(text=text("ui.settings.power"), bold=True, color=theme.ACCENT))
+        for action, label in POWER_HOLDS.items():
+            line = row()
+            hold = LongTap(text=text(label))
+            hold.bind(on_long_press=lambda _b, chosen=action: self.power(chosen))
+            line.add_widget(hold)
+            grid.add_widget(line)
         body.add_widget(view)
         self.add_widget(body)
 
@@ -181,3 +201,10 @@ class SettingsScreen(ShellScreen):
     def remove_profile(self, name: str) -> None:
         self.shell.attempt(self.shell.table.app.remove_profile, name)
         self.redraw()
+
+    def power(self, action: power.PowerAction) -> None:
+        """Switch off, restart or stop for maintenance; a refusal (no polkit rule, a laptop) in the banner."""
+        run = self.power_run
+        refusal = power.perform(action) if run is None else power.perform(action, run=run)
+        if refusal is not None:
+            self.shell.refuse(str(refusal))

@@ -1,0 +1,79 @@
+"""The kiosk's Kivy settings: full screen, no cursor, the rotation, exactly one touch input provider.
+
+No real KMS/DRM here: what is tested is what Kivy is told (its environment
+and its ``Config``); whether the Pi's panel then comes up full screen and
+rotated is unverified (docs/appliance.md).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ui.kivy_setup import TOUCH_INPUT, kiosk_input, kiosk_wanted, prepare
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize(("environ", "kiosk"), [
+    ({"SDL_VIDEODRIVER": "kmsdrm"}, True),
+    ({}, False),
+    ({"SDL_VIDEODRIVER": "x11", "DISPLAY": ":0"}, False),
+    ({"COMPANION_KIOSK": "1"}, True),
+    ({"SDL_VIDEODRIVER": "kmsdrm", "COMPANION_KIOSK": "0"}, False),
+])
+def test_the_kiosk_is_the_units_video_driver_or_asked_for(environ: dict[str, str], kiosk: bool) -> None:
+    assert kiosk_wanted(environ) is kiosk
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_the_kiosk_window_is_full_screen_without_cursor_and_rotated(rotation: int) -> None:
+    environ = {"SDL_VIDEODRIVER": "kmsdrm"}
+    assert prepare(rotation=rotation, environ=environ) is True
+    assert environ["KCFG_GRAPHICS_FULLSCREEN"] == "auto"
+    assert environ["KCFG_GRAPHICS_SHOW_CURSOR"] == "0"
+    assert environ["KCFG_GRAPHICS_ROTATION"] == str(rotation)
+
+
+def test_a_laptop_window_is_left_as_it_is() -> None:
+    environ = {"DISPLAY": ":0"}
+    assert prepare(rotation=90, environ=environ) is False
+    assert not [name for name in environ if name.startswith("KCFG_")]
+
+
+def test_exactly_one_input_provider_is_left_the_touchscreens() -> None:
+    from kivy.config import ConfigParser
+
+    config = ConfigParser(name="kiosk-test")
+    config.add_section("input")
+    config.set("input", "mouse", "mouse")  # Kivy's defaults on Linux: a mouse and a probe of every device
+    config.set("input", "%(name)s", "probesysfs")
+    kiosk_input(config)
+    assert config.items("input") == [TOUCH_INPUT]
+
+
+def test_kivy_reads_the_kiosk_settings_at_import(tmp_path: Path) -> None:
+    """A real process: Kivy's own Config holds what prepare set, once Kivy is imported after it."""
+    script = (
+        "import json, sys\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "from ui.kivy_setup import prepare, kiosk_input\n"
+        "assert prepare(rotation=270)\n"
+        "from kivy.config import Config\n"
+        "kiosk_input(Config)\n"
+        "print(json.dumps({'graphics': {k: Config.get('graphics', k) for k in "
+        "('fullscreen', 'show_cursor', 'rotation')}, 'input': Config.items('input')}))\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KCFG_")}
+    env.update(COMPANION_KIOSK="1", SDL_VIDEODRIVER="offscreen", KIVY_HOME=str(tmp_path),
+               KIVY_NO_CONSOLELOG="1")
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout.splitlines()[-1])
+    assert seen["graphics"] == {"fullscreen": "auto", "show_cursor": "0", "rotation": "270"}
+    assert seen["input"] == [list(TOUCH_INPUT)]
