@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -108,6 +109,24 @@ def explanation_json(area: str, kind: str, explanation: Message) -> dict[str, An
     return {"area": area, "kind": kind, **explanation.to_json(), "text": text}
 
 
+#: Explanations already put into words, by the (immutable) evaluation or note they explain: a
+#: summary after every move would otherwise render every past evaluation's English line again.
+_EXPLAINED: OrderedDict[int, tuple[Any, dict[str, Any]]] = OrderedDict()
+_EXPLAINED_KEPT = 512
+
+
+def explained(item: Any) -> dict[str, Any]:
+    """:func:`explanation_json` of an evaluation or a note of a state, each made once and kept."""
+    kept = _EXPLAINED.get(id(item))
+    if kept is not None and kept[0] is item:
+        return dict(kept[1])
+    made = explanation_json(item.area, item.kind, item.explanation)
+    _EXPLAINED[id(item)] = (item, made)
+    if len(_EXPLAINED) > _EXPLAINED_KEPT:
+        _EXPLAINED.popitem(last=False)
+    return dict(made)
+
+
 def in_progress(state: State) -> tuple[str | None, str | None]:
     """``(player, next)``: whose turn is in progress and who starts the next (both ``None`` at the end)."""
     if state.finished:
@@ -199,8 +218,8 @@ class Castelli(Game[State, Move]):
         }
         if state.finished and state.final is not None:
             out["final"] = {p: dict(state.final[p]) for p in players}
-        out["explanations"] = [explanation_json(e.area, e.kind, e.explanation) for e in state.evaluations]
-        out["not_evaluated"] = [explanation_json(n.area, n.kind, n.explanation) for n in state.notes]
+        out["explanations"] = [explained(e) for e in state.evaluations]
+        out["not_evaluated"] = [explained(n) for n in state.notes]
         out["to_move"] = self.to_move(state)
         out["turn"] = dict(zip(("player", "next"), in_progress(state), strict=True))
         return out
