@@ -77,6 +77,7 @@ def write_screens(record: Mapping[str, Any], out_dir: str | Path, language: str)
                 path = out / name
                 shell.root.export_to_png(str(path))
                 written.append(path)
+            written += _valuation_screens(shell, out)
             shell.close()
             Window.remove_widget(shell.root)
             for child in shown:
@@ -84,6 +85,30 @@ def write_screens(record: Mapping[str, Any], out_dir: str | Path, language: str)
         finally:
             app.close()
             i18n.set_language(spoken)
+    return written
+
+
+def _valuation_screens(shell: Any, out: Path) -> list[Path]:
+    """``valuation-1.png``…: the valuation screen of each valuation in the record (boards that have one)."""
+    from kivy.animation import Animation
+    from kivy.base import EventLoop
+
+    shell.go("game")
+    board = getattr(shell.screens.get_screen("game"), "board", None)
+    valuations = getattr(getattr(board, "state", None), "valuations", ())
+    if board is None or not valuations or not hasattr(board, "open_valuation"):
+        return []
+    written = []
+    popup = board.open_valuation()
+    for index in range(len(valuations)):
+        popup.content.show(index)
+        for _ in range(6):
+            EventLoop.idle()
+        Animation.stop_all(shell.banner)
+        path = out / f"valuation-{index + 1}.png"
+        popup.export_to_png(str(path))
+        written.append(path)
+    board.close_valuation()
     return written
 
 
