@@ -72,6 +72,27 @@ def test_the_arrow_keys_turn_the_encoder_and_enter_confirms(shell) -> None:
         assert not panel.key(ord("q"))  # not one of the box's keys
         assert panel.key(13)  # Enter: the move on show is made, by the navigator as on the box
         assert len(shell.table.session.log) == 1
+        assert not panel.key(ord("q"), ["shift"])  # no held key of the box
+    finally:
+        panel.close()
+
+
+def test_shift_v_is_the_valuation_buttons_long_press(shell) -> None:
+    panel = OledPanel(shell.table)
+    try:
+        import json
+
+        record = json.loads((Path(__file__).parent / "data" / "examples" / "campanile-3p.json").read_text())
+        first = next(i for i, move in enumerate(record["moves"]) if move["type"] == "valuation")
+        record["moves"] = record["moves"][:first]  # the Intermezzo may be entered now
+        app = shell.table.app
+        shell.table.open(app.open_game(app.import_record(record)))
+        session = shell.table.session
+        assert panel.key(ord("v"))  # the preview, "if the valuation came now"
+        assert len(session.log) == first
+        assert panel.key(ord("v"), ["shift"])  # held: the Intermezzo is recorded after that preview
+        assert session.game.move_to_json(session.log[-1])["type"] == "valuation"
+        assert len(session.log) == first + 1
     finally:
         panel.close()
 

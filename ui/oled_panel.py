@@ -33,6 +33,9 @@ PANEL_WIDTH = WIDTH * SCALE + 2 * theme.SPACING
 #: Kivy's key code -> the navigator's key: the encoder (up/down arrows) and the buttons.
 PANEL_KEYS: dict[int, str] = {273: "previous", 274: "next", 13: "confirm", ord("v"): "valuation",
                               ord("m"): "menu"}
+#: With Shift, the buttons' long presses: Shift+V records the Campanile valuation after its
+#: preview, Shift+M leaves the hardware test (a keyboard has no "held").
+HELD_KEYS: dict[int, str] = {ord("v"): "valuation_hold", ord("m"): "menu_hold"}
 #: How often the view is ticked (its pages turn and notices expire by time), in seconds.
 TICK_SECONDS = 0.1
 
@@ -68,9 +71,9 @@ class OledPanel(Image):
         self.frame = frame
         self.texture = texture
 
-    def key(self, code: int) -> bool:
-        """A laptop key as the box's button or encoder; whether it was one."""
-        name = PANEL_KEYS.get(code)
+    def key(self, code: int, modifiers: list[str] | tuple[str, ...] = ()) -> bool:
+        """A laptop key as the box's button or encoder (Shift: held); whether it was one."""
+        name = HELD_KEYS.get(code) if "shift" in modifiers else PANEL_KEYS.get(code)
         if name is None:
             return False
         self.view.dismiss()
@@ -104,10 +107,11 @@ def wire_keys(panel: OledPanel) -> None:
     from kivy.core.window import Window
     from kivy.uix.textinput import TextInput
 
-    def key_down(_window: Any, key: int, *_args: Any) -> bool:
+    def key_down(_window: Any, key: int, _scancode: Any = None, _codepoint: Any = None,
+                 modifiers: Any = ()) -> bool:
         typing = any(isinstance(w, TextInput) and w.focus for w in Window.children[0].walk()) \
             if Window.children else False
-        return False if typing else panel.key(key)
+        return False if typing else panel.key(key, list(modifiers or ()))
 
     Window.bind(on_key_down=key_down)
 
