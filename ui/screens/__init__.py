@@ -30,6 +30,12 @@ class ShellScreen(Screen):
     def on_pre_enter(self, *args: Any) -> None:
         self.redraw()
 
+    def home_row(self, title: str | None = None) -> BoxLayout:
+        """The top row of a screen reached from home: Back (to home) and its ``title``."""
+        from companion.i18n import text
+
+        return back_row(text("ui.common.back"), lambda: self.shell.go("home"), title)
+
 
 def column(**kwargs: Any) -> BoxLayout:
     """A vertical box with the theme's spacing."""
@@ -44,6 +50,19 @@ def row(**kwargs: Any) -> BoxLayout:
     kwargs.setdefault("size_hint_y", None)
     kwargs.setdefault("height", theme.TOUCH)
     return BoxLayout(orientation="horizontal", **kwargs)
+
+
+def back_row(label: str, on_back: Any, title: str | None = None, width: float = 3) -> BoxLayout:
+    """The top row of a screen: a back button (``width`` touch targets wide) and its title."""
+    from ui.widgets import Tap, Words
+
+    top = row()
+    back = Tap(text=label, size_hint_x=None, width=theme.TOUCH * width)
+    back.bind(on_release=lambda *_: on_back())
+    top.add_widget(back)
+    if title is not None:
+        top.add_widget(Words(text=title))
+    return top
 
 
 def scrolling_list(columns: int = 1) -> tuple[ScrollView, GridLayout]:

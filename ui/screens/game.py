@@ -31,7 +31,7 @@ def turn_words(session: Any) -> str:
         return text("ui.turn.over")
     turn = game.turn(session.state)
     tags = initials(session.players)
-    acting = turn.player or turn.next
+    acting = turn.acting
     if turn.player is None and turn.may:
         return text("ui.turn.table", next=turn.next or "")
     if acting is None:
@@ -118,7 +118,7 @@ class GameScreen(ShellScreen):
         self.turn_label.text = turn_words(session)
         self.turn_badge_box.clear_widgets()
         turn = session.game.turn(session.state)
-        acting = turn.player or turn.next
+        acting = turn.acting
         if acting is not None and not session.game.is_finished(session.state):
             colours = player_colours(self.shell, session)
             self.turn_badge_box.add_widget(badge(initials(session.players)[acting], colours[acting]))

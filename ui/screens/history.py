@@ -14,7 +14,7 @@ from companion.games.base import RecordError
 from companion.i18n import current_language, text
 from companion.names import initials
 from ui import theme
-from ui.screens import ShellScreen, column, row, scrolling_list
+from ui.screens import ShellScreen, back_row, column, row, scrolling_list
 from ui.screens.game import player_colours
 from ui.widgets import LongTap, Tap, Words, badge
 
@@ -48,12 +48,8 @@ class HistoryScreen(ShellScreen):
         if self.amending is not None and self.amending >= len(session.log):  # undone meanwhile
             self.amending = self.replacement = self.verdict = None
         body = column()
-        top = row()
-        back = Tap(text=text("ui.common.back_to_game"), size_hint_x=None, width=theme.TOUCH * 4)
-        back.bind(on_release=lambda *_: self.shell.show_start())
-        top.add_widget(back)
-        top.add_widget(Words(text=text("ui.history.title", count=len(session.log))))
-        body.add_widget(top)
+        body.add_widget(back_row(text("ui.common.back_to_game"), self.shell.show_start,
+                                 text("ui.history.title", count=len(session.log)), width=4))
         area = row(size_hint_y=1, height=0)
         view, grid = scrolling_list()
         tags = initials(session.players)

@@ -68,12 +68,7 @@ class ResumeScreen(ShellScreen):
         self.clear_widgets()
         app = self.shell.table.app
         body = column()
-        top = row()
-        back = Tap(text=text("ui.common.back"), size_hint_x=None, width=theme.TOUCH * 3)
-        back.bind(on_release=lambda *_: self.shell.go("home"))
-        top.add_widget(back)
-        top.add_widget(Words(text=text("ui.resume.title")))
-        body.add_widget(top)
+        body.add_widget(self.home_row(text("ui.resume.title")))
         view, grid = scrolling_list(columns=2)
         grid.cols_minimum = {1: theme.TOUCH * 4}
         rows = app.unfinished()

@@ -41,10 +41,7 @@ class NewGameScreen(ShellScreen):
             self._show_form()
             return
         body = column()
-        top = row()
-        back = Tap(text=text("ui.common.back"), size_hint_x=None, width=theme.TOUCH * 3)
-        back.bind(on_release=lambda *_: self.shell.go("home"))
-        top.add_widget(back)
+        top = self.home_row()
         for name in GAMES:
             choice = Tap(text=get_game(name).title, accent=name == self.game)
             choice.bind(on_release=lambda _b, game=name: self.choose_game(game))

@@ -65,12 +65,7 @@ class SettingsScreen(ShellScreen):
         app = self.shell.table.app
         values = app.settings()
         body = column()
-        top = row()
-        back = Tap(text=text("ui.common.back"), size_hint_x=None, width=theme.TOUCH * 3)
-        back.bind(on_release=lambda *_: self.shell.go("home"))
-        top.add_widget(back)
-        top.add_widget(Words(text=text("ui.settings.title")))
-        body.add_widget(top)
+        body.add_widget(self.home_row(text("ui.settings.title")))
         view, grid = scrolling_list()
         self.fields: dict[str, Field] = {}
 

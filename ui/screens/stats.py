@@ -88,12 +88,7 @@ class StatsScreen(ShellScreen):
         self.clear_widgets()
         app = self.shell.table.app
         body = column()
-        top = row()
-        back = Tap(text=text("ui.common.back"), size_hint_x=None, width=theme.TOUCH * 3)
-        back.bind(on_release=lambda *_: self.shell.go("home"))
-        top.add_widget(back)
-        top.add_widget(Words(text=text("ui.stats.title")))
-        body.add_widget(top)
+        body.add_widget(self.home_row(text("ui.stats.title")))
         area = row(size_hint_y=1, height=0)
         view, grid = scrolling_list(columns=5)
         grid.cols_minimum = {0: 120, 1: 72, 2: 72, 3: 72, 4: 72}  # the longest Hungarian header fits
