@@ -58,7 +58,7 @@ NEEDS_ANOTHER_FRONT_END: dict[tuple[str, str], str] = {
 def likely_first(game: Game, state: Any, templates: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``templates`` with the acting player's moves first, then by how often each type is wanted."""
     turn = game.turn(state)
-    acting = turn.player or turn.next
+    acting = turn.acting
     order = LIKELY.get(game.name, ())
 
     def rank(template: dict[str, Any]) -> tuple[int, int]:

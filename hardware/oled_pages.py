@@ -110,7 +110,7 @@ def _campanile_pages(game: Game, state: Any, summary: Mapping[str, Any]) -> list
 
 def _castelli_pages(game: Game, state: Any, summary: Mapping[str, Any]) -> list[Page]:
     turn = game.turn(state)
-    acting = turn.player or turn.next
+    acting = turn.acting
     spaces = getattr(getattr(state, "board", None), "spaces", ())
     left = len(spaces) - len(getattr(state, "revealed", {}))
     pages = []
@@ -136,7 +136,7 @@ def _san_gimignano_pages(game: Game, state: Any, summary: Mapping[str, Any]) -> 
     rows += [Line(fit("  ".join(f"{short[p]} {summary['towers'].get(p, 0)}" for p in players)))]
     for player in summary.get("must_build") or []:
         rows.append(Line(fit(text("oled.san_gimignano.must_build", player=player)), inverted=True))
-    acting = game.turn(state).player or game.turn(state).next
+    acting = game.turn(state).acting
     if acting is not None:
         groups = len(summary.get("buildable", {}).get(acting, []))
         rows.append(Line(fit(text("oled.san_gimignano.buildable", player=acting, count=groups))))

@@ -437,7 +437,7 @@ class SeatPanels:
             status = text("panel.status.over", winners=winners, count=len(winners))
         else:
             turn = game.turn(state)
-            acting = turn.player or turn.next  # "the acting player" of every screen
+            acting = turn.acting  # "the acting player" of every screen
             if turn.player is None and turn.may:  # between turns the table enters something (a refill)
                 whose, acting = "table", turn.next
                 status = (text("panel.status.table_then", player=turn.next) if turn.next

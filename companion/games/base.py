@@ -127,6 +127,11 @@ class Turn:
     may: tuple[str, ...]
     next: str | None
 
+    @property
+    def acting(self) -> str | None:
+        """The player every screen marks: the one whose turn is in progress, else the next one."""
+        return self.player or self.next
+
     def to_json(self) -> dict[str, str | None]:
         """The summary's ``turn`` field."""
         return {"player": self.player, "next": self.next}
@@ -337,7 +342,7 @@ class Game(ABC, Generic[StateT, MoveT]):
         if not said:
             raise notation.NotationError(Message("console.notation.empty"))
         turn = self.turn(state)
-        acting = turn.player or turn.next
+        acting = turn.acting
         found = self._notation_matches(state, said, self.legal_moves(state), acting)
         if not found:
             found = self._notation_matches(state, said, (
