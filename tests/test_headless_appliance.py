@@ -205,29 +205,21 @@ def test_a_bad_backend_in_the_environment_is_exit_2_and_one_line(tmp_path: Path)
 
 
 def test_under_systemd_it_says_ready_pings_from_its_loop_and_says_stopping(tmp_path: Path) -> None:
-    import socket
+    from tests.notify_kit import drain, notify_socket, receive
 
     env = _environment(tmp_path)
-    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    notify.bind(str(tmp_path / "notify"))
-    notify.settimeout(GUARD)
+    notify = notify_socket(tmp_path / "notify")
     env.update(NOTIFY_SOCKET=str(tmp_path / "notify"), WATCHDOG_USEC="200000")  # ping every 0.1 s
     with open(os.devnull, "rb") as null:
         child = subprocess.Popen([sys.executable, "-c", NO_KIVY, "run", "--headless"], stdin=null,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, env=env)
     try:
-        heard = [notify.recv(4096).decode() for _ in range(3)]
+        heard = [receive(notify, GUARD) for _ in range(3)]
         assert heard[0].startswith("READY=1")
         assert heard[1:] == ["WATCHDOG=1", "WATCHDOG=1"]  # from the loop's ticks, while it runs
         child.send_signal(signal.SIGTERM)
         assert child.wait(timeout=GUARD) == 0
-        rest = []
-        notify.setblocking(False)
-        while True:
-            try:
-                rest.append(notify.recv(4096).decode())
-            except BlockingIOError:
-                break
+        rest = drain(notify)
         assert rest and rest[-1] == "STOPPING=1" and "READY=1" not in "".join(rest)
     finally:
         if child.poll() is None:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 from companion.app import Companion
+from tests.notify_kit import drain, notify_socket, receive
 
 ROOT = Path(__file__).resolve().parent.parent
 GUARD = 120.0  # seconds: a hang fails the test instead of stalling the suite
@@ -29,6 +29,7 @@ from ui.kivy_setup import prepare
 prepare(offscreen=True)
 from kivy.clock import Clock
 from companion.app import Companion
+from tests.notify_kit import drain, notify_socket, receive
 from companion.commands.run import run_touchscreen
 
 def freeze(_dt):
@@ -42,31 +43,12 @@ app.close()
 """
 
 
-def _receive(server: socket.socket, timeout: float = GUARD) -> str | None:
-    server.settimeout(timeout)
-    try:
-        return server.recv(4096).decode()
-    except TimeoutError:
-        return None
-
-
-def _drain(server: socket.socket) -> list[str]:
-    server.setblocking(False)
-    got = []
-    try:
-        while True:
-            got.append(server.recv(4096).decode())
-    except BlockingIOError:
-        return got
-
-
 def test_the_app_says_ready_once_pings_from_its_clock_not_when_frozen_and_says_stopping(
         tmp_path: Path) -> None:
     with Companion.open(tmp_path / "store.db") as app:
         app.start("campanile", ["Albert", "Birgit", "Franziska"])
     (tmp_path / "kivy").mkdir()
-    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    notify.bind(str(tmp_path / "notify"))
+    notify = notify_socket(tmp_path / "notify")
     env = {k: v for k, v in os.environ.items() if k != "WATCHDOG_PID"}
     env.update(SDL_VIDEODRIVER="offscreen", KIVY_HOME=str(tmp_path / "kivy"),
                NOTIFY_SOCKET=str(tmp_path / "notify"), WATCHDOG_USEC="200000")  # a ping every 0.1 s
@@ -74,23 +56,23 @@ def test_the_app_says_ready_once_pings_from_its_clock_not_when_frozen_and_says_s
                              env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              stderr=subprocess.DEVNULL, text=True)
     try:
-        heard = [_receive(notify) for _ in range(3)]
+        heard = [receive(notify) for _ in range(3)]
         assert heard[0] == "READY=1\nSTATUS=touchscreen"
         assert heard[1:] == ["WATCHDOG=1", "WATCHDOG=1"]
 
         child.send_signal(signal.SIGUSR1)
         assert child.stdout is not None and child.stdout.readline() == "frozen\n"
-        _drain(notify)
-        assert _receive(notify, QUIET) is None  # a frozen screen sends no pings: systemd restarts it
+        drain(notify)
+        assert receive(notify, QUIET) is None  # a frozen screen sends no pings: systemd restarts it
 
         assert child.stdin is not None
         child.stdin.write("go on\n")
         child.stdin.flush()
-        assert _receive(notify) == "WATCHDOG=1"  # the loop runs again: so do the pings
+        assert receive(notify) == "WATCHDOG=1"  # the loop runs again: so do the pings
 
         child.send_signal(signal.SIGTERM)
         assert child.wait(timeout=GUARD) == 0
-        rest = _drain(notify)
+        rest = drain(notify)
         assert rest and rest[-1] == "STOPPING=1" and "READY=1" not in "".join(rest)
     finally:
         if child.poll() is None:

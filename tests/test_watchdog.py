@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from companion.watchdog import Watchdog
+from tests.notify_kit import drain, receive
+from tests.notify_kit import notify_socket as notify_socket_at
 
 WAIT = 30.0  # seconds: generous; nothing here measures time
 QUIET = 1.0  # how long a frozen loop is listened to (nothing can arrive: the loop does not run)
@@ -20,31 +22,12 @@ QUIET = 1.0  # how long a frozen loop is listened to (nothing can arrive: the lo
 @pytest.fixture
 def notify_socket(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[socket.socket]:
     path = tmp_path / "notify"
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    server.bind(str(path))
+    server = notify_socket_at(path)
     monkeypatch.setenv("NOTIFY_SOCKET", str(path))
     monkeypatch.setenv("WATCHDOG_USEC", "20000")
     monkeypatch.setenv("WATCHDOG_PID", str(os.getpid()))
     yield server
     server.close()
-
-
-def _receive(server: socket.socket, timeout: float = WAIT) -> str | None:
-    server.settimeout(timeout)
-    try:
-        return server.recv(4096).decode()
-    except TimeoutError:
-        return None
-
-
-def _drain(server: socket.socket) -> list[str]:
-    server.setblocking(False)
-    got = []
-    try:
-        while True:
-            got.append(server.recv(4096).decode())
-    except BlockingIOError:
-        return got
 
 
 class Loop:
@@ -74,22 +57,22 @@ def test_ready_arrives_once_then_pings_while_the_loop_runs_and_none_when_it_free
     assert watchdog.enabled and watchdog.interval == pytest.approx(0.01)
     watchdog.ready("playing")
     watchdog.ready()
-    assert _receive(notify_socket) == "READY=1\nSTATUS=playing"
+    assert receive(notify_socket) == "READY=1\nSTATUS=playing"
 
     loop = Loop(watchdog)
     loop.run.set()
     loop.thread.start()
     try:
-        pings = [_receive(notify_socket) for _ in range(3)]
+        pings = [receive(notify_socket) for _ in range(3)]
         assert pings == ["WATCHDOG=1"] * 3  # not a second READY=1
 
         loop.run.clear()
         assert loop.frozen.wait(WAIT)
-        _drain(notify_socket)
-        assert _receive(notify_socket, QUIET) is None  # frozen: no pings at all
+        drain(notify_socket)
+        assert receive(notify_socket, QUIET) is None  # frozen: no pings at all
 
         loop.run.set()
-        assert _receive(notify_socket) == "WATCHDOG=1"  # the loop runs again: so do the pings
+        assert receive(notify_socket) == "WATCHDOG=1"  # the loop runs again: so do the pings
     finally:
         loop.stop.set()
         loop.run.set()
@@ -100,21 +83,21 @@ def test_status_and_stopping_are_sent_as_systemd_reads_them(notify_socket: socke
     watchdog = Watchdog()
     watchdog.status("Albert: a marker?\nnext: Birgit")
     watchdog.stopping()
-    assert _receive(notify_socket) == "STATUS=Albert: a marker? next: Birgit"
-    assert _receive(notify_socket) == "STOPPING=1"
+    assert receive(notify_socket) == "STATUS=Albert: a marker? next: Birgit"
+    assert receive(notify_socket) == "STOPPING=1"
 
 
 def test_no_pings_before_ready_nor_for_another_process(notify_socket: socket.socket,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     early = Watchdog()
     early.tick()
-    assert _receive(notify_socket, QUIET) is None
+    assert receive(notify_socket, QUIET) is None
     monkeypatch.setenv("WATCHDOG_PID", str(os.getpid() + 1))
     child = Watchdog()
     assert child.interval is None
     child.ready()
     child.tick()
-    assert _drain(notify_socket) == ["READY=1"]
+    assert drain(notify_socket) == ["READY=1"]
 
 
 def test_outside_systemd_every_call_does_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -135,4 +118,4 @@ def test_the_ping_interval_follows_a_fake_clock(notify_socket: socket.socket) ->
     now[0] += 0.011
     watchdog.tick()
     watchdog.tick()  # same instant: only one ping
-    assert _drain(notify_socket) == ["READY=1", "WATCHDOG=1"]
+    assert drain(notify_socket) == ["READY=1", "WATCHDOG=1"]
