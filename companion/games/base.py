@@ -34,17 +34,6 @@ def one_line(text: str) -> str:
                    for ch in text)
 
 
-def join_names(names: Sequence[str]) -> str:
-    """``A``, ``A and B``, ``A, B and C``: names in an English sentence.
-
-    Being replaced: a message takes the list itself as a parameter, and the
-    catalogue joins it the language's way (:func:`companion.i18n.join_list`).
-    """
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
 class IllegalMove(Exception):
     """The rules refuse a move.
 
@@ -55,8 +44,9 @@ class IllegalMove(Exception):
     Callers add which move and whose it was. This is the one exception type
     every engine raises for an illegal move.
 
-    A plain string is still accepted while the engines move onto codes
-    (issue 10); :mod:`tests.test_i18n` lists the ones left.
+    A plain string is accepted only so that a caller's mistake still shows
+    as words; every engine raises codes, and AST scans in the tests fail on
+    a sentence raised in the engines or the core.
     """
 
     def __init__(self, reason: Message | str) -> None:
@@ -79,8 +69,8 @@ class RecordError(ValueError):
     ``path`` is the JSON path of the offending field (``players[1]``,
     ``setup.towers[2]``, ``move 7``); ``str()`` gives ``"path: message"``.
     ``message`` is a :class:`Message` (code and parameters) put into words by
-    the catalogues in the current language; a plain string is still accepted
-    while the record checks move onto codes (issue 10).
+    the catalogues in the current language (a plain string is accepted only
+    so that a caller's mistake still shows as words; the tests forbid it).
     """
 
     def __init__(self, message: Message | str, path: str = "") -> None:
