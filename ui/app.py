@@ -15,6 +15,7 @@ the middle of a tap.
 from __future__ import annotations
 
 import gc
+import importlib
 import logging
 import signal
 import time
@@ -56,6 +57,20 @@ def load_kv() -> None:
         _kv_loaded.append(True)
 
 
+#: The shell's screens: name -> "module:Class", built as ``Class(shell, name=name)``.
+#: One line each, so a new screen is one added line.
+SCREENS: dict[str, str] = {
+    "home": "ui.screens.home:HomeScreen",
+    "new": "ui.screens.new_game:NewGameScreen",
+    "resume": "ui.screens.home:ResumeScreen",
+    "game": "ui.screens.game:GameScreen",
+    "history": "ui.screens.history:HistoryScreen",
+    "over": "ui.screens.game_over:GameOverScreen",
+    "stats": "ui.screens.stats:StatsScreen",
+    "settings": "ui.screens.settings:SettingsScreen",
+}
+
+
 class Shell:
     """The screens, the refusal banner and the commands the buttons and the keyboard share.
 
@@ -65,24 +80,15 @@ class Shell:
     """
 
     def __init__(self, table: Table) -> None:
-        from ui.screens.game import GameScreen
-        from ui.screens.game_over import GameOverScreen
-        from ui.screens.history import HistoryScreen
-        from ui.screens.home import HomeScreen, ResumeScreen
-        from ui.screens.new_game import NewGameScreen
-        from ui.screens.settings import SettingsScreen
-        from ui.screens.stats import StatsScreen
-
         load_kv()
         Window.clearcolor = theme.BACKGROUND
         self.table = table
         self.banner = RefusalBanner()
         self.screens = ScreenManager(transition=NoTransition())
-        for screen in (HomeScreen(self, name="home"), NewGameScreen(self, name="new"),
-                       ResumeScreen(self, name="resume"), GameScreen(self, name="game"),
-                       HistoryScreen(self, name="history"), GameOverScreen(self, name="over"),
-                       StatsScreen(self, name="stats"), SettingsScreen(self, name="settings")):
-            self.screens.add_widget(screen)
+        for name, where in SCREENS.items():
+            module_name, _, class_name = where.partition(":")
+            screen_class = getattr(importlib.import_module(module_name), class_name)
+            self.screens.add_widget(screen_class(self, name=name))
         self.root = BoxLayout(orientation="vertical")
         self.root.add_widget(self.screens)
         self.root.add_widget(self.banner)

@@ -3,8 +3,8 @@
 :func:`write_screens` replays the record into a throw-away store and shows
 it in an offscreen window: the game screen at the end of the record
 (``screen.png``), its history, game over when it is finished, and home and
-settings, in the language asked for. The valuation screens belong to the
-Campanile board and are added by it.
+settings, in the language asked for. A board adds its own views (the
+Campanile valuations…) through ``snapshot_extras``.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def write_screens(record: Mapping[str, Any], out_dir: str | Path, language: str)
                 path = out / name
                 shell.root.export_to_png(str(path))
                 written.append(path)
-            written += _valuation_screens(shell, out)
+            written += _board_screens(shell, out)
             shell.close()
             Window.remove_widget(shell.root)
             for child in shown:
@@ -88,27 +88,28 @@ def write_screens(record: Mapping[str, Any], out_dir: str | Path, language: str)
     return written
 
 
-def _valuation_screens(shell: Any, out: Path) -> list[Path]:
-    """``valuation-1.png``…: the valuation screen of each valuation in the record (boards that have one)."""
+def _board_screens(shell: Any, out: Path) -> list[Path]:
+    """The board's own extra screens (Campanile's valuations, Castelli's evaluation overlay…).
+
+    A board that has more to show than its screen offers
+    ``snapshot_extras(out, settle) -> list[Path]``: it opens each view, calls
+    ``settle()`` (a few frames, the banner's animation stopped) and writes
+    the PNG files into ``out``.
+    """
     from kivy.animation import Animation
     from kivy.base import EventLoop
 
-    shell.go("game")
-    board = getattr(shell.screens.get_screen("game"), "board", None)
-    valuations = getattr(getattr(board, "state", None), "valuations", ())
-    if board is None or not valuations or not hasattr(board, "open_valuation"):
-        return []
-    written = []
-    popup = board.open_valuation()
-    for index in range(len(valuations)):
-        popup.content.show(index)
+    def settle() -> None:
         for _ in range(6):
             EventLoop.idle()
         Animation.stop_all(shell.banner)
-        path = out / f"valuation-{index + 1}.png"
-        popup.export_to_png(str(path))
-        written.append(path)
-    board.close_valuation()
+
+    shell.go("game")
+    board = getattr(shell.screens.get_screen("game"), "board", None)
+    extras = getattr(board, "snapshot_extras", None)
+    if extras is None:
+        return []
+    written: list[Path] = extras(out, settle)
     return written
 
 

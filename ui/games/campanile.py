@@ -16,7 +16,8 @@ on every table event; the board never subscribes on its own.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -422,6 +423,21 @@ class CampanileBoard(FloatLayout):
             self._popup.open(animation=False)
         self.valuation_view = self._popup
         return self._popup
+
+    def snapshot_extras(self, out: Path, settle: Callable[[], None]) -> list[Path]:
+        """``valuation-1.png``…: the screen of each valuation so far (for ``companion snapshot``)."""
+        written: list[Path] = []
+        if not self.state.valuations:
+            return written
+        popup = self.open_valuation()
+        for index in range(len(self.state.valuations)):
+            popup.content.show(index)
+            settle()
+            path = out / f"valuation-{index + 1}.png"
+            popup.export_to_png(str(path))
+            written.append(path)
+        self.close_valuation()
+        return written
 
     def close_valuation(self) -> None:
         if self.valuation_view is not None:
