@@ -102,6 +102,11 @@ def check_turn(game, state) -> None:
     else:  # between turns only the next player, or the table, moves
         assert movers <= {turn.next}
     assert turn.next is None or turn.next in state.players
+    # The player every screen marks may move now, not one whose turn only stays open until the
+    # next starts. (With no next turn left, only Castelli's steward and guard may still come: they
+    # interject in another's turn, and its board asks for them; the turn's player stays marked.)
+    if movers and (turn.may or turn.next is not None):
+        assert turn.acting in movers
 
 
 def check_outcome(game, state) -> None:
@@ -151,6 +156,7 @@ def test_campanile_turn_without_a_display_reads_as_the_table_shows_it():
     assert game.turn(state) == Turn("Albert", ("influence",), "Birgit")
     state = game.apply(state, game.parse_move({"type": "influence", "player": "Albert", "tower": "red"}))
     assert game.turn(state) == Turn("Albert", (), "Birgit")
+    assert game.turn(state).acting == "Birgit"  # Albert may do nothing more: the screens mark Birgit
     state = game.apply(state, game.parse_move({"type": "valuation", "phase": "intermezzo"}))
     assert game.turn(state).player is None
 

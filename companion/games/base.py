@@ -119,8 +119,15 @@ class Turn:
 
     @property
     def acting(self) -> str | None:
-        """The player every screen marks: the one whose turn is in progress, else the next one."""
-        return self.player or self.next
+        """The player every screen marks: the one who may move now.
+
+        That is the player whose turn is in progress while they still may do
+        something; once they may do nothing more (their turn stays open only
+        until the next one starts), or between turns, it is the next player.
+        """
+        if self.player is not None and (self.may or self.next is None):
+            return self.player
+        return self.next if self.next is not None else self.player
 
     def to_json(self) -> dict[str, str | None]:
         """The summary's ``turn`` field."""
