@@ -36,7 +36,7 @@ def turn_words(session: Any) -> str:
         return text("ui.turn.table", next=turn.next or "")
     if acting is None:
         return text("ui.turn.over")
-    if turn.player is not None and turn.next and turn.next != turn.player:
+    if acting == turn.player and turn.next and turn.next != acting:
         return text("ui.turn.acting_next", player=acting, initials=tags[acting], next=turn.next)
     return text("ui.turn.acting", player=acting, initials=tags[acting])
 
