@@ -71,14 +71,15 @@ def cell_lines(cells: Sequence[str]) -> list[str]:
 def turn_lines(game: Game, state: Any) -> list[Line]:
     """Whose turn and what they may still do, the acting player inverted; who comes next."""
     turn = game.turn(state)
+    acting = turn.acting
     lines: list[Line] = []
-    if turn.player is not None:
-        lines.append(Line(fit(turn.player), big=True, inverted=True))
-        if turn.may:
-            lines.append(Line(fit(text("oled.turn.may", moves=len(game.legal_moves(state))))))
-    elif turn.may:
+    if turn.player is None and turn.may:
         lines.append(Line(fit(text("oled.turn.table")), inverted=True))
-    if turn.next is not None:
+    elif acting is not None:
+        lines.append(Line(fit(acting), big=True, inverted=True))
+        if acting == turn.player and turn.may:
+            lines.append(Line(fit(text("oled.turn.may", moves=len(game.legal_moves(state))))))
+    if turn.next is not None and turn.next != acting:
         lines.append(Line(fit(text("oled.turn.next", player=turn.next))))
     return lines
 
