@@ -1,0 +1,255 @@
+"""A new San Gimignano game's setup on the touchscreen: the rule set, the variant, the segments laid out
+before play, and the segments each player holds (or the shared pool).
+
+Everything starts at the usual game (the rulebook, groups of four, one segment
+per player laid out, the rulebook's hands), so *Start* is one tap. The
+segments laid out are drawn as on the map; to match the table, tap one, then
+its type in the palette, then *Turn* until it lies as on the table. The guild
+names are the ``san_gimignano.guilds`` setting's. Nothing is checked here: the
+service starts the game from the record's options and setup, and the engine's
+refusal (a guild meeting itself across an edge…) is shown in the banner,
+naming the field; nothing is stored then.
+
+:func:`setup_form` is the new-game screen's hook (``ui.games.GAME_SETUP_FORMS``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from companion.app import Companion
+from companion.games.san_gimignano import geometry, tables
+from companion.i18n import text as words
+from companion.settings import SAN_GIMIGNANO_GUILD_COLOURS, SAN_GIMIGNANO_GUILDS, split_words
+from ui.games import StartDetails
+from ui.games.campanile_widgets import TapButton
+from ui.games.san_gimignano import segment_types, type_of
+from ui.games.san_gimignano_map import HexMap, Scene
+from ui.games.san_gimignano_widgets import SegmentPicture, guild_colours
+from ui.theme import FONT_SMALL, SPACING, TEXT, TEXT_QUIET, TOUCH
+
+Position = tuple[int, int]
+Edges = tuple[str, ...]
+
+#: Where the segments laid out before play go: the rulebook's one per player, the clarified rhombus.
+START_POSITIONS: tuple[Position, ...] = ((0, 0), (1, 0), (0, 1), (1, 1))
+#: The words of the choices (option value -> message code).
+RULES_WORDS = {tables.RULEBOOK: "ui.san_gimignano.setup.rulebook",
+               tables.CLARIFIED: "ui.san_gimignano.setup.clarified"}
+VARIANT_WORDS = {tables.FOUR: "ui.san_gimignano.setup.four", tables.STRING: "ui.san_gimignano.setup.string"}
+
+
+def setup_form(app: Companion, game: str, players: Sequence[str],
+               on_confirmed: Callable[[Any], None], on_back: Callable[[], None]) -> SanGimignanoSetup | None:
+    """The new-game screen's hook: San Gimignano always asks (its setup has no defaults for the layout)."""
+    if game != "san-gimignano" or not players:
+        return None
+    return SanGimignanoSetup(app, list(players), on_confirmed, on_back)
+
+
+def default_layout(guilds: Sequence[str], count: int) -> dict[Position, Edges]:
+    """``count`` segments at the start positions, each of another type, no guild meeting itself."""
+    kinds = segment_types(tuple(guilds))
+    laid: dict[Position, Edges] = {}
+    for index, at in enumerate(START_POSITIONS[:count]):
+        for shift in range(len(kinds)):
+            kind = kinds[(index * 3 + shift) % len(kinds)]
+            fitting = geometry.fitting(laid, at, geometry.rotations(kind))
+            if fitting:
+                laid[at] = fitting[0]
+                break
+    return laid
+
+
+class SanGimignanoSetup(BoxLayout):
+    """The form; see the module's docstring."""
+
+    def __init__(self, app: Companion, players: list[str], on_confirmed: Callable[[Any], None],
+                 on_back: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(orientation="horizontal", spacing=SPACING, padding=SPACING, **kwargs)
+        self.app = app
+        self.players = players
+        self.on_confirmed = on_confirmed
+        settings = app.settings()
+        self.guilds = tuple(split_words(settings[SAN_GIMIGNANO_GUILDS]))
+        self.colours = guild_colours(self.guilds, settings[SAN_GIMIGNANO_GUILD_COLOURS])
+        self.rules = tables.RULEBOOK
+        self.variant = tables.FOUR
+        self.count = tables.default_hand(len(players)) if len(players) in tables.RULEBOOK_SETUP else 3
+        self.layout = default_layout(self.guilds, self._laid_count())
+        self.selected: Position | None = None
+
+        left = BoxLayout(orientation="vertical", spacing=SPACING, size_hint_x=None, width=400)
+        left.add_widget(Label(text=words("ui.san_gimignano.setup.laid_out"), font_size=FONT_SMALL, color=TEXT,
+                              size_hint_y=None, height=48, halign="left", valign="middle",
+                              text_size=(400, 48)))
+        self.map = HexMap()
+        self.map.bind(on_space=lambda _m, space: self.select((space[0], space[1])))
+        left.add_widget(self.map)
+        palette = GridLayout(cols=5, spacing=4, size_hint_y=None, height=2 * TOUCH + 4)
+        pairs = [[guild, list(colour)] for guild, colour in self.colours.items()]
+        self.palette: dict[tuple[str, str, str], SegmentPicture] = {}
+        for kind in segment_types(self.guilds):
+            key = SegmentPicture(edges=list(geometry.rotations(kind)[0]), colours=pairs)
+            key.bind(on_release=lambda w, k=kind: self.choose_type(k, w))
+            self.palette[kind] = key
+            palette.add_widget(key)
+        self.turn_button = TapButton(text=words("ui.san_gimignano.setup.turn"))
+        self.turn_button.bind(on_release=lambda w: self.turn(w))
+        palette.add_widget(self.turn_button)
+        left.add_widget(palette)
+        self.add_widget(left)
+
+        right = BoxLayout(orientation="vertical", spacing=SPACING)
+        self.rule_buttons = self._choice_row(right, "ui.san_gimignano.setup.rules", RULES_WORDS,
+                                             self.set_rules)
+        self.variant_buttons = self._choice_row(right, "ui.san_gimignano.setup.variant", VARIANT_WORDS,
+                                                self.set_variant)
+        self.count_label = Label(font_size=FONT_SMALL, color=TEXT, halign="left", valign="middle")
+        self.count_label.bind(size=lambda w, s: setattr(w, "text_size", s))
+        stepper = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH)
+        self.less = TapButton(text="−", font_size=28, size_hint_x=None, width=TOUCH)
+        self.less.bind(on_release=lambda _w: self.step(-1))
+        self.more = TapButton(text="+", font_size=28, size_hint_x=None, width=TOUCH)
+        self.more.bind(on_release=lambda _w: self.step(1))
+        for widget in (self.count_label, self.less, self.more):
+            stepper.add_widget(widget)
+        right.add_widget(stepper)
+        self.guild_line = Label(font_size=FONT_SMALL - 2, color=TEXT_QUIET, halign="left", valign="top",
+                                size_hint_y=None, height=52)
+        self.guild_line.bind(size=lambda w, s: setattr(w, "text_size", s))
+        right.add_widget(self.guild_line)
+        right.add_widget(Widget())
+        self.problem = Label(text="", font_size=FONT_SMALL - 2, color=(1, 0.62, 0.62, 1), halign="left",
+                             valign="middle", size_hint_y=None, height=44)
+        self.problem.bind(size=lambda w, s: setattr(w, "text_size", s))
+        right.add_widget(self.problem)
+        buttons = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH)
+        self.back = TapButton(text=words("ui.common.back"), size_hint_x=None, width=110)
+        self.back.bind(on_release=lambda _w: on_back())
+        self.start = TapButton(text=words("ui.san_gimignano.setup.start"), accent=True)
+        self.start.bind(on_release=lambda w: self.submit(w))
+        buttons.add_widget(self.back)
+        buttons.add_widget(self.start)
+        right.add_widget(buttons)
+        self.add_widget(right)
+        self.refresh()
+
+    def _choice_row(self, parent: BoxLayout, title: str, choices: dict[str, str],
+                    choose: Callable[[str], None]) -> dict[str, TapButton]:
+        parent.add_widget(Label(text=words(title), font_size=FONT_SMALL, color=TEXT_QUIET, size_hint_y=None,
+                                height=26, halign="left", valign="middle", text_size=(360, 26)))
+        line = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH)
+        found = {}
+        for value, code in choices.items():
+            button = TapButton(text=words(code))
+            button.bind(on_release=lambda _w, v=value: choose(v))
+            found[value] = button
+            line.add_widget(button)
+        parent.add_widget(line)
+        return found
+
+    def _laid_count(self) -> int:
+        if self.rules == tables.CLARIFIED:
+            return tables.CLARIFIED_LAID
+        return max(2, min(len(self.players), len(START_POSITIONS)))
+
+    # -- showing -------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        for value, button in self.rule_buttons.items():
+            button.accent = value == self.rules
+        for value, button in self.variant_buttons.items():
+            button.accent = value == self.variant
+        code = ("ui.san_gimignano.setup.hands" if self.rules == tables.RULEBOOK
+                else "ui.san_gimignano.setup.pool")
+        self.count_label.text = words(code, count=self.count)
+        self.guild_line.text = words("ui.san_gimignano.setup.guilds", guilds=list(self.guilds))
+        selected = self.layout.get(self.selected) if self.selected is not None else None
+        chosen = type_of(selected, self.guilds) if selected is not None else None
+        for kind, key in self.palette.items():
+            key.accent = kind == chosen
+            key.live = self.selected is not None
+        self.turn_button.live = self.selected is not None
+        self.map.show(Scene(segments=self.layout, guild_colours=self.colours,
+                            guild_tags={g: str(i + 1) for i, g in enumerate(self.guilds)},
+                            group_spaces=frozenset((self.selected[0], self.selected[1], g)
+                                                   for g in set(selected))
+                            if selected is not None and self.selected is not None else frozenset()))
+
+    # -- choosing ------------------------------------------------------------------------------
+    def set_rules(self, rules: str) -> None:
+        if rules != self.rules:
+            self.rules = rules
+            self.count = (tables.CLARIFIED_POOL if rules == tables.CLARIFIED
+                          else tables.default_hand(len(self.players))
+                          if len(self.players) in tables.RULEBOOK_SETUP else 3)
+            self.layout = default_layout(self.guilds, self._laid_count())
+            self.selected = None
+        self.refresh()
+
+    def set_variant(self, variant: str) -> None:
+        self.variant = variant
+        self.refresh()
+
+    def step(self, by: int) -> None:
+        self.count = max(0, min(tables.SEGMENTS_IN_BOX, self.count + by))
+        self.refresh()
+
+    def select(self, at: Position) -> None:
+        """A laid-out segment tapped: the palette and *Turn* now change it (tapped again: done)."""
+        self.selected = None if at == self.selected else at
+        self.refresh()
+
+    def choose_type(self, kind: tuple[str, str, str], widget: Any) -> None:
+        """The selected segment becomes this type, in the first way it fits between the others."""
+        if self.selected is None:
+            widget.flash()
+            return
+        others = {at: edges for at, edges in self.layout.items() if at != self.selected}
+        fitting = geometry.fitting(others, self.selected, geometry.rotations(kind))
+        self.layout[self.selected] = fitting[0] if fitting else geometry.rotations(kind)[0]
+        self.refresh()
+
+    def turn(self, widget: Any) -> None:
+        """The selected segment turned clockwise by one edge."""
+        if self.selected is None:
+            widget.flash()
+            return
+        edges = self.layout[self.selected]
+        self.layout[self.selected] = tuple(edges[(i - 1) % 6] for i in range(6))
+        self.refresh()
+
+    # -- starting --------------------------------------------------------------------------------
+    def details(self) -> StartDetails:
+        """The record's options and setup as chosen (the engine checks them when the game starts)."""
+        setup: dict[str, Any] = {
+            "guilds": list(self.guilds),
+            "segments": [{"at": list(at), "edges": list(edges)} for at, edges in self.layout.items()],
+        }
+        if self.rules == tables.RULEBOOK:
+            setup["hands"] = dict.fromkeys(self.players, self.count)
+        else:
+            setup["pool"] = self.count
+        return StartDetails(options={"rules": self.rules, "variant": self.variant}, setup=setup)
+
+    def submit(self, widget: Any) -> bool:
+        """Start: the new-game screen starts the game with these details (a refusal is shown there)."""
+        from companion.games.base import RecordError
+        from companion.games.registry import get_game
+
+        details = self.details()
+        try:
+            get_game("san-gimignano").start(self.players, details.options, details.setup)
+        except RecordError as refusal:
+            widget.flash()
+            self.problem.text = str(refusal)
+            return False
+        self.problem.text = ""
+        self.on_confirmed(details)
+        return True
