@@ -116,24 +116,22 @@ class SanGimignanoBoard(FloatLayout):
 
         body = BoxLayout(orientation="horizontal", spacing=SPACING, padding=(SPACING, SPACING),
                          size_hint=(1, 1), pos_hint={"x": 0, "y": 0})
-        self.controls = MapControls(orientation="vertical", spacing=SPACING, size_hint_x=None, width=TOUCH)
-        self.zoom_in = TapButton(text="+", font_size=28, size_hint_y=None, height=TOUCH)
+        self.controls = MapControls(orientation="horizontal", spacing=6, size_hint_y=None, height=TOUCH)
+        self.zoom_in = TapButton(text="+", font_size=28, size_hint_x=None, width=TOUCH)
         self.zoom_in.bind(on_release=lambda _w: self.map.zoom(ZOOM_STEP))
-        self.zoom_out = TapButton(text="−", font_size=28, size_hint_y=None, height=TOUCH)
+        self.zoom_out = TapButton(text="−", font_size=28, size_hint_x=None, width=TOUCH)
         self.zoom_out.bind(on_release=lambda _w: self.map.zoom(1 / ZOOM_STEP))
-        self.fit_button = TapButton(text=words("ui.san_gimignano.fit"), size_hint_y=None, height=TOUCH,
-                                    font_size=16)
+        self.fit_button = TapButton(text=words("ui.san_gimignano.fit"), size_hint_x=None, width=TOUCH + 24)
         self.fit_button.bind(on_release=lambda _w: self.map.fit_all())
         self.pans: dict[str, TapButton] = {}
         for name, arrow in (("left", "◀"), ("right", "▶"), ("up", "▲"), ("down", "▼")):
-            button = TapButton(text=arrow, font_name="DejaVuSans", font_size=24, size_hint_y=None,
-                               height=TOUCH)
+            button = TapButton(text=arrow, font_name="DejaVuSans", font_size=22, size_hint_x=None,
+                               width=TOUCH)
             button.bind(on_release=lambda _w, n=name: self.pan(n))
             self.pans[name] = button
         for widget in (self.zoom_in, self.zoom_out, self.fit_button, *self.pans.values()):
             self.controls.add_widget(widget)
         self.controls.add_widget(Widget())
-        body.add_widget(self.controls)
 
         middle = BoxLayout(orientation="vertical", spacing=4)
         self.legend = BoxLayout(orientation="horizontal", spacing=4, size_hint_y=None, height=24)
@@ -145,13 +143,14 @@ class SanGimignanoBoard(FloatLayout):
                       on_position=lambda _m, at: self.tap_position(at))
         middle.add_widget(self.legend)
         middle.add_widget(self.map)
+        middle.add_widget(self.controls)
         body.add_widget(middle)
 
         panel = BoxLayout(orientation="vertical", spacing=SPACING, size_hint_x=None, width=PANEL)
-        self.people = BoxLayout(orientation="vertical", spacing=4, size_hint_y=None,
-                                height=len(self.players) * (ROW + 4) - 4)
-        self.cells = {p: PlayerCell(self.initials[p], self.fills[p], size_hint_y=None, height=ROW)
-                      for p in self.players}
+        # The players' rows give way first when the shell's refusal banner takes room below the board.
+        self.people = BoxLayout(orientation="vertical", spacing=4, size_hint_y=1,
+                                size_hint_max_y=len(self.players) * (ROW + 4) - 4)
+        self.cells = {p: PlayerCell(self.initials[p], self.fills[p]) for p in self.players}
         for cell in self.cells.values():
             self.people.add_widget(cell)
         panel.add_widget(self.people)
@@ -176,7 +175,7 @@ class SanGimignanoBoard(FloatLayout):
         for widget in (self.build_button, self.pass_button, self.cancel_button):
             actions.add_widget(widget)
         panel.add_widget(actions)
-        panel.add_widget(Widget())
+        panel.add_widget(Widget(size_hint_y=0.001))
         body.add_widget(panel)
         self.add_widget(body)
         self.refresh()
@@ -223,7 +222,7 @@ class SanGimignanoBoard(FloatLayout):
             cell.show(state.tower_count[player], detail, player == acting)
         for guild, key in self.keys.items():
             name = guild_name(guild)
-            key.text = name if name.endswith(self.guild_tags[guild]) else f"{self.guild_tags[guild]} {name}"
+            key.text = name if self.guild_tags[guild] in name else f"{self.guild_tags[guild]} {name}"
         self._show_banner(state, found, forced, acting)
         self._show_choices(found, towers)
         self._show_actions(found, towers, forced, building)

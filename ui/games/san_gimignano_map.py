@@ -238,6 +238,8 @@ class HexMap(StencilView):
             Color(theme.ACCENT[0], theme.ACCENT[1], theme.ACCENT[2], 0.55)
             Mesh(vertices=[c for x, y in inset for c in (x, y, 0, 0)], indices=[0, 1, 2, 3],
                  mode="triangle_fan")
+            Color(*theme.TEXT)
+            Line(points=_flat(_shrunk(corners, 0.7)), close=True, width=2.0)
         if space in scene.group_spaces:
             Color(*theme.ACCENT)
             Line(points=_flat(inset), close=True, width=3.0)

@@ -29,7 +29,7 @@ from companion.i18n import text as words
 from companion.settings import SAN_GIMIGNANO_GUILD_COLOURS, SAN_GIMIGNANO_GUILDS, split_words
 from ui.games import StartDetails
 from ui.games.campanile_widgets import TapButton
-from ui.games.san_gimignano import segment_types, type_of
+from ui.games.san_gimignano import guild_name, segment_types, type_of
 from ui.games.san_gimignano_map import HexMap, Scene
 from ui.games.san_gimignano_widgets import SegmentPicture, guild_colours
 from ui.theme import FONT_SMALL, SPACING, TEXT, TEXT_QUIET, TOUCH
@@ -87,8 +87,8 @@ class SanGimignanoSetup(BoxLayout):
 
         left = BoxLayout(orientation="vertical", spacing=SPACING, size_hint_x=None, width=400)
         left.add_widget(Label(text=words("ui.san_gimignano.setup.laid_out"), font_size=FONT_SMALL, color=TEXT,
-                              size_hint_y=None, height=48, halign="left", valign="middle",
-                              text_size=(400, 48)))
+                              size_hint_y=None, height=74, halign="left", valign="middle",
+                              text_size=(400, 74)))
         self.map = HexMap()
         self.map.bind(on_space=lambda _m, space: self.select((space[0], space[1])))
         left.add_widget(self.map)
@@ -100,7 +100,7 @@ class SanGimignanoSetup(BoxLayout):
             key.bind(on_release=lambda w, k=kind: self.choose_type(k, w))
             self.palette[kind] = key
             palette.add_widget(key)
-        self.turn_button = TapButton(text=words("ui.san_gimignano.setup.turn"))
+        self.turn_button = TapButton(text=words("ui.san_gimignano.setup.turn"), font_size=FONT_SMALL - 4)
         self.turn_button.bind(on_release=lambda w: self.turn(w))
         palette.add_widget(self.turn_button)
         left.add_widget(palette)
@@ -169,7 +169,8 @@ class SanGimignanoSetup(BoxLayout):
         code = ("ui.san_gimignano.setup.hands" if self.rules == tables.RULEBOOK
                 else "ui.san_gimignano.setup.pool")
         self.count_label.text = words(code, count=self.count)
-        self.guild_line.text = words("ui.san_gimignano.setup.guilds", guilds=list(self.guilds))
+        self.guild_line.text = words("ui.san_gimignano.setup.guilds",
+                                     guilds=[guild_name(guild) for guild in self.guilds])
         selected = self.layout.get(self.selected) if self.selected is not None else None
         chosen = type_of(selected, self.guilds) if selected is not None else None
         for kind, key in self.palette.items():
