@@ -106,6 +106,7 @@ class SanGimignanoBoard(FloatLayout):
         self.guild_colours = guild_colours(state.guilds, setting)
         self.guild_tags = {guild: str(index + 1) for index, guild in enumerate(state.guilds)}
         self.types = segment_types(tuple(state.guilds))
+        self.shapes = {kind: frozenset(geometry.rotations(kind)) for kind in self.types}
         #: The segment being placed: its type, then its position (while orientations are offered).
         self.segment_type: tuple[str, str, str] | None = None
         self.segment_at: Position | None = None
@@ -329,10 +330,10 @@ class SanGimignanoBoard(FloatLayout):
                                    or self.build_space is not None)
 
     # -- what the engine offers ------------------------------------------------------------------
-    @staticmethod
-    def _placements(found: dict[str, views.Targets],
+    def _placements(self, found: dict[str, views.Targets],
                     kind: tuple[str, str, str]) -> list[tuple[Position, Edges]]:
-        shapes = set(geometry.rotations(kind))
+        """The engine's placements of a segment of this type (its six turns), for whoever may lay it."""
+        shapes = self.shapes[kind]
         seen: dict[tuple[Position, Edges], None] = {}
         for targets in found.values():
             for at, edges in targets.placements:

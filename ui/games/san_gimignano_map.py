@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle
+from kivy.graphics import Canvas, Color, Ellipse, Line, Mesh, Rectangle
 from kivy.uix.stencilview import StencilView
 
 from ui import theme
@@ -70,6 +70,8 @@ class HexMap(StencilView):
         self.user_view = False
         self._touches: dict[int, dict[str, Any]] = {}
         self._textures: dict[tuple[str, int, Colour], Any] = {}
+        #: Each segment's drawing by what it looked like (see :meth:`redraw`).
+        self._groups: dict[Any, Canvas] = {}
         self.bind(size=lambda *_: self._resized(), pos=lambda *_: self.redraw())
 
     # -- events --------------------------------------------------------------------------------
@@ -196,6 +198,11 @@ class HexMap(StencilView):
 
     # -- drawing -------------------------------------------------------------------------------
     def redraw(self) -> None:
+        """Draw the scene; a segment whose look did not change reuses its instructions from last time.
+
+        A move changes one or two segments, so a redraw builds only those (a whole map's
+        instructions are what costs on the Pi, not putting them on the canvas).
+        """
         self.canvas.clear()
         if self.view is None or self.width < 2:
             return
@@ -207,13 +214,34 @@ class HexMap(StencilView):
                 Color(*(theme.ACCENT if lit else theme.DIMMED))
                 Line(points=_flat(view.hexagon(at)), close=True, width=2.5 if lit else 1.0,
                      dash_length=0 if lit else 6, dash_offset=0 if lit else 4)
-            for at, edges in scene.segments.items():
-                self._segment(view, at, edges, 1.0)
-            if scene.ghost is not None:
+        common = (view, tuple(sorted(scene.guild_colours.items())), tuple(sorted(scene.player_fill.items())),
+                  tuple(sorted(scene.guild_tags.items())), tuple(sorted(scene.initials.items())))
+        kept: dict[Any, Canvas] = {}
+        for at, edges in scene.segments.items():
+            key = (common, at, edges, self._look(at, edges))
+            group = self._groups.get(key)
+            if group is None:
+                group = Canvas()
+                with group:
+                    self._segment(view, at, edges, 1.0)
+                    for guild, edge in first_edges(edges).items():
+                        self._space(view, (at[0], at[1], guild), edge)
+            kept[key] = group
+            self.canvas.add(group)
+        self._groups = kept
+        if scene.ghost is not None:
+            with self.canvas:
                 self._segment(view, scene.ghost[0], scene.ghost[1], 0.7)
-            for at, edges in scene.segments.items():
-                for guild, edge in first_edges(edges).items():
-                    self._space(view, (at[0], at[1], guild), edge)
+
+    def _look(self, at: Position, edges: tuple[str, ...]) -> tuple[Any, ...]:
+        """What decides how a segment's spaces look: tokens, tower, and how each is lit."""
+        scene = self.scene
+        found = []
+        for guild in first_edges(edges):
+            space = (at[0], at[1], guild)
+            found.append((scene.tokens.get(space, ()), scene.towers.get(space), space in scene.build_spaces,
+                          space in scene.group_spaces, space in scene.token_spaces))
+        return tuple(found)
 
     def _segment(self, view: View, at: Position, edges: tuple[str, ...], alpha: float) -> None:
         for guild, edge in first_edges(edges).items():
