@@ -354,3 +354,41 @@ def test_the_snapshot_writes_the_board_and_the_segment_view(tmp_path: Path) -> N
     game["moves"] = game["moves"][:3]
     written = {p.name for p in write_screens(game, tmp_path, "en")}
     assert {"screen.png", "segment.png"} <= written
+
+
+def keep_button(field: Any) -> Any:
+    """The Keep button on a settings field's row."""
+    return next(w for w in field.parent.children if getattr(w, "text", "") == i18n.text("ui.settings.keep"))
+
+
+def test_guild_names_and_colours_come_from_the_settings_screen(shell: Any, shots: Path) -> None:
+    from companion.settings import SAN_GIMIGNANO_GUILD_COLOURS, SAN_GIMIGNANO_GUILDS
+    from ui.games.san_gimignano_widgets import GUILD_RGB
+
+    shell.go("settings")
+    screen = shell.screens.get_screen("settings")
+    for key, typed in ((SAN_GIMIGNANO_GUILDS, "wool, bread, stone, wine"),
+                       (SAN_GIMIGNANO_GUILD_COLOURS, "purple, orange, green, grey")):
+        field = screen.fields[key]
+        kit.into_view(field)
+        field.text = typed
+        kit.tap(keep_button(field))
+        assert shell.table.app.settings()[key] == typed
+    screen = shell.screens.get_screen("settings")
+    field = screen.fields[SAN_GIMIGNANO_GUILDS]
+    kit.into_view(field)
+    field.text = "wool, wool, stone, wine"
+    kit.tap(keep_button(field))
+    assert shell.banner.shown and SAN_GIMIGNANO_GUILDS in shell.banner.text
+    assert shell.table.app.settings()[SAN_GIMIGNANO_GUILDS] == "wool, bread, stone, wine"
+
+    shell.go("home")
+    form = start_by_touch(shell, ["Ada", "Bo"])
+    assert form.guilds == ("wool", "bread", "stone", "wine")
+    kit.tap(form.start)
+    board = board_of(shell)
+    assert tuple(board.state.guilds) == ("wool", "bread", "stone", "wine")
+    assert board.guild_colours == {"wool": GUILD_RGB["purple"], "bread": GUILD_RGB["orange"],
+                                   "stone": GUILD_RGB["green"], "wine": GUILD_RGB["grey"]}
+    assert [key.text for key in board.keys.values()] == ["1 wool", "2 bread", "3 stone", "4 wine"]
+    kit.screenshot(shots / "en-own-guilds.png")
