@@ -392,3 +392,29 @@ def test_guild_names_and_colours_come_from_the_settings_screen(shell: Any, shots
                                    "stone": GUILD_RGB["green"], "wine": GUILD_RGB["grey"]}
     assert [key.text for key in board.keys.values()] == ["1 wool", "2 bread", "3 stone", "4 wine"]
     kit.screenshot(shots / "en-own-guilds.png")
+
+
+def test_a_space_tapped_while_placing_a_segment_only_leaves_the_segment(shell: Any) -> None:
+    session, board = start_example(shell, 1)
+    kind = next(k for k, key in board.palette.items() if key.live)
+    kit.tap(board.palette[kind])
+    assert board.map.scene.lit_positions
+    tap_space(board, next(iter(session.state.tokens)))
+    assert len(session.log) == 1 and board.segment_type is None
+    assert not board.map.scene.lit_positions
+    check_board(board)
+
+
+def test_undo_and_redo_in_the_bar_redraw_the_board(shell: Any) -> None:
+    game = record()
+    session, board = start_example(shell, 0)
+    for move in game["moves"][:2]:  # a token, then a segment, by touch
+        play_move(board, move)
+    assert len(session.log) == 2 and len(board.map.scene.segments) == len(game["setup"]["segments"]) + 1
+    kit.tap(kit.find(i18n.text("ui.bar.undo")))
+    assert len(session.log) == 1
+    assert len(board_of(shell).map.scene.segments) == len(game["setup"]["segments"])
+    check_board(board_of(shell))
+    kit.tap(kit.find(i18n.text("ui.bar.redo")))
+    assert len(board_of(shell).map.scene.segments) == len(game["setup"]["segments"]) + 1
+    check_board(board_of(shell))

@@ -122,7 +122,7 @@ class SanGimignanoBoard(FloatLayout):
         self.zoom_in.bind(on_release=lambda _w: self.map.zoom(ZOOM_STEP))
         self.zoom_out = TapButton(text="−", font_size=28, size_hint_x=None, width=TOUCH)
         self.zoom_out.bind(on_release=lambda _w: self.map.zoom(1 / ZOOM_STEP))
-        self.fit_button = TapButton(text=words("ui.san_gimignano.fit"), size_hint_x=None, width=TOUCH + 24)
+        self.fit_button = TapButton(text=words("ui.san_gimignano.fit"), size_hint_x=None, width=TOUCH + 26)
         self.fit_button.bind(on_release=lambda _w: self.map.fit_all())
         self.pans: dict[str, TapButton] = {}
         for name, arrow in (("left", "◀"), ("right", "▶"), ("up", "▲"), ("down", "▼")):
@@ -212,7 +212,7 @@ class SanGimignanoBoard(FloatLayout):
         building = self.building or bool(forced and towers)
         if self.segment_type is not None and not self._placements(found, self.segment_type):
             self.segment_type = self.segment_at = None
-        acting = state.players and self.table.session.game.to_move(state)
+        acting = self.table.session.game.to_move(state)
         left = views.segments_left(state)
         for player, cell in self.cells.items():
             segments = left.get(player)
@@ -368,13 +368,17 @@ class SanGimignanoBoard(FloatLayout):
         return True
 
     def tap_space(self, space: Space) -> bool:
-        """A guild space: a tower on it while building (and it is offered), else a token."""
+        """A guild space: a tower on it while building (and it is offered), else a token.
+
+        While a segment is being placed, a space only ends that (nothing is proposed).
+        """
+        if self.segment_type is not None:
+            self.cancel()
+            return False
         state = self.state
         found = self.targets(state)
         towers = self._tower_moves(found)
         building = self.building or bool(views.who_must_build(state) and towers)
-        if self.segment_type is not None:
-            self.cancel()
         if building and self.build_space is None:
             groups = [group for at, group in towers if at == space]
             if len(groups) == 1:

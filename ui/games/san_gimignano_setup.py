@@ -5,10 +5,10 @@ Everything starts at the usual game (the rulebook, groups of four, one segment
 per player laid out, the rulebook's hands), so *Start* is one tap. The
 segments laid out are drawn as on the map; to match the table, tap one, then
 its type in the palette, then *Turn* until it lies as on the table. The guild
-names are the ``san_gimignano.guilds`` setting's. Nothing is checked here: the
-service starts the game from the record's options and setup, and the engine's
-refusal (a guild meeting itself across an edge…) is shown in the banner,
-naming the field; nothing is stored then.
+names are the ``san_gimignano.guilds`` setting's. No rule is checked here: the
+engine's ``start`` checks the options and setup before the form hands them on,
+and its refusal (a guild meeting itself across an edge…) is shown under the
+choices, naming the field; nothing is started or stored then.
 
 :func:`setup_form` is the new-game screen's hook (``ui.games.GAME_SETUP_FORMS``).
 """
