@@ -40,6 +40,7 @@ from tests.ui_san_gimignano_kit import (
     tap_space,
 )
 from ui.games.san_gimignano import SanGimignanoBoard, type_of
+from ui.theme import piece_colour
 
 
 @pytest.fixture
@@ -275,6 +276,10 @@ def test_the_setup_form_by_touch_starts_a_clarified_string_game(shell: Any, shot
     kit.tap(kit.find(i18n.text("ui.san_gimignano.setup.string")))
     assert len(form.layout) == 4
     kit.tap(form.more)
+    assert form.colours_chosen == {"Ada": "red", "Bo": "blue"}
+    kit.tap(form.colour_buttons["Bo"])  # the next colour nobody has
+    assert form.colours_chosen == {"Ada": "red", "Bo": "yellow"}
+    assert form.colour_buttons["Bo"].text == "Bo: " + i18n.text("ui.colour.yellow")
     kit.screenshot(shots / "en-setup-clarified.png")
     kit.tap(form.start)
     session = shell.table.session
@@ -285,6 +290,9 @@ def test_the_setup_form_by_touch_starts_a_clarified_string_game(shell: Any, shot
     assert setup["pool"] == 13 and len(setup["segments"]) == 4
     board = board_of(shell)
     check_board(board)
+    # The colours are kept as the players' preferences: the bar's badge and the tokens agree.
+    assert shell.table.app.preferred_colour("Bo", "san-gimignano") == "yellow"
+    assert board.fills == {"Ada": piece_colour("red"), "Bo": piece_colour("yellow")}
     # Clarified: a segment starts the turn, so the palette is lit and tokens are not.
     assert any(key.live for key in board.palette.values())
     kit.screenshot(shots / "en-clarified-start.png")

@@ -2,7 +2,10 @@
 before play, and the segments each player holds (or the shared pool).
 
 Everything starts at the usual game (the rulebook, groups of four, one segment
-per player laid out, the rulebook's hands), so *Start* is one tap. The
+per player laid out, the rulebook's hands), so *Start* is one tap. Each
+player's colour (the rulebook names none) starts at their preferred one and
+steps with a tap; it is kept as their preference, so the bar's badge and the
+board's tokens agree. The
 segments laid out are drawn as on the map; to match the table, tap one, then
 its type in the palette, then *Turn* until it lies as on the table. The guild
 names are the ``san_gimignano.guilds`` setting's. No rule is checked here: the
@@ -32,7 +35,8 @@ from ui.games.campanile_widgets import TapButton
 from ui.games.san_gimignano import guild_name, segment_types, type_of
 from ui.games.san_gimignano_map import HexMap, Scene
 from ui.games.san_gimignano_widgets import SegmentPicture, guild_colours
-from ui.theme import FONT_SMALL, SPACING, TEXT, TEXT_QUIET, TOUCH
+from ui.players import initials
+from ui.theme import FONT_SMALL, SPACING, TEXT, TEXT_QUIET, TOUCH, piece_colour
 
 Position = tuple[int, int]
 Edges = tuple[str, ...]
@@ -43,6 +47,9 @@ START_POSITIONS: tuple[Position, ...] = ((0, 0), (1, 0), (0, 1), (1, 1))
 RULES_WORDS = {tables.RULEBOOK: "ui.san_gimignano.setup.rulebook",
                tables.CLARIFIED: "ui.san_gimignano.setup.clarified"}
 VARIANT_WORDS = {tables.FOUR: "ui.san_gimignano.setup.four", tables.STRING: "ui.san_gimignano.setup.string"}
+#: The colours a player's pieces may be given here (the rulebook names none): kept as the player's
+#: preferred colour for San Gimignano, so the bar's badge and the board's tokens agree.
+PLAYER_COLOURS = ("red", "blue", "yellow", "green", "white", "black")
 
 
 def setup_form(app: Companion, game: str, players: Sequence[str],
@@ -84,6 +91,8 @@ class SanGimignanoSetup(BoxLayout):
         self.count = tables.default_hand(len(players)) if len(players) in tables.RULEBOOK_SETUP else 3
         self.layout = default_layout(self.guilds, self._laid_count())
         self.selected: Position | None = None
+        self.colours_chosen = self._first_colours()
+        self.tags = initials(players)
 
         left = BoxLayout(orientation="vertical", spacing=SPACING, size_hint_x=None, width=400)
         left.add_widget(Label(text=words("ui.san_gimignano.setup.laid_out"), font_size=FONT_SMALL, color=TEXT,
@@ -121,8 +130,16 @@ class SanGimignanoSetup(BoxLayout):
         for widget in (self.count_label, self.less, self.more):
             stepper.add_widget(widget)
         right.add_widget(stepper)
+        people = BoxLayout(orientation="horizontal", spacing=4, size_hint_y=None, height=TOUCH)
+        self.colour_buttons: dict[str, TapButton] = {}
+        for player in players:
+            button = TapButton(font_size=FONT_SMALL - 4)
+            button.bind(on_release=lambda _w, p=player: self.next_colour(p))
+            self.colour_buttons[player] = button
+            people.add_widget(button)
+        right.add_widget(people)
         self.guild_line = Label(font_size=FONT_SMALL - 2, color=TEXT_QUIET, halign="left", valign="top",
-                                size_hint_y=None, height=52)
+                                size_hint_y=None, height=48)
         self.guild_line.bind(size=lambda w, s: setattr(w, "text_size", s))
         right.add_widget(self.guild_line)
         right.add_widget(Widget())
@@ -148,7 +165,7 @@ class SanGimignanoSetup(BoxLayout):
         line = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH)
         found = {}
         for value, code in choices.items():
-            button = TapButton(text=words(code))
+            button = TapButton(text=words(code), font_size=FONT_SMALL - 2)
             button.bind(on_release=lambda _w, v=value: choose(v))
             found[value] = button
             line.add_widget(button)
@@ -160,8 +177,24 @@ class SanGimignanoSetup(BoxLayout):
             return tables.CLARIFIED_LAID
         return max(2, min(len(self.players), len(START_POSITIONS)))
 
+    def _first_colours(self) -> dict[str, str]:
+        """Each player's preferred colour when it is free, else the first colour nobody has."""
+        chosen: dict[str, str] = {}
+        for player in self.players:
+            wish = self.app.preferred_colour(player, "san-gimignano")
+            if wish in PLAYER_COLOURS and wish not in chosen.values():
+                chosen[player] = wish
+        for player in self.players:
+            if player not in chosen:
+                chosen[player] = next(c for c in PLAYER_COLOURS if c not in chosen.values())
+        return chosen
+
     # -- showing -------------------------------------------------------------------------------
     def refresh(self) -> None:
+        for player, button in self.colour_buttons.items():
+            colour = self.colours_chosen[player]
+            button.text = f"{self.tags[player]}: {words(f'ui.colour.{colour}')}"
+            button.band = list(piece_colour(colour))
         for value, button in self.rule_buttons.items():
             button.accent = value == self.rules
         for value, button in self.variant_buttons.items():
@@ -192,6 +225,15 @@ class SanGimignanoSetup(BoxLayout):
                           if len(self.players) in tables.RULEBOOK_SETUP else 3)
             self.layout = default_layout(self.guilds, self._laid_count())
             self.selected = None
+        self.refresh()
+
+    def next_colour(self, player: str) -> None:
+        """The player's next colour that nobody else at the table has."""
+        taken = {c for p, c in self.colours_chosen.items() if p != player}
+        free = [c for c in PLAYER_COLOURS if c not in taken]
+        current = self.colours_chosen[player]
+        at = free.index(current) + 1 if current in free else 0
+        self.colours_chosen[player] = free[at % len(free)]
         self.refresh()
 
     def set_variant(self, variant: str) -> None:
@@ -248,6 +290,15 @@ class SanGimignanoSetup(BoxLayout):
         try:
             get_game("san-gimignano").start(self.players, details.options, details.setup)
         except RecordError as refusal:
+            widget.flash()
+            self.problem.text = str(refusal)
+            return False
+        from companion.app import AppError
+
+        try:
+            for player, colour in self.colours_chosen.items():
+                self.app.set_preferred_colour(player, "san-gimignano", colour)
+        except AppError as refusal:
             widget.flash()
             self.problem.text = str(refusal)
             return False
