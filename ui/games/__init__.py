@@ -11,8 +11,9 @@ A game without a board here is played with the shell's move picker (the
 legal moves in the notation, and a notation field).
 
 A game may also need a form filled in once before a game can start (the
-2-player flag table of Campanile): :func:`setup_form` finds it, and the
-new-game screen shows it in its place, then starts the game.
+2-player flag table of Campanile, San Gimignano's layout): :func:`setup_form`
+finds it, and the new-game screen shows it in its place, then starts the game
+(with the form's :class:`StartDetails` when it passes them).
 """
 
 from __future__ import annotations
@@ -20,15 +21,28 @@ from __future__ import annotations
 import importlib
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 log = logging.getLogger(__name__)
 
 #: game name -> "module:Class" of its board widget.
-GAME_BOARDS: dict[str, str] = {"campanile": "ui.games.campanile:CampanileBoard"}
+GAME_BOARDS: dict[str, str] = {"campanile": "ui.games.campanile:CampanileBoard",
+                               "san-gimignano": "ui.games.san_gimignano:SanGimignanoBoard"}
 #: game name -> "module:function" of its setup form: ``function(app, game, players, on_confirmed, on_back)``
 #: returns the form to fill in before the game can start, or ``None`` when none is needed.
-GAME_SETUP_FORMS: dict[str, str] = {"campanile": "ui.games.campanile_flags:setup_form"}
+GAME_SETUP_FORMS: dict[str, str] = {"campanile": "ui.games.campanile_flags:setup_form",
+                                    "san-gimignano": "ui.games.san_gimignano_setup:setup_form"}
+
+
+@dataclass(frozen=True)
+class StartDetails:
+    """What a setup form that chooses the game's options and setup hands to ``on_confirmed``:
+    the new-game screen starts the game with them (a form that only keeps a setting passes
+    anything else, and the game starts as it would have)."""
+
+    options: dict[str, Any] = field(default_factory=dict)
+    setup: dict[str, Any] = field(default_factory=dict)
 
 
 def board_class(game: str) -> type[Any] | None:

@@ -117,9 +117,9 @@ class NewGameScreen(ShellScreen):
         self.form = None
         self.redraw()
 
-    def _form_confirmed(self, _values: Any) -> None:
+    def _form_confirmed(self, values: Any) -> None:
         self.form = None
-        self.start()
+        self.start(values)
 
     # -- the choices ---------------------------------------------------------------------
     def choose_game(self, game: str) -> None:
@@ -184,13 +184,16 @@ class NewGameScreen(ShellScreen):
         self.board = boards[at % len(boards)]
         self.redraw()
 
-    def start(self) -> None:
+    def start(self, confirmed: Any = None) -> None:
         """Keep each player's colour as shown as their preference, then start the game (refusals shown).
 
         Keeping every shown colour makes the game's badges and board show what this screen showed.
+        ``confirmed`` is what the game's setup form confirmed (the form is not shown again); its
+        :class:`~ui.games.StartDetails` go into the game.
         """
         app = self.shell.table.app
-        form = games.setup_form(app, self.game, list(self.seated), self._form_confirmed, self.close_form)
+        form = (games.setup_form(app, self.game, list(self.seated), self._form_confirmed, self.close_form)
+                if confirmed is None else None)
         if form is not None:
             self.form = form
             self.redraw()
@@ -206,4 +209,7 @@ class NewGameScreen(ShellScreen):
             details["colours"] = {p: c for p, c in self.colours.items() if p in self.seated}
         if self.game == "castelli" and self.board:
             details["setup"] = {"board": self.board}
+        if isinstance(confirmed, games.StartDetails):
+            details["options"] = dict(confirmed.options)
+            details["setup"] = {**details.get("setup", {}), **confirmed.setup}
         self.shell.attempt(self.shell.table.start, self.game, list(self.seated), **details)

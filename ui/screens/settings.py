@@ -14,7 +14,14 @@ from typing import Any
 from companion import power
 from companion.games.registry import GAMES, get_game
 from companion.i18n import LANGUAGES, text
-from companion.settings import BACKUPS_KEPT, LANGUAGE, SETTINGS, bgg_id_key
+from companion.settings import (
+    BACKUPS_KEPT,
+    LANGUAGE,
+    SAN_GIMIGNANO_GUILD_COLOURS,
+    SAN_GIMIGNANO_GUILDS,
+    SETTINGS,
+    bgg_id_key,
+)
 from ui import theme
 from ui.screens import ShellScreen, column, row, scrolling_list
 from ui.widgets import Field, LongTap, Tap, Words
@@ -95,6 +102,10 @@ class SettingsScreen(ShellScreen):
         for game in GAMES:
             key = bgg_id_key(game)
             self._text_row(grid, key, text("ui.settings.bgg_id", game=get_game(game).title), str(values[key]))
+        self._text_row(grid, SAN_GIMIGNANO_GUILDS, text("ui.san_gimignano.settings.guilds"),
+                       str(values[SAN_GIMIGNANO_GUILDS]))
+        self._text_row(grid, SAN_GIMIGNANO_GUILD_COLOURS, text("ui.san_gimignano.settings.colours"),
+                       str(values[SAN_GIMIGNANO_GUILD_COLOURS]))
 
         grid.add_widget(Words(text=text("ui.settings.flags"), bold=True, color=theme.ACCENT))
         confirmed = app.flag_table()

@@ -1,0 +1,46 @@
+"""The San Gimignano board's words, checked without a window: every ``ui.san_gimignano.*`` code the
+board's modules name has words in every language, with the same placeholders, Hungarian with no English."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+from companion.games.messages import Message
+from companion.i18n import catalogue
+from tests.refusals import assert_words
+
+ROOT = Path(__file__).resolve().parent.parent
+CODE = re.compile(r"""["'](ui\.san_gimignano\.[a-z_.0-9]+)["']""")
+SOURCES = [*(ROOT / "ui" / "games").glob("san_gimignano*.py"), ROOT / "ui" / "screens" / "settings.py",
+           ROOT / "companion" / "settings.py"]
+
+
+def codes_named() -> set[str]:
+    return {code for path in SOURCES for code in CODE.findall(path.read_text(encoding="utf-8"))}
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_every_code_the_board_names_has_words_in_both_languages() -> None:
+    named = codes_named()
+    assert len(named) > 30, named
+    known = {msgid for _, msgid in catalogue("en").msgids if msgid.startswith("ui.san_gimignano.")}
+    assert named <= known, sorted(named - known)
+    hungarian = {msgid for _, msgid in catalogue("hu").msgids if msgid.startswith("ui.san_gimignano.")}
+    assert known == hungarian
+
+
+def test_hungarian_is_hungarian_with_the_english_placeholders() -> None:
+    params = {"player": "Ada", "initials": "Ad", "things": "x", "number": 2, "tokens": 5, "segments": 3,
+              "count": 3, "guilds": ["wool", "bread"], "value": "'x'", "colours": "red, blue"}
+    for _, code in catalogue("en").msgids:
+        if not code.startswith("ui.san_gimignano."):
+            continue
+        english, hungarian = catalogue("en").lookup(code), catalogue("hu").lookup(code)
+        assert english is not None and hungarian is not None, code
+        assert fields(english) == fields(hungarian), code
+        assert_words(Message(code, params), names=("Ada", "Ad", "wool", "bread", "red", "blue"))
