@@ -125,4 +125,16 @@ def test_every_scenario_ran_and_wrote_its_screenshots(report: dict[str, Any]) ->
         for view in ("board-start", "first-reveal-pad", "dora-evaluation", "build-confirm", "card-picker",
                      "evaluations"):
             assert f"{language}-{view}.png" in shots, (language, view)
-    assert {"en-tie-overlay.png", "en-tie-area.png", "en-steward-picker.png"} <= shots
+    assert {"en-tie-overlay.png", "en-tie-area.png", "en-steward-picker.png", "en-board-32.png",
+            "en-peasant-area.png"} <= shots
+
+
+def test_the_32_space_board_fits_with_cells_a_finger_can_hit(report: dict[str, Any]) -> None:
+    found = facts(report, "full_board")
+    assert found["cell"] >= 48
+    assert found["taps"]["reveal"] and max(found["taps"]["reveal"]) <= REVEAL_TAPS
+    assert any("a11" in text for text in found["area_lines"])
+
+
+def test_a_card_that_takes_an_area_is_played_on_the_board(report: dict[str, Any]) -> None:
+    assert facts(report, "area_card")["log"] == 2

@@ -336,3 +336,60 @@ def hungarian(h: CastelliHarness) -> dict[str, Any]:
         facts["refusal"] = str(h.refusals[-1].reason)
         h.screenshot("hu-board")
     return facts
+
+
+@scenario
+def full_board(h: CastelliHarness) -> dict[str, Any]:
+    """The shipped 32-space layout fits the window with every cell a touch target; a few turns on it."""
+    from ui.theme import TOUCH
+
+    players = ["Anna", "Bela", "Csaba"]
+    with h.game(players, setup={"colors": {"Anna": "green", "Bela": "red", "Csaba": "blue"},
+                                "board": "example-4p"}):
+        board = h.board
+        cell = board.view.cell
+        assert cell >= TOUCH, f"cells of {cell:.1f} px"
+        for name in [*board.state.board.spaces, *board.state.board.areas]:
+            x, y = board.view.centre_of(name)
+            assert 0 <= x < 800 and 0 <= y < 480 - 64, (name, x, y)
+        moves = [
+            {"type": "reveal", "player": "Anna", "space": "s01",
+             "shields": {"N": ["green", 3], "E": ["yellow", 2], "S": ["red", 1], "W": ["blue", 2]},
+             "silver": 1},
+            {"type": "reveal", "player": "Bela", "space": "s10",
+             "shields": {"N": ["red", 2], "E": ["blue", "card"], "S": ["green", 4], "W": ["yellow", 6]},
+             "silver": 0},
+            {"type": "reveal", "player": "Csaba", "space": "s12",
+             "shields": {"N": ["yellow", 5], "E": ["green", 1], "S": ["blue", 2], "W": ["red", 3]},
+             "silver": 2},
+        ]
+        facts = play_moves(h, moves, {2: "en-32"})
+        h.screenshot("en-board-32")
+        h.tap_place("a11")
+        h.screenshot("en-32-area")
+        facts["area_lines"] = [w.text for w in board.overlay.walk() if getattr(w, "text", "")]
+        h.tap(board.overlay.close_button)
+        facts["cell"] = cell
+        return facts
+
+
+@scenario
+def area_card(h: CastelliHarness) -> dict[str, Any]:
+    """A card that takes an area (the Peasant): Card, the card, then the area on the board."""
+    record = example()
+    board_json = json.loads(json.dumps(record["setup"]["board"]))
+    board_json["areas"]["a06"] = {"kind": "plain", "at": [0, 6]}  # an empty place for a village
+    with h.game(record["players"], setup={**record["setup"], "board": board_json}):
+        session = h.session
+        play(h, record["moves"][0])  # Anna reveals s34 with a card shield: she draws a card
+        move = {"type": "play", "player": "Anna", "card": "peasant", "area": "a06"}
+        h.tap(h.board.buttons["card"])
+        needs_area = next(b for b in h.board.overlay.walk() if hasattr(b, "move") and b.move is None)
+        h.tap(needs_area)
+        assert h.board.view.shown.live_areas == frozenset({"a06"}), h.board.view.shown.live_areas
+        h.screenshot("en-peasant-area")
+        h.tap_place("a06")
+        assert session.log[-1] == session.game.parse_move(move)
+        assert session.state.settlements.get("a06") == "village"
+        check_board(h)
+        return {"log": len(session.log)}

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
@@ -65,7 +66,7 @@ if str(KV) not in Builder.files:
     Builder.load_file(str(KV))
 
 #: The width of the players' column beside the board.
-SIDE_WIDTH = 376
+SIDE_WIDTH = 372
 #: A player's panel's height.
 PANEL_HEIGHT = 52
 
@@ -91,8 +92,14 @@ class CastelliBoard(FloatLayout):
         #: The overlay open now (reveal pad, evaluations, an area, a picker), or None.
         self.overlay: Overlay | None = None
         self.found: Targets = targets(state)
+        #: The overlays made so far, reused (making widgets is what costs): the pad, evaluations, an area.
+        self._pad: RevealPad | None = None
+        self._evaluations: EvaluationOverlay | None = None
+        self._area: AreaDetail | None = None
+        self._proposing = False
 
-        body = BoxLayout(orientation="horizontal", spacing=SPACING, padding=SPACING,
+        # 4 px around the board, so that a 32-space board's cells keep 48 px (ui.md's touch target)
+        body = BoxLayout(orientation="horizontal", spacing=SPACING, padding=(4, 4, SPACING, SPACING),
                          size_hint=(1, 1), pos_hint={"x": 0, "y": 0})
         self.view = BoardView(state.board, self.tap_space, self.tap_area, size_hint_x=1)
         body.add_widget(self.view)
@@ -108,7 +115,7 @@ class CastelliBoard(FloatLayout):
         self.buttons: dict[str, TapButton] = {}
         # Card, Sell, Steward; then Guard (rare: narrow), Evaluations (the longest word) and End
         for names, widths in ((("card", "sell", "steward"), (None, None, None)),
-                              (("guard", "evaluations"), (88, 150))):
+                              (("guard", "evaluations"), (72, 150))):
             line = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH)
             for name, width in zip(names, widths, strict=True):
                 button = TapButton(text=say(f"ui.castelli.button.{name}"))
@@ -124,6 +131,21 @@ class CastelliBoard(FloatLayout):
         body.add_widget(side)
         self.add_widget(body)
         self.refresh()
+        # The overlays are made in the frame after the board is shown, not in the tap that first needs
+        # one (a ModalView with its rows costs a noticeable moment on the Pi).
+        Clock.schedule_once(lambda _dt: self.prepare_overlays(), 0)
+
+    def prepare_overlays(self) -> None:
+        """Make the reveal pad, the evaluation overlay and the area detail ahead of their first use."""
+        if self.table.session is None:
+            return
+        state, found = self.state, self.found
+        if self._pad is None:
+            first = next(iter(state.board.spaces))
+            self._pad = RevealPad(self, first, found.revealer or self.to_move(state), found.swap)
+        self.evaluation_overlay()
+        if self._area is None:
+            self._area = AreaDetail(self, next(iter(state.board.areas)))
 
     # -- reading the table ---------------------------------------------------------------
     def _session(self) -> Any:
@@ -184,7 +206,7 @@ class CastelliBoard(FloatLayout):
         self.buttons["evaluations"].live = bool(state.evaluations or state.notes)
         self.end_button.live = found.end
         self.end_button.accent = found.end
-        if self.overlay is not None:
+        if self.overlay is not None and not self._proposing:
             self.overlay.refresh()
 
     def hint_words(self, state: State, found: Targets, builder: str | None, can_build: bool) -> str:
@@ -205,6 +227,7 @@ class CastelliBoard(FloatLayout):
         """Propose ``move`` (record JSON) as a touch: ``None`` when taken, else the refusal's words
         (``flash`` is called, and nothing changes)."""
         session = self._session()
+        self._proposing = True  # the overlay that proposes closes or says why: no need to redraw it
         try:
             self.table.propose(session.game.parse_move(move), "touch")
         except IllegalMove as refusal:
@@ -215,6 +238,8 @@ class CastelliBoard(FloatLayout):
             if flash is not None:
                 flash()
             return str(error)
+        finally:
+            self._proposing = False
         return None
 
     def _refused_in(self, overlay: Overlay, reason: str | None) -> bool:
@@ -228,7 +253,11 @@ class CastelliBoard(FloatLayout):
         """A face-down space the engine offers: the reveal pad. Any other: the engine says why not."""
         state, found = self.state, self.found
         if space in found.reveal_spaces and found.revealer is not None:
-            self.open_overlay(RevealPad(self, space, found.revealer, found.swap))
+            if self._pad is None:
+                self._pad = RevealPad(self, space, found.revealer, found.swap)
+            else:
+                self._pad.reset(space, found.revealer)
+            self.open_overlay(self._pad)
             return True
         shields = state.revealed.get(space) or tuple((c, 1) for c in tables.COLORS)
         move = {"type": "reveal", "player": found.revealer or self.to_move(state), "space": space,
@@ -245,8 +274,15 @@ class CastelliBoard(FloatLayout):
                                    lambda: self.view.flash(area))
             self.refresh()
             return refused is None
-        self.open_overlay(AreaDetail(self, area))
+        self.open_overlay(self.area_overlay(area))
         return True
+
+    def area_overlay(self, area: str) -> AreaDetail:
+        if self._area is None:
+            self._area = AreaDetail(self, area)
+        else:
+            self._area.show(area)
+        return self._area
 
     def enter_reveal(self, pad: RevealPad) -> bool:
         """The pad's tile confirmed: proposed; the evaluations it set off are shown at once."""
@@ -268,7 +304,7 @@ class CastelliBoard(FloatLayout):
     def show_followed(self) -> None:
         items = self.followed()
         if items:
-            overlay = EvaluationOverlay(self)
+            overlay = self.evaluation_overlay()
             overlay.show(say("ui.castelli.evaluation.after_reveal", space=self.state.pending.space), items)
             self.open_overlay(overlay)
 
@@ -462,11 +498,16 @@ class CastelliBoard(FloatLayout):
 
     def open_evaluations(self, items: list[Any] | None = None) -> EvaluationOverlay:
         state = self.state
-        overlay = EvaluationOverlay(self)
+        overlay = self.evaluation_overlay()
         shown = items if items is not None else [*reversed(state.evaluations), *reversed(state.notes)]
         overlay.show(say("ui.castelli.evaluation.all"), shown)
         self.open_overlay(overlay)
         return overlay
+
+    def evaluation_overlay(self) -> EvaluationOverlay:
+        if self._evaluations is None:
+            self._evaluations = EvaluationOverlay(self)
+        return self._evaluations
 
     def hold_end(self, widget: Any) -> bool:
         """End (held): the mine and the final scoring; the shell then shows game over with the breakdown."""
@@ -500,7 +541,7 @@ class CastelliBoard(FloatLayout):
         areas = [a for a, spec in state.board.areas.items() if spec.kind != "plain"]
         area = last[0].area if last else (areas[0] if areas else None)
         if area is not None:
-            overlay = self.open_overlay(AreaDetail(self, area))
+            overlay = self.open_overlay(self.area_overlay(area))
             settle()
             path = out / "area.png"
             overlay.export_to_png(str(path))

@@ -23,7 +23,7 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Line, Mesh, Rectangle, Triangle
+from kivy.graphics import Color, InstructionGroup, Line, Mesh, Rectangle, Triangle
 from kivy.graphics.texture import Texture
 from kivy.uix.widget import Widget
 
@@ -51,7 +51,7 @@ GIFT_COLOURS: dict[str, Colour] = {
 #: The face-down side of a tile.
 FACE_DOWN = rgb("#1b2f4a")
 #: Room around the grid for the frame pieces, in cells.
-MARGIN = 0.36
+MARGIN = 0.2
 #: The largest cell (a small board is not blown up beyond it).
 MAX_CELL = 96.0
 
@@ -106,6 +106,7 @@ class BoardView(Widget):
         self.shown: Shown | None = None
         self.flashing: str | None = None
         self._drawn_for: tuple[Any, ...] | None = None
+        self._cells: dict[str, tuple[Any, InstructionGroup]] = {}
         self.bind(pos=lambda *_: self.redraw(), size=lambda *_: self.redraw())
 
     # -- geometry ---------------------------------------------------------------------------------
@@ -168,17 +169,41 @@ class BoardView(Widget):
         self.redraw()
 
     def redraw(self, force: bool = False) -> None:
-        key = (self.shown, tuple(self.pos), tuple(self.size), self.flashing)
-        if (key == self._drawn_for and not force) or self.shown is None:
+        """Draw what changed: each cell is its own instruction group, redrawn only when what it shows
+        changed (a move changes a few cells of up to 64), all of them when the board moved or resized."""
+        if self.shown is None:
             return
-        self._drawn_for = key
-        canvas = self.canvas
-        canvas.clear()
+        geometry = (tuple(self.pos), tuple(self.size))
+        if geometry != self._drawn_for:
+            self._drawn_for = geometry
+            self.canvas.clear()
+            self._cells = {}
+            for name in (*self.layout.areas, *self.layout.spaces):  # areas first: spaces' gifts lie over
+                group = InstructionGroup()
+                self.canvas.add(group)
+                self._cells[name] = (None, group)
         shown = self.shown
-        for area in self.layout.areas.values():
-            self._area(canvas, area.name, shown)
-        for space in self.layout.spaces.values():
-            self._space(canvas, space.name, shown)
+        for name, (drawn, group) in self._cells.items():
+            key = self._cell_key(name, shown)
+            if key == drawn and not force:
+                continue
+            group.clear()
+            if name in self.layout.areas:
+                self._area(group, name, shown)
+            else:
+                self._space(group, name, shown)
+            self._cells[name] = (key, group)
+
+    def _cell_key(self, name: str, shown: Shown) -> tuple[Any, ...]:
+        """Everything a cell's drawing depends on."""
+        flashing = self.flashing == name
+        if name in self.layout.spaces:
+            return (shown.revealed.get(name), shown.silver_on.get(name, 0), name in shown.live_spaces,
+                    flashing)
+        owners = tuple(stack[-1] for stack in shown.castles.get(name, ()))
+        colours = tuple(shown.colours.get(p) for p in owners)
+        return (name in shown.done, name in shown.live_areas, colours, shown.settlements.get(name), flashing,
+                shown.mine if self.layout.areas[name].kind == "mine" else None)
 
     def _ring(self, canvas: Any, name: str, points: list[float], live: bool) -> None:
         if self.flashing == name:
@@ -319,7 +344,7 @@ class BoardView(Widget):
 
     def _gift(self, canvas: Any, gift: str, side_index: int, x: float, y: float, side: float) -> None:
         """A frame piece in the margin beside a space's side: its gift's colour and figure."""
-        depth = side * MARGIN * 0.8
+        depth = side * MARGIN * 0.85
         length = side * 0.6
         if side_index == 0:
             box = (x + (side - length) / 2, y + side + side * 0.04, length, depth)

@@ -16,11 +16,12 @@ from companion.i18n import text
 
 
 def final_breakdown(summary: dict[str, Any], player: str) -> str | None:
-    """``during play 5 · cards 1 · resources 3 · silver 4`` for ``player``; None before the end."""
+    """``in play 5 · cards 1 · resources 3 · silver 4`` for ``player`` (the parts worth something); None
+    before the end."""
     final = (summary.get("final") or {}).get(player)
     if final is None:
         return None
     during = summary["scores"][player] - sum(final.values())
-    parts = [text("ui.castelli.final.play", points=during)]
-    parts += [str(msg(f"castelli.final.{line}", points=points)) for line, points in final.items()]
-    return " · ".join(parts)
+    parts = [text("ui.castelli.final.play", points=during)] if during else []
+    parts += [str(msg(f"castelli.final.{line}", points=points)) for line, points in final.items() if points]
+    return " · ".join(parts) or text("ui.castelli.final.nothing")

@@ -73,7 +73,7 @@ class Icon(Widget):
     """A drawn sign for a count: a silver coin, a character card, a castle (no words to fit)."""
 
     def __init__(self, kind: str, **kwargs: Any) -> None:
-        super().__init__(size_hint=(None, None), size=(22, 26), pos_hint={"center_y": 0.5}, **kwargs)
+        super().__init__(size_hint=(None, None), size=(20, 26), pos_hint={"center_y": 0.5}, **kwargs)
         self.kind = kind
         self.bind(pos=lambda *_: self.draw(), size=lambda *_: self.draw())
 
@@ -107,13 +107,13 @@ class PlayerPanel(BoxLayout):
         self.badge = PieceBadge(text=short, fill=list(fill), ink=list(text_on(fill)), size=(44, 36),
                                 pos_hint={"center_y": 0.5})
         self.score = _figure(FONT_LARGE, 48)
-        self.tracks = Tracks(size_hint=(None, None), size=(80, 46), pos_hint={"center_y": 0.5})
+        self.tracks = Tracks(size_hint=(None, None), size=(74, 44), pos_hint={"center_y": 0.5})
         self.counts: dict[str, Label] = {}
         for widget in (self.badge, self.score, self.tracks):
             self.add_widget(widget)
         for key in ("silver", "cards", "castles"):
             self.add_widget(Icon(key))
-            self.counts[key] = _figure(FONT_SMALL + 6, 30)
+            self.counts[key] = _figure(FONT_SMALL + 6, 34)
             self.add_widget(self.counts[key])
         with self.canvas.before:
             self._ground = Color(*SURFACE)

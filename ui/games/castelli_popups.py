@@ -110,13 +110,6 @@ class RevealPad(Overlay):
 
     def __init__(self, board: CastelliBoard, space: str, player: str, swap: bool, **kwargs: Any) -> None:
         super().__init__(board, **kwargs)
-        self.space = space
-        self.player = player
-        self.sides: list[list[Any]] = [[None, None] for _ in tables.SIDES]
-        self.current = 0
-        self.silver = 0
-        self.swap = False
-        self.title.text = say("ui.castelli.reveal.title", player=player, space=space)
         body = BoxLayout(orientation="horizontal", spacing=SPACING * 2)
         left = BoxLayout(orientation="vertical", spacing=SPACING, size_hint_x=None, width=260)
         self.tile = TileView(on_side=self.tap_side, size_hint=(None, None), size=(240, 240))
@@ -173,6 +166,18 @@ class RevealPad(Overlay):
         body.add_widget(right)
         self.frame.add_widget(body)
         self.close_button.text = say("ui.castelli.cancel")
+        self.reset(space, player)
+
+    def reset(self, space: str, player: str) -> None:
+        """Empty again, for ``player``'s tile on ``space`` (the board keeps one pad and reuses it)."""
+        self.space = space
+        self.player = player
+        self.sides: list[list[Any]] = [[None, None] for _ in tables.SIDES]
+        self.current = 0
+        self.silver = 0
+        self.swap = False
+        self.problem.text = ""
+        self.title.text = say("ui.castelli.reveal.title", player=player, space=space)
         self.update()
 
     # -- what has been entered ------------------------------------------------------------------
@@ -312,6 +317,7 @@ class EvaluationOverlay(Overlay):
     def show(self, title: str, items: Sequence[Any]) -> None:
         """``items``: evaluations and unevaluated notes of the state (each explained by the engine)."""
         self.title.text = title
+        self.problem.text = ""
         self.rows.clear_widgets()
         if not items:
             self.rows.add_widget(words(say("ui.castelli.evaluation.none"), FONT_SMALL, TEXT_QUIET))
@@ -335,6 +341,12 @@ class AreaDetail(Overlay):
         self.body = BoxLayout(orientation="vertical", spacing=SPACING)
         self.frame.add_widget(scrolled(self.body))
         self.build_buttons: list[TapButton] = []
+        self.refresh()
+
+    def show(self, area: str) -> None:
+        """Another area's detail (the board keeps one and reuses it)."""
+        self.area = area
+        self.problem.text = ""
         self.refresh()
 
     def refresh(self) -> None:
