@@ -43,7 +43,8 @@ def check_board(h: CastelliHarness) -> None:
     board, state = h.board, h.session.state
     found = targets(state)
     shown = board.view.shown
-    assert shown.live_spaces == frozenset(found.reveal_spaces), (shown.live_spaces, found.reveal_spaces)
+    spaces = frozenset(found.reveal_spaces) if board.area_card is None else frozenset()
+    assert shown.live_spaces == spaces, (shown.live_spaces, found.reveal_spaces)
     builder = board.builder(state)
     if board.area_card is None:
         expected = {b["move"]["area"] for b in build_targets(state, builder)} if builder else set()
@@ -387,6 +388,8 @@ def area_card(h: CastelliHarness) -> dict[str, Any]:
         needs_area = next(b for b in h.board.overlay.walk() if hasattr(b, "move") and b.move is None)
         h.tap(needs_area)
         assert h.board.view.shown.live_areas == frozenset({"a06"}), h.board.view.shown.live_areas
+        assert not h.board.view.shown.live_spaces, "tiles still ringed while the card waits for its area"
+        check_board(h)
         h.screenshot("en-peasant-area")
         h.tap_place("a06")
         assert session.log[-1] == session.game.parse_move(move)

@@ -190,7 +190,8 @@ class CastelliBoard(FloatLayout):
                       else {b["move"]["area"] for b in builds})
         self.view.show(Shown(
             revealed=state.revealed, silver_on=self.silver_on_tiles(), castles=state.castles,
-            settlements=state.settlements, done=state.done, live_spaces=frozenset(found.reveal_spaces),
+            settlements=state.settlements, done=state.done,
+            live_spaces=frozenset(found.reveal_spaces if self.area_card is None else ()),
             live_areas=frozenset(live_areas), colours=state.colors, mine=state.mine))
         acting = session.game.turn(state).acting
         for player, view in player_views(state).items():

@@ -315,7 +315,7 @@ class BoardView(Widget):
             return
         # N, E, S, W: the triangle from each edge to the centre
         edges = [(x0, y1, x1, y1), (x1, y1, x1, y0), (x1, y0, x0, y0), (x0, y0, x0, y1)]
-        size = max(18, round(side * 0.34))
+        size = max(20, round(side * 0.34))
         for (colour, value), (ax, ay, bx, by) in zip(shields, edges, strict=True):
             fill = piece_colour(colour)
             canvas.add(Color(*fill))
