@@ -71,10 +71,6 @@ class CastelliHarness(Harness):
         """A finger on a space or an area of the drawn board."""
         self.tap_at(self.board.view.centre_of(name))
 
-    def screenshot(self, name: str) -> str:
-        """The window with any overlay open (``Window.screenshot`` draws everything on it)."""
-        return super().screenshot(name)
-
 
 SCENARIOS: dict[str, Callable[[CastelliHarness], dict[str, Any]]] = {}
 

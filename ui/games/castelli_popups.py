@@ -22,10 +22,8 @@ from kivy.uix.widget import Widget
 
 from companion.games.castelli import tables
 from companion.games.castelli.words import amount as unit
-from companion.games.castelli.words import card as card_word
 from companion.games.castelli.words import colour as colour_word
 from companion.games.castelli.words import kind as kind_word
-from companion.games.castelli.words import who
 from companion.i18n import text as say
 from ui.games.campanile_widgets import PieceBadge, TapButton
 from ui.games.castelli_tile import TileView
@@ -430,12 +428,3 @@ class TileButton(TapButton):
         side = min(self.width, self.height) - 8
         self.tile.size = (side, side)
         self.tile.center = self.center
-
-
-def neutral_words(colour: str) -> str:
-    """A colour nobody plays, in words ("neutral yellow")."""
-    return str(who(colour, None))
-
-
-def card_name(card: str) -> str:
-    return str(card_word(card))
