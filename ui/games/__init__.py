@@ -28,11 +28,15 @@ log = logging.getLogger(__name__)
 
 #: game name -> "module:Class" of its board widget.
 GAME_BOARDS: dict[str, str] = {"campanile": "ui.games.campanile:CampanileBoard",
+                               "castelli": "ui.games.castelli:CastelliBoard",
                                "san-gimignano": "ui.games.san_gimignano:SanGimignanoBoard"}
 #: game name -> "module:function" of its setup form: ``function(app, game, players, on_confirmed, on_back)``
 #: returns the form to fill in before the game can start, or ``None`` when none is needed.
 GAME_SETUP_FORMS: dict[str, str] = {"campanile": "ui.games.campanile_flags:setup_form",
                                     "san-gimignano": "ui.games.san_gimignano_setup:setup_form"}
+#: game name -> "module:function" of its line on game over: ``function(summary, player)`` returns what
+#: the player's score is made of, or ``None`` (then the screen's own line is shown).
+GAME_BREAKDOWNS: dict[str, str] = {"castelli": "ui.games.castelli_final:final_breakdown"}
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,12 @@ def setup_form(app: Any, game: str, players: Sequence[str],
     """
     maker = _load(GAME_SETUP_FORMS.get(game), game)
     return None if maker is None else maker(app, game, players, on_confirmed, on_back)
+
+
+def score_breakdown(game: str, summary: dict[str, Any], player: str) -> str | None:
+    """``game``'s own game-over line for ``player`` (:data:`GAME_BREAKDOWNS`), or ``None``."""
+    maker = _load(GAME_BREAKDOWNS.get(game), game)
+    return None if maker is None else maker(summary, player)
 
 
 def _load(where: str | None, game: str) -> Any:

@@ -58,6 +58,11 @@ def decided_words(outcome: Any) -> str:
 
 def breakdown(summary: dict[str, Any], player: str) -> str:
     """What a player's score is made of, from the engine's summary (Campanile: the chips)."""
+    from ui.games import score_breakdown
+
+    custom = score_breakdown(summary.get("game", ""), summary, player)
+    if custom is not None:
+        return custom
     chips = summary.get("chips", {}).get(player)
     if chips:
         return text("ui.over.chips", chips=" · ".join(str(c) for c in chips))
