@@ -14,6 +14,7 @@ handled on the same thread, and its end ends the app.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import queue
@@ -56,6 +57,8 @@ class Appliance:
         table.commands.set_wake(self.wakeup.set)
         settings = table.app.settings()
         self.navigator = Navigator(table)
+        with contextlib.suppress(KeyError):  # a configuration from before the key: the automount's default
+            self.navigator.stick_mount = config["backup.stick"]
         oled_backend = "none" if config["oled.driver"] == "none" else choose("oled", config["oled.backend"],
                                                                               environ)
         if oled_factory is None and oled_backend != "none":

@@ -113,6 +113,8 @@ class Navigator:
     last_test_key: str | None = None
     #: How the power actions run their command (``None``: ``systemctl``); tests put their own here.
     power_run: Any = None
+    #: Where the backup stick is mounted (the config's ``backup.stick``).
+    stick_mount: str = "/media/COMPANION"
 
     # -- the one entry point ----------------------------------------------------
     def key(self, name: str) -> None:
@@ -270,6 +272,7 @@ class Navigator:
             items.append((text("oled.menu.undo_list"), self._undo_list))
         items += [(text("oled.menu.language"), self._language),
                   (text("oled.menu.hardware_test"), self._hardware_test),
+                  (text("appliance.stick.oled_menu"), self._back_up_to_stick),
                   (text("oled.menu.power"), self._power)]
         return Listing(text("oled.menu.title"), [label for label, _ in items], [a for _, a in items])
 
@@ -349,6 +352,17 @@ class Navigator:
     def _hardware_test(self) -> None:
         self.testing = True
         self.last_test_key = None
+
+    def _back_up_to_stick(self) -> None:
+        """The store onto the stick, synced; then "safe to remove", or why nothing was written."""
+        from companion.stick import StickError, backup_to_stick
+
+        try:
+            done = backup_to_stick(self.table.app.store, self.stick_mount)
+        except StickError as error:
+            self.notify(refused_pages(error.reason))
+            return
+        self.notify([notice_page(text("appliance.stick.oled_done"), str(done.message))])
 
     def _power(self) -> None:
         from companion.power import PowerAction

@@ -179,7 +179,10 @@ def run_touchscreen(app: Companion, live: LiveGame | None, config: Any = None) -
     rotation = int(config["screen.rotation"]) if config is not None else 0
     kiosk = prepare(rotation=rotation)  # before Kivy is imported
     from ui.app import run_app
+    from ui.screens.settings import SettingsScreen
 
+    if config is not None:
+        SettingsScreen.stick_mount = config["backup.stick"]  # where "back up to the stick" writes
     table = Table(app)
     if live is not None:
         table.open(live)
