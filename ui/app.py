@@ -184,9 +184,14 @@ class Shell:
         self.screens.current_screen.redraw()
 
     def touched(self) -> None:
-        """Any touch: the banner may go, and the idle collector waits."""
+        """Any touch: the idle collector waits."""
         self.last_touch = time.monotonic()
         self._collected = False
+
+    def lifted(self) -> None:
+        """A finger lifted: the banner may go now (at the touch's end, not its start: a list delays
+        a touch to tell a tap from a scroll, and the banner folding up meanwhile would move another
+        row under the finger)."""
         self.banner.tapped()
 
     def collect_when_idle(self, _dt: float = 0.0) -> None:
@@ -264,6 +269,7 @@ class CompanionApp(App):
 def wire_window(shell: Shell) -> None:
     """Connect the window to ``shell``: touches, the keyboard and the idle collector."""
     Window.bind(on_touch_down=lambda *_args: shell.touched())
+    Window.bind(on_touch_up=lambda *_args: shell.lifted())
 
     def key_down(_window: Any, key: int, _scancode: int, codepoint: str | None,
                  modifiers: list[str]) -> bool:
