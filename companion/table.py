@@ -100,6 +100,8 @@ class Table:
         """Play ``live`` from now on (the previous game stays stored as it is)."""
         if self._unsubscribe is not None:
             self._unsubscribe()
+        if self.live is not None and self.live is not live:
+            self.app.put_down(self.live)
         self.live = live
         self._unsubscribe = live.session.subscribe(self._session_changed, msg("app.listener.table"))
         self._tell(TableEvent("opened", len(live.session.log)))
@@ -111,6 +113,7 @@ class Table:
             self._unsubscribe()
             self._unsubscribe = None
         if self.live is not None:
+            self.app.put_down(self.live)
             self.live = None
             self._tell(TableEvent("closed"))
 

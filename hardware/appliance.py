@@ -267,5 +267,6 @@ def run_headless(app: Companion, live: Any, config: Mapping[str, Any], stdin: Te
         watchdog.stopping()
         signal.signal(signal.SIGTERM, previous)
         appliance.close()
+        table.close()  # the time the open game was played since its last move counts
     return 0
 

@@ -262,6 +262,7 @@ class CompanionApp(App):
         gc.enable()
         if self.shell is not None:
             self.shell.close()
+        self.table.close()  # the time the open game was played since its last move counts
         if self.panel is not None:
             self.panel.close()
 
