@@ -130,6 +130,13 @@ class Companion:
     def close(self) -> None:
         self.store.close()
 
+    def reopen(self) -> None:
+        """Open the store file again after it was closed (and repaired): the same service, its
+        callers' references still good; what was known of damaged games is forgotten."""
+        old = self.store
+        self.store = Store.open(old.path, clock=old._clock, games=old._games)
+        self.damaged_sessions = {}
+
     def __enter__(self) -> Companion:
         return self
 

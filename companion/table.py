@@ -34,6 +34,7 @@ from companion.command_queue import CommandQueue
 from companion.games.base import IllegalMove
 from companion.games.messages import Message, msg
 from companion.session import Change, Session, SessionError
+from companion.store import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -146,6 +147,12 @@ class Table:
         and ``source`` first, so every display can say why.
         """
         session = self._playing().session
+        try:
+            self.app.store.refuse_writing()
+        except StoreError as error:  # a damaged store: refused like a move, so every front end says why
+            refusal = IllegalMove(error.args[0])
+            self._tell(TableEvent("refused", len(session.log), refusal.reason, source))
+            raise refusal from None
         try:
             return session.propose(move)
         except IllegalMove as refusal:

@@ -56,6 +56,7 @@ class Appliance:
         self.on_tick: list[Callable[[], None]] = []
         table.commands.set_wake(self.wakeup.set)
         settings = table.app.settings()
+        table.app.unfinished()  # finds the unfinished games that cannot be opened (the OLED says so)
         self.navigator = Navigator(table)
         with contextlib.suppress(KeyError):  # a configuration from before the key: the automount's default
             self.navigator.stick_mount = config["backup.stick"]

@@ -30,9 +30,11 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion import i18n
 from companion.app import AppError
+from companion.damage import damage
 from companion.games.base import IllegalMove, RecordError
 from companion.session import SessionError
 from companion.settings import LANGUAGE
+from companion.store import StoreError
 from companion.table import Table, TableEvent
 from companion.watchdog import Watchdog
 from ui import theme
@@ -65,6 +67,7 @@ class Shell:
     """
 
     def __init__(self, table: Table) -> None:
+        from ui.screens.damaged import DamagedScreen
         from ui.screens.game import GameScreen
         from ui.screens.game_over import GameOverScreen
         from ui.screens.history import HistoryScreen
@@ -81,7 +84,8 @@ class Shell:
         for screen in (HomeScreen(self, name="home"), NewGameScreen(self, name="new"),
                        ResumeScreen(self, name="resume"), GameScreen(self, name="game"),
                        HistoryScreen(self, name="history"), GameOverScreen(self, name="over"),
-                       StatsScreen(self, name="stats"), SettingsScreen(self, name="settings")):
+                       StatsScreen(self, name="stats"), SettingsScreen(self, name="settings"),
+                       DamagedScreen(self, name="damaged")):
             self.screens.add_widget(screen)
         self.root = BoxLayout(orientation="vertical")
         self.root.add_widget(self.screens)
@@ -90,6 +94,9 @@ class Shell:
         self._collected = True
         self._stop_listening = table.listen(self._table_event)
         self.show_start()
+        table.app.unfinished()  # finds the unfinished games that cannot be opened
+        if damage(table.app) is not None:  # a damaged store: said first, with its repair
+            self.go("damaged")
 
     # -- where to go -----------------------------------------------------------------
     def go(self, name: str) -> None:
@@ -140,7 +147,7 @@ class Shell:
             return action(*args, **kwargs)
         except IllegalMove:
             return None  # the table announced it: the banner shows it
-        except (AppError, RecordError, SessionError, ValueError) as error:
+        except (AppError, RecordError, SessionError, StoreError, ValueError) as error:
             self.refuse(str(error))
             return None
 
