@@ -384,7 +384,9 @@ class Navigator:
         except StickError as error:
             self.notify(refused_pages(error.reason))
             return
-        self.notify([notice_page(text("appliance.stick.oled_done"), str(done.message))])
+        # four short lines: "safe to remove" must not be cut off by the file's long name
+        self.notify([notice_page(text("appliance.stick.oled_done"), text("appliance.stick.oled_safe"))])
+        log.info("backed up to %s", done.path)
 
     def _power(self) -> None:
         from companion.power import PowerAction
