@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -67,6 +68,8 @@ class LiveGame:
     id: int
     row: SessionRow
     session: Session
+    #: The journal that stores the session's changes and measures how long the game was open.
+    journal: StoreJournal | None = None
 
 
 @dataclass(frozen=True)
@@ -104,9 +107,12 @@ class Companion:
     """The service over one store. One per process, used from the session's thread."""
 
     def __init__(self, store: Store, *, games: GameLookup = get_game,
-                 clock_sure: Callable[[], bool] = clock_is_sure) -> None:
+                 clock_sure: Callable[[], bool] = clock_is_sure,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self._games = games
+        #: The clock a game's time is measured by (never the wall clock, which may jump when it is set).
+        self._monotonic = monotonic
         #: Whether the wall clock can be trusted now (a Pi without network may not know the date).
         self._clock_sure = clock_sure
         #: Unfinished games left out of :meth:`unfinished` because they cannot be opened
@@ -115,12 +121,21 @@ class Companion:
 
     @classmethod
     def open(cls, path: str | Path, *, clock: Clock | None = None, games: GameLookup = get_game,
-             clock_sure: Callable[[], bool] = clock_is_sure) -> Companion:
+             clock_sure: Callable[[], bool] = clock_is_sure,
+             monotonic: Callable[[], float] = time.monotonic) -> Companion:
         """The service over the store at ``path`` (created and migrated as needed)."""
-        return cls(Store.open(path, clock=clock, games=games), games=games, clock_sure=clock_sure)
+        return cls(Store.open(path, clock=clock, games=games), games=games, clock_sure=clock_sure,
+                   monotonic=monotonic)
 
     def close(self) -> None:
         self.store.close()
+
+    def reopen(self) -> None:
+        """Open the store file again after it was closed (and repaired): the same service, its
+        callers' references still good; what was known of damaged games is forgotten."""
+        old = self.store
+        self.store = Store.open(old.path, clock=old._clock, games=old._games)
+        self.damaged_sessions = {}
 
     def __enter__(self) -> Companion:
         return self
@@ -301,9 +316,9 @@ class Companion:
         raw_moves, raw_redo = self.store.stored_moves(session_id)
         moves = self._parse_moves(session_id, engine, raw_moves, "app.open.move")
         redo = self._parse_moves(session_id, engine, raw_redo, "app.open.undone_move")
+        journal = StoreJournal(self.store, session_id, clock=self._monotonic)
         try:
-            session = Session(engine, row.players, initial, moves, redo,
-                              journal=StoreJournal(self.store, session_id))
+            session = Session(engine, row.players, initial, moves, redo, journal=journal)
         except ReplayError as error:
             raise AppError(msg("app.open.replay", session=session_id, reason=error.message)) from None
         known = {"finished": self._sync_results(session_id, session, row.is_finished)}
@@ -312,7 +327,14 @@ class Companion:
             known["finished"] = self._sync_results(session_id, live, known["finished"])
 
         session.subscribe(keep_results, name=msg("app.listener.results"))
-        return LiveGame(session_id, row, session)
+        return LiveGame(session_id, row, session, journal)
+
+    def put_down(self, live: LiveGame) -> None:
+        """The players leave ``live`` (another game opened, the app closed): the time it was open
+        since its last change counts, unless it had ended (the time after the last move does not)."""
+        if live.journal is None or live.session.game.is_finished(live.session.state):
+            return
+        live.journal.put_down()
 
     @staticmethod
     def _parse_moves(session_id: int, engine: Game, raw: Sequence[Any], code: str) -> list[Any]:
@@ -492,7 +514,7 @@ class Companion:
             players=row.players, scores={p: int(v) for p, v in summary["scores"].items()},
             winners=frozenset(summary["winners"]), started=row.started.astimezone(),
             finished=row.finished.astimezone(), bgg_id=int(settings[bgg_id_key(row.game)]),
-            location=str(settings["table.name"]))
+            location=str(settings["table.name"]), played_seconds=row.played_seconds)
 
     def bgstats_file(self, session_id: int, exported: datetime | None = None) -> dict[str, Any]:
         """The ``.bgsplay`` file of a finished game."""

@@ -51,9 +51,15 @@ class Play:
     finished: datetime
     bgg_id: int = 0
     location: str = ""
+    #: How long the game was open to play, by the monotonic clock (``None``: not measured).
+    played_seconds: float | None = None
 
     @property
     def duration_min(self) -> int:
+        """Minutes played: the measured time; only a game stored before it was measured falls back
+        to the wall clock's start and end (which a Pi without network may have wrong)."""
+        if self.played_seconds is not None:
+            return max(0, round(self.played_seconds / 60))
         return max(0, round((self.finished - self.started).total_seconds() / 60))
 
     def rank(self, player: str) -> int:

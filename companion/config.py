@@ -105,6 +105,12 @@ def _data_dir(value: Any) -> Message | None:
     return None
 
 
+def _mount_point(value: Any) -> Message | None:
+    if not isinstance(value, str) or "\0" in value or not Path(value).is_absolute():
+        return msg("appliance.config.stick_path", value=_shown(value))
+    return None
+
+
 @dataclass(frozen=True)
 class Key:
     """One configuration key: dotted name, default, what it accepts, and why it is there."""
@@ -151,6 +157,8 @@ KEYS: tuple[Key, ...] = (
         "simulates one)"),
     Key("serial.baudrate", 115200, _choice(9600, 19200, 38400, 57600, 115200, 230400),
         "the seat panels' baud rate"),
+    Key("backup.stick", "/media/COMPANION", _mount_point,
+        "where the backup stick labelled COMPANION is mounted (systemd/media-COMPANION.automount)"),
 )
 
 _BY_NAME = {key.name: key for key in KEYS}

@@ -116,5 +116,16 @@ def _date_unsure(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE sessions ADD COLUMN date_unsure INTEGER NOT NULL DEFAULT 0")
 
 
+def _played_seconds(db: sqlite3.Connection) -> None:
+    """Version 5: how long each game was open, measured by the monotonic clock (seconds).
+
+    Added up at every saved change and when the game is put down; the wall clock
+    (which a Pi without network may have wrong, or which may jump when it is set)
+    plays no part. NULL for the games stored before it was measured.
+    """
+    db.execute("ALTER TABLE sessions ADD COLUMN played_seconds REAL")
+
+
 #: Schema migrations in order; ``MIGRATIONS[i]`` takes version ``i`` to ``i + 1``.
-MIGRATIONS: list[Migration] = [_create_schema, _profiles_and_abandoned, _log_versions, _date_unsure]
+MIGRATIONS: list[Migration] = [_create_schema, _profiles_and_abandoned, _log_versions, _date_unsure,
+                               _played_seconds]

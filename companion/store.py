@@ -62,6 +62,8 @@ class SessionRow:
     abandoned: datetime | None = None
     #: Started before the clock was synchronised: ``started`` may be wrong until the players confirm it.
     date_unsure: bool = False
+    #: Seconds the game was open to play, by the monotonic clock; ``None``: not measured (older games).
+    played_seconds: float | None = None
 
     @property
     def is_finished(self) -> bool:
@@ -259,19 +261,42 @@ def _quick_check(db: sqlite3.Connection) -> list[str]:
 class StoreJournal:
     """A session's :class:`~companion.session.Journal` writing to one stored session."""
 
-    def __init__(self, store: Store, session_id: int) -> None:
+    def __init__(self, store: Store, session_id: int, clock: Callable[[], float] | None = None) -> None:
         self.store = store
         self.session_id = session_id
         #: The session's log version when its moves were read; every save expects it.
         #: (A reader never saves, and may read a store of an older schema.)
         self.version = 0 if store.read_only else store.log_version(session_id)
+        #: The monotonic clock the game's time is measured by (``None``: not measured), and
+        #: its reading when the time up to now was last counted (at opening, then at each save).
+        self._clock = clock
+        self._mark = clock() if clock is not None else 0.0
+
+    def _lap(self) -> tuple[float, float]:
+        """The monotonic time now, and the seconds since the last count."""
+        if self._clock is None:
+            return 0.0, 0.0
+        now = self._clock()
+        return now, max(0.0, now - self._mark)
 
     def save(self, first: int, moves: Sequence[dict[str, Any]], redo: Sequence[dict[str, Any]]) -> None:
         """Replace moves ``first``.. and the redo stack, in one transaction.
 
-        :class:`StaleLog` (nothing written) when the stored log changed since it was read.
+        The time since the game was opened (or since the last save) is added to
+        the game's time in the same transaction. :class:`StaleLog` (nothing
+        written) when the stored log changed since it was read.
         """
-        self.version = self.store._save_log(self.session_id, first, moves, redo, expected=self.version)
+        now, played = self._lap()
+        self.version = self.store._save_log(self.session_id, first, moves, redo, expected=self.version,
+                                            played=played)
+        self._mark = now
+
+    def put_down(self) -> None:
+        """The game is left (another one opened, the app closed): the time since the last save counts."""
+        now, played = self._lap()
+        if played and not self.store.read_only:
+            self.store.add_played(self.session_id, played)
+        self._mark = now
 
 
 class Store:
@@ -511,6 +536,8 @@ class Store:
             session_id = int(cursor.lastrowid or 0)
             if date_unsure:
                 db.execute("UPDATE sessions SET date_unsure = 1 WHERE id = ?", (session_id,))
+            if source == "table" and self.schema_version >= 5:  # measured from now on (a record has no times)
+                db.execute("UPDATE sessions SET played_seconds = 0 WHERE id = ?", (session_id,))
             db.executemany("INSERT INTO moves (session_id, idx, move) VALUES (?, ?, ?)",
                            [(session_id, i, _dumps(m)) for i, m in enumerate(moves)])
             if results is not None:
@@ -527,10 +554,12 @@ class Store:
     # These three delegate to the application service and remain only for callers
     # not yet moved to it (the crash-consistency test); new code uses Companion.
     def _row(self, record: sqlite3.Row | tuple[Any, ...]) -> SessionRow:
-        sid, game, players, options, setup, started, finished, source, moves, abandoned, unsure = record
+        (sid, game, players, options, setup, started, finished, source, moves, abandoned, unsure,
+         played) = record
         return SessionRow(int(sid), game, tuple(json.loads(players)), json.loads(options),
                           json.loads(setup), _moment(started), _moment(finished),  # type: ignore[arg-type]
-                          int(moves), source, _moment(abandoned), bool(unsure))
+                          int(moves), source, _moment(abandoned), bool(unsure),
+                          None if played is None else float(played))
 
     # Ordered by id, the store's own sequence: never by the wall clock, which a Pi without
     # network may have wrong (companion/clock.py).
@@ -538,8 +567,9 @@ class Store:
     def _select(self) -> str:
         # A store opened read-only is not migrated: one from before version 4 has no date_unsure.
         unsure = "s.date_unsure" if self.schema_version >= 4 else "0"
+        played = "s.played_seconds" if self.schema_version >= 5 else "NULL"
         return ("SELECT s.id, s.game, s.players, s.options, s.setup, s.started, s.finished, s.source, "
-                f"(SELECT COUNT(*) FROM moves m WHERE m.session_id = s.id), s.abandoned, {unsure} "
+                f"(SELECT COUNT(*) FROM moves m WHERE m.session_id = s.id), s.abandoned, {unsure}, {played} "
                 "FROM sessions s ")
 
     def session(self, session_id: int) -> SessionRow:
@@ -606,18 +636,19 @@ class Store:
         return int(found[0])
 
     def _save_log(self, session_id: int, first: int, moves: Sequence[dict[str, Any]],
-                  redo: Sequence[dict[str, Any]], *, expected: int | None = None) -> int:
+                  redo: Sequence[dict[str, Any]], *, expected: int | None = None, played: float = 0.0) -> int:
         """Write the log change in one transaction; returns the new log version.
 
         With ``expected``, the stored version is checked inside the
         transaction: if the log was saved by anyone else since, the change is
-        refused (:class:`StaleLog`), never merged into what is stored.
+        refused (:class:`StaleLog`), never merged into what is stored. ``played``
+        (seconds, monotonic) is added to the game's time in the same transaction.
         """
         with self._transaction() as db:
             bumped = db.execute(
-                "UPDATE sessions SET log_version = log_version + 1 WHERE id = ?"
-                + ("" if expected is None else " AND log_version = ?"),
-                (session_id,) if expected is None else (session_id, expected))
+                "UPDATE sessions SET log_version = log_version + 1, played_seconds = played_seconds + ? "
+                "WHERE id = ?" + ("" if expected is None else " AND log_version = ?"),
+                (float(played), session_id) if expected is None else (float(played), session_id, expected))
             if bumped.rowcount != 1:
                 raise StaleLog(msg("store.stale", session=session_id))
             db.execute("DELETE FROM moves WHERE session_id = ? AND idx >= ?", (session_id, first))
@@ -628,6 +659,12 @@ class Store:
                            [(session_id, pos, _dumps(m)) for pos, m in enumerate(redo)])
             version = db.execute("SELECT log_version FROM sessions WHERE id = ?", (session_id,)).fetchone()
         return int(version[0])
+
+    def add_played(self, session_id: int, seconds: float) -> None:
+        """Add ``seconds`` (monotonic) to how long the game was open; nothing for a game not measured."""
+        with self._transaction() as db:
+            db.execute("UPDATE sessions SET played_seconds = played_seconds + ? WHERE id = ?",
+                       (float(seconds), session_id))
 
     def write_results(self, session_id: int, results: Sequence[Result] | None) -> None:
         """Mark the session finished now with ``results`` (one per seat), or unfinished with ``None``."""

@@ -34,6 +34,7 @@ from companion.command_queue import CommandQueue
 from companion.games.base import IllegalMove
 from companion.games.messages import Message, msg
 from companion.session import Change, Session, SessionError
+from companion.store import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +101,8 @@ class Table:
         """Play ``live`` from now on (the previous game stays stored as it is)."""
         if self._unsubscribe is not None:
             self._unsubscribe()
+        if self.live is not None and self.live is not live:
+            self.app.put_down(self.live)
         self.live = live
         self._unsubscribe = live.session.subscribe(self._session_changed, msg("app.listener.table"))
         self._tell(TableEvent("opened", len(live.session.log)))
@@ -111,6 +114,7 @@ class Table:
             self._unsubscribe()
             self._unsubscribe = None
         if self.live is not None:
+            self.app.put_down(self.live)
             self.live = None
             self._tell(TableEvent("closed"))
 
@@ -143,6 +147,12 @@ class Table:
         and ``source`` first, so every display can say why.
         """
         session = self._playing().session
+        try:
+            self.app.store.refuse_writing()
+        except StoreError as error:  # a damaged store: refused like a move, so every front end says why
+            refusal = IllegalMove(error.args[0])
+            self._tell(TableEvent("refused", len(session.log), refusal.reason, source))
+            raise refusal from None
         try:
             return session.propose(move)
         except IllegalMove as refusal:

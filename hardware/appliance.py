@@ -14,6 +14,7 @@ handled on the same thread, and its end ends the app.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import queue
@@ -55,7 +56,10 @@ class Appliance:
         self.on_tick: list[Callable[[], None]] = []
         table.commands.set_wake(self.wakeup.set)
         settings = table.app.settings()
+        table.app.unfinished()  # finds the unfinished games that cannot be opened (the OLED says so)
         self.navigator = Navigator(table)
+        with contextlib.suppress(KeyError):  # a configuration from before the key: the automount's default
+            self.navigator.stick_mount = config["backup.stick"]
         oled_backend = "none" if config["oled.driver"] == "none" else choose("oled", config["oled.backend"],
                                                                               environ)
         if oled_factory is None and oled_backend != "none":
@@ -264,5 +268,6 @@ def run_headless(app: Companion, live: Any, config: Mapping[str, Any], stdin: Te
         watchdog.stopping()
         signal.signal(signal.SIGTERM, previous)
         appliance.close()
+        table.close()  # the time the open game was played since its last move counts
     return 0
 

@@ -34,6 +34,7 @@ from companion.app import AppError
 from companion.games.base import Game, IllegalMove, RecordError
 from companion.i18n import set_language, text
 from companion.session import SessionError
+from companion.store import StoreError
 from companion.table import Table
 from hardware.oled_pages import cell_lines, choice_page, initials, notice_page, refused_pages, word
 from hardware.oled_render import Page, fit
@@ -113,6 +114,8 @@ class Navigator:
     last_test_key: str | None = None
     #: How the power actions run their command (``None``: ``systemctl``); tests put their own here.
     power_run: Any = None
+    #: Where the backup stick is mounted (the config's ``backup.stick``).
+    stick_mount: str = "/media/COMPANION"
 
     # -- the one entry point ----------------------------------------------------
     def key(self, name: str) -> None:
@@ -127,7 +130,7 @@ class Navigator:
             handler()
         except IllegalMove:
             pass  # the table announced it; the OLED shows the reason
-        except (SessionError, RecordError, AppError) as error:  # nothing to undo, a game that cannot start
+        except (SessionError, RecordError, AppError, StoreError) as error:  # nothing to undo, a damaged store
             self.notify(refused_pages(getattr(error, "reason", None) or str(error)))
 
     def overlay(self) -> Page | None:
@@ -261,7 +264,11 @@ class Navigator:
         return propose
 
     def _menu_listing(self) -> Listing:
+        from companion.damage import damage
+
         items: list[tuple[str, Callable[[], None]]] = [(text("oled.menu.new"), self._new_game)]
+        if damage(self.table.app) is not None:  # first: nothing else matters as much
+            items.insert(0, (text("appliance.damage.oled_menu"), self._confirm_repair))
         if self.table.live is not None:
             items.append((text("oled.menu.rematch"), lambda: self.table.rematch() and None))
         if self.table.app.unfinished():
@@ -270,6 +277,7 @@ class Navigator:
             items.append((text("oled.menu.undo_list"), self._undo_list))
         items += [(text("oled.menu.language"), self._language),
                   (text("oled.menu.hardware_test"), self._hardware_test),
+                  (text("appliance.stick.oled_menu"), self._back_up_to_stick),
                   (text("oled.menu.power"), self._power)]
         return Listing(text("oled.menu.title"), [label for label, _ in items], [a for _, a in items])
 
@@ -349,6 +357,36 @@ class Navigator:
     def _hardware_test(self) -> None:
         self.testing = True
         self.last_test_key = None
+
+    def _confirm_repair(self) -> None:
+        """The protected step before a repair: "cancel" first, then "yes"."""
+        self.listing = Listing(text("appliance.damage.oled_menu"),
+                               [text("oled.power.cancel"), text("oled.power.yes")],
+                               [lambda: None, self._repair], back=self._menu_listing())
+
+    def _repair(self) -> None:
+        """``companion doctor --repair`` on the table's store, reopened; what was kept, or why not."""
+        from companion.damage import repair_at_table
+
+        try:
+            done = repair_at_table(self.table)
+        except StoreError as error:
+            self.notify(refused_pages(error.args[0]))
+            return
+        self.notify([notice_page(text("appliance.damage.repaired_title"), str(done))])
+
+    def _back_up_to_stick(self) -> None:
+        """The store onto the stick, synced; then "safe to remove", or why nothing was written."""
+        from companion.stick import StickError, backup_to_stick
+
+        try:
+            done = backup_to_stick(self.table.app.store, self.stick_mount)
+        except StickError as error:
+            self.notify(refused_pages(error.reason))
+            return
+        # four short lines: "safe to remove" must not be cut off by the file's long name
+        self.notify([notice_page(text("appliance.stick.oled_done"), text("appliance.stick.oled_safe"))])
+        log.info("backed up to %s", done.path)
 
     def _power(self) -> None:
         from companion.power import PowerAction

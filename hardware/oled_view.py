@@ -16,9 +16,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from companion.damage import damage
+from companion.i18n import text
 from companion.table import Table, TableEvent
 from hardware.navigator import Navigator
-from hardware.oled_pages import game_over_page, refused_pages, saved_page, start_page, status_pages
+from hardware.oled_pages import (
+    game_over_page,
+    notice_page,
+    refused_pages,
+    saved_page,
+    start_page,
+    status_pages,
+)
 from hardware.oled_render import Page, draw
 
 #: Seconds each status page stays before the next (when they do not fit one).
@@ -130,8 +139,12 @@ class OledView:
         overlay = self.navigator.overlay()
         if overlay is not None:
             return overlay
-        index = int((now - self._status_since) // PAGE_SECONDS) % len(self._status)
-        return self._status[index]
+        status = self._status
+        if damage(self.table.app) is not None:  # a damaged store: said between the status pages
+            status = [notice_page(text("appliance.damage.oled_title"), text("appliance.damage.oled_hint")),
+                      *status]
+        index = int((now - self._status_since) // PAGE_SECONDS) % len(status)
+        return status[index]
 
     def tick(self) -> None:
         """Draw the page if it changed; dim or blank after inactivity. Called every loop iteration."""

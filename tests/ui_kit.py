@@ -94,6 +94,9 @@ class _Forward:
     def touched(self) -> None:
         _current["shell"].touched()
 
+    def lifted(self) -> None:
+        _current["shell"].lifted()
+
     def command(self, name: str) -> bool:
         return bool(_current["shell"].command(name))
 

@@ -31,9 +31,11 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion import i18n
 from companion.app import AppError
+from companion.damage import damage
 from companion.games.base import IllegalMove, RecordError
 from companion.session import SessionError
 from companion.settings import LANGUAGE
+from companion.store import StoreError
 from companion.table import Table, TableEvent
 from companion.watchdog import Watchdog
 from ui import theme
@@ -68,6 +70,7 @@ SCREENS: dict[str, str] = {
     "over": "ui.screens.game_over:GameOverScreen",
     "stats": "ui.screens.stats:StatsScreen",
     "settings": "ui.screens.settings:SettingsScreen",
+    "damaged": "ui.screens.damaged:DamagedScreen",
 }
 
 
@@ -96,6 +99,9 @@ class Shell:
         self._collected = True
         self._stop_listening = table.listen(self._table_event)
         self.show_start()
+        table.app.unfinished()  # finds the unfinished games that cannot be opened
+        if damage(table.app) is not None:  # a damaged store: said first, with its repair
+            self.go("damaged")
 
     # -- where to go -----------------------------------------------------------------
     def go(self, name: str) -> None:
@@ -146,7 +152,7 @@ class Shell:
             return action(*args, **kwargs)
         except IllegalMove:
             return None  # the table announced it: the banner shows it
-        except (AppError, RecordError, SessionError, ValueError) as error:
+        except (AppError, RecordError, SessionError, StoreError, ValueError) as error:
             self.refuse(str(error))
             return None
 
@@ -190,9 +196,14 @@ class Shell:
         self.screens.current_screen.redraw()
 
     def touched(self) -> None:
-        """Any touch: the banner may go, and the idle collector waits."""
+        """Any touch: the idle collector waits."""
         self.last_touch = time.monotonic()
         self._collected = False
+
+    def lifted(self) -> None:
+        """A finger lifted: the banner may go now (at the touch's end, not its start: a list delays
+        a touch to tell a tap from a scroll, and the banner folding up meanwhile would move another
+        row under the finger)."""
         self.banner.tapped()
 
     def collect_when_idle(self, _dt: float = 0.0) -> None:
@@ -263,6 +274,7 @@ class CompanionApp(App):
         gc.enable()
         if self.shell is not None:
             self.shell.close()
+        self.table.close()  # the time the open game was played since its last move counts
         if self.panel is not None:
             self.panel.close()
 
@@ -270,6 +282,7 @@ class CompanionApp(App):
 def wire_window(shell: Shell) -> None:
     """Connect the window to ``shell``: touches, the keyboard and the idle collector."""
     Window.bind(on_touch_down=lambda *_args: shell.touched())
+    Window.bind(on_touch_up=lambda *_args: shell.lifted())
 
     def key_down(_window: Any, key: int, _scancode: int, codepoint: str | None,
                  modifiers: list[str]) -> bool:

@@ -64,7 +64,8 @@ def store_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[[argp
     return wrapped
 
 
-def open_store(args: argparse.Namespace, config_value: str | None = None, *, write: bool = True) -> Store:
+def open_store(args: argparse.Namespace, config_value: str | None = None, *, write: bool = True,
+               damaged_ok: bool = False) -> Store:
     """The store of the data directory chosen by ``--data-dir`` and the environment.
 
     ``write=False`` (reading commands) takes no lock, creates nothing and
@@ -87,7 +88,7 @@ def open_store(args: argparse.Namespace, config_value: str | None = None, *, wri
     except StoreError as error:
         raise UserError(*error.args) from None
     if store.damage:
-        if write:
+        if write and not damaged_ok:  # (the appliance starts anyway: it says so and offers the repair)
             store.close()
             raise UserError(damaged_message(path, store.damage))
         args.damaged_store = damaged_message(path, store.damage)  # reported by @store_errors
@@ -108,11 +109,12 @@ def speak_the_tables_language(args: argparse.Namespace, store: Store) -> None:
 
 
 def open_app(args: argparse.Namespace, config_value: str | None = None, *,
-             write: bool = True) -> Companion:
-    """The application service over the store of :func:`open_store` (``write=False``: reading only)."""
+             write: bool = True, damaged_ok: bool = False) -> Companion:
+    """The application service over the store of :func:`open_store` (``write=False``: reading only;
+    ``damaged_ok``: a store with damaged pages is opened for reading, with the writer's lock, not refused)."""
     from companion.app import Companion
 
-    return Companion(open_store(args, config_value, write=write))
+    return Companion(open_store(args, config_value, write=write, damaged_ok=damaged_ok))
 
 
 def title(game: str) -> str:

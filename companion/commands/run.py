@@ -179,7 +179,10 @@ def run_touchscreen(app: Companion, live: LiveGame | None, config: Any = None) -
     rotation = int(config["screen.rotation"]) if config is not None else 0
     kiosk = prepare(rotation=rotation)  # before Kivy is imported
     from ui.app import run_app
+    from ui.screens.settings import SettingsScreen
 
+    if config is not None:
+        SettingsScreen.stick_mount = config["backup.stick"]  # where "back up to the stick" writes
     table = Table(app)
     if live is not None:
         table.open(live)
@@ -198,7 +201,12 @@ def run_run(args: argparse.Namespace) -> int:
         print(f"companion: {phrase('cli.run.headless_because', reason=why_headless)}", file=sys.stderr)
 
     logs.configure(config.log_level)
-    with open_app(args, config.data_dir) as app:
+    from hardware.appliance import stdin_is_null
+
+    # The appliance (the touchscreen, or the box under systemd) starts on a damaged store and offers
+    # the repair; a person at the console is told to run `companion doctor --repair`.
+    appliance = (not args.headless and why_headless is None) or stdin_is_null(sys.stdin)
+    with open_app(args, config.data_dir, damaged_ok=appliance) as app:
         try:
             live = app.latest_unfinished() if args.game is None else app.resume(args.game)
         except AppError as error:
@@ -207,7 +215,8 @@ def run_run(args: argparse.Namespace) -> int:
         for damaged, why in app.damaged_sessions.items():
             print(f"companion: {phrase('cli.run.damaged_session', session=damaged, reason=why)}",
                   file=sys.stderr)
-        _say_problem(daily_backup_quietly(app.store))
+        if not app.store.damage:  # a damaged copy must not push a good backup out
+            _say_problem(daily_backup_quietly(app.store))
         if not args.headless and why_headless is None:
             return run_touchscreen(app, live, config)
         session = None if live is None else live.session

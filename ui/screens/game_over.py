@@ -8,7 +8,9 @@ a long press, and a line says why it is not shown yet.
 
 from __future__ import annotations
 
+import calendar
 import io
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from kivy.core.image import Image as CoreImage
@@ -134,16 +136,95 @@ class GameOverScreen(ShellScreen):
         self.add_widget(whole)
 
     def _ask_for_the_date(self, right: Any, started: str) -> None:
-        """The clock was not set when the game began: the date the Pi thought, to confirm by a long press."""
-        right.add_widget(Words(text=text("ui.over.date_unsure", date=started), halign="center"))
+        """The clock was not set when the game began: the date the Pi thought, to confirm by a long press,
+        or another one set first with the date stepper (day, month, year; − and +, no keyboard)."""
+        self._date_stepper(right, started)
         confirm = LongTap(text=text("ui.over.confirm_date_hold"), accent=True)
         confirm.bind(on_long_press=lambda *_: self.confirm_date())
         right.add_widget(confirm)
         right.add_widget(Words(text=text("ui.over.qr_after_date"), halign="center"))
         right.add_widget(filler())
 
-    def confirm_date(self) -> None:
-        """The players say the date shown is right: the QR code for BG Stats appears."""
+    #: The date the stepper shows, and the game it is for (a new game starts from its own date).
+    chosen: date | None = None
+    chosen_for: int | None = None
+
+    def _started(self) -> datetime:
+        """When the open game started, on the local clock (what the players set the date against)."""
         table = self.shell.table
-        if table.live is not None and self.shell.succeeds(table.app.confirm_date, table.live.id):
+        assert table.live is not None
+        return table.app.store.session(table.live.id).started.astimezone()
+
+    def _date_stepper(self, right: Any, started: str) -> None:
+        """The question with the date it asks about (the one the Pi believed, then the one set), and
+        a row of − and + for each of the day, the month and the year."""
+        table = self.shell.table
+        if table.live is None:
+            return
+        if self.chosen_for != table.live.id or self.chosen is None:
+            self.chosen, self.chosen_for = self._started().date(), table.live.id
+        asked = f"{date_words(self.chosen)} {started[-5:]}"  # the time of day stays as it was
+        right.add_widget(Words(text=text("ui.over.date_unsure", date=asked), halign="center"))
+        #: The stepper's buttons by part: (−, +).
+        self.steppers: dict[str, tuple[Tap, Tap]] = {}
+        chosen = self.chosen
+        for part, shown in (("day", chosen.day), ("month", chosen.month), ("year", chosen.year)):
+            line = row(spacing=theme.SPACING)
+            line.add_widget(Words(text=text(f"appliance.date.{part}"), size_hint_x=None, width=64))
+            less = Tap(text="−", size_hint_x=None, width=theme.TOUCH)
+            less.bind(on_release=lambda _b, p=part: self.step_date(p, -1))
+            more = Tap(text="+", size_hint_x=None, width=theme.TOUCH)
+            more.bind(on_release=lambda _b, p=part: self.step_date(p, +1))
+            line.add_widget(less)
+            line.add_widget(Words(text=str(shown), bold=True, halign="center", size_hint_x=None, width=56))
+            line.add_widget(more)
+            right.add_widget(line)
+            self.steppers[part] = (less, more)
+
+    def step_date(self, part: str, by: int) -> None:
+        """One step of the date stepper (a day, a month or a year); the month's last day stays in it."""
+        if self.chosen is None:
+            return
+        self.chosen = stepped(self.chosen, part, by)
+        self.redraw()
+
+    def confirm_date(self) -> None:
+        """The players say the date shown is right: kept in the store, and the QR code for BG Stats appears.
+
+        A date set with the stepper replaces the day the game started on; the time of day is kept.
+        """
+        table = self.shell.table
+        if table.live is None:
+            return
+        started = self._started()
+        if self.chosen is None or self.chosen == started.date():
+            done = self.shell.succeeds(table.app.confirm_date, table.live.id)
+        else:
+            moved = datetime.combine(self.chosen, started.timetz())
+            done = self.shell.succeeds(table.app.confirm_date, table.live.id, moved)
+        if done:
+            self.chosen = None
             self.redraw()
+
+
+def date_words(day: date) -> str:
+    """A date as the players' language writes it (2024-05-01; 2024. 05. 01.)."""
+    return text("appliance.date.chosen", year=f"{day.year:04d}", month=f"{day.month:02d}",
+                day=f"{day.day:02d}")
+
+
+#: The years the stepper reaches (from the Unix epoch a Pi without any saved clock wakes up in).
+YEARS = (1970, 2099)
+
+
+def stepped(day: date, part: str, by: int) -> date:
+    """``day`` moved by ``by`` days, months or years; a month's end is kept within the month it lands
+    in (31 March − 1 month = 28 or 29 February), and the year stays within :data:`YEARS`."""
+    if part == "day":
+        moved = day + timedelta(days=by)
+        return moved if YEARS[0] <= moved.year <= YEARS[1] else day
+    months = day.year * 12 + day.month - 1 + (by if part == "month" else by * 12)
+    year, month = divmod(months, 12)
+    if not YEARS[0] <= year <= YEARS[1]:
+        return day
+    return date(year, month + 1, min(day.day, calendar.monthrange(year, month + 1)[1]))

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import power
+from kivy.clock import Clock
+from kivy.uix.scrollview import ScrollView
+
+from companion import power, stick
 from companion.games.registry import GAMES, get_game
 from companion.i18n import LANGUAGES, text
 from companion.settings import (
@@ -66,6 +69,10 @@ class SettingsScreen(ShellScreen):
 
     #: How the power actions run their command (``None``: ``systemctl``); tests put their own here.
     power_run: power.Runner | None = None
+    #: Where the backup stick is mounted (the config's ``backup.stick``; ``companion run`` sets it).
+    stick_mount: str = stick.DEFAULT_MOUNT
+    #: What the last backup to the stick said (shown under its button until the screen is left).
+    stick_said: str = ""
 
     def redraw(self) -> None:
         self.clear_widgets()
@@ -144,6 +151,7 @@ class SettingsScreen(ShellScreen):
         line.add_widget(add)
         grid.add_widget(line)
 
+        self._stick_rows(grid)
         grid.add_widget(Words(text=text("ui.settings.power"), bold=True, color=theme.ACCENT))
         for action, label in POWER_HOLDS.items():
             line = row()
@@ -165,6 +173,35 @@ class SettingsScreen(ShellScreen):
         keep.bind(on_release=lambda *_: self.keep_text(key))
         line.add_widget(keep)
         grid.add_widget(line)
+
+    def _stick_rows(self, grid: Any) -> None:
+        """"Back up to the stick", and under it what the last backup said (safe to remove, or why not)."""
+        grid.add_widget(Words(text=text("appliance.stick.heading"), bold=True, color=theme.ACCENT))
+        line = row()
+        backup = Tap(text=text("appliance.stick.button"))
+        backup.bind(on_release=lambda *_: self.back_up_to_stick())
+        line.add_widget(backup)
+        grid.add_widget(line)
+        self.stick_words = Words(text=self.stick_said, size_hint_y=None, height=theme.TOUCH * 1.5)
+        grid.add_widget(self.stick_words)
+
+    def on_leave(self, *args: Any) -> None:
+        self.stick_said = ""
+
+    def back_up_to_stick(self) -> None:
+        """Write the backup onto the stick and say it may be pulled; a refusal also in the banner."""
+        try:
+            done = stick.backup_to_stick(self.shell.table.app.store, self.stick_mount)
+        except stick.StickError as error:
+            self.stick_said = str(error)
+            self.shell.refuse(self.stick_said)
+        else:
+            self.stick_said = str(done.message)
+            self.shell.banner.hide()  # an earlier "no stick" is answered now
+        self.stick_words.text = self.stick_said  # in place, and scrolled into view: the answer to this tap
+        view = self.stick_words.parent.parent if self.stick_words.parent is not None else None
+        if isinstance(view, ScrollView):
+            Clock.schedule_once(lambda _dt: view.scroll_to(self.stick_words, padding=8, animate=False), 0)
 
     # -- changes -----------------------------------------------------------------------
     def step(self, key: str, by: int) -> None:
