@@ -26,11 +26,17 @@ from hardware.panel_protocol import LineSplitter
 WAIT = 30.0
 
 
-def pump(table: Table, condition: Callable[[], bool], timeout: float = WAIT) -> None:
-    """Run the main loop (drain the table's commands) until ``condition()`` holds."""
+def pump(table: Table, condition: Callable[[], bool], timeout: float = WAIT,
+         shown: Callable[[], object] | None = None) -> None:
+    """Run the main loop (drain the table's commands) until ``condition()`` holds.
+
+    ``shown`` gives what to print when it never does (the panel's screen, say).
+    """
     deadline = time.monotonic() + timeout
     while not condition():
-        assert time.monotonic() < deadline, "the condition did not come true in time"
+        if time.monotonic() >= deadline:
+            seen = "" if shown is None else f"; last seen: {shown()!r}"
+            raise AssertionError(f"the condition did not come true in time{seen}")
         table.commands.drain(timeout=0.01)
 
 

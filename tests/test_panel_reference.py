@@ -105,8 +105,9 @@ def test_a_game_is_played_from_the_reference_panel_with_its_keys(table, referenc
     board = reference(1)
     panels = SeatPanels(table, [board.name], first_retry=0.02, longest_retry=0.2).start()
     try:
-        pump(table, lambda: board.screen()[0].startswith("*1 Albert"))
-        assert board.screen() == ["*1 Albert      0", "Your turn"]
+        # The seat line and the status come as separate protocol lines: wait for the whole screen.
+        expected = ["*1 Albert      0", "Your turn"]
+        pump(table, lambda: board.screen() == expected, shown=board.screen)
         board.press("NEXT")
         pump(table, lambda: board.panel.pick != "")
         assert board.screen()[2:] == ["1/15 Albert: red", " +1"]

@@ -107,7 +107,9 @@ def test_over_loop_the_companion_answers_a_hello_and_ignores_its_own_lines_heard
     # the companion's first line asks the panel to introduce itself; over loop:// it hears it back
     pump(table, lambda: b"HELLO 1" in link.heard_lines())
     opened[0].write(b"HELLO 1 1\n")
-    pump(table, lambda: any(line.startswith(b"SCORE") for line in link.heard_lines()))
+    # A line is kept as heard before it is counted: wait for both (SCORE is the last of four).
+    pump(table, lambda: any(line.startswith(b"SCORE") for line in link.heard_lines())
+         and panels.counts()["unknown"] >= 4, shown=panels.counts)
     heard = link.heard_lines()
     # what the companion wrote, read back from the loop: the seat's player, whose turn, status, score
     assert heard[heard.index(b"HELLO 1 1") + 1:] == [b"SEAT 1 Albert", b"TURN you Albert",
