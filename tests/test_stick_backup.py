@@ -9,8 +9,10 @@ without write permission does, and the free space is given to the check.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -33,8 +35,17 @@ def app(tmp_path: Path) -> Iterator[Companion]:
         yield companion
 
 
+@functools.cache
 def _can_mount() -> bool:
-    return os.geteuid() == 0
+    """Whether this machine lets the test mount a tmpfs: root, and a container that allows it."""
+    if os.geteuid() != 0:
+        return False
+    with tempfile.TemporaryDirectory(prefix="companion-mount-probe-") as folder:
+        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", folder],
+                                 capture_output=True).returncode == 0
+        if mounted:
+            subprocess.run(["umount", folder], check=True)
+    return mounted
 
 
 @contextlib.contextmanager
