@@ -68,6 +68,7 @@ SCREENS: dict[str, str] = {
     "over": "ui.screens.game_over:GameOverScreen",
     "stats": "ui.screens.stats:StatsScreen",
     "settings": "ui.screens.settings:SettingsScreen",
+    "resolver": "ui.screens.resolver:ResolverScreen",
 }
 
 

@@ -39,6 +39,8 @@ MAX_COLUMNS = 10
 BLANK_SIZE = (8, 8)
 #: The neighbour each side of a space faces, as (row, column) steps, in the order of ``tables.SIDES``.
 SIDE_STEPS: tuple[Cell, ...] = ((-1, 0), (0, 1), (1, 0), (0, -1))
+#: Each side in words (north, east, south, west), in the order of ``tables.SIDES``.
+SIDE_WORDS = ("ui.editor.side.north", "ui.editor.side.east", "ui.editor.side.south", "ui.editor.side.west")
 #: A side's opposite when mirrored: left-right swaps E and W, top-bottom swaps N and S.
 _MIRRORED_SIDES = {"columns": (0, 3, 2, 1), "rows": (2, 1, 0, 3)}
 #: What validate_board reports about a board that is only unfinished: allowed while editing.
@@ -270,7 +272,7 @@ class Draft:
             raise EditRefused(msg("ui.editor.refused.gift", gift=gift))
         area = self.facing(cell, side)
         if area is not None:
-            raise EditRefused(msg("ui.editor.refused.side_has_area", side=msg(f"ui.editor.side.{side}"),
+            raise EditRefused(msg("ui.editor.refused.side_has_area", side=msg(SIDE_WORDS[side]),
                                   where=self.describe(area)))
         frame = list(space.frame)
         frame[side] = gift
@@ -447,7 +449,7 @@ def from_json(data: Mapping[str, Any]) -> Draft:
                 frame[index] = side[len(FRAME_PREFIX):]
             elif next_to is None or by_name.get(side) != next_to:
                 raise EditRefused(msg("ui.editor.refused.not_on_grid", space=space.name,
-                                      side=msg(f"ui.editor.side.{index}")))
+                                      side=msg(SIDE_WORDS[index])))
         cells[space.at] = SpaceCell((frame[0], frame[1], frame[2], frame[3]))
     return Draft(rows, columns, cells)
 
