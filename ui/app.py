@@ -69,6 +69,7 @@ SCREENS: dict[str, str] = {
     "stats": "ui.screens.stats:StatsScreen",
     "settings": "ui.screens.settings:SettingsScreen",
     "resolver": "ui.screens.resolver:ResolverScreen",
+    "editor": "ui.screens.board_editor:BoardEditorScreen",
 }
 
 
