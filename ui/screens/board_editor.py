@@ -22,6 +22,7 @@ now, so a player sees what is missing before pressing Save.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -473,4 +474,18 @@ class BoardEditorScreen(ShellScreen):
             return
         self.note = text("ui.editor.forgotten", name=self.board_name)
         self.board_name = ""
+        self.redraw()
+
+    def snapshot_example(self) -> None:
+        """For ``companion snapshot``: the open game's board (else the 4-player example), a space selected."""
+        if self.history:
+            return
+        session = self.shell.table.session
+        board = session.state.board if session is not None and session.game.name == "castelli" else None
+        with contextlib.suppress(EditRefused):  # a game's board off the grid: the blank one stays
+            self.draft = model.from_board(board) if board is not None else model.from_json(
+                self.shell.table.app.board_data("example-4p"))
+        self.mode = "cell"
+        spaces = [c for c in model.cells_of(self.draft) if isinstance(self.draft.at(c), SpaceCell)]
+        self.selected = spaces[0] if spaces else None
         self.redraw()

@@ -272,3 +272,13 @@ class ResolverScreen(ShellScreen):
         q = self.question
         q.neutral = choices[(choices.index(q.neutral) + 1) % len(choices)]
         self.redraw()
+
+    def snapshot_example(self) -> None:
+        """For ``companion snapshot``: the rulebook's market tie (green and yellow, 2 tents)."""
+        if self.question.shields:
+            return
+        self.question.kind = "market"
+        self.question.amounts["market"] = 2
+        self.question.shields[:] = [("green", 3), ("yellow", 2), ("yellow", 1), ("red", 2)]
+        self.chosen = "red"
+        self.redraw()
