@@ -78,14 +78,14 @@ def test_a_board_entered_by_touch_is_saved_loaded_validated_and_played_on(shell,
     assert (screen.draft.rows, screen.draft.columns) == (4, 8)
 
     cell(screen, 0, 0)
-    button(text("castelli.kind.forest"))
+    button(text("ui.editor.pad.forest"))
     cell(screen, 0, 4)
-    button(text("castelli.kind.rock"))
+    button(text("ui.editor.pad.rock"))
     step(screen, text("ui.editor.spots"), 1)
     cell(screen, 3, 5)
-    button(text("castelli.kind.mine"))
+    button(text("ui.editor.pad.mine"))
     cell(screen, 1, 3)
-    button(text("castelli.kind.market"))
+    button(text("ui.editor.pad.market"))
     step(screen, text("ui.editor.tents"), 1)
     cell(screen, 0, 2)
     button(text("castelli.settlement.village"))
@@ -161,10 +161,10 @@ def test_refused_edits_say_why_and_lose_nothing(shell, shots: Path) -> None:
     lang = i18n.current_language()
     screen = open_editor(shell)
     cell(screen, 0, 0)
-    button(text("castelli.kind.mine"))
+    button(text("ui.editor.pad.mine"))
     before = screen.draft
     cell(screen, 2, 2)
-    button(text("castelli.kind.mine"))  # a second mine
+    button(text("ui.editor.pad.mine"))  # a second mine
     assert screen.draft == before
     expected = model.EditRefused(msg("ui.editor.refused.second_mine", where=before.describe((0, 0))))
     assert shell.banner.shown and shell.banner.text == str(expected)
@@ -197,11 +197,11 @@ def test_an_unfinished_board_shows_what_is_missing_and_is_not_saved(shell, shots
     lang = i18n.current_language()
     screen = open_editor(shell)
     cell(screen, 0, 1)
-    button(text("ui.editor.make_empty"))
+    button(text("ui.editor.pad.empty"))
     cell(screen, 1, 0)
-    button(text("ui.editor.make_empty"))
+    button(text("ui.editor.pad.empty"))
     cell(screen, 0, 0)
-    button(text("castelli.kind.forest"))  # the corner forest: no space beside it any more
+    button(text("ui.editor.pad.forest"))  # the corner forest: no space beside it any more
     problem = screen.draft.problem()
     assert problem is not None and problem.params["reason"].code == "castelli.board.unbordered"
     kit.find(say(problem))
@@ -230,3 +230,24 @@ def test_a_shipped_layout_is_a_start_and_is_never_overwritten(shell, shots: Path
     assert screen.board_name == ""  # saved under a new name only
     cell(screen, 0, 0)
     kit.screenshot(shots / f"{lang}-editor-example.png")
+
+
+def test_the_2_player_example_entered_from_a_blank_grid_is_the_shipped_layout(shell, shots: Path) -> None:
+    from companion.games.castelli.board import load_layout
+    from tests import board_editor_kit as plans
+
+    lang = i18n.current_language()
+    screen = open_editor(shell)
+    wanted = model.from_board(load_layout("example-2p"))
+    steps = plans.plan(wanted, "Two parts")
+    plans.perform(screen, steps, kit)
+    assert screen.draft == wanted
+    assert shell.table.app.board_data("Two parts") == load_layout_json("example-2p")
+    assert plans.taps(steps) <= 150  # the benchmark's budget for a 16-space board
+    kit.screenshot(shots / f"{lang}-editor-example-2p-entered.png")
+
+
+def load_layout_json(name: str) -> dict:
+    from companion.games.castelli.board import board_to_json, load_layout
+
+    return board_to_json(load_layout(name))
