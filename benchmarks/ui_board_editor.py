@@ -7,7 +7,8 @@ saved is exactly the layout, and prints against the budgets:
 
 - **taps to enter the board**, typing its name counted as one: budget ≤ 150 for 16 tile spaces and
   ≤ 300 for 32 ("minutes, not an hour": at 2 s a tap, 300 taps are 10 minutes);
-- taps per tile space, and the tap → panel and grid redrawn time (median / p99 / max), reported.
+- taps per tile space, the screen's redraw after a tap, and the touch with the frames after it
+  (median / p99 / max), reported.
 
 ``--update-docs`` writes the figures into ``docs/performance.md`` between their own markers.
 Exit 1 when a budget is over.
@@ -20,6 +21,7 @@ import platform
 import statistics
 import sys
 import tempfile
+import time
 from datetime import datetime
 from pathlib import Path
 
@@ -36,13 +38,20 @@ INTRO = """## The Castelli board editor
 layout from the editor's blank grid in an offscreen 800×480 Kivy window, by synthetic touches:
 the taps a player makes cell by cell (`tests/board_editor_kit.py`; no copy, fill or mirror, so a
 board with no repetition costs this much), then checks that the board saved is exactly the
-layout. Budget: ≤ 150 taps for 16 tile spaces, ≤ 300 for 32 (at 2 s a tap, 10 minutes). The time
-from a tap to the grid and panel drawn anew is reported."""
+layout. Budget: ≤ 150 taps for 16 tile spaces, ≤ 300 for 32 (at 2 s a tap, 10 minutes). Reported:
+the screen's redraw after a tap (the grid's cells and the panel's pads are built once and then
+updated), and the touch with the three frames the test harness draws after it (Mesa's software
+renderer on a shared machine: most of that is drawing)."""
 
 
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def spread(seconds: list[float]) -> str:
+    ms = [t * 1000 for t in seconds]
+    return " / ".join(f"{v:.1f}" for v in (statistics.median(ms), percentile(ms, 0.99), max(ms))) + " ms"
 
 
 def machine() -> str:
@@ -73,6 +82,15 @@ def main(argv: list[str] | None = None) -> int:
                 wanted = model.from_board(load_layout(layout))
                 steps = plans.plan(wanted, f"entered {layout}")
                 times: list[float] = []
+                redraws: list[float] = []
+                drawn = screen.redraw
+
+                def timed_redraw(drawn=drawn, redraws=redraws) -> None:
+                    began = time.perf_counter()
+                    drawn()
+                    redraws.append(time.perf_counter() - began)
+
+                screen.redraw = timed_redraw
                 plans.perform(screen, steps, kit, on_tap=times.append)
                 saved = shell.table.app.board_data(f"entered {layout}")
                 if saved != board_to_json(load_layout(layout)):
@@ -84,10 +102,10 @@ def main(argv: list[str] | None = None) -> int:
             rows.append((f"{layout}: taps to enter it from a blank grid ({spaces} tile spaces)", str(count),
                          f"≤ {budget}", count <= budget))
             rows.append((f"{layout}: taps per tile space", f"{count / spaces:.2f}", "", None))
-            ms = [t * 1000 for t in times]
-            shown = " / ".join(f"{v:.1f}" for v in (statistics.median(ms), percentile(ms, 0.99), max(ms)))
-            rows.append((f"{layout}: tap → grid and panel redrawn (median / p99 / max)", shown + " ms", "",
-                         None))
+            rows.append((f"{layout}: a tap's redraw of grid and panel (median / p99 / max)",
+                         spread(redraws), "", None))
+            rows.append((f"{layout}: touch + 3 frames drawn, software GL (median / p99 / max)",
+                         spread(times), "", None))
     over = False
     for name, value, budget_text, ok in rows:
         verdict = "info" if ok is None else ("PASS" if ok else "OVER")
