@@ -109,6 +109,7 @@ def test_a_board_entered_by_touch_is_saved_loaded_validated_and_played_on(shell,
     assert screen.draft.at((2, 0)) == AreaCell("forest", 2)
     mode("copy")
     cell(screen, 1, 0)
+    kit.screenshot(shots / f"{lang}-editor-copy.png")
     cell(screen, 3, 0)  # row 2 (1-based) copied onto row 4: the mine goes, which is allowed
     assert [screen.draft.at((3, c)) for c in range(8)] == [screen.draft.at((1, c)) for c in range(8)]
     kit.tap(kit.find(text("ui.editor.undo"), Tap))  # the mine back
@@ -123,6 +124,9 @@ def test_a_board_entered_by_touch_is_saved_loaded_validated_and_played_on(shell,
     built = screen.draft
     assert built.problem() is None
     screen.name_field.text = "Our table"
+    button(text("ui.editor.mirror.rows"))  # typed, then another edit: the name stays
+    button(text("ui.editor.mirror.rows"))
+    assert screen.name_field.text == "Our table"
     button(text("ui.editor.save"))
     kit.find(text("ui.editor.saved", name="Our table"))
     kit.screenshot(shots / f"{lang}-editor-saved.png")

@@ -67,9 +67,10 @@ def assert_shows(screen: ResolverScreen, kind: str, amount: int, shields, player
     expected = resolve(kind, amount, shields, players, neutral)
     assert screen.resolution == expected
     kit.find(say(expected.explanation))
-    for player, share in expected.awards.items():
+    gains = {player: share for player, share in expected.awards.items() if share > 0}
+    for player, share in gains.items():
         kit.find(award_text(expected, player, share))
-    if not expected.awards:
+    if not gains:  # nobody, or shares rounded down to nothing
         kit.find(text("ui.resolver.nothing"))
     return expected
 

@@ -224,6 +224,7 @@ class BoardEditorScreen(ShellScreen):
             self._settlement_taps[settlement] = choice
 
     def redraw(self) -> None:
+        self._keep_name()  # typed and not saved yet: the Board panel drawn anew must not lose it
         if getattr(self, "_language", None) != i18n.current_language():
             self._build()
         holder = self._grid()
@@ -519,8 +520,8 @@ class BoardEditorScreen(ShellScreen):
             self.edit(self.draft.fill_run, first, cell, self.every_other)
 
     def start_blank(self) -> None:
-        self.edit(lambda: model.blank())
-        self.selected = None
+        self.selected = self.anchor = None
+        self.edit(model.blank)
 
     def start_from(self, name: str) -> None:
         """Edit a copy of a board the companion knows (a shipped layout is saved under a new name)."""
@@ -532,10 +533,9 @@ class BoardEditorScreen(ShellScreen):
         except (EditRefused, RecordError) as refusal:
             self.shell.refuse(str(refusal))
             return
-        if self.edit(lambda: loaded):
-            self.selected = None
-            self.board_name = "" if name in layout_names() else name
-            self.redraw()
+        self.selected = self.anchor = None
+        self.board_name = "" if name in layout_names() else name
+        self.edit(lambda: loaded)
 
     def _keep_name(self) -> None:
         if self.name_field is not None and self.name_field.get_root_window() is not None:
