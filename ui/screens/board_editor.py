@@ -269,7 +269,7 @@ class BoardEditorScreen(ShellScreen):
             shown.text = cell_label(d, cell)
             shown.swatch = self._colour(cell)
             shown.tile = isinstance(content, SpaceCell)
-            shown.selected = cell in (self.selected, self.anchor)
+            shown.selected = cell == self.anchor or (self.mode == "cell" and cell == self.selected)
             if isinstance(content, SpaceCell):
                 bars = [GIFT_COLOURS[content.frame[s]] if d.facing(cell, s) is None else (0, 0, 0, 0)
                         for s in range(4)]
