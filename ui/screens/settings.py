@@ -119,10 +119,6 @@ class SettingsScreen(ShellScreen):
         line.add_widget(forget)
         grid.add_widget(line)
 
-        editor = Tap(text=text("ui.editor.open"), size_hint_y=None, height=theme.TOUCH)  # Castelli boards
-        editor.bind(on_release=lambda *_: self.shell.go("editor"))
-        grid.add_widget(editor)
-
         grid.add_widget(Words(text=text("ui.settings.profiles"), bold=True, color=theme.ACCENT))
         for profile in app.profiles():
             line = row()
