@@ -491,6 +491,20 @@ class Companion:
         self.store.set_setting(CASTELLI_BOARDS, boards)
         return replaced
 
+    def board_data(self, name: str) -> dict[str, Any]:
+        """The inline JSON of a board by name (a shipped layout, or one stored here), to edit or copy.
+
+        :class:`AppError` for a name the companion does not know.
+        """
+        from companion.games.castelli.board import board_to_json, layout_names, load_layout
+
+        stored = self.store.get_setting(CASTELLI_BOARDS, {})
+        if name in stored:
+            return dict(stored[name])
+        if name in layout_names():
+            return board_to_json(load_layout(name))
+        raise AppError(msg("app.board.unknown", name=name))
+
     def forget_board(self, name: str) -> None:
         boards = dict(self.store.get_setting(CASTELLI_BOARDS, {}))
         if name not in boards:

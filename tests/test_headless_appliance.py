@@ -272,7 +272,8 @@ def test_snapshot_writes_the_oled_and_the_touchscreen_in_the_chosen_language(tmp
                           capture_output=True, text=True, cwd=ROOT, env=env, timeout=GUARD)
     assert done.returncode == 0, done.stderr
     written = sorted(p.name for p in (tmp_path / "shots").iterdir())
-    assert written == ["game-over.png", "history.png", "home.png", "oled.png", "screen.png", "settings.png",
+    assert written == ["editor.png", "game-over.png", "history.png", "home.png", "oled.png", "resolver.png",
+                       "screen.png", "settings.png",
                        "valuation-1.png", "valuation-2.png"]  # the example's Intermezzo and Finito
     assert all(line.startswith("elkészült: ") for line in done.stdout.splitlines())
     assert Image.open(tmp_path / "shots" / "screen.png").size == (800, 480)

@@ -294,7 +294,7 @@ def test_the_snapshot_writer_renders_a_records_screens(shell, shots: Path, langu
     record = json.loads(EXAMPLE.read_text(encoding="utf-8"))
     written = write_screens(record, shots / f"snapshot-{language}", language)
     assert [p.name for p in written] == ["screen.png", "history.png", "game-over.png", "home.png",
-                                         "settings.png"]
+                                         "settings.png", "resolver.png", "editor.png"]
     for path in written:
         image = Image.open(path).convert("RGB")
         assert image.size == theme.WINDOW

@@ -71,6 +71,8 @@ SCREENS: dict[str, str] = {
     "stats": "ui.screens.stats:StatsScreen",
     "settings": "ui.screens.settings:SettingsScreen",
     "damaged": "ui.screens.damaged:DamagedScreen",
+    "resolver": "ui.screens.resolver:ResolverScreen",
+    "editor": "ui.screens.board_editor:BoardEditorScreen",
 }
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 #: The screens written, by file name: the shell's screen name.
 SCREENS = {"screen.png": "game", "history.png": "history", "game-over.png": "over",
-           "home.png": "home", "settings.png": "settings"}
+           "home.png": "home", "settings.png": "settings", "resolver.png": "resolver", "editor.png": "editor"}
 
 
 def prepare_offscreen() -> None:
@@ -71,6 +71,9 @@ def write_screens(record: Mapping[str, Any], out_dir: str | Path, language: str)
                 if screen == "over" and not finished:
                     continue
                 shell.go(screen)
+                example = getattr(shell.screens.current_screen, "snapshot_example", None)
+                if example is not None:  # a tool screen shows a worked example, not its empty start
+                    example()
                 for _ in range(6):
                     EventLoop.idle()
                 Animation.stop_all(shell.banner)

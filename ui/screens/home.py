@@ -52,7 +52,8 @@ class HomeScreen(ShellScreen):
         resume.bind(on_release=lambda *_: self.shell.go("resume"))
         body.add_widget(resume)
         more = row()
-        for label, target in (("ui.home.statistics", "stats"), ("ui.home.settings", "settings")):
+        for label, target in (("ui.home.statistics", "stats"), ("ui.resolver.open", "resolver"),
+                              ("ui.home.settings", "settings")):
             button = Tap(text=text(label))
             button.bind(on_release=lambda _b, screen=target: self.shell.go(screen))
             more.add_widget(button)

@@ -79,7 +79,11 @@ class SettingsScreen(ShellScreen):
         app = self.shell.table.app
         values = app.settings()
         body = column()
-        body.add_widget(self.home_row(text("ui.settings.title")))
+        top = self.home_row(text("ui.settings.title"))
+        editor = Tap(text=text("ui.editor.open"), size_hint_x=None, width=theme.TOUCH * 6)  # Castelli boards
+        editor.bind(on_release=lambda *_: self.shell.go("editor"))
+        top.add_widget(editor)
+        body.add_widget(top)
         view, grid = scrolling_list()
         self.fields: dict[str, Field] = {}
 

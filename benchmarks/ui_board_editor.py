@@ -1,0 +1,137 @@
+"""Taps to enter a board in the editor: ``.venv/bin/python benchmarks/ui_board_editor.py [--update-docs]``.
+
+Enters each shipped example layout (``example-2p``: 16 tile spaces; ``example-4p``: 32) from the
+editor's blank grid in an offscreen 800×480 Kivy window, by the taps a player makes
+(``tests/board_editor_kit.py``: cell by cell, no copy, fill or mirror), checks that the board
+saved is exactly the layout, and prints against the budgets:
+
+- **taps to enter the board**, typing its name counted as one: budget ≤ 150 for 16 tile spaces and
+  ≤ 300 for 32 ("minutes, not an hour": at 2 s a tap, 300 taps are 10 minutes);
+- taps per tile space, the screen's redraw after a tap, and the touch with the frames after it
+  (median / p99 / max), reported.
+
+``--update-docs`` writes the figures into ``docs/performance.md`` between their own markers.
+Exit 1 when a budget is over.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DOCS = ROOT / "docs" / "performance.md"
+BEGIN, END = "<!-- ui-editor:begin -->", "<!-- ui-editor:end -->"
+#: Taps budget by layout.
+BUDGETS = {"example-2p": 150, "example-4p": 300}
+INTRO = """## The Castelli board editor
+
+`.venv/bin/python benchmarks/ui_board_editor.py [--update-docs]` enters each shipped example
+layout from the editor's blank grid in an offscreen 800×480 Kivy window, by synthetic touches:
+the taps a player makes cell by cell (`tests/board_editor_kit.py`; no copy, fill or mirror, so a
+board with no repetition costs this much), then checks that the board saved is exactly the
+layout. Budget: ≤ 150 taps for 16 tile spaces, ≤ 300 for 32 (at 2 s a tap, 10 minutes). Reported:
+the screen's redraw after a tap (the grid's cells and the panel's pads are built once and then
+updated), and the touch with the three frames the test harness draws after it (Mesa's software
+renderer on a shared machine: most of that is drawing)."""
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def spread(seconds: list[float]) -> str:
+    ms = [t * 1000 for t in seconds]
+    return " / ".join(f"{v:.1f}" for v in (statistics.median(ms), percentile(ms, 0.99), max(ms))) + " ms"
+
+
+def machine() -> str:
+    return f"{platform.machine()}, Python {platform.python_version()}, {platform.system()}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--update-docs", action="store_true",
+                        help="write the figures into docs/performance.md")
+    args = parser.parse_args(argv)
+
+    from tests import ui_kit as kit  # prepares an offscreen Kivy first
+
+    # isort: split
+    from companion.games.castelli.board import board_to_json, load_layout
+    from tests import board_editor_kit as plans
+    from ui import board_model as model
+
+    rows: list[tuple[str, str, str, bool | None]] = []
+    with tempfile.TemporaryDirectory() as folder:
+        for index, (layout, budget) in enumerate(BUDGETS.items()):
+            shell = kit.open_shell(Path(folder) / f"store-{index}.db")
+            try:
+                shell.go("editor")
+                kit.pump(4)  # laid out before the first touch
+                screen = shell.screens.get_screen("editor")
+                wanted = model.from_board(load_layout(layout))
+                steps = plans.plan(wanted, f"entered {layout}")
+                times: list[float] = []
+                redraws: list[float] = []
+                drawn = screen.redraw
+
+                def timed_redraw(drawn=drawn, redraws=redraws) -> None:
+                    began = time.perf_counter()
+                    drawn()
+                    redraws.append(time.perf_counter() - began)
+
+                screen.redraw = timed_redraw
+                plans.perform(screen, steps, kit, on_tap=times.append)
+                saved = shell.table.app.board_data(f"entered {layout}")
+                if saved != board_to_json(load_layout(layout)):
+                    raise SystemExit(f"{layout}: the board entered is not the layout")
+            finally:
+                kit.close_shell(shell)
+            spaces = len(wanted.board().spaces)
+            count = plans.taps(steps)
+            rows.append((f"{layout}: taps to enter it from a blank grid ({spaces} tile spaces)", str(count),
+                         f"≤ {budget}", count <= budget))
+            rows.append((f"{layout}: taps per tile space", f"{count / spaces:.2f}", "", None))
+            rows.append((f"{layout}: a tap's redraw of grid and panel (median / p99 / max)",
+                         spread(redraws), "", None))
+            rows.append((f"{layout}: touch + 3 frames drawn, software GL (median / p99 / max)",
+                         spread(times), "", None))
+    over = False
+    for name, value, budget_text, ok in rows:
+        verdict = "info" if ok is None else ("PASS" if ok else "OVER")
+        over = over or ok is False
+        print(f"{name:<72}  {value:>24}  {budget_text:>8}  {verdict}")
+    print(f"machine: {machine()}")
+    if args.update_docs:
+        write_docs(rows)
+    return 1 if over else 0
+
+
+def write_docs(rows: list[tuple[str, str, str, bool | None]]) -> None:
+    stamp = datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
+    table = ["| figure | value | budget | verdict |", "|---|---|---|---|"]
+    table += [f"| {name} | {value} | {budget} | {'info' if ok is None else ('PASS' if ok else 'OVER')} |"
+              for name, value, budget, ok in rows]
+    block = "\n".join([BEGIN, f"Measured {stamp} on {machine()}, offscreen window 800×480.", "", *table, END])
+    text = DOCS.read_text(encoding="utf-8")
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        text = head + block + rest.split(END, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n" + INTRO + "\n\n" + block + "\n"
+    DOCS.write_text(text, encoding="utf-8")
+    print(f"wrote the figures into {DOCS.relative_to(ROOT)}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,167 @@
+"""The Castelli area resolver, offscreen through synthetic touches: cases from the rulebook, and the
+shown answer is always the engine's :func:`~companion.games.castelli.evaluation.resolve`.
+
+Screenshots go to ``$UI_SCREENSHOTS`` when set (for a person to look at), else to the test's
+temporary directory.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from tests import ui_kit as kit  # first: it prepares Kivy
+
+# isort: split
+from companion import i18n
+from companion.games.castelli import tables
+from companion.games.castelli.evaluation import resolve
+from companion.i18n import say, text
+from ui.screens.resolver import ResolverScreen, award_text
+from ui.widgets import Tap
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    return Path(os.environ.get("UI_SCREENSHOTS") or tmp_path / "shots")
+
+
+@pytest.fixture(params=["en", "hu"])
+def shell(request: pytest.FixtureRequest, tmp_path: Path):
+    i18n.set_language(request.param)
+    opened = kit.open_shell(tmp_path / "store.db")
+    yield opened
+    kit.close_shell(opened)
+    i18n.set_language("en")
+
+
+def open_resolver(shell) -> ResolverScreen:
+    kit.tap(kit.find(text("ui.resolver.open"), Tap))
+    assert shell.screens.current == "resolver"
+    return shell.screens.get_screen("resolver")
+
+
+def enter(screen: ResolverScreen, kind: str, shields: list[tuple[str, int | str]]) -> None:
+    """Taps: the kind, then per shield its colour (when it changes) and its value on the pad."""
+    kit.tap(kit.find(text(f"ui.resolver.kind.{kind}"), Tap))
+    chosen = None
+    for colour, value in shields:
+        if colour != chosen:
+            kit.tap(screen.colour_buttons[colour])
+            chosen = colour
+        key = screen.pad[value]
+        assert key.text == (text("ui.resolver.card") if value == "card" else str(value))
+        kit.tap(key)
+
+
+def every_colour_plays() -> dict[str, str]:
+    return {c: text("ui.resolver.seat", colour=text(f"castelli.colour.{c}")) for c in tables.COLORS}
+
+
+def assert_shows(screen: ResolverScreen, kind: str, amount: int, shields, players, neutral="void"):
+    """The screen holds the tapped shields and shows exactly what the engine decides."""
+    assert screen.question.shields == list(shields)
+    expected = resolve(kind, amount, shields, players, neutral)
+    assert screen.resolution == expected
+    kit.find(say(expected.explanation))
+    gains = {player: share for player, share in expected.awards.items() if share > 0}
+    for player, share in gains.items():
+        kit.find(award_text(expected, player, share))
+    if not gains:  # nobody, or shares rounded down to nothing
+        kit.find(text("ui.resolver.nothing"))
+    return expected
+
+
+def test_the_rulebook_rock_blue_5_beats_yellow_4_and_gains_2_stone(shell, shots: Path) -> None:
+    screen = open_resolver(shell)
+    shields = [("blue", 3), ("blue", 2), ("yellow", 4)]
+    enter(screen, "rock", shields)
+    result = assert_shows(screen, "rock", 2, shields, every_colour_plays())
+    assert result.awards == {every_colour_plays()["blue"]: 2}
+    kit.screenshot(shots / f"{i18n.current_language()}-resolver-rock.png")
+
+
+def test_the_rulebook_market_tie_green_and_yellow_draw_one_card_each(shell, shots: Path) -> None:
+    screen = open_resolver(shell)
+    enter(screen, "market", [])
+    kit.tap(kit.find("+", Tap))  # 2 tents
+    shields = [("green", 3), ("yellow", 2), ("yellow", 1), ("red", 2)]
+    enter(screen, "market", shields)
+    result = assert_shows(screen, "market", 2, shields, every_colour_plays())
+    seats = every_colour_plays()
+    assert result.awards == {seats["yellow"]: 1, seats["green"]: 1}
+    kit.screenshot(shots / f"{i18n.current_language()}-resolver-market-tie.png")
+    # a three-way tie on 3 wood: one each; on 2 wood: rounded down to none, and said so
+    kit.tap(kit.find(text("ui.resolver.clear"), Tap))
+    shields = [("blue", 2), ("red", 2), ("green", 2)]
+    enter(screen, "forest", shields)
+    result = assert_shows(screen, "forest", 2, shields, every_colour_plays())
+    assert set(result.awards.values()) == {0}
+    assert result.explanation.code == "castelli.evaluation.rounded_down"
+    kit.screenshot(shots / f"{i18n.current_language()}-resolver-rounded-down.png")
+
+
+def test_card_shields_count_nothing_and_a_shield_is_taken_back_by_a_tap(shell, shots: Path) -> None:
+    screen = open_resolver(shell)
+    shields = [("red", "card"), ("red", 2), ("blue", 1), ("blue", "card"), ("blue", 1), ("green", 6)]
+    enter(screen, "field", shields)
+    assert_shows(screen, "field", 2, shields, every_colour_plays())
+    kit.tap(kit.find(text("ui.resolver.undo"), Tap))  # the green 6 goes
+    shields = shields[:-1]
+    result = assert_shows(screen, "field", 2, shields, every_colour_plays())
+    assert result.influence == {"blue": 2, "red": 2}
+    assert screen.chips[0].text == text("ui.resolver.card")
+    kit.tap(screen.chips[0])  # the red card-covered shield's chip
+    shields = shields[1:]
+    assert_shows(screen, "field", 2, shields, every_colour_plays())
+    kit.screenshot(shots / f"{i18n.current_language()}-resolver-cards.png")
+
+
+def test_without_a_game_a_colour_can_be_neutral_and_void_the_area(shell, shots: Path) -> None:
+    screen = open_resolver(shell)
+    seats = every_colour_plays()
+    kit.tap(kit.find(seats["yellow"], Tap))  # yellow: nobody plays it
+    players = {c: p for c, p in seats.items() if c != "yellow"}
+    shields = [("yellow", 5), ("blue", 5), ("red", 1)]
+    enter(screen, "forest", shields)
+    result = assert_shows(screen, "forest", 2, shields, players)
+    assert result.voided and result.awards == {}
+    kit.screenshot(shots / f"{i18n.current_language()}-resolver-neutral-void.png")
+    kit.tap(kit.find(text("ui.resolver.neutral_rule.void"), Tap))
+    result = assert_shows(screen, "forest", 2, shields, players, neutral="split")
+    assert result.awards == {seats["blue"]: 1}
+
+
+def test_with_a_castelli_game_open_the_colours_are_its_players(shell, shots: Path) -> None:
+    shell.table.start("castelli", ["Anna", "Béla"], setup={"board": "example-2p"},
+                      colours={"Anna": "blue", "Béla": "red"})
+    kit.pump(3)
+    shell.go("home")
+    screen = open_resolver(shell)
+    players = {"blue": "Anna", "red": "Béla"}
+    assert screen.question.players == players
+    assert screen.question.amounts["mine"] == tables.MINE_SILVER[2]
+    shields = [("blue", 2), ("red", 2), ("green", 3)]
+    enter(screen, "rock", shields)
+    result = assert_shows(screen, "rock", 2, shields, players)
+    assert result.voided  # green is neutral with 2 players and leads
+    kit.tap(kit.find("Anna", Tap))
+    assert screen.question.players == players  # the game's colours do not change here
+    kit.screenshot(shots / f"{i18n.current_language()}-resolver-in-game.png")
+
+
+def test_the_resolver_and_editor_words_are_in_both_languages_and_hungarian_is_hungarian() -> None:
+    from companion.i18n.po import read_po
+    from tests.refusals import ENGLISH_WORDS
+
+    root = Path(__file__).resolve().parent.parent / "companion" / "locale"
+    english = {e.msgid: e.msgstr for e in read_po(root / "en" / "ui_editor.po") if e.msgid}
+    hungarian = {e.msgid: e.msgstr for e in read_po(root / "hu" / "ui_editor.po") if e.msgid}
+    assert english.keys() == hungarian.keys()
+    assert all(code.startswith(("ui.resolver.", "ui.editor.")) for code in english)
+    for code, words in hungarian.items():
+        said = re.sub(r"\{[^}]*\}", "", words[0])
+        assert not {w for w in re.findall(r"\w+", said) if w.lower() in ENGLISH_WORDS}, (code, words)
