@@ -17,18 +17,16 @@ Exit 1 when a budget is over.
 from __future__ import annotations
 
 import argparse
-import platform
-import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-DOCS = ROOT / "docs" / "performance.md"
+from benchmarks.figures import machine, report, spread, write_block  # noqa: E402
+
 BEGIN, END = "<!-- ui-editor:begin -->", "<!-- ui-editor:end -->"
 #: Taps budget by layout.
 BUDGETS = {"example-2p": 150, "example-4p": 300}
@@ -42,20 +40,6 @@ layout. Budget: ≤ 150 taps for 16 tile spaces, ≤ 300 for 32 (at 2 s a tap, 1
 the screen's redraw after a tap (the grid's cells and the panel's pads are built once and then
 updated), and the touch with the three frames the test harness draws after it (Mesa's software
 renderer on a shared machine: most of that is drawing)."""
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
-
-
-def spread(seconds: list[float]) -> str:
-    ms = [t * 1000 for t in seconds]
-    return " / ".join(f"{v:.1f}" for v in (statistics.median(ms), percentile(ms, 0.99), max(ms))) + " ms"
-
-
-def machine() -> str:
-    return f"{platform.machine()}, Python {platform.python_version()}, {platform.system()}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -103,34 +87,14 @@ def main(argv: list[str] | None = None) -> int:
                          f"≤ {budget}", count <= budget))
             rows.append((f"{layout}: taps per tile space", f"{count / spaces:.2f}", "", None))
             rows.append((f"{layout}: a tap's redraw of grid and panel (median / p99 / max)",
-                         spread(redraws), "", None))
+                         spread([t * 1000 for t in redraws], 1), "", None))
             rows.append((f"{layout}: touch + 3 frames drawn, software GL (median / p99 / max)",
-                         spread(times), "", None))
-    over = False
-    for name, value, budget_text, ok in rows:
-        verdict = "info" if ok is None else ("PASS" if ok else "OVER")
-        over = over or ok is False
-        print(f"{name:<72}  {value:>24}  {budget_text:>8}  {verdict}")
+                         spread([t * 1000 for t in times], 1), "", None))
+    over = report(rows, (72, 24, 8))
     print(f"machine: {machine()}")
     if args.update_docs:
-        write_docs(rows)
+        write_block((BEGIN, END), INTRO, ", offscreen window 800×480.", rows)
     return 1 if over else 0
-
-
-def write_docs(rows: list[tuple[str, str, str, bool | None]]) -> None:
-    stamp = datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
-    table = ["| figure | value | budget | verdict |", "|---|---|---|---|"]
-    table += [f"| {name} | {value} | {budget} | {'info' if ok is None else ('PASS' if ok else 'OVER')} |"
-              for name, value, budget, ok in rows]
-    block = "\n".join([BEGIN, f"Measured {stamp} on {machine()}, offscreen window 800×480.", "", *table, END])
-    text = DOCS.read_text(encoding="utf-8")
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        text = head + block + rest.split(END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + INTRO + "\n\n" + block + "\n"
-    DOCS.write_text(text, encoding="utf-8")
-    print(f"wrote the figures into {DOCS.relative_to(ROOT)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

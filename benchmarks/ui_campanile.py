@@ -29,19 +29,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-DOCS = ROOT / "docs" / "performance.md"
+from benchmarks.figures import machine, report, spread, write_block  # noqa: E402
+
 EXAMPLE = ROOT / "tests" / "data" / "examples" / "campanile-3p.json"
 BEGIN, END = "<!-- ui-campanile:begin -->", "<!-- ui-campanile:end -->"
 #: What docs/performance.md says before the figures, written with them the first time.
@@ -76,11 +75,6 @@ class TimedJournal:
         start = time.perf_counter_ns()
         self.inner.save(first, moves, redo)
         self.times.append((time.perf_counter_ns() - start) / 1e6)
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 def play_round(h: Any, record: dict[str, Any]) -> dict[str, list[float]]:
@@ -128,10 +122,6 @@ def play_round(h: Any, record: dict[str, Any]) -> dict[str, list[float]]:
     return found
 
 
-def machine() -> str:
-    return f"{platform.machine()}, Python {platform.python_version()}, {platform.system()}"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--update-docs", action="store_true",
@@ -151,51 +141,29 @@ def main(argv: list[str] | None = None) -> int:
             for key, values in play_round(h, record).items():
                 figures.setdefault(key, []).extend(values)
 
-    def ms(values: list[float]) -> str:
-        return " / ".join(f"{v:.2f}" for v in (statistics.median(values), percentile(values, 0.99),
-                                                max(values))) + " ms"
 
     taps_per_turn = figures["taps_per_turn"][0]
     tap_median = statistics.median(figures["tap"])
     rows = [
         ("tap → move validated, every widget updated (median / p99 / max; commit apart)",
-         ms(figures["tap"]), f"median ≤ {TAP_MEDIAN_BUDGET:g} ms", tap_median <= TAP_MEDIAN_BUDGET),
+         spread(figures["tap"]), f"median ≤ {TAP_MEDIAN_BUDGET:g} ms", tap_median <= TAP_MEDIAN_BUDGET),
         ("the same tap, CPU time of the main thread (commit included; median / p99 / max)",
-         ms(figures["tap_cpu"]), "", None),
-        ("durable commit alone (median / p99 / max)", ms(figures["commit"]), "", None),
-        ("tap + the next frame drawn (median / p99 / max; commit apart)", ms(figures["frame"]), "", None),
-        ("a frame with nothing changed, for comparison (median / p99 / max)", ms(figures["idle"]), "", None),
+         spread(figures["tap_cpu"]), "", None),
+        ("durable commit alone (median / p99 / max)", spread(figures["commit"]), "", None),
+        ("tap + the next frame drawn (median / p99 / max; commit apart)", spread(figures["frame"]), "", None),
+        ("a frame with nothing changed, for comparison (median / p99 / max)",
+         spread(figures["idle"]), "", None),
         ("valuation card held → its screen built (median / p99 / max; commit apart)",
-         ms(figures["valuation"]), "", None),
+         spread(figures["valuation"]), "", None),
         ("taps per turn, rulebook game, no display tracking", f"{taps_per_turn:.2f}",
          f"≤ {TAPS_PER_TURN_BUDGET:g}", taps_per_turn <= TAPS_PER_TURN_BUDGET),
     ]
-    over = False
-    for name, value, budget, ok in rows:
-        verdict = "info" if ok is None else ("PASS" if ok else "OVER")
-        over = over or ok is False
-        print(f"{name:<80}  {value:>26}  {budget:>14}  {verdict}")
+    over = report(rows, (80, 26, 14))
     print(f"{len(figures['tap'])} taps over {args.rounds} rounds of the rulebook game; machine: {machine()}")
     if args.update_docs:
-        write_docs(rows, args.rounds, len(figures["tap"]))
+        write_block((BEGIN, END), INTRO, f": {args.rounds} rounds of the rulebook game "
+                    f"({len(figures['tap'])} taps), offscreen window 800×480.", rows)
     return 1 if over else 0
-
-
-def write_docs(rows: list[tuple[str, str, str, bool | None]], rounds: int, taps: int) -> None:
-    stamp = datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
-    table = ["| figure | value | budget | verdict |", "|---|---|---|---|"]
-    table += [f"| {name} | {value} | {budget} | {'info' if ok is None else ('PASS' if ok else 'OVER')} |"
-              for name, value, budget, ok in rows]
-    block = "\n".join([BEGIN, f"Measured {stamp} on {machine()}: {rounds} rounds of the rulebook game "
-                       f"({taps} taps), offscreen window 800×480.", "", *table, END])
-    text = DOCS.read_text(encoding="utf-8")
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        text = head + block + rest.split(END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + INTRO + "\n" + block + "\n"
-    DOCS.write_text(text, encoding="utf-8")
-    print(f"wrote the figures into {DOCS.relative_to(ROOT)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

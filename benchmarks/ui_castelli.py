@@ -28,19 +28,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-DOCS = ROOT / "docs" / "performance.md"
+from benchmarks.figures import machine, report, spread, write_block  # noqa: E402
+
 EXAMPLE = ROOT / "tests" / "data" / "examples" / "castelli.json"
 BEGIN, END = "<!-- ui-castelli:begin -->", "<!-- ui-castelli:end -->"
 INTRO = """## The Castelli screen
@@ -72,11 +71,6 @@ class TimedJournal:
         start = time.perf_counter_ns()
         self.inner.save(first, moves, redo)
         self.times.append((time.perf_counter_ns() - start) / 1e6)
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 def timed_harness(out: Path) -> Any:
@@ -137,10 +131,6 @@ def play_round(h: Any, record: dict[str, Any]) -> dict[str, list[float]]:
     return found
 
 
-def machine() -> str:
-    return f"{platform.machine()}, Python {platform.python_version()}, {platform.system()}"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--update-docs", action="store_true",
@@ -160,9 +150,6 @@ def main(argv: list[str] | None = None) -> int:
             for key, values in play_round(h, record).items():
                 figures.setdefault(key, []).extend(values)
 
-    def ms(values: list[float]) -> str:
-        return " / ".join(f"{v:.2f}" for v in (statistics.median(values), percentile(values, 0.99),
-                                                max(values))) + " ms"
 
     reveal = figures["reveal_taps"]
     other = figures["other_taps"]
@@ -178,38 +165,18 @@ def main(argv: list[str] | None = None) -> int:
         ("taps closing an evaluation overlay, per game", f"{sum(figures['closes']) / args.rounds:.0f}", "",
          None),
         ("tap → move validated, every widget updated (median / p99 / max; commit apart)",
-         ms(figures["tap"]), f"median ≤ {TAP_MEDIAN_BUDGET:g} ms", tap_median <= TAP_MEDIAN_BUDGET),
+         spread(figures["tap"]), f"median ≤ {TAP_MEDIAN_BUDGET:g} ms", tap_median <= TAP_MEDIAN_BUDGET),
         ("the same tap, CPU time of the main thread (commit included; median / p99 / max)",
-         ms(figures["tap_cpu"]), "", None),
-        ("durable commit alone (median / p99 / max)", ms(figures["commit"]), "", None),
+         spread(figures["tap_cpu"]), "", None),
+        ("durable commit alone (median / p99 / max)", spread(figures["commit"]), "", None),
     ]
-    over = False
-    for name, value, budget, ok in rows:
-        verdict = "info" if ok is None else ("PASS" if ok else "OVER")
-        over = over or ok is False
-        print(f"{name:<82}  {value:>26}  {budget:>14}  {verdict}")
+    over = report(rows, (82, 26, 14))
     print(f"{args.rounds} rounds of the example game ({moves} moves, {len(figures['tap'])} entering taps "
           f"timed); machine: {machine()}")
     if args.update_docs:
-        write_docs(rows, args.rounds, moves)
+        write_block((BEGIN, END), INTRO, f": {args.rounds} rounds of the example game "
+                    f"({moves} moves), offscreen window 800×480.", rows)
     return 1 if over else 0
-
-
-def write_docs(rows: list[tuple[str, str, str, bool | None]], rounds: int, moves: int) -> None:
-    stamp = datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
-    table = ["| figure | value | budget | verdict |", "|---|---|---|---|"]
-    table += [f"| {name} | {value} | {budget} | {'info' if ok is None else ('PASS' if ok else 'OVER')} |"
-              for name, value, budget, ok in rows]
-    block = "\n".join([BEGIN, f"Measured {stamp} on {machine()}: {rounds} rounds of the example game "
-                       f"({moves} moves), offscreen window 800×480.", "", *table, END])
-    text = DOCS.read_text(encoding="utf-8")
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        text = head + block + rest.split(END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + INTRO + "\n" + block + "\n"
-    DOCS.write_text(text, encoding="utf-8")
-    print(f"wrote the figures into {DOCS.relative_to(ROOT)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -30,19 +30,18 @@ from __future__ import annotations
 import argparse
 import gc
 import os
-import platform
 import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-DOCS = ROOT / "docs" / "performance.md"
+from benchmarks.figures import machine, report, spread, write_block  # noqa: E402
+
 BEGIN, END = "<!-- ui-san-gimignano:begin -->", "<!-- ui-san-gimignano:end -->"
 INTRO = """## The San Gimignano screen
 
@@ -73,11 +72,6 @@ class TimedJournal:
         start = time.perf_counter_ns()
         self.inner.save(first, moves, redo)
         self.times.append((time.perf_counter_ns() - start) / 1e6)
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 def play_round(folder: Path, number: int) -> dict[str, list[float]]:
@@ -143,10 +137,6 @@ def play_round(folder: Path, number: int) -> dict[str, list[float]]:
     return found
 
 
-def machine() -> str:
-    return f"{platform.machine()}, Python {platform.python_version()}, {platform.system()}"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--update-docs", action="store_true",
@@ -166,9 +156,6 @@ def main(argv: list[str] | None = None) -> int:
             for key, values in play_round(Path(out), number).items():
                 figures.setdefault(key, []).extend(values)
 
-    def ms(values: list[float]) -> str:
-        return " / ".join(f"{v:.2f}" for v in (statistics.median(values), percentile(values, 0.99),
-                                                max(values))) + " ms"
 
     rows: list[tuple[str, str, str, bool | None]] = []
     for kind, budget in TAP_BUDGETS.items():
@@ -181,40 +168,20 @@ def main(argv: list[str] | None = None) -> int:
     tap_median = statistics.median(figures["move"])
     rows += [
         ("tap → move validated, bar and board redrawn (median / p99 / max; commit apart)",
-         ms(figures["move"]), f"median ≤ {TAP_MEDIAN_BUDGET:g} ms", tap_median <= TAP_MEDIAN_BUDGET),
+         spread(figures["move"]), f"median ≤ {TAP_MEDIAN_BUDGET:g} ms", tap_median <= TAP_MEDIAN_BUDGET),
         ("the same tap, CPU time of the main thread (commit included; median / p99 / max)",
-         ms(figures["move_cpu"]), "", None),
+         spread(figures["move_cpu"]), "", None),
         ("a tap that only lights things (type, Build, position) (median / p99 / max)",
-         ms(figures["step"]), "", None),
-        ("tap + the next frame drawn (median / p99 / max; commit apart)", ms(figures["frame"]), "", None),
-        ("durable commit alone (median / p99 / max)", ms(figures["commit"]), "", None),
+         spread(figures["step"]), "", None),
+        ("tap + the next frame drawn (median / p99 / max; commit apart)", spread(figures["frame"]), "", None),
+        ("durable commit alone (median / p99 / max)", spread(figures["commit"]), "", None),
     ]
-    over = False
-    for name, value, budget, ok in rows:
-        verdict = "info" if ok is None else ("PASS" if ok else "OVER")
-        over = over or ok is False
-        print(f"{name:<84}  {value:>26}  {budget:>16}  {verdict}")
+    over = report(rows)
     print(f"{len(figures['move'])} moves over {args.rounds} rounds of the example; machine: {machine()}")
     if args.update_docs:
-        write_docs(rows, args.rounds, len(figures["move"]))
+        write_block((BEGIN, END), INTRO, f": {args.rounds} rounds of the example game "
+                    f"({len(figures['move'])} moves), offscreen window 800×480.", rows)
     return 1 if over else 0
-
-
-def write_docs(rows: list[tuple[str, str, str, bool | None]], rounds: int, moves: int) -> None:
-    stamp = datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
-    table = ["| figure | value | budget | verdict |", "|---|---|---|---|"]
-    table += [f"| {name} | {value} | {budget} | {'info' if ok is None else ('PASS' if ok else 'OVER')} |"
-              for name, value, budget, ok in rows]
-    block = "\n".join([BEGIN, f"Measured {stamp} on {machine()}: {rounds} rounds of the example game "
-                       f"({moves} moves), offscreen window 800×480.", "", *table, END])
-    text = DOCS.read_text(encoding="utf-8")
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        text = head + block + rest.split(END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + INTRO + "\n" + block + "\n"
-    DOCS.write_text(text, encoding="utf-8")
-    print(f"wrote the figures into {DOCS.relative_to(ROOT)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,71 @@
+"""What the touchscreen benchmarks share: percentiles, the machine, the table they print, and the
+block they write into ``docs/performance.md``.
+
+Each benchmark measures its own screen and builds rows of ``(figure, value,
+budget, ok)`` (``ok`` is ``None`` for a figure only reported). Printing the
+rows and keeping them in the docs is the same for all of them, so it lives
+here: a block between the benchmark's own markers is replaced in place, or
+added at the end with its introduction the first time.
+"""
+
+from __future__ import annotations
+
+import platform
+import statistics
+import sys
+from datetime import datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs" / "performance.md"
+
+#: One figure: its name, its value as shown, its budget as shown ("" when none), and whether the
+#: value keeps the budget (``None``: reported only).
+Row = tuple[str, str, str, bool | None]
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The value at ``fraction`` (0..1) of the sorted values, the nearest rank (no interpolation)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def spread(milliseconds: list[float], digits: int = 2) -> str:
+    """"median / p99 / max ms" of times in milliseconds."""
+    figures = (statistics.median(milliseconds), percentile(milliseconds, 0.99), max(milliseconds))
+    return " / ".join(f"{value:.{digits}f}" for value in figures) + " ms"
+
+
+def machine() -> str:
+    """The machine the figures were measured on, as the docs name it."""
+    return f"{platform.machine()}, Python {platform.python_version()}, {platform.system()}"
+
+
+def verdict(ok: bool | None) -> str:
+    return "info" if ok is None else ("PASS" if ok else "OVER")
+
+
+def report(rows: list[Row], widths: tuple[int, int, int] = (84, 26, 16)) -> bool:
+    """Print the rows as a table; whether any budget is over (the benchmark then exits 1)."""
+    name_width, value_width, budget_width = widths
+    for name, value, budget, ok in rows:
+        print(f"{name:<{name_width}}  {value:>{value_width}}  {budget:>{budget_width}}  {verdict(ok)}")
+    return any(ok is False for *_, ok in rows)
+
+
+def write_block(markers: tuple[str, str], intro: str, measured: str, rows: list[Row]) -> None:
+    """Keep the rows in ``docs/performance.md`` between ``markers``, under "Measured <when> on
+    <machine><measured>"; the first time, the block and ``intro`` are added at the end."""
+    begin, end = markers
+    stamp = datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
+    table = ["| figure | value | budget | verdict |", "|---|---|---|---|"]
+    table += [f"| {name} | {value} | {budget} | {verdict(ok)} |" for name, value, budget, ok in rows]
+    block = "\n".join([begin, f"Measured {stamp} on {machine()}{measured}", "", *table, end])
+    text = DOCS.read_text(encoding="utf-8")
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        text = head + block + rest.split(end, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n" + intro + "\n\n" + block + "\n"
+    DOCS.write_text(text, encoding="utf-8")
+    print(f"wrote the figures into {DOCS.relative_to(ROOT)}", file=sys.stderr)
