@@ -53,11 +53,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.figures import TimedJournal  # noqa: E402
 from benchmarks.legal_games import GENERATORS, Spec, campanile_long_record  # noqa: E402
 from companion.app import Companion  # noqa: E402
 from companion.records import Record, final_state, parse_record  # noqa: E402
 from companion.session import Session  # noqa: E402
-from companion.store import Store, StoreJournal  # noqa: E402
+from companion.store import Store  # noqa: E402
 from tests import helpers_campanile as camp  # noqa: E402
 
 DOCS = ROOT / "docs" / "performance.md"
@@ -199,24 +200,13 @@ class GcPauses:
         gc.callbacks.remove(self)
 
 
-class TimedJournal:
-    def __init__(self, inner: StoreJournal) -> None:
-        self.inner = inner
-        self.times: list[float] = []
-
-    def save(self, first: int, moves: Any, redo: Any) -> None:
-        start = time.perf_counter_ns()
-        self.inner.save(first, moves, redo)
-        self.times.append((time.perf_counter_ns() - start) / 1e6)
-
-
 def bench_propose_durable(moves: list[Any], directory: Path) -> tuple[list[float], list[float]]:
     """(commit ms, whole propose ms) with the SQLite store on ``directory``."""
     with Companion.open(directory / "bench.sqlite3") as app:
         store = app.store
         live = app.start("campanile", camp.PLAYERS, setup=camp.SETUP)
         sid, session = live.id, live.session
-        journal = TimedJournal(session._journal)  # type: ignore[arg-type]
+        journal = TimedJournal(session._journal)
         session._journal = journal
         whole: list[float] = []
         for move in moves:

@@ -39,7 +39,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.figures import machine, report, spread, write_block  # noqa: E402
+from benchmarks.figures import TimedJournal, machine, report, spread, write_block  # noqa: E402
 
 EXAMPLE = ROOT / "tests" / "data" / "examples" / "campanile-3p.json"
 BEGIN, END = "<!-- ui-campanile:begin -->", "<!-- ui-campanile:end -->"
@@ -62,19 +62,6 @@ without display tracking.
 """
 TAP_MEDIAN_BUDGET = 8.0
 TAPS_PER_TURN_BUDGET = 2.5
-
-
-class TimedJournal:
-    """The store's journal with each save (the durable commit) timed."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.times: list[float] = []
-
-    def save(self, first: int, moves: Any, redo: Any) -> None:
-        start = time.perf_counter_ns()
-        self.inner.save(first, moves, redo)
-        self.times.append((time.perf_counter_ns() - start) / 1e6)
 
 
 def play_round(h: Any, record: dict[str, Any]) -> dict[str, list[float]]:

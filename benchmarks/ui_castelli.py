@@ -38,7 +38,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.figures import machine, report, spread, write_block  # noqa: E402
+from benchmarks.figures import TimedJournal, machine, report, spread, write_block  # noqa: E402
 
 EXAMPLE = ROOT / "tests" / "data" / "examples" / "castelli.json"
 BEGIN, END = "<!-- ui-castelli:begin -->", "<!-- ui-castelli:end -->"
@@ -58,19 +58,6 @@ and subtracted; budget: median ≤ 8 ms here. The CPU time of the same tap is gi
 TAP_MEDIAN_BUDGET = 8.0
 REVEAL_TAPS_BUDGET = 10
 OTHER_TAPS_BUDGET = 2
-
-
-class TimedJournal:
-    """The store's journal with each save (the durable commit) timed."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.times: list[float] = []
-
-    def save(self, first: int, moves: Any, redo: Any) -> None:
-        start = time.perf_counter_ns()
-        self.inner.save(first, moves, redo)
-        self.times.append((time.perf_counter_ns() - start) / 1e6)
 
 
 def timed_harness(out: Path) -> Any:

@@ -40,7 +40,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.figures import machine, report, spread, write_block  # noqa: E402
+from benchmarks.figures import TimedJournal, machine, report, spread, write_block  # noqa: E402
 
 BEGIN, END = "<!-- ui-san-gimignano:begin -->", "<!-- ui-san-gimignano:end -->"
 INTRO = """## The San Gimignano screen
@@ -59,19 +59,6 @@ type, *Build*) and the tap plus the next frame are reported.
 """
 TAP_MEDIAN_BUDGET = 12.0
 TAP_BUDGETS = {"token": 1, "segment": 3, "tower": 2, "pass": 1}
-
-
-class TimedJournal:
-    """The store's journal with each save (the durable commit) timed."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.times: list[float] = []
-
-    def save(self, first: int, moves: Any, redo: Any) -> None:
-        start = time.perf_counter_ns()
-        self.inner.save(first, moves, redo)
-        self.times.append((time.perf_counter_ns() - start) / 1e6)
 
 
 def play_round(folder: Path, number: int) -> dict[str, list[float]]:
