@@ -35,10 +35,12 @@ from companion.session import Change, Session
 from companion.settings import (
     CAMPANILE_TWO_PLAYER_FLAGS,
     CASTELLI_BOARDS,
+    SAN_GIMIGNANO_GUILDS,
     SettingError,
     bgg_id_key,
     check_setting,
     effective_settings,
+    split_words,
 )
 from companion.store import Clock, GameLookup, Result, SessionRow, Store, StoreError, StoreJournal
 
@@ -165,7 +167,9 @@ class Companion:
         whose setup records them (Castelli), else taken from the players'
         profiles when each has a different preferred colour. Local settings go
         into the game here, once: a stored Castelli board inline, the confirmed
-        2-player Campanile flag table into the options. Bad players, options or
+        2-player Campanile flag table into the options, San Gimignano's default
+        layout (:mod:`~companion.games.san_gimignano.layout`) with the table's
+        guild names when no layout is given. Bad players, options or
         setup: :class:`RecordError` naming the field; nothing is stored.
         """
         engine = self._engine(game)
@@ -183,6 +187,11 @@ class Companion:
             stored = self.store.get_setting(CASTELLI_BOARDS, {})
             if setup["board"] in stored:  # a local board goes inline: the record must not need it
                 setup["board"] = stored[setup["board"]]
+        if engine.name == "san-gimignano" and "segments" not in setup:  # the layout the form offers
+            from companion.games.san_gimignano.layout import default_setup
+
+            guilds = setup.get("guilds") or split_words(self.settings()[SAN_GIMIGNANO_GUILDS])
+            setup = {**default_setup(names, options, guilds), **setup}
         if engine.name == "campanile" and len(names) == 2 and "flags" not in options:
             flags = self.flag_table()
             if flags is None:

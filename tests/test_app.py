@@ -372,3 +372,18 @@ def test_run_resumes_the_game_it_is_given(run_cli, tmp_path: Path, monkeypatch: 
         2, "", "companion: there is no session 9 (see `companion sessions`)\n")
     code, out, err = run_cli("--data-dir", str(data), "run", "--headless", "--game", str(gone))
     assert (code, out) == (2, "") and f"session {gone} was abandoned" in err
+
+
+def test_a_san_gimignano_game_without_a_layout_starts_on_the_offered_one_with_the_tables_guilds(app):
+    from companion.games.san_gimignano.layout import default_setup
+
+    app.change_setting("san_gimignano.guilds", "bankers, weavers, masons, bakers")
+    live = app.start("san-gimignano", ["Ada", "Bo", "Cy"])
+    stored = app.store.list_sessions()[0].setup
+    offered = default_setup(["Ada", "Bo", "Cy"], {}, ["bankers", "weavers", "masons", "bakers"])
+    assert stored["guilds"] == offered["guilds"] and stored["segments"] == offered["segments"]
+    assert live.session.game.legal_moves(live.session.state)
+    # a layout that is given is kept as it is (nothing offered over it)
+    given = {"guilds": offered["guilds"], "segments": offered["segments"][:2]}
+    again = app.start("san-gimignano", ["Ada", "Bo"], setup=given)
+    assert app.store.session(again.id).setup["segments"] == given["segments"]

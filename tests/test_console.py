@@ -273,3 +273,18 @@ def test_status_says_who_is_in_turn_and_what_the_table_owes(tmp_path):
                    '{"type": "valuation", "phase": "intermezzo"}', "status")
     assert out[-1] == "3 moves; the table: reveal or valuation? — next: Bob"  # the refill card
     assert "1 move; Ann: influence or take? — next: Bob" in out  # a plural from the catalogue
+
+
+def test_without_a_game_a_move_a_number_or_moves_is_refused_as_no_game_yet(tmp_path):
+    with Companion.open(tmp_path / "companion.sqlite3") as app:
+        out = play(app.store, None, "moves", "Albert: red +1", "3")
+        assert out == ["refused: no game in progress; start one with `new GAME PLAYER...`"] * 3
+        assert app.store.list_sessions() == []
+
+
+def test_new_san_gimignano_starts_on_the_offered_layout(tmp_path):
+    with Companion.open(tmp_path / "companion.sqlite3") as app:
+        out = play(app.store, None, "new san-gimignano Ada Bo Cy", "moves")
+        assert out[0] == "started San Gimignano: Ada, Bo, Cy; next: Ada"
+        assert len(out) > 2 and out[1].strip().startswith("1. Ada")  # her moves, listed
+        assert len(app.store.list_sessions()[0].setup["segments"]) == 3

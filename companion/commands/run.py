@@ -414,6 +414,10 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
             except InputError as error:
                 say(phrase("console.refused", reason=one_line(str(error))))
                 continue
+        elif current["session"] is None and not text.startswith(("{", "[")):
+            # a move in the notation, a number or `moves`: there is no game to read it in yet
+            say(phrase("console.refused", reason=msg("console.no_game.short")))
+            continue
         else:
             reading = None if current["session"] is None else console.read(
                 current["session"].game, current["session"].state, text)

@@ -23,7 +23,6 @@ on every table event; the board never subscribes on its own.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +34,7 @@ from kivy.uix.widget import Widget
 from companion.games.base import IllegalMove
 from companion.games.messages import msg
 from companion.games.san_gimignano import geometry, views
+from companion.games.san_gimignano.layout import segment_types
 from companion.games.san_gimignano.state import State
 from companion.i18n import text as words
 from companion.settings import SAN_GIMIGNANO_GUILD_COLOURS
@@ -69,19 +69,6 @@ def guild_name(guild: str) -> str:
     """A guild as players read it: the default names translated, a name the players chose as it is."""
     code = DEFAULT_GUILD_WORDS.get(guild)
     return words(code) if code else guild
-
-
-def segment_types(guilds: tuple[str, ...]) -> list[tuple[str, str, str]]:
-    """The eight kinds of segment: three of the four guilds, read clockwise in one of two turns.
-
-    A type is its three guilds clockwise starting from the first in setup order, so that the
-    six rotations of one type (``geometry.rotations``) never belong to another.
-    """
-    found = []
-    for trio in combinations(guilds, 3):
-        found.append((trio[0], trio[1], trio[2]))
-        found.append((trio[0], trio[2], trio[1]))
-    return found
 
 
 def type_of(edges: Edges, guilds: tuple[str, ...]) -> tuple[str, str, str]:

@@ -28,11 +28,12 @@ from kivy.uix.widget import Widget
 
 from companion.app import Companion
 from companion.games.san_gimignano import geometry, tables
+from companion.games.san_gimignano.layout import default_layout, laid_count, segment_types
 from companion.i18n import text as words
 from companion.settings import SAN_GIMIGNANO_GUILD_COLOURS, SAN_GIMIGNANO_GUILDS, split_words
 from ui.games import StartDetails
 from ui.games.campanile_widgets import TapButton
-from ui.games.san_gimignano import guild_name, segment_types, type_of
+from ui.games.san_gimignano import guild_name, type_of
 from ui.games.san_gimignano_map import HexMap, Scene
 from ui.games.san_gimignano_widgets import SegmentPicture, guild_colours
 from ui.players import initials
@@ -41,8 +42,6 @@ from ui.theme import FONT_SMALL, SPACING, TEXT, TEXT_QUIET, TOUCH, piece_colour
 Position = tuple[int, int]
 Edges = tuple[str, ...]
 
-#: Where the segments laid out before play go: the rulebook's one per player, the clarified rhombus.
-START_POSITIONS: tuple[Position, ...] = ((0, 0), (1, 0), (0, 1), (1, 1))
 #: The words of the choices (option value -> message code).
 RULES_WORDS = {tables.RULEBOOK: "ui.san_gimignano.setup.rulebook",
                tables.CLARIFIED: "ui.san_gimignano.setup.clarified"}
@@ -58,20 +57,6 @@ def setup_form(app: Companion, game: str, players: Sequence[str],
     if game != "san-gimignano" or not players:
         return None
     return SanGimignanoSetup(app, list(players), on_confirmed, on_back)
-
-
-def default_layout(guilds: Sequence[str], count: int) -> dict[Position, Edges]:
-    """``count`` segments at the start positions, each of another type, no guild meeting itself."""
-    kinds = segment_types(tuple(guilds))
-    laid: dict[Position, Edges] = {}
-    for index, at in enumerate(START_POSITIONS[:count]):
-        for shift in range(len(kinds)):
-            kind = kinds[(index * 3 + shift) % len(kinds)]
-            fitting = geometry.fitting(laid, at, geometry.rotations(kind))
-            if fitting:
-                laid[at] = fitting[0]
-                break
-    return laid
 
 
 class SanGimignanoSetup(BoxLayout):
@@ -173,9 +158,7 @@ class SanGimignanoSetup(BoxLayout):
         return found
 
     def _laid_count(self) -> int:
-        if self.rules == tables.CLARIFIED:
-            return tables.CLARIFIED_LAID
-        return max(2, min(len(self.players), len(START_POSITIONS)))
+        return laid_count(self.rules, len(self.players))
 
     def _first_colours(self) -> dict[str, str]:
         """Each player's preferred colour when it is free, else the first colour nobody has."""
