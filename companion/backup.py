@@ -2,11 +2,17 @@
 
 SD cards die. Once per day of play the app copies the store (SQLite's
 online backup API, :meth:`Store.copy_to`, consistent while the game goes
-on) to ``backups/companion-YYYY-MM-DD.sqlite3`` and keeps the last N days,
+on) to ``backups/companion-NNNN-YYYY-MM-DD.sqlite3`` and keeps the last N,
 N being the setting :data:`companion.settings.BACKUPS_KEPT` (default
 :data:`DEFAULT_KEPT`; 0 turns them off). `companion backup DIR` writes the
 same kind of file anywhere (a USB stick), and `companion doctor --restore
 FILE` puts one back.
+
+NNNN counts the backups up (one more than the highest there): which one is
+the oldest, and goes first, never depends on the wall clock, which on a Pi
+without a battery clock can be wrong at boot. The date only decides whether
+today's is done. (Files named before the number was added count as older
+than every numbered one.)
 
 A backup that fails never stops a game: :func:`daily_backup_quietly` turns
 the failure into one line for the caller to show.
@@ -24,7 +30,7 @@ from companion.store import Store, StoreError
 
 DEFAULT_KEPT = 7
 FOLDER = "backups"
-_DAILY = re.compile(r"^companion-\d{4}-\d{2}-\d{2}\.sqlite3$")
+_DAILY = re.compile(r"^companion-(?:(?P<number>\d+)-)?(?P<date>\d{4}-\d{2}-\d{2})\.sqlite3$")
 
 
 def backups_kept(store: Store) -> int:
@@ -46,12 +52,15 @@ def daily_backup(store: Store) -> Path | None:
         return None
     folder = store.path.parent / FOLDER
     folder.mkdir(exist_ok=True)
-    today = folder / f"companion-{store.now().astimezone():%Y-%m-%d}.sqlite3"
+    today = f"{store.now().astimezone():%Y-%m-%d}"
+    found = [(path, _DAILY.match(path.name)) for path in folder.iterdir()]
+    daily = sorted((int(match["number"] or 0), match["date"], path) for path, match in found if match)
     written = None
-    if not today.exists():
-        written = store.copy_to(today)
-    daily = sorted(p for p in folder.iterdir() if _DAILY.match(p.name))
-    for old in daily[:-kept]:
+    if all(date != today for _, date, _ in daily):
+        number = daily[-1][0] + 1 if daily else 1
+        written = store.copy_to(folder / f"companion-{number:04d}-{today}.sqlite3")
+        daily.append((number, today, written))
+    for _, _, old in daily[:-kept]:
         old.unlink()
     return written
 

@@ -60,7 +60,7 @@ def test_one_backup_per_day_of_play_and_the_last_n_kept(tmp_path: Path) -> None:
                 assert copy.latest_session().id == sid
             clock.now += timedelta(days=1)
         local = [(datetime(2024, 5, 1, 12, tzinfo=UTC) + timedelta(days=d)).astimezone() for d in range(5)]
-        assert days == [f"companion-{moment:%Y-%m-%d}.sqlite3" for moment in local]
+        assert days == [f"companion-{n:04d}-{moment:%Y-%m-%d}.sqlite3" for n, moment in enumerate(local, 1)]
         assert daily_files(tmp_path) == days[-3:]
 
         store.set_setting(BACKUPS_KEPT, 0)  # turned off
@@ -74,13 +74,35 @@ def test_one_backup_per_day_of_play_and_the_last_n_kept(tmp_path: Path) -> None:
         assert DEFAULT_KEPT == 7 and daily_backup(store) is not None
 
 
+def test_the_oldest_backup_goes_first_even_when_the_clock_went_back(tmp_path: Path) -> None:
+    """A Pi without a battery clock may boot on a date before its last backup: the backups are counted,
+    so the one made then is the newest and the oldest by count goes, not the one with the latest date;
+    files named before backups were numbered count as the oldest of all."""
+    clock = Clock()
+    with Store.open(tmp_path / DB_FILENAME, clock=clock) as store:
+        store.set_setting(BACKUPS_KEPT, 2)
+        folder = tmp_path / "backups"
+        folder.mkdir()
+        (folder / "companion-2030-01-01.sqlite3").write_bytes(b"named before the count")
+        first = daily_backup(store)  # 2024-05-01
+        clock.now += timedelta(days=3)
+        second = daily_backup(store)  # 2024-05-04
+        clock.now -= timedelta(days=10)  # the clock went back: 2024-04-24
+        third = daily_backup(store)
+        assert first is not None and second is not None and third is not None
+        assert [p.name[:len("companion-0000")] for p in (first, second, third)] == [
+            "companion-0001", "companion-0002", "companion-0003"]
+        assert daily_files(tmp_path) == sorted([second.name, third.name])  # 0001 and the old one went
+        assert daily_backup(store) is None  # once a day, whatever the count
+
+
 def test_run_writes_todays_backup(tmp_path: Path) -> None:
     data = tmp_path / "data"
     assert companion(data, "new", "campanile", *camp.PLAYERS).returncode == 0
     before = datetime.now().astimezone()
     assert companion(data, "run", "--headless", stdin="status\n").returncode == 0
     after = datetime.now().astimezone()
-    names = {f"companion-{moment:%Y-%m-%d}.sqlite3" for moment in (before, after)}
+    names = {f"companion-0001-{moment:%Y-%m-%d}.sqlite3" for moment in (before, after)}
     assert len(set(daily_files(data)) & names) == 1 and len(daily_files(data)) == 1
 
 
