@@ -62,3 +62,9 @@ def _english_unless_asked(monkeypatch):
     monkeypatch.delenv(LANGUAGE_VARIABLE, raising=False)
     yield
     set_language("en")
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    """Where a UI test saves its screenshots for review: ``$UI_SCREENSHOTS`` when set, else a temp folder."""
+    return Path(os.environ.get("UI_SCREENSHOTS") or tmp_path / "shots")

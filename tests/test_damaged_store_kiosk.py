@@ -32,11 +32,6 @@ from tests.test_store_damage import _moves_leaf_pages, overwrite_page, stock
 from ui.widgets import LongTap
 
 
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    return Path(os.environ.get("UI_SCREENSHOTS") or tmp_path / "shots")
-
-
 def damaged_pages(data: Path) -> dict[int, list[dict]]:
     """Five stocked games, then one page of the moves overwritten; returns each game's moves."""
     logs = stock(data)

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -21,11 +20,6 @@ from hardware.oled_pages import notice_page, refused_pages
 from tests import helpers_campanile as camp
 from tests.test_hardware_buttons import Box, _config
 from ui.screens.settings import SettingsScreen
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    return Path(os.environ.get("UI_SCREENSHOTS") or tmp_path / "shots")
 
 
 def _stock(path: Path) -> None:

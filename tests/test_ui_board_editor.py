@@ -7,7 +7,6 @@ temporary directory.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -23,11 +22,6 @@ from ui import board_model as model
 from ui.board_model import AreaCell, SpaceCell
 from ui.screens.board_editor import BoardEditorScreen
 from ui.widgets import LongTap, Tap
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    return Path(os.environ.get("UI_SCREENSHOTS") or tmp_path / "shots")
 
 
 @pytest.fixture(params=["en", "hu"])

@@ -7,7 +7,6 @@ the store and is the one BG Stats receives.
 from __future__ import annotations
 
 import json
-import os
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
@@ -26,11 +25,6 @@ from ui.widgets import LongTap
 EXAMPLE = Path(__file__).parent / "data" / "examples" / "campanile-3p.json"
 #: When the Pi believed the game started: fake-hwclock's time of the last shutdown, days before.
 BELIEVED = datetime(2024, 4, 27, 19, 30, tzinfo=UTC)
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    return Path(os.environ.get("UI_SCREENSHOTS") or tmp_path / "shots")
 
 
 def _unsure_game(store: Path) -> int:

@@ -6,7 +6,6 @@ power actions run a stand-in for ``systemctl`` (tests/power_kit.py).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -20,11 +19,6 @@ from ui.screens.settings import SettingsScreen
 from ui.widgets import LongTap
 
 DENIED = "Interactive authentication required."
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    return Path(os.environ.get("UI_SCREENSHOTS") or tmp_path / "shots")
 
 
 @pytest.fixture

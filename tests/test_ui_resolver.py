@@ -7,7 +7,6 @@ temporary directory.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -22,11 +21,6 @@ from companion.games.castelli.evaluation import resolve
 from companion.i18n import say, text
 from ui.screens.resolver import ResolverScreen, award_text
 from ui.widgets import Tap
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    return Path(os.environ.get("UI_SCREENSHOTS") or tmp_path / "shots")
 
 
 @pytest.fixture(params=["en", "hu"])

@@ -11,7 +11,6 @@ test's temporary directory.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -41,11 +40,6 @@ from tests.ui_san_gimignano_kit import (
 )
 from ui.games.san_gimignano import SanGimignanoBoard, type_of
 from ui.theme import piece_colour
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    return Path(os.environ.get("UI_SCREENSHOTS") or tmp_path / "shots")
 
 
 @pytest.fixture

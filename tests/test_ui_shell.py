@@ -8,7 +8,6 @@ window per process, shared). Screenshots go to ``$UI_SCREENSHOTS`` when set
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -27,11 +26,6 @@ from ui import theme
 from ui.widgets import LongTap, Tap
 
 EXAMPLE = Path(__file__).parent / "data" / "examples" / "campanile-3p.json"
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    return Path(os.environ.get("UI_SCREENSHOTS") or tmp_path / "shots")
 
 
 @pytest.fixture
