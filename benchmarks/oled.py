@@ -32,10 +32,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion.app import Companion  # noqa: E402
-from companion.records import load_record, states_after  # noqa: E402
-from companion.store import StoreJournal  # noqa: E402
-from companion.table import Table  # noqa: E402
+from companion.service.app import Companion  # noqa: E402
+from companion.service.records import load_record, states_after  # noqa: E402
+from companion.service.table import Table  # noqa: E402
+from companion.storage.store import StoreJournal  # noqa: E402
 from hardware.navigator import Navigator  # noqa: E402
 from hardware.oled_pages import status_pages  # noqa: E402
 from hardware.oled_render import draw  # noqa: E402

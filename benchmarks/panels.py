@@ -39,9 +39,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion.app import Companion, LiveGame  # noqa: E402
-from companion.session import Session  # noqa: E402
-from companion.table import Table  # noqa: E402
+from companion.service.app import Companion, LiveGame  # noqa: E402
+from companion.service.session import Session  # noqa: E402
+from companion.service.table import Table  # noqa: E402
 from hardware.panel_protocol import LineSplitter  # noqa: E402
 from hardware.panels import SeatPanels  # noqa: E402
 from tests import helpers_campanile as camp  # noqa: E402

@@ -55,10 +55,10 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.figures import TimedJournal  # noqa: E402
 from benchmarks.legal_games import GENERATORS, Spec, campanile_long_record  # noqa: E402
-from companion.app import Companion  # noqa: E402
-from companion.records import Record, final_state, parse_record  # noqa: E402
-from companion.session import Session  # noqa: E402
-from companion.store import Store  # noqa: E402
+from companion.service.app import Companion  # noqa: E402
+from companion.service.records import Record, final_state, parse_record  # noqa: E402
+from companion.service.session import Session  # noqa: E402
+from companion.storage.store import Store  # noqa: E402
 from tests import helpers_campanile as camp  # noqa: E402
 
 DOCS = ROOT / "docs" / "performance.md"

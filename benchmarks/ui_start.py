@@ -37,8 +37,8 @@ def child(store: Path, taps: bool) -> None:
     from ui.kivy_setup import prepare
 
     prepare(offscreen=True)
-    from companion.app import Companion
-    from companion.commands.run import run_touchscreen
+    from companion.cli.commands.run import run_touchscreen
+    from companion.service.app import Companion
 
     app = Companion.open(store)
     live = app.latest_unfinished()
@@ -99,7 +99,7 @@ def child(store: Path, taps: bool) -> None:
 
 def make_store(folder: Path) -> Path:
     sys.path.insert(0, str(ROOT))
-    from companion.app import Companion
+    from companion.service.app import Companion
 
     store = folder / "bench.db"
     with Companion.open(store) as app:

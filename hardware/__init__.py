@@ -2,7 +2,7 @@
 (luma.oled) and the seat panels (pyserial).
 
 Each adapter turns its device's events into commands posted to the session's
-:class:`companion.command_queue.CommandQueue`, or renders a view of the
+:class:`companion.service.command_queue.CommandQueue`, or renders a view of the
 session, and degrades to "absent" without crashing when its device is
 missing. The adapters themselves arrive with the appliance issue; this
 package exists now so that the layering (who may import whom) is fixed from

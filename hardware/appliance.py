@@ -31,8 +31,8 @@ from hardware.oled import RETRY_SECONDS, OledDevice, dummy_device_factory, real_
 from hardware.oled_view import OledView
 
 if TYPE_CHECKING:
-    from companion.app import Companion
-    from companion.table import Table
+    from companion.service.app import Companion
+    from companion.service.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -240,10 +240,10 @@ class _TableApp:
 
 def run_headless(app: Companion, live: Any, config: Mapping[str, Any], stdin: TextIO, stdout: TextIO) -> int:
     """``companion run --headless``: the appliance, with the console when standard input is not /dev/null."""
-    from companion.cli import UserError
-    from companion.commands.run import _starter, headless_loop
-    from companion.table import Table
-    from companion.watchdog import Watchdog
+    from companion.cli.commands.run import _starter, headless_loop
+    from companion.cli.main import UserError
+    from companion.service.table import Table
+    from companion.system.watchdog import Watchdog
     from hardware.backends import BackendError
 
     table = Table(app)

@@ -3,7 +3,7 @@
 The GPIO callbacks (:mod:`hardware.controls`) only post a key name to the
 command queue; the main loop then calls :meth:`Navigator.key`, which is the
 only place that changes the game from the buttons, through the
-:class:`~companion.table.Table` like every front end. Keys:
+:class:`~companion.service.table.Table` like every front end. Keys:
 
 - ``next`` / ``previous`` (encoder turns, or a short press of Next): scroll
   the list on the OLED; from the status, open the list of legal moves
@@ -30,12 +30,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.app import AppError
 from companion.games.base import Game, IllegalMove, RecordError
 from companion.i18n import set_language, text
-from companion.session import SessionError
-from companion.store import StoreError
-from companion.table import Table
+from companion.service.app import AppError
+from companion.service.session import SessionError
+from companion.service.table import Table
+from companion.storage.store import StoreError
 from hardware.oled_pages import cell_lines, choice_page, initials, notice_page, refused_pages, word
 from hardware.oled_render import Page, fit
 
@@ -264,7 +264,7 @@ class Navigator:
         return propose
 
     def _menu_listing(self) -> Listing:
-        from companion.damage import damage
+        from companion.service.damage import damage
 
         items: list[tuple[str, Callable[[], None]]] = [(text("oled.menu.new"), self._new_game)]
         if damage(self.table.app) is not None:  # first: nothing else matters as much
@@ -344,7 +344,7 @@ class Navigator:
         self._submenu(text("oled.menu.undo_list"), labels, actions)
 
     def _language(self) -> None:
-        from companion.settings import LANGUAGE, LANGUAGES
+        from companion.service.settings import LANGUAGE, LANGUAGES
 
         def choose(language: str) -> Callable[[], None]:
             def change() -> None:
@@ -366,7 +366,7 @@ class Navigator:
 
     def _repair(self) -> None:
         """``companion doctor --repair`` on the table's store, reopened; what was kept, or why not."""
-        from companion.damage import repair_at_table
+        from companion.service.damage import repair_at_table
 
         try:
             done = repair_at_table(self.table)
@@ -377,7 +377,7 @@ class Navigator:
 
     def _back_up_to_stick(self) -> None:
         """The store onto the stick, synced; then "safe to remove", or why nothing was written."""
-        from companion.stick import StickError, backup_to_stick
+        from companion.storage.stick import StickError, backup_to_stick
 
         try:
             done = backup_to_stick(self.table.app.store, self.stick_mount)
@@ -389,7 +389,7 @@ class Navigator:
         log.info("backed up to %s", done.path)
 
     def _power(self) -> None:
-        from companion.power import PowerAction
+        from companion.system.power import PowerAction
 
         actions = list(PowerAction)
         self._submenu(text("oled.menu.power"), [text(f"oled.power.{a.value}") for a in actions],
@@ -403,7 +403,7 @@ class Navigator:
                                back=self._menu_listing())
 
     def _perform_power(self, action: Any) -> None:
-        from companion.power import perform
+        from companion.system.power import perform
 
         refusal = perform(action) if self.power_run is None else perform(action, run=self.power_run)
         if refusal is not None:

@@ -16,9 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from companion.damage import damage
 from companion.i18n import text
-from companion.table import Table, TableEvent
+from companion.service.damage import damage
+from companion.service.table import Table, TableEvent
 from hardware.navigator import Navigator
 from hardware.oled_pages import (
     game_over_page,

@@ -20,7 +20,7 @@ the game:
   ``HELLO``, a key, a move) is posted with :meth:`Table.submit`, and the
   answers are computed there. A move is entered with the source
   ``panel:<seat>``; whether accepted or refused, the answer goes to the panel
-  that entered it only. After every :class:`~companion.table.TableEvent` each
+  that entered it only. After every :class:`~companion.service.table.TableEvent` each
   panel that has said its seat is told whose turn it is, a short status and
   its seat's score.
 
@@ -61,7 +61,7 @@ from companion.games.messages import Message, msg
 from companion.games.notation import LANGUAGES as NOTATION_LANGUAGES
 from companion.games.notation import NotationError
 from companion.i18n import current_language, text
-from companion.table import Table, TableEvent
+from companion.service.table import Table, TableEvent
 from hardware import panel_protocol as protocol
 
 log = logging.getLogger(__name__)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from companion.cli import main
+from companion.cli.main import main
 
 # CI runs the property tests with fixed examples, so that a submission lands or
 # not on its own merits; on a developer's machine they draw new examples every run

@@ -15,7 +15,7 @@ import sys
 import time
 from typing import Any
 
-from companion.session import Session
+from companion.service.session import Session
 from tests import helpers_campanile as camp
 
 Snapshot = tuple[list[dict[str, Any]], list[dict[str, Any]]]
@@ -52,7 +52,7 @@ def script(seed: int, length: int) -> tuple[list[tuple[str, Any]], list[Snapshot
 
 
 def main(argv: list[str]) -> None:
-    from companion.app import Companion
+    from companion.service.app import Companion
 
     path, seed = argv[0], int(argv[1])
     fresh = "--fresh" in argv

@@ -67,9 +67,9 @@ def say(line: str) -> None:
 def main(argv: list[str]) -> None:
     from gpiozero.pins.mock import MockFactory
 
-    from companion.app import Companion
-    from companion.config import defaults
-    from companion.table import Table
+    from companion.service.app import Companion
+    from companion.service.config import defaults
+    from companion.service.table import Table
     from hardware.controls import Controls
     from hardware.navigator import Navigator
     from tests.ui_campanile_scenarios import play

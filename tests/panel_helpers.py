@@ -19,7 +19,7 @@ import tty
 from collections.abc import Callable
 from pathlib import Path
 
-from companion.table import Table
+from companion.service.table import Table
 from hardware.panel_protocol import LineSplitter
 
 #: Seconds to wait for anything; generous, never a measurement.

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import AppError, Companion, LiveGame
 from companion.games.base import RecordError
-from companion.migrations import MIGRATIONS
-from companion.settings import SETTINGS
-from companion.store import Store
+from companion.service.app import AppError, Companion, LiveGame
+from companion.service.settings import SETTINGS
+from companion.storage.migrations import MIGRATIONS
+from companion.storage.store import Store
 from tests import helpers_campanile as camp
 
 EXAMPLES = Path(__file__).parent / "data" / "examples"
@@ -323,7 +323,7 @@ def test_the_store_module_builds_no_session_and_reads_no_summary() -> None:
 def _console(live, lines: list[str]) -> list[str]:
     import io
 
-    from companion.commands.run import headless_loop
+    from companion.cli.commands.run import headless_loop
 
     out = io.StringIO()
     headless_loop(live.session, lines, out)

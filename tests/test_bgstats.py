@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.app import Companion
-from companion.bgstats import PUSH_URL, SOURCE_NAME, Play, play_file, push_data, push_link, write_qr
+from companion.service.app import Companion
+from companion.service.bgstats import PUSH_URL, SOURCE_NAME, Play, play_file, push_data, push_link, write_qr
 
 EXAMPLES = Path(__file__).parent / "data" / "examples"
 START = datetime(2024, 5, 1, 20, 0)

@@ -1,5 +1,5 @@
-"""The board editor's model (ui/board_model.py), apart from the widgets: edits, refusals and the
-round trip through the inline-board format, with hypothesis properties over random edit sequences."""
+"""The board editor's model (ui/games/castelli/board_model.py), apart from the widgets: edits, refusals,
+the round trip through the inline-board format, with hypothesis properties over random edit sequences."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from companion.games.castelli import tables
 from companion.games.castelli.board import board_to_json, layout_names, load_layout, validate_board
 from tests.refusals import assert_message, assert_words
 from ui import board_model as model
-from ui.board_model import AreaCell, Draft, EditRefused, SpaceCell
+from ui.games.castelli.board_model import AreaCell, Draft, EditRefused, SpaceCell
 
 
 def refused(code: str, action, **params) -> None:

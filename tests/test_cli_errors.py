@@ -80,7 +80,7 @@ def test_quoted_line_breaks_are_escaped_so_every_error_stays_one_line(run_cli, w
 # -- every path out is one line -------------------------------------------------------------------
 
 def test_an_unexpected_error_exits_1_with_one_escaped_line(run_cli, monkeypatch):
-    from companion.commands import replay
+    from companion.cli.commands import replay
 
     def broken(args):
         raise RuntimeError("disk said \x1b[2J\nno " + "x" * 300)
@@ -95,8 +95,8 @@ def test_an_unexpected_error_exits_1_with_one_escaped_line(run_cli, monkeypatch)
 
 
 def test_a_closed_output_pipe_during_a_command_is_quiet(run_cli, monkeypatch):
-    from companion.cli import EXIT_BROKEN_PIPE
-    from companion.commands import replay
+    from companion.cli.commands import replay
+    from companion.cli.main import EXIT_BROKEN_PIPE
 
     def reader_gone(args):
         raise BrokenPipeError(32, "Broken pipe")
@@ -189,11 +189,11 @@ def test_the_command_table_says_exactly_which_module_adds_which_command() -> Non
     import argparse
     from importlib import import_module
 
-    from companion.cli import COMMANDS
+    from companion.cli.main import COMMANDS
 
     for name, commands in COMMANDS.items():
         subparsers = argparse.ArgumentParser().add_subparsers()
-        import_module(f"companion.commands.{name}").register(subparsers)
+        import_module(f"companion.cli.commands.{name}").register(subparsers)
         assert tuple(subparsers.choices) == commands, name
 
 
@@ -201,7 +201,7 @@ def test_the_command_table_says_exactly_which_module_adds_which_command() -> Non
     (["replay", "x.json"], "replay"), (["--lang", "hu", "--data-dir", "d", "moves", "f"], "moves"),
     (["--debug", "--lang=hu", "export"], "export"), (["--", "stats"], "stats"), (["--debug"], None)])
 def test_the_command_word_is_found_past_the_global_options(argv, word) -> None:
-    from companion.cli import _command_word
+    from companion.cli.main import _command_word
 
     assert _command_word(argv) == word
 

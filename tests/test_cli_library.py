@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import Companion
-from companion.migrations import MIGRATIONS
-from companion.paths import DB_FILENAME
-from companion.records import final_state, parse_record
-from companion.store import Store
+from companion.service.app import Companion
+from companion.service.records import final_state, parse_record
+from companion.storage.migrations import MIGRATIONS
+from companion.storage.paths import DB_FILENAME
+from companion.storage.store import Store
 from tests import helpers_campanile as camp
 
 EXAMPLES = Path(__file__).parent / "data" / "examples"
@@ -373,7 +373,7 @@ def test_run_reports_a_game_it_cannot_replay_in_one_line(cli, monkeypatch, data_
 
 
 def test_headless_reports_a_move_that_could_not_be_saved(data_dir: Path, tmp_path: Path) -> None:
-    from companion.commands.run import headless_loop
+    from companion.cli.commands.run import headless_loop
 
     with Store.open(tmp_path / "x.sqlite3") as store:
         session = Companion(store).start("campanile", ["Ann", "Bob", "Cid"]).session

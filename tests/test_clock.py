@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import AppError, Companion
-from companion.clock import clock_is_sure
+from companion.service.app import AppError, Companion
+from companion.system.clock import clock_is_sure
 from tests import helpers_campanile as camp
 from tests.test_app import _one_move_before_the_end
 

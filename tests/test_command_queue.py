@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from companion.command_queue import CommandQueue
+from companion.service.command_queue import CommandQueue
 
 
 def test_commands_from_other_threads_run_on_the_draining_thread_in_post_order():

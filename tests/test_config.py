@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.config import KEYS, ConfigError, check_file, defaults, example_toml, read_config
+from companion.service.config import KEYS, ConfigError, check_file, defaults, example_toml, read_config
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -19,14 +19,14 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from companion.app import Companion
-from companion.commands.run import QUIT_WORDS, _starter, headless_loop
-from companion.console_input import ConsoleInput
-from companion.display import VALUE_LIMIT
+from companion.cli.commands.run import QUIT_WORDS, _starter, headless_loop
+from companion.console.display import VALUE_LIMIT
+from companion.console.interpret import ConsoleInput
+from companion.console.reading import InputError, clean_line
 from companion.games.base import IllegalMove
 from companion.games.registry import get_game
-from companion.input_text import InputError, clean_line
-from companion.store import Store
+from companion.service.app import Companion
+from companion.storage.store import Store
 from tests.conftest import EXAMPLES
 
 PLAYERS = ["Albert", "Zoë", "Franziska"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 
-from companion.app import Companion
-from companion.commands.run import headless_loop
+from companion.cli.commands.run import headless_loop
+from companion.service.app import Companion
 
 
 def play(tmp_path, game, players, setup, lines, options=None):

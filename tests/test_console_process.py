@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import EXIT_BROKEN_PIPE
-from companion.store import Store
+from companion.cli.main import EXIT_BROKEN_PIPE
+from companion.storage.store import Store
 from tests.conftest import EXAMPLES
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -27,8 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import Companion
-from companion.store import Store
+from companion.service.app import Companion
+from companion.storage.store import Store
 from tests import helpers_campanile as camp
 from tests.child_output import ChildEnded, ChildOutput
 from tests.helpers_crash_child import script

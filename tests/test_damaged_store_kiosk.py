@@ -17,14 +17,14 @@ from tests import ui_kit as kit  # first: it prepares Kivy
 
 # isort: split
 from companion import i18n
-from companion.app import Companion
-from companion.damage import damage
 from companion.games.base import IllegalMove
 from companion.games.messages import msg
 from companion.i18n import text
-from companion.paths import DB_FILENAME
-from companion.store import Store, damaged_message
-from companion.table import Table
+from companion.service.app import Companion
+from companion.service.damage import damage
+from companion.service.table import Table
+from companion.storage.paths import DB_FILENAME
+from companion.storage.store import Store, damaged_message
 from hardware.oled_pages import notice_page
 from tests import helpers_campanile as camp
 from tests.test_hardware_buttons import Box, _config

@@ -7,7 +7,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.display import VALUE_LIMIT, clip, clip_values, shown, shown_line
+from companion.console.display import VALUE_LIMIT, clip, clip_values, shown, shown_line
 
 
 def test_an_escape_sequence_cannot_reach_the_terminal():

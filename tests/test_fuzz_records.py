@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import RecordError
-from companion.records import ReplayError, final_state, parse_record
+from companion.service.records import ReplayError, final_state, parse_record
 from tests.conftest import EXAMPLES
 from tests.contract_kit import key, keys, template
 

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from companion.app import Companion
-from companion.config import defaults
-from companion.table import Table, TableEvent
+from companion.service.app import Companion
+from companion.service.config import defaults
+from companion.service.table import Table, TableEvent
 from hardware.appliance import Appliance
 from hardware.navigator import likely_first, observed_choices
 
@@ -321,7 +321,7 @@ def test_a_game_the_menu_cannot_start_says_why_on_the_oled(box: Box) -> None:
 
 
 def test_the_castelli_valuation_key_previews_the_final_scoring_and_the_areas(app: Companion) -> None:
-    from companion.records import load_record
+    from companion.service.records import load_record
     from hardware.navigator import valuation_pages
 
     record = load_record(EXAMPLE.parent / "castelli.json")

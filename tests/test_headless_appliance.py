@@ -17,7 +17,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from PIL import Image
 
-from companion.config import defaults
+from companion.service.config import defaults
 from hardware.appliance import stdin_is_null
 from hardware.backends import BackendError, choose, on_raspberry_pi
 from hardware.hardware_test import HardwareTest
@@ -38,7 +38,7 @@ class Refuse(importlib.abc.MetaPathFinder):
             raise ImportError("kivy is blocked: the headless appliance must not import it")
         return None
 sys.meta_path.insert(0, Refuse())
-from companion.cli import main
+from companion.cli.main import main
 code = main(sys.argv[1:])
 print("kivy loaded" if "kivy" in sys.modules else "kivy not loaded", flush=True)
 sys.exit(code)
@@ -248,8 +248,8 @@ def test_the_hardware_test_echoes_each_seat_panel(tmp_path: Path) -> None:
 
 
 def test_the_appliance_starts_the_configured_seat_panels_and_closes_them(tmp_path: Path) -> None:
-    from companion.app import Companion
-    from companion.table import Table
+    from companion.service.app import Companion
+    from companion.service.table import Table
     from hardware.appliance import Appliance
 
     config = dict(defaults().values) | {"serial.panels": ["loop://"]}

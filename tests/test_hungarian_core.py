@@ -16,11 +16,11 @@ import re
 
 import pytest
 
-from companion.app import Companion
-from companion.commands.run import _starter, headless_loop
+from companion.cli.commands.run import _starter, headless_loop
 from companion.games.messages import msg
 from companion.i18n import set_language
-from companion.records import ReplayError, parse_record
+from companion.service.app import Companion
+from companion.service.records import ReplayError, parse_record
 from tests.conftest import EXAMPLES
 from tests.refusals import english_words_in, rejects_record
 

@@ -279,7 +279,7 @@ def test_replay_never_reads_the_tables_language(run_cli, tmp_path, monkeypatch) 
 
 
 def test_a_plural_comes_from_the_catalogue_in_each_language(run_cli, tmp_path) -> None:
-    from companion.app import Companion
+    from companion.service.app import Companion
 
     with Companion.open(tmp_path / "companion.sqlite3") as app:
         app.start("campanile", ["Ann", "Bob", "Cid"])
@@ -300,7 +300,7 @@ MESSAGE_ERRORS = frozenset({"RecordError", "IllegalMove", "UserError", "AppError
 
 #: The game packages and their CLI helpers check themselves (each game's own tests).
 GAME_FILES = ("companion/games/campanile/", "companion/games/castelli/", "companion/games/san_gimignano/",
-              "companion/commands/campanile.py", "companion/commands/castelli.py")
+              "companion/cli/commands/campanile.py", "companion/cli/commands/castelli.py")
 
 
 def _is_sentence(node: ast.expr) -> bool:

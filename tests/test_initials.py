@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.names import initials, name_key
+from companion.service.names import initials, name_key
 
 
 def test_two_letters_when_they_tell_the_players_apart() -> None:

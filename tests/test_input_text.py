@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.input_text import InputError, clean_line, decode_json, split_words, with_player_names
-from companion.names import PlayerNameError
+from companion.console.reading import InputError, clean_line, decode_json, split_words, with_player_names
+from companion.service.names import PlayerNameError
 
 
 def test_a_byte_order_mark_and_spaces_are_stripped():

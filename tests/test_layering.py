@@ -29,7 +29,7 @@ BLOCKED = ("kivy", "gpiozero", "luma", "serial")
 #: Packages that import the blocked libraries themselves.
 UPPER_LAYERS = ("ui", "hardware")
 #: The module that wires the running appliance; it may import upper layers (lazily is better).
-COMPOSITION_ROOTS = frozenset({"companion/app.py"})
+COMPOSITION_ROOTS = frozenset({"companion/service/app.py"})
 
 BOOTSTRAP = r"""
 import importlib.abc, json, sys
@@ -54,7 +54,7 @@ for name in BLOCKED:
 import contextlib, io
 from importlib import import_module
 from companion.games import registry
-from companion.cli import main
+from companion.cli.main import main
 
 report = {"engines": {}, "replays": {}}
 for game in registry.GAMES:

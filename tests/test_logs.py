@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from companion.logs import RepeatFilter, configure
+from companion.system.logs import RepeatFilter, configure
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.games.base import RecordError
-from companion.names import PlayerNameError, check_distinct, match_player, name_key, same_name
+from companion.service.names import PlayerNameError, check_distinct, match_player, name_key, same_name
 
 PLAYERS = ("Albert", "Zoë", "Straße")
 

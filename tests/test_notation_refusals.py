@@ -16,11 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.app import Companion
-from companion.commands.run import headless_loop
+from companion.cli.commands.run import headless_loop
 from companion.games.base import IllegalMove
 from companion.games.notation import NotationError
 from companion.games.registry import GAMES, get_game
+from companion.service.app import Companion
 from tests.contract_kit import fill, random_states
 from tests.refusals import refuses
 

@@ -16,8 +16,8 @@ import pytest
 from luma.core.device import dummy
 from PIL import Image
 
-from companion.app import Companion
-from companion.table import Table
+from companion.service.app import Companion
+from companion.service.table import Table
 from hardware.navigator import Navigator
 from hardware.oled import OledDevice, luma_arguments
 from hardware.oled_view import DIM_SECONDS, OledView

@@ -20,7 +20,7 @@ from PIL import Image
 
 from companion.games.messages import msg
 from companion.i18n import current_language, set_language
-from companion.records import final_state, load_record, states_after
+from companion.service.records import final_state, load_record, states_after
 from hardware.oled_pages import choice_page, refused_pages, start_page, status_pages
 from hardware.oled_render import COLUMNS, Page, draw, wrap
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion.games.registry import GAMES, get_game
-from companion.records import final_state, parse_record
+from companion.service.records import final_state, parse_record
 from tests.refusals import assert_words
 
 EXAMPLES = Path(__file__).parent / "data" / "examples"

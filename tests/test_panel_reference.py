@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from companion.app import Companion
-from companion.config import defaults
-from companion.table import Table
+from companion.service.app import Companion
+from companion.service.config import defaults
+from companion.service.table import Table
 from hardware.panels import SeatPanels, echo_from_config, echo_test
 from tests import helpers_campanile as camp
 from tests.panel_helpers import WAIT, pump

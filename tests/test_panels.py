@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 import serial
 
-from companion.app import Companion
-from companion.config import defaults
 from companion.games.base import IllegalMove
 from companion.i18n import render, set_language
-from companion.table import Table, TableEvent
+from companion.service.app import Companion
+from companion.service.config import defaults
+from companion.service.table import Table, TableEvent
 from hardware.panels import SeatPanels, from_config
 from tests import helpers_campanile as camp
 from tests.panel_helpers import WAIT, PtyPanel, pump

@@ -11,11 +11,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import unquote
 
-from companion.app import Companion
-from companion.bgstats import play_file
-from companion.migrations import MIGRATIONS
-from companion.store import Result, Store
-from companion.table import Table
+from companion.service.app import Companion
+from companion.service.bgstats import play_file
+from companion.service.table import Table
+from companion.storage.migrations import MIGRATIONS
+from companion.storage.store import Result, Store
 from tests import helpers_campanile as camp
 
 

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from companion import power
-from companion.power import PowerAction, command_for, perform
+from companion.system import power
+from companion.system.power import PowerAction, command_for, perform
 from tests.refusals import assert_words
 
 

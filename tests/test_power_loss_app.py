@@ -25,8 +25,8 @@ import sys
 import time
 from pathlib import Path
 
-from companion.app import Companion
-from companion.store import Store
+from companion.service.app import Companion
+from companion.storage.store import Store
 from tests import helpers_campanile as camp
 from tests.child_output import ChildEnded, ChildOutput
 from tests.helpers_power_child import script

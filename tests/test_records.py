@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import RecordError
-from companion.records import ReplayError, final_state, parse_record, record_json
+from companion.service.records import ReplayError, final_state, parse_record, record_json
 from tests.conftest import EXAMPLES
 from tests.refusals import rejects_record
 

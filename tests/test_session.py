@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.games import IllegalMove, get_game
-from companion.records import ReplayError
-from companion.session import AmendRefused, Change, Session, SessionError
+from companion.service.records import ReplayError
+from companion.service.session import AmendRefused, Change, Session, SessionError
 
 GAME = get_game("campanile")
 PLAYERS = ("Albert", "Birgit", "Franziska")

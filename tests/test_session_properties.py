@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from companion.app import Companion
-from companion.records import replay
-from companion.session import Session
-from companion.store import Store
+from companion.service.app import Companion
+from companion.service.records import replay
+from companion.service.session import Session
+from companion.storage.store import Store
 from tests import helpers_campanile as camp
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

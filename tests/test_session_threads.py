@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import Companion
-from companion.command_queue import CommandQueue
 from companion.games.base import IllegalMove
-from companion.session import Change, Session
+from companion.service.app import Companion
+from companion.service.command_queue import CommandQueue
+from companion.service.session import Change, Session
 from tests import helpers_campanile as camp
 
 WAIT = 30.0  # seconds; generous, only reached when something is broken

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import Companion
-from companion.stick import StickError, backup_to_stick, next_name
-from companion.store import Store
+from companion.service.app import Companion
+from companion.storage.stick import StickError, backup_to_stick, next_name
+from companion.storage.store import Store
 from tests import helpers_campanile as camp
 from tests.refusals import assert_message
 

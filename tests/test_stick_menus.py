@@ -11,11 +11,11 @@ from tests import ui_kit as kit  # first: it prepares Kivy
 
 # isort: split
 from companion import i18n
-from companion.app import Companion
 from companion.games.messages import msg
 from companion.i18n import text
-from companion.store import Store
-from companion.table import Table
+from companion.service.app import Companion
+from companion.service.table import Table
+from companion.storage.store import Store
 from hardware.oled_pages import notice_page, refused_pages
 from tests import helpers_campanile as camp
 from tests.test_hardware_buttons import Box, _config

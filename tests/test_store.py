@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import AppError, Companion
 from companion.games.base import RecordError
 from companion.games.registry import GAMES
-from companion.migrations import MIGRATIONS
-from companion.records import ReplayError, final_state, parse_record
-from companion.stats import player_stats
-from companion.store import Store, StoreError
+from companion.service.app import AppError, Companion
+from companion.service.records import ReplayError, final_state, parse_record
+from companion.service.stats import player_stats
+from companion.storage.migrations import MIGRATIONS
+from companion.storage.store import Store, StoreError
 from tests import helpers_campanile as camp
 
 EXAMPLE = Path(__file__).parent / "data" / "examples" / "campanile-3p.json"

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import Companion
-from companion.backup import DEFAULT_KEPT, daily_backup
-from companion.display import shown_line
-from companion.paths import DB_FILENAME
-from companion.records import final_state, parse_record
-from companion.settings import BACKUPS_KEPT
-from companion.store import Store, StoreError
+from companion.console.display import shown_line
+from companion.service.app import Companion
+from companion.service.records import final_state, parse_record
+from companion.service.settings import BACKUPS_KEPT
+from companion.storage.backup import DEFAULT_KEPT, daily_backup
+from companion.storage.paths import DB_FILENAME
+from companion.storage.store import Store, StoreError
 from tests import helpers_campanile as camp
 from tests.test_store_writers import Console, companion, move_json
 
@@ -29,7 +29,7 @@ def open_session(store: Store, session_id: int):
 
 
 def said(text: str) -> str:
-    """What the CLI prints for ``text``: one line, values too long cut (:mod:`companion.display`)."""
+    """What the CLI prints for ``text``: one line, values too long cut (:mod:`companion.console.display`)."""
     return f"companion: {shown_line(text.removeprefix('companion: ').removesuffix(chr(10)))}\n"
 
 

@@ -19,12 +19,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.app import Companion
-from companion.display import shown_line
-from companion.migrations import MIGRATIONS
-from companion.paths import DB_FILENAME
-from companion.settings import CAMPANILE_TWO_PLAYER_FLAGS
-from companion.store import Store, StoreError, damaged_message
+from companion.console.display import shown_line
+from companion.service.app import Companion
+from companion.service.settings import CAMPANILE_TWO_PLAYER_FLAGS
+from companion.storage.migrations import MIGRATIONS
+from companion.storage.paths import DB_FILENAME
+from companion.storage.store import Store, StoreError, damaged_message
 from tests import helpers_campanile as camp
 
 PLAYERS = ", ".join(camp.PLAYERS)
@@ -90,7 +90,7 @@ def one_line(err: str) -> bool:
 
 
 def said(text: str) -> str:
-    """What the CLI prints for ``text``: one line, values too long cut (:mod:`companion.display`)."""
+    """What the CLI prints for ``text``: one line, values too long cut (:mod:`companion.console.display`)."""
     return f"companion: {shown_line(text.removeprefix('companion: ').removesuffix(chr(10)))}\n"
 
 
@@ -396,7 +396,7 @@ def test_repair_keeps_every_move_before_a_corrupt_one(small_store, tmp_path_fact
     db.close()
     expected = _replayable_prefix(texts)
 
-    from companion.doctor import examine, repair
+    from companion.storage.doctor import examine, repair
 
     checkup = examine(path)
     health = {h.id: h for h in checkup.sessions}

@@ -8,7 +8,7 @@ from pathlib import Path
 import platformdirs
 import pytest
 
-from companion.paths import DB_FILENAME, DataDirError, data_dir, database_path, ensure_data_dir
+from companion.storage.paths import DB_FILENAME, DataDirError, data_dir, database_path, ensure_data_dir
 
 
 def test_precedence(tmp_path: Path) -> None:

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.display import shown_line
-from companion.paths import DB_FILENAME
+from companion.console.display import shown_line
+from companion.storage.paths import DB_FILENAME
 from tests.test_store_damage import files, stock
 
 COMPANION = str(Path(sys.executable).parent / "companion")
@@ -28,7 +28,7 @@ Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
 def said(text: str) -> str:
-    """What the CLI prints for ``text``: one line, values too long cut (:mod:`companion.display`)."""
+    """What the CLI prints for ``text``: one line, values too long cut (:mod:`companion.console.display`)."""
     return f"companion: {shown_line(text.removeprefix('companion: ').removesuffix(chr(10)))}\n"
 
 

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import Companion
-from companion.display import shown_line
-from companion.migrations import MIGRATIONS
-from companion.paths import DB_FILENAME
-from companion.store import StaleLog, Store
+from companion.console.display import shown_line
+from companion.service.app import Companion
+from companion.storage.migrations import MIGRATIONS
+from companion.storage.paths import DB_FILENAME
+from companion.storage.store import StaleLog, Store
 from tests import helpers_campanile as camp
 
 COMPANION = str(Path(sys.executable).parent / "companion")
@@ -28,7 +28,7 @@ TIMEOUT = 60
 
 
 def said(text: str) -> str:
-    """What the CLI prints for ``text``: one line, values too long cut (:mod:`companion.display`)."""
+    """What the CLI prints for ``text``: one line, values too long cut (:mod:`companion.console.display`)."""
     return f"companion: {shown_line(text.removeprefix('companion: ').removesuffix(chr(10)))}\n"
 
 # Sessions are built by the application service; these tests drive it over a real store.

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import Companion
 from companion.games.base import IllegalMove
-from companion.table import NoGame, Table, TableEvent
+from companion.service.app import Companion
+from companion.service.table import NoGame, Table, TableEvent
 from tests import helpers_campanile as camp
 
 WAIT = 30.0  # seconds; generous, never a measurement

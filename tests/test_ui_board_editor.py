@@ -19,8 +19,8 @@ from companion.games.castelli.board import validate_board
 from companion.games.messages import msg
 from companion.i18n import say, text
 from ui import board_model as model
-from ui.board_model import AreaCell, SpaceCell
-from ui.screens.board_editor import BoardEditorScreen
+from ui.games.castelli.board_editor import BoardEditorScreen
+from ui.games.castelli.board_model import AreaCell, SpaceCell
 from ui.widgets import LongTap, Tap
 
 

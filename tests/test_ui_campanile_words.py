@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from companion.app import PIECE_COLOURS
 from companion.games.messages import Message
 from companion.i18n import catalogue
+from companion.service.app import PIECE_COLOURS
 from tests.refusals import assert_words
 from ui import theme as style
 

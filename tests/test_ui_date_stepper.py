@@ -18,7 +18,7 @@ from tests import ui_kit as kit  # first: it prepares Kivy
 
 # isort: split
 from companion import i18n
-from companion.app import Companion
+from companion.service.app import Companion
 from ui.screens.game_over import YEARS, date_words, stepped
 from ui.widgets import LongTap
 

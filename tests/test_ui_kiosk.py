@@ -77,7 +77,7 @@ def test_a_game_with_an_unsure_date_shows_its_qr_code_only_after_the_date_is_con
         tmp_path: Path, shots: Path) -> None:
     import json
 
-    from companion.app import Companion
+    from companion.service.app import Companion
 
     store = tmp_path / "unsure.db"
     example = Path(__file__).parent / "data" / "examples" / "campanile-3p.json"

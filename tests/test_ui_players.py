@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.app import PIECE_COLOURS, Companion
+from companion.service.app import PIECE_COLOURS, Companion
 from ui.players import seat_colours, table_colours
 
 PLAYERS = ["Albert", "Birgit", "Franziska"]

@@ -19,7 +19,7 @@ from companion import i18n
 from companion.games.castelli import tables
 from companion.games.castelli.evaluation import resolve
 from companion.i18n import say, text
-from ui.screens.resolver import ResolverScreen, award_text
+from ui.games.castelli.resolver import ResolverScreen, award_text
 from ui.widgets import Tap
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import Companion
-from companion.commands.run import touchscreen_missing
+from companion.cli.commands.run import touchscreen_missing
+from companion.service.app import Companion
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -38,7 +38,7 @@ from tests.ui_san_gimignano_kit import (
     tap_point,
     tap_space,
 )
-from ui.games.san_gimignano import SanGimignanoBoard, type_of
+from ui.games.san_gimignano.board import SanGimignanoBoard, type_of
 from ui.theme import piece_colour
 
 
@@ -364,8 +364,8 @@ def keep_button(field: Any) -> Any:
 
 
 def test_guild_names_and_colours_come_from_the_settings_screen(shell: Any, shots: Path) -> None:
-    from companion.settings import SAN_GIMIGNANO_GUILD_COLOURS, SAN_GIMIGNANO_GUILDS
-    from ui.games.san_gimignano_widgets import GUILD_RGB
+    from companion.service.settings import SAN_GIMIGNANO_GUILD_COLOURS, SAN_GIMIGNANO_GUILDS
+    from ui.games.san_gimignano.widgets import GUILD_RGB
 
     shell.go("settings")
     screen = shell.screens.get_screen("settings")

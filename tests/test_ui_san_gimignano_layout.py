@@ -13,9 +13,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.games.san_gimignano import geometry
-from companion.settings import SAN_GIMIGNANO_GUILD_COLOURS, SAN_GIMIGNANO_GUILDS, SettingError, check_setting
+from companion.service.settings import (
+    SAN_GIMIGNANO_GUILD_COLOURS,
+    SAN_GIMIGNANO_GUILDS,
+    SettingError,
+    check_setting,
+)
 from tests.refusals import assert_words
-from ui.games.san_gimignano_layout import View, first_edges, fit, space_at, zoomed
+from ui.games.san_gimignano.layout import View, first_edges, fit, space_at, zoomed
 
 GUILDS = ("guild-1", "guild-2", "guild-3", "guild-4")
 positions = st.tuples(st.integers(-6, 6), st.integers(-6, 6))

@@ -333,7 +333,7 @@ def test_a_game_the_shell_cannot_set_up_is_refused_naming_the_field(shell, monke
 def test_a_first_2_player_campanile_asks_for_the_flag_table_then_starts(shell, shots: Path) -> None:
     """Start with two players and no flag table: the board's form, by touches; Back keeps nothing;
     an empty table is refused naming the flag; the cards' values confirmed start the game with them."""
-    from ui.games.campanile_flags import FlagTableForm
+    from ui.games.campanile.flags import FlagTableForm
 
     cards = {"intermezzo": [[3, 1], [2, 1], [2], [1]], "finito": [[5, 2], [4, 1], [3], [2], [1]]}
     kit.tap(kit.find(i18n.text("ui.home.new_game")))
@@ -373,7 +373,7 @@ def test_the_board_and_the_shell_show_each_player_in_one_colour_with_the_same_in
     from ui import games
     from ui.widgets import Badge
 
-    monkeypatch.setattr(games, "GAME_BOARDS", {"campanile": "ui.games.campanile:CampanileBoard"})
+    monkeypatch.setattr(games, "GAME_BOARDS", {"campanile": "ui.games.campanile.board:CampanileBoard"})
     app = shell.table.app
     for name, wish in (("Albert", "white"), ("Anna", "white"), ("Franziska", None)):
         app.add_profile(name)

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import PIECE_COLOURS
 from companion.i18n import LANGUAGES, catalogue
 from companion.i18n.po import read_po
+from companion.service.app import PIECE_COLOURS
 from ui import theme
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from companion.app import Companion
+from companion.service.app import Companion
 from tests.notify_kit import drain, notify_socket, receive
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,9 +28,9 @@ sys.path.insert(0, sys.argv[2])
 from ui.kivy_setup import prepare
 prepare(offscreen=True)
 from kivy.clock import Clock
-from companion.app import Companion
+from companion.service.app import Companion
 from tests.notify_kit import drain, notify_socket, receive
-from companion.commands.run import run_touchscreen
+from companion.cli.commands.run import run_touchscreen
 
 def freeze(_dt):
     print("frozen", flush=True)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.watchdog import Watchdog
+from companion.system.watchdog import Watchdog
 from tests.notify_kit import drain, receive
 from tests.notify_kit import notify_socket as notify_socket_at
 

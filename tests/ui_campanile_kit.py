@@ -82,9 +82,9 @@ class Harness:
     @contextmanager
     def game(self, players: list[str], **details: Any) -> Iterator[Any]:
         """A fresh store on a temporary file, a table with this game open and the board in the window."""
-        from companion.app import Companion
-        from companion.table import Table
-        from ui.games.campanile import CampanileBoard
+        from companion.service.app import Companion
+        from companion.service.table import Table
+        from ui.games.campanile.board import CampanileBoard
 
         with tempfile.TemporaryDirectory() as folder, Companion.open(Path(folder) / "c.sqlite3") as app:
             before = details.pop("before", None)

@@ -389,8 +389,8 @@ def two_player_flag_table(h: Harness) -> dict[str, Any]:
     service; an incomplete table is refused naming the flag and keeps nothing."""
     import tempfile
 
-    from companion.app import Companion
-    from ui.games.campanile_flags import FlagTableForm, needs_flag_table
+    from companion.service.app import Companion
+    from ui.games.campanile.flags import FlagTableForm, needs_flag_table
 
     cards = {"intermezzo": [[3, 1], [2, 1], [2], [1]], "finito": [[5, 2], [4, 1], [3], [2], [1]]}
     confirmed: list[dict[str, Any]] = []

@@ -36,9 +36,9 @@ class CastelliHarness(Harness):
 
     @contextmanager
     def game(self, players: list[str], **details: Any) -> Iterator[Any]:  # type: ignore[override]
-        from companion.app import Companion
-        from companion.table import Table
-        from ui.games.castelli import CastelliBoard
+        from companion.service.app import Companion
+        from companion.service.table import Table
+        from ui.games.castelli.board import CastelliBoard
 
         with tempfile.TemporaryDirectory() as folder, Companion.open(Path(folder) / "c.sqlite3") as app:
             self.table = Table(app)

@@ -101,7 +101,7 @@ def play(h: CastelliHarness, move: dict[str, Any], shots: str = "") -> tuple[int
     closes = 0
     if kind == "reveal":
         h.tap_place(move["space"])
-        from ui.games.castelli_popups import EvaluationOverlay, RevealPad
+        from ui.games.castelli.popups import EvaluationOverlay, RevealPad
 
         assert isinstance(board.overlay, RevealPad), f"no pad for {move['space']}"
         if move.get("swap"):
@@ -219,7 +219,7 @@ def tie_game(h: CastelliHarness) -> dict[str, Any]:
         enter_shields(h, TIE_MOVES[1])
         h.tap(h.board.overlay.confirm)
         overlay = h.board.overlay
-        from ui.games.castelli_popups import EvaluationOverlay
+        from ui.games.castelli.popups import EvaluationOverlay
 
         assert isinstance(overlay, EvaluationOverlay), "no evaluation overlay after the tie"
         h.screenshot("en-tie-overlay")

@@ -38,8 +38,8 @@ from kivy.core.window import Window  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
 from kivy.uix.widget import Widget  # noqa: E402
 
-from companion.app import Companion  # noqa: E402
-from companion.table import Table  # noqa: E402
+from companion.service.app import Companion  # noqa: E402
+from companion.service.table import Table  # noqa: E402
 
 EventLoop.ensure_window()
 

@@ -15,8 +15,8 @@ from kivy.tests.common import UnitTestTouch
 from companion.games.registry import get_game
 from companion.games.san_gimignano import views
 from tests import ui_kit as kit
-from ui.games.san_gimignano import SanGimignanoBoard, type_of
-from ui.games.san_gimignano_widgets import SegmentPicture
+from ui.games.san_gimignano.board import SanGimignanoBoard, type_of
+from ui.games.san_gimignano.widgets import SegmentPicture
 
 EXAMPLES = Path(__file__).parent / "data" / "examples"
 EXAMPLE = EXAMPLES / "san-gimignano.json"

@@ -1,5 +1,5 @@
 """The touchscreen app: the shell around the game boards (home, new game, resume, history,
-settings, statistics, game over), on the shared :class:`~companion.table.Table`.
+settings, statistics, game over), on the shared :class:`~companion.service.table.Table`.
 
 The shell never keeps its own idea of the game: it asks the table (and the
 engines through it) and redraws on the table's events. Every refusal, from
@@ -30,14 +30,14 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion import i18n
-from companion.app import AppError
-from companion.damage import damage
 from companion.games.base import IllegalMove, RecordError
-from companion.session import SessionError
-from companion.settings import LANGUAGE
-from companion.store import StoreError
-from companion.table import Table, TableEvent
-from companion.watchdog import Watchdog
+from companion.service.app import AppError
+from companion.service.damage import damage
+from companion.service.session import SessionError
+from companion.service.settings import LANGUAGE
+from companion.service.table import Table, TableEvent
+from companion.storage.store import StoreError
+from companion.system.watchdog import Watchdog
 from ui import theme
 from ui.keys import command_for_key
 from ui.widgets import RefusalBanner
@@ -71,8 +71,8 @@ SCREENS: dict[str, str] = {
     "stats": "ui.screens.stats:StatsScreen",
     "settings": "ui.screens.settings:SettingsScreen",
     "damaged": "ui.screens.damaged:DamagedScreen",
-    "resolver": "ui.screens.resolver:ResolverScreen",
-    "editor": "ui.screens.board_editor:BoardEditorScreen",
+    "resolver": "ui.games.castelli.resolver:ResolverScreen",
+    "editor": "ui.games.castelli.board_editor:BoardEditorScreen",
 }
 
 

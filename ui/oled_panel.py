@@ -20,7 +20,7 @@ from kivy.uix.image import Image
 from kivy.uix.widget import Widget
 from PIL import Image as PilImage
 
-from companion.table import Table
+from companion.service.table import Table
 from hardware.navigator import Navigator
 from hardware.oled_render import HEIGHT, WIDTH
 from hardware.oled_view import OledView

@@ -2,7 +2,7 @@
 
 The shell's badges (turn banner, history, game over, statistics) and the game
 boards (Campanile's markers) ask :func:`seat_colours` and
-:func:`companion.names.initials`, so that a player wears the same colour and
+:func:`companion.service.names.initials`, so that a player wears the same colour and
 the same initials everywhere. Identity is colour *and* initials, never colour
 alone (ui.md).
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.app import PIECE_COLOURS
-from companion.names import initials
+from companion.service.app import PIECE_COLOURS
+from companion.service.names import initials
 
 __all__ = ["initials", "seat_colours", "table_colours"]
 

@@ -45,8 +45,8 @@ def write_screens(record: Mapping[str, Any], out_dir: str | Path, language: str)
     from kivy.core.window import Window
 
     from companion import i18n
-    from companion.app import Companion
-    from companion.table import Table
+    from companion.service.app import Companion
+    from companion.service.table import Table
     from ui.app import Shell
 
     out = Path(out_dir)
@@ -120,7 +120,7 @@ def write_for_snapshot(record: Any, state: Any, out: Path) -> list[Path]:
     """``companion snapshot``'s writer (``writer(record, state, out_dir)``): the screens of a parsed
     record, in the language the command speaks."""
     from companion import i18n
-    from companion.records import record_json
+    from companion.service.records import record_json
 
     del state  # the screens replay the record themselves
     data = record_json(record.game, record.players, record.initial, record.moves)

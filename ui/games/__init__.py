@@ -27,16 +27,16 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 #: game name -> "module:Class" of its board widget.
-GAME_BOARDS: dict[str, str] = {"campanile": "ui.games.campanile:CampanileBoard",
-                               "castelli": "ui.games.castelli:CastelliBoard",
-                               "san-gimignano": "ui.games.san_gimignano:SanGimignanoBoard"}
+GAME_BOARDS: dict[str, str] = {"campanile": "ui.games.campanile.board:CampanileBoard",
+                               "castelli": "ui.games.castelli.board:CastelliBoard",
+                               "san-gimignano": "ui.games.san_gimignano.board:SanGimignanoBoard"}
 #: game name -> "module:function" of its setup form: ``function(app, game, players, on_confirmed, on_back)``
 #: returns the form to fill in before the game can start, or ``None`` when none is needed.
-GAME_SETUP_FORMS: dict[str, str] = {"campanile": "ui.games.campanile_flags:setup_form",
-                                    "san-gimignano": "ui.games.san_gimignano_setup:setup_form"}
+GAME_SETUP_FORMS: dict[str, str] = {"campanile": "ui.games.campanile.flags:setup_form",
+                                    "san-gimignano": "ui.games.san_gimignano.setup:setup_form"}
 #: game name -> "module:function" of its line on game over: ``function(summary, player)`` returns what
 #: the player's score is made of, or ``None`` (then the screen's own line is shown).
-GAME_BREAKDOWNS: dict[str, str] = {"castelli": "ui.games.castelli_final:final_breakdown"}
+GAME_BREAKDOWNS: dict[str, str] = {"castelli": "ui.games.castelli.final:final_breakdown"}
 
 
 @dataclass(frozen=True)

@@ -3,15 +3,15 @@
 Shown at start instead of home when the store has damaged pages (nothing can
 be saved) or unfinished games that cannot be opened. "Hold to repair" runs
 ``companion doctor --repair`` on the table's store and opens it again
-(:func:`companion.damage.repair_at_table`); "Not now" goes home, where the
+(:func:`companion.service.damage.repair_at_table`); "Not now" goes home, where the
 games that can be read are still there.
 """
 
 from __future__ import annotations
 
-from companion import damage
 from companion.i18n import text
-from companion.store import StoreError
+from companion.service import damage
+from companion.storage.store import StoreError
 from ui import theme
 from ui.screens import ShellScreen, column, filler, row
 from ui.widgets import Figure, LongTap, Tap, Words

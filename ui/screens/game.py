@@ -16,7 +16,7 @@ from kivy.uix.boxlayout import BoxLayout
 from companion.games.base import RecordError
 from companion.games.notation import NotationError
 from companion.i18n import current_language, text
-from companion.names import initials
+from companion.service.names import initials
 from ui import theme
 from ui.games import board_class
 from ui.players import table_colours

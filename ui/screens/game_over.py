@@ -17,9 +17,9 @@ from kivy.core.image import Image as CoreImage
 from kivy.graphics.texture import Texture
 from kivy.uix.image import Image
 
-from companion.app import AppError
 from companion.i18n import text
-from companion.names import initials
+from companion.service.app import AppError
+from companion.service.names import initials
 from ui import theme
 from ui.screens import ShellScreen, column, filler, row
 from ui.screens.game import player_colours

@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.games.base import RecordError
 from companion.i18n import current_language, text
-from companion.names import initials
+from companion.service.names import initials
 from ui import theme
 from ui.screens import ShellScreen, back_row, column, row, scrolling_list
 from ui.screens.game import player_colours

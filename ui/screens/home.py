@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.i18n import text
-from companion.store import SessionRow
+from companion.storage.store import SessionRow
 from ui import theme
 from ui.screens import ShellScreen, column, filler, row, scrolling_list
 from ui.widgets import Figure, LongTap, Tap, Words

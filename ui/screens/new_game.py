@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.app import COLOURS_IN_SETUP, PIECE_COLOURS
 from companion.games.registry import GAMES, get_game
 from companion.i18n import text
-from companion.names import initials, same_name
+from companion.service.app import COLOURS_IN_SETUP, PIECE_COLOURS
+from companion.service.names import initials, same_name
 from ui import games, theme
 from ui.players import seat_colours
 from ui.screens import ShellScreen, column, filler, row, scrolling_list

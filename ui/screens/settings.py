@@ -14,10 +14,9 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.uix.scrollview import ScrollView
 
-from companion import power, stick
 from companion.games.registry import GAMES, get_game
 from companion.i18n import LANGUAGES, text
-from companion.settings import (
+from companion.service.settings import (
     BACKUPS_KEPT,
     LANGUAGE,
     SAN_GIMIGNANO_GUILD_COLOURS,
@@ -25,6 +24,8 @@ from companion.settings import (
     SETTINGS,
     bgg_id_key,
 )
+from companion.storage import stick
+from companion.system import power
 from ui import theme
 from ui.screens import ShellScreen, column, row, scrolling_list
 from ui.widgets import Field, LongTap, Tap, Words

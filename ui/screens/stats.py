@@ -11,8 +11,8 @@ from kivy.uix.widget import Widget
 
 from companion.games.registry import GAMES, get_game
 from companion.i18n import text
-from companion.names import initials
-from companion.stats import player_stats
+from companion.service.names import initials
+from companion.service.stats import player_stats
 from ui import theme
 from ui.players import table_colours
 from ui.screens import ShellScreen, column, row, scrolling_list

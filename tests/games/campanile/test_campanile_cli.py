@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from companion.cli import main
+from companion.cli.main import main
 
 EXAMPLES = Path("/work/shared/examples")
 COMPANION = Path(sys.executable).with_name("companion")

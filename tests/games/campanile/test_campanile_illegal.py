@@ -12,8 +12,8 @@ from companion.games.campanile import Campanile
 from companion.games.campanile.moves import Build, Influence, Relocate, Reveal, Take, Valuation
 from companion.games.messages import msg
 from companion.i18n import render
-from companion.records import ReplayError, final_state, parse_record
-from companion.session import Session
+from companion.service.records import ReplayError, final_state, parse_record
+from companion.service.session import Session
 from tests.refusals import refuses, rejects_record
 
 GAME = Campanile()

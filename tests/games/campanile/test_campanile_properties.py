@@ -22,8 +22,8 @@ from companion.games.campanile.state import CampanileState
 from companion.games.campanile.views import marker_choices
 from companion.games.messages import Message
 from companion.i18n import render_json
-from companion.records import final_state, parse_record, record_json
-from companion.session import Session
+from companion.service.records import final_state, parse_record, record_json
+from companion.service.session import Session
 from tests.refusals import assert_words
 
 GAME = Campanile()

@@ -10,7 +10,7 @@ from companion.games.campanile.state import Award, Group
 from companion.games.campanile.valuation import contenders, value_tower
 from companion.games.campanile.views import marker_choices
 from companion.games.messages import msg
-from companion.records import final_state, parse_record
+from companion.service.records import final_state, parse_record
 from tests.helpers_campanile import explained, refused
 from tests.refusals import assert_message
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from companion.games.campanile import Campanile
 from companion.games.campanile.moves import Build, Influence, Reveal, Take, Valuation
-from companion.records import final_state, parse_record
+from companion.service.records import final_state, parse_record
 from tests.helpers_campanile import refused
 
 GAME = Campanile()

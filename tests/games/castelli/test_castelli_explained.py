@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from companion.games.castelli.game import explained, explanation_json
-from companion.records import final_state, parse_record
+from companion.service.records import final_state, parse_record
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "examples" / "castelli.json"
 

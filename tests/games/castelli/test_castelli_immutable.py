@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from companion.games.base import IllegalMove
 from companion.games.castelli.state import State
-from companion.records import parse_record, replay
+from companion.service.records import parse_record, replay
 from tests.contract_kit import fill
 from tests.contract_kit import start as start_random_game
 

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from castelli_testkit import GAME, PLAYGROUND
 
-from companion.cli import main
+from companion.cli.main import main
 from companion.games.base import RecordError
 from companion.games.castelli import layout_names, load_layout, validate_board
 from companion.games.castelli.board import board_to_json
 from companion.i18n import render
-from companion.records import final_state, parse_record, record_json
+from companion.service.records import final_state, parse_record, record_json
 from tests.refusals import assert_message, rejects_record
 
 EXAMPLE = Path("/work/shared/examples/castelli.json")

@@ -18,7 +18,7 @@ from companion.games.base import IllegalMove
 from companion.games.san_gimignano import SanGimignano, geometry, tables, views
 from companion.games.san_gimignano import rules as sg_rules
 from companion.games.san_gimignano.moves import TowerMove
-from companion.records import final_state, parse_record
+from companion.service.records import final_state, parse_record
 
 GAME = SanGimignano()
 G1, G2, G3, G4 = "guild-1", "guild-2", "guild-3", "guild-4"

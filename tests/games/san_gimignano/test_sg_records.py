@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import main
+from companion.cli.main import main
 from companion.games.base import RecordError
 from companion.games.registry import get_game
 from companion.games.san_gimignano.geometry import space_name
-from companion.records import ReplayError, final_state, parse_record, record_json
+from companion.service.records import ReplayError, final_state, parse_record, record_json
 from tests.refusals import rejects_record
 
 EXAMPLES = Path("/work/shared/examples")

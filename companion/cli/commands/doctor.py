@@ -1,0 +1,121 @@
+"""``companion doctor [--repair | --restore FILE]`` and ``companion backup DIR``.
+
+``doctor`` only reads: it checks every page (``integrity_check``) and
+replays every session, and says which are good and which are damaged
+(exit 0 when all is good, 3 when something is damaged). ``--repair`` and
+``--restore`` take the store's writer lock, so they are refused while the
+app runs. ``backup`` copies the store with SQLite's online backup API, so it
+works while a game is played.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from companion.cli.commands.library import open_store, store_errors, title
+from companion.cli.main import UserError
+from companion.games.messages import msg
+from companion.i18n import text
+
+EXIT_DAMAGED = 3
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    doctor = subparsers.add_parser(
+        "doctor", help="cli.doctor.help",
+        description="cli.doctor.description")
+    action = doctor.add_mutually_exclusive_group()
+    action.add_argument("--repair", action="store_true",
+                        help="cli.doctor.repair.help")
+    action.add_argument("--restore", metavar="FILE",
+                        help="cli.doctor.restore.help")
+    doctor.set_defaults(handler=run_doctor)
+
+    backup = subparsers.add_parser(
+        "backup", help="cli.backup.help",
+        description="cli.backup.description")
+    backup.add_argument("directory", metavar="DIR", help="cli.backup.directory.help")
+    backup.set_defaults(handler=run_backup)
+
+
+def _store_path(args: argparse.Namespace) -> Path:
+    from companion.storage.paths import DataDirError, database_path
+
+    try:
+        return database_path(getattr(args, "data_dir", None), create=False)
+    except DataDirError as error:
+        raise UserError(*error.args) from None
+
+
+@store_errors
+def run_doctor(args: argparse.Namespace) -> int:
+    from companion.storage import doctor
+
+    path = _store_path(args)
+    if args.restore is not None:
+        aside = doctor.restore(path, Path(args.restore))
+        print(text("doctor.restored", backup=args.restore, path=str(path)))
+        if aside is not None:
+            print(text("doctor.restored_aside", path=str(aside)))
+        return 0
+    if not path.exists():
+        if args.repair:
+            raise UserError(msg("doctor.repair.no_store", path=str(path)))
+        print(text("doctor.no_store", path=str(path.parent)))
+        return 0
+    try:
+        if args.repair:
+            report = doctor.repair(path)
+            print(text("doctor.repair.aside_wal" if report.with_wal else "doctor.repair.aside",
+                       path=str(report.aside)))
+            for line in report.lines:
+                print(line)
+            kept = sum(1 for s in report.checkup.sessions if s.is_good)
+            print(text("doctor.repair.rebuilt", path=str(path), kept=kept,
+                       count=len(report.checkup.sessions)))
+            return 0
+        checkup = doctor.examine(path)
+    except doctor.Unusable as error:
+        from companion.console.display import shown_line
+
+        print(f"companion: {shown_line(str(error))}", file=sys.stderr)
+        return EXIT_DAMAGED
+    print(text("doctor.pages.sound") if not checkup.pages
+          else text("doctor.pages.damaged", problems="; ".join(str(page) for page in checkup.pages[:3])))
+    for lost in checkup.unreadable:
+        print(text("doctor.unreadable", what=lost))
+    for health in checkup.sessions:
+        who = ", ".join(health.players)
+        if health.is_good:
+            good = "doctor.session.good_finished" if health.finished else "doctor.session.good_in_progress"
+            print(text(good, session=health.id, game=title(health.game), players=who, count=health.good))
+        else:
+            print(text("doctor.session.damaged_some" if health.good else "doctor.session.damaged_none",
+                       session=health.id, game=title(health.game), players=who, problem=health.problem,
+                       good=health.good))
+    damaged = [h for h in checkup.sessions if not h.is_good]
+    if checkup.is_good:
+        print(text("doctor.all_good", count=len(checkup.sessions)))
+        return 0
+    print(text("doctor.damaged_pages" if checkup.pages or checkup.unreadable else "doctor.damaged",
+               damaged=len(damaged), count=len(checkup.sessions)))
+    return EXIT_DAMAGED
+
+
+@store_errors
+def run_backup(args: argparse.Namespace) -> int:
+    target = Path(args.directory)
+    if not target.is_dir():
+        raise UserError(msg("doctor.backup.not_a_directory", path=args.directory))
+    path = _store_path(args)
+    if not path.exists():
+        raise UserError(msg("doctor.backup.nothing", path=str(path.parent)))
+    with open_store(args, write=False) as store:
+        from datetime import datetime
+
+        name = f"companion-{datetime.now().astimezone():%Y-%m-%d-%H%M%S}.sqlite3"
+        written = store.copy_to(target / name)
+    print(text("doctor.backup.done", path=str(written)))
+    return 0

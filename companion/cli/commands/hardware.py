@@ -1,0 +1,94 @@
+"""``companion hardware test`` (for whoever wires the box) and ``companion snapshot`` (PNG frames).
+
+Both import the hardware layer only when they run (the layering rule: nothing
+in ``companion`` imports ``hardware`` at module level).
+
+``snapshot`` calls every writer of :data:`SNAPSHOT_WRITERS` with the record,
+its final state and the output directory; the OLED's writer is the first,
+and the touchscreen adds its own (``"ui.snapshot:write_screens"``) to the list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from companion.cli.main import UserError
+from companion.i18n import text
+
+#: ``module:function`` of each snapshot writer: ``writer(record, state, out_dir) -> [paths written]``.
+SNAPSHOT_WRITERS: list[str] = ["hardware.snapshot:write_oled"]
+#: The touchscreen's writer, used where the ``ui`` extra (Kivy) is installed.
+TOUCHSCREEN_WRITER = "ui.snapshot:write_for_snapshot"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from companion.cli.main import add_command_group
+
+    group = add_command_group(subparsers, "hardware", "hardware.help.group",
+                              "hardware.description.group")
+    test = group.add_parser(
+        "test", help="hardware.help.test",
+        description="hardware.description.test")
+    test.add_argument("--config", metavar="FILE", help="hardware.help.config")
+    test.add_argument("--seconds", type=float, metavar="N", help="hardware.help.seconds")
+    test.set_defaults(handler=run_test)
+
+    snapshot = subparsers.add_parser(
+        "snapshot", help="hardware.help.snapshot",
+        description="hardware.description.snapshot")
+    snapshot.add_argument("record", metavar="RECORD", help="hardware.help.record")
+    snapshot.add_argument("--out", required=True, metavar="DIR", help="hardware.help.out")
+    snapshot.add_argument("--only", choices=("oled", "screens"), help="hardware.help.only")
+    snapshot.set_defaults(handler=run_snapshot)
+
+
+def snapshot_writer(spec: str) -> Any:
+    module, _, name = spec.partition(":")
+    return getattr(import_module(module), name)
+
+
+def run_snapshot(args: argparse.Namespace) -> int:
+    from companion.service.records import final_state, load_record
+
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UserError(text("hardware.snapshot.out_not_dir", path=args.out))
+    record = load_record(args.record)
+    state = final_state(record)
+    out.mkdir(parents=True, exist_ok=True)
+    import importlib.util
+
+    writers = [] if args.only == "screens" else list(SNAPSHOT_WRITERS)
+    if args.only != "oled" and importlib.util.find_spec("kivy") is not None:
+        writers.append(TOUCHSCREEN_WRITER)
+    for spec in writers:
+        for path in snapshot_writer(spec)(record, state, out):
+            print(text("hardware.snapshot.wrote", path=str(path)))
+    return 0
+
+
+def run_test(args: argparse.Namespace) -> int:
+    from companion.cli.commands.run import read_config
+    from hardware.backends import BackendError
+    from hardware.hardware_test import HardwareTest
+
+    config = read_config(args.config)
+    stop = threading.Event()
+    try:
+        test = HardwareTest(config, lambda line: print(line, flush=True))
+    except BackendError as error:
+        raise UserError(str(error)) from None
+    try:
+        test.start()
+        stop.wait(args.seconds)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        test.close()
+    sys.stdout.flush()
+    return 0

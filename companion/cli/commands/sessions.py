@@ -1,0 +1,49 @@
+"""``companion rematch`` and ``companion abandon``: what to do with a stored game.
+
+Thin over :class:`~companion.service.app.Companion`, like the screens that offer the same.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from companion.cli.commands.library import open_app, store_errors, title
+from companion.i18n import text
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    rematch = subparsers.add_parser(
+        "rematch", help="cli.rematch.help",
+        description="cli.rematch.description")
+    rematch.add_argument("session", nargs="?", type=int, metavar="SESSION",
+                         help="cli.rematch.session.help")
+    rematch.set_defaults(handler=run_rematch)
+    abandon = subparsers.add_parser(
+        "abandon", help="cli.abandon.help",
+        description="cli.abandon.description")
+    abandon.add_argument("session", type=int, metavar="SESSION",
+                         help="cli.abandon.session.help")
+    abandon.set_defaults(handler=run_abandon)
+
+
+@store_errors
+def run_rematch(args: argparse.Namespace) -> int:
+    from companion.cli.commands.library import _pick_session
+
+    with open_app(args) as app:
+        row = _pick_session(app.store, args.session)
+        live = app.rematch(row.id)
+    print(text("cli.rematch.started", session=live.id, game=title(live.row.game),
+               players=", ".join(live.row.players), old=row.id))
+    print(text("cli.new.play_it"))
+    return 0
+
+
+@store_errors
+def run_abandon(args: argparse.Namespace) -> int:
+    from companion.cli.commands.library import _pick_session
+
+    with open_app(args) as app:
+        app.abandon(_pick_session(app.store, args.session).id)
+    print(text("cli.abandon.done", session=args.session))
+    return 0

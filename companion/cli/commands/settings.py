@@ -1,0 +1,107 @@
+"""``companion settings`` and ``companion players``: what players change, kept in the store.
+
+Thin over :class:`~companion.service.app.Companion`: the same checks and messages as
+the settings screen. Values are JSON when they parse as JSON, else text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from companion.cli.commands.library import open_app, store_errors
+from companion.cli.main import UserError, add_command_group
+from companion.games.messages import msg
+from companion.i18n import text
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    settings = subparsers.add_parser(
+        "settings", help="cli.settings.help",
+        description="cli.settings.description")
+    settings.add_argument("key", nargs="?", metavar="KEY")
+    settings.add_argument("value", nargs="?", metavar="VALUE")
+    settings.set_defaults(handler=run_settings)
+
+    players = add_command_group(subparsers, "players", help="cli.players.help",
+                                description="cli.players.description")
+    listing = players.add_parser("list", help="cli.players.list.help")
+    listing.set_defaults(handler=run_players_list)
+    add = players.add_parser("add", help="cli.players.add.help")
+    add.add_argument("name", metavar="NAME")
+    add.set_defaults(handler=run_players_add)
+    remove = players.add_parser("remove", help="cli.players.remove.help")
+    remove.add_argument("name", metavar="NAME")
+    remove.set_defaults(handler=run_players_remove)
+    colour = players.add_parser("colour", help="cli.players.colour.help")
+    colour.add_argument("name", metavar="NAME")
+    colour.add_argument("game", metavar="GAME")
+    colour.add_argument("colour", metavar="COLOUR")
+    colour.set_defaults(handler=run_players_colour)
+
+
+def _value(text: str) -> object:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _shown(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+@store_errors
+def run_settings(args: argparse.Namespace) -> int:
+    with open_app(args, write=args.key is not None and args.value is not None) as app:
+        if args.key is not None and args.value is not None:
+            stored = app.change_setting(args.key, _value(args.value))
+            print(f"{args.key} = {_shown(stored)}")
+            return 0
+        settings = app.settings()
+    if args.key is None:
+        for key, value in settings.items():
+            print(f"{key} = {_shown(value)}")
+        return 0
+    if args.key not in settings:
+        raise UserError(msg("cli.settings.unknown", key=args.key, keys=", ".join(settings)))
+    print(f"{args.key} = {_shown(settings[args.key])}")
+    return 0
+
+
+@store_errors
+def run_players_list(args: argparse.Namespace) -> int:
+    with open_app(args, write=False) as app:
+        profiles = app.profiles()
+    if not profiles:
+        print(text("cli.players.none"))
+    for profile in profiles:
+        colours = ", ".join(f"{game} {colour}" for game, colour in sorted(profile.colours.items()))
+        print(profile.name + (f" ({colours})" if colours else ""))
+    return 0
+
+
+@store_errors
+def run_players_add(args: argparse.Namespace) -> int:
+    with open_app(args) as app:
+        profile = app.add_profile(args.name)
+    print(text("cli.players.added", name=profile.name))
+    return 0
+
+
+@store_errors
+def run_players_remove(args: argparse.Namespace) -> int:
+    with open_app(args) as app:
+        app.remove_profile(args.name)
+    print(text("cli.players.removed", name=args.name))
+    return 0
+
+
+@store_errors
+def run_players_colour(args: argparse.Namespace) -> int:
+    colour = None if args.colour == "-" else args.colour
+    with open_app(args) as app:
+        app.set_preferred_colour(args.name, args.game, colour)
+    print(text("cli.players.colour_set", name=args.name, game=args.game, colour=colour) if colour
+          else text("cli.players.colour_forgotten", name=args.name, game=args.game))
+    return 0

@@ -1,0 +1,226 @@
+"""The ``companion`` command line.
+
+Each group of subcommands lives in a module of :mod:`companion.cli.commands`
+with a ``register(subparsers)`` function that adds its parsers and sets
+``handler`` on them. Every error a person can cause ends with exit 2 and one
+line on standard error; ``--debug`` shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from importlib import import_module
+from typing import Any
+
+from companion import __version__
+from companion.i18n import LanguageError, choose_language, set_language
+
+#: The modules under companion.cli.commands that add subcommands, in help order, with the
+#: subcommands each adds: a command line imports only the module of its command, which
+#: keeps start-up small (tests/test_cli_errors.py checks this table against the modules).
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "replay": ("replay",),
+    "moves": ("moves",),
+    "library": ("export", "import", "sessions", "stats"),
+    "run": ("run", "new"),
+    "sessions": ("rematch", "abandon"),
+    "settings": ("settings", "players"),
+    "campanile": ("campanile",),
+    "castelli": ("castelli", "board"),
+    "config": ("config",),
+    "doctor": ("doctor", "backup"),
+    "hardware": ("hardware", "snapshot"),
+}
+COMMAND_MODULES = tuple(COMMANDS)
+
+EXIT_USAGE = 2
+
+
+class UserError(Exception):
+    """A problem the person at the keyboard can fix; printed as one line, exit 2.
+
+    Its argument is a :class:`~companion.games.messages.Message` (or an
+    error's own message), put into words in the current language when printed.
+    """
+
+
+class _CatalogueHelp(argparse.HelpFormatter):
+    """Help whose texts may be message codes, put into words only when help is printed.
+
+    So a plain ``companion replay`` reads no catalogue at start-up (the cold
+    start budget), and ``--help`` speaks the language chosen by then.
+    """
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        from companion.i18n import known_text
+
+        return None if action.help is None else known_text(action.help)
+
+    def add_text(self, text: str | None) -> None:
+        """A description or epilog, which may be a message code too."""
+        from companion.i18n import known_text
+
+        super().add_text(None if text is None else known_text(text))
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but its errors are one line (not the usage block) and exit 2; help texts may be codes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _CatalogueHelp)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        from companion.games.messages import msg
+
+        command = self.prog.removeprefix("companion").strip()
+        if command:
+            raise UserError(msg("cli.usage.error_in", command=command, reason=message, prog=self.prog))
+        raise UserError(msg("cli.usage.error", reason=message, prog=self.prog))
+
+
+def add_command_group(subparsers: argparse._SubParsersAction, name: str, help: str,
+                      description: str) -> argparse._SubParsersAction:
+    """A subcommand that holds subcommands (``companion board validate``); alone it prints its help."""
+    group = subparsers.add_parser(name, help=help, description=description)
+    group.set_defaults(handler=lambda args: group.print_help() or 0)
+    return group.add_subparsers(dest=f"{name}_command", metavar="COMMAND", parser_class=type(group))
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser: with ``command``, only the module that adds it is imported and
+    registered; without (help, a mistyped command), every subcommand."""
+    parser = _Parser(prog="companion",
+                     description="cli.companion.description")
+    parser.add_argument("--version", action="version", version=f"companion {__version__}",
+                        help="cli.option.version.help")
+    parser.add_argument("--debug", action="store_true", help="cli.option.debug.help")
+    parser.add_argument("--lang", metavar="LANG", help="cli.option.lang")
+    parser.add_argument("--data-dir", metavar="DIR",
+                        help="cli.option.data_dir.help")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    needed = [name for name, commands in COMMANDS.items() if command in commands]
+    for name in needed or COMMAND_MODULES:
+        try:
+            module = import_module(f"companion.cli.commands.{name}")
+        except ModuleNotFoundError as error:
+            if error.name == f"companion.cli.commands.{name}":
+                continue
+            raise
+        module.register(subparsers)
+    return parser
+
+
+def _command_word(argv: Sequence[str]) -> str | None:
+    """The subcommand named on the command line (its first word that is not a global option)."""
+    words = iter(argv)
+    for word in words:
+        if word in ("--lang", "--data-dir"):
+            next(words, None)  # the option's value
+        elif word == "--":
+            return next(words, None)
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
+def _language_option(argv: Sequence[str]) -> str | None:
+    """The value of ``--lang`` among the global options, read before argparse (which must speak it)."""
+    for index, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == "--lang":
+            return argv[index + 1] if index + 1 < len(argv) else None
+        if word.startswith("--lang="):
+            return word.partition("=")[2]
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status.
+
+    Every way out is one line: exit 2 for a mistake the person can fix, exit 1
+    for an unexpected error (its text escaped; ``--debug`` shows the
+    traceback), and quiet when the reader of standard output has gone away
+    (``companion replay X --json | head -c1``), as other Unix tools are.
+    """
+    from companion.console.display import shown_line
+    from companion.console.reading import InputError
+    from companion.games.base import RecordError
+    from companion.service.records import ReplayError
+
+    _print_safely(sys.stdout)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        set_language(choose_language(_language_option(argv), os.environ))
+    except LanguageError as error:
+        print(f"companion: {shown_line(str(error))}", file=sys.stderr)
+        return EXIT_USAGE
+    parser = build_parser(_command_word(argv))
+    try:
+        args = parser.parse_args(argv)
+    except UserError as error:
+        print(f"companion: {shown_line(str(error))}", file=sys.stderr)
+        return EXIT_USAGE
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 0
+    try:
+        code = int(handler(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, not in Python's exit-time flush
+        return code
+    except BrokenPipeError:
+        return _quiet_after_broken_pipe()
+    except (UserError, RecordError, ReplayError, InputError) as error:
+        if args.debug:
+            raise
+        print(f"companion: {shown_line(str(error))}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except Exception as error:
+        if args.debug:
+            raise
+        from companion.i18n import text
+
+        print(f"companion: {text('cli.unexpected', reason=shown_line(str(error) or type(error).__name__))}",
+              file=sys.stderr)
+        return 1
+
+
+#: The exit status of a command whose output pipe closed: 128 + SIGPIPE, as the shell reports
+#: for a Unix tool that the signal ended.
+EXIT_BROKEN_PIPE = 141
+
+
+def _print_safely(stream: object) -> None:
+    """Let ``stream`` print any text: a lone surrogate (from bytes that were not UTF-8 in a
+    file name or an argument) becomes ``\udcff`` instead of Python's encoding error."""
+    import io
+
+    if isinstance(stream, io.TextIOWrapper):
+        stream.reconfigure(errors="backslashreplace")
+
+
+def _quiet_after_broken_pipe() -> int:
+    """End quietly once standard output is a closed pipe.
+
+    Python would complain again when it flushes standard output on exit, so
+    what is still buffered goes to ``/dev/null`` instead.
+    """
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # not a real file (tests capture it): nothing is flushed later
+        pass
+    return EXIT_BROKEN_PIPE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

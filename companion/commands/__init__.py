@@ -1,1 +1,0 @@
-"""Subcommands of the ``companion`` CLI, one module per group (see :mod:`companion.cli`)."""

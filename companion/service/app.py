@@ -1,0 +1,549 @@
+"""The application service: the one core the console, buttons, seat panels and touchscreen drive.
+
+Front ends never re-implement a rule, a setup step or a setting: they call
+:class:`Companion`. It starts games (with the stored boards and the confirmed
+2-player flag table written into them, so their records never need local
+settings), rematches, lists and resumes unfinished games, abandons them,
+keeps player profiles and settings, the boards and the flag-table library,
+and exports BG Stats plays. The store under it keeps rows only; this module
+builds the sessions and reads the engines' summaries (the results of a
+finished game are written by a session listener installed here).
+
+Every refusal is an :class:`AppError` (or the engine's :class:`RecordError`
+naming the field) with one line in player words, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from companion.games.base import Game, RecordError
+from companion.games.messages import Message, msg
+from companion.games.registry import get_game
+from companion.service import bgstats
+from companion.service.names import check_distinct
+from companion.service.records import ReplayError, check_players, final_state, parse_record, record_json
+from companion.service.session import Change, Session
+from companion.service.settings import (
+    CAMPANILE_TWO_PLAYER_FLAGS,
+    CASTELLI_BOARDS,
+    SAN_GIMIGNANO_GUILDS,
+    SettingError,
+    bgg_id_key,
+    check_setting,
+    effective_settings,
+    split_words,
+)
+from companion.storage.store import Clock, GameLookup, Result, SessionRow, Store, StoreError, StoreJournal
+from companion.system.clock import clock_is_sure
+
+
+class AppError(Exception):
+    """A request the players can fix (no such game, a colour taken twice ...); one line, nothing changed."""
+
+
+#: The colours of each game's pieces, from the rulebooks' component lists; ``None``:
+#: the rulebook does not name them (San Gimignano: "four colours"), any name is taken.
+PIECE_COLOURS: dict[str, tuple[str, ...] | None] = {
+    "campanile": ("blue", "yellow", "red", "black", "white"),
+    "castelli": ("blue", "yellow", "red", "green"),
+    "san-gimignano": None,
+}
+
+#: The games whose setup records each player's colour (``setup.colors``).
+COLOURS_IN_SETUP = frozenset({"castelli"})
+
+_MAX_NAME = 40
+
+
+@dataclass(frozen=True)
+class LiveGame:
+    """An opened stored game: its id, its stored row (as opened) and the live session."""
+
+    id: int
+    row: SessionRow
+    session: Session
+    #: The journal that stores the session's changes and measures how long the game was open.
+    journal: StoreJournal | None = None
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A player who sat at this table: the name, and the colour preferred per game."""
+
+    name: str
+    colours: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class Board:
+    """A Castelli board the players may start a game on."""
+
+    name: str
+    shipped: bool
+    spaces: int
+    areas: int
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def _profile_name(name: Any) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise AppError(msg("app.profile.empty"))
+    name = name.strip()
+    if len(name) > _MAX_NAME or any(ord(c) < 32 for c in name):
+        raise AppError(msg("app.profile.too_long", limit=_MAX_NAME))
+    return name
+
+
+class Companion:
+    """The service over one store. One per process, used from the session's thread."""
+
+    def __init__(self, store: Store, *, games: GameLookup = get_game,
+                 clock_sure: Callable[[], bool] = clock_is_sure,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
+        self.store = store
+        self._games = games
+        #: The clock a game's time is measured by (never the wall clock, which may jump when it is set).
+        self._monotonic = monotonic
+        #: Whether the wall clock can be trusted now (a Pi without network may not know the date).
+        self._clock_sure = clock_sure
+        #: Unfinished games left out of :meth:`unfinished` because they cannot be opened
+        #: (a damaged row, a game this companion does not know): id -> the reason, to show.
+        self.damaged_sessions: dict[int, str] = {}
+
+    @classmethod
+    def open(cls, path: str | Path, *, clock: Clock | None = None, games: GameLookup = get_game,
+             clock_sure: Callable[[], bool] = clock_is_sure,
+             monotonic: Callable[[], float] = time.monotonic) -> Companion:
+        """The service over the store at ``path`` (created and migrated as needed)."""
+        return cls(Store.open(path, clock=clock, games=games), games=games, clock_sure=clock_sure,
+                   monotonic=monotonic)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def reopen(self) -> None:
+        """Open the store file again after it was closed (and repaired): the same service, its
+        callers' references still good; what was known of damaged games is forgotten."""
+        old = self.store
+        self.store = Store.open(old.path, clock=old._clock, games=old._games)
+        self.damaged_sessions = {}
+
+    def __enter__(self) -> Companion:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _engine(self, name: str) -> Game:
+        try:
+            return self._games(name)
+        except RecordError as error:
+            raise AppError(msg("app.game.unknown", game=repr(name), reason=error.message)) from None
+
+    def _row(self, session_id: int) -> SessionRow:
+        try:
+            return self.store.session(session_id)
+        except StoreError as error:
+            raise AppError(*error.args) from None
+
+    # -- starting games ----------------------------------------------------------
+    def start(self, game: str, players: Sequence[str], *, options: Mapping[str, Any] | None = None,
+              setup: Mapping[str, Any] | None = None,
+              colours: Mapping[str, str] | None = None) -> LiveGame:
+        """Store a new game and open it.
+
+        ``players`` in seating order; ``colours`` (player → colour) for games
+        whose setup records them (Castelli), else taken from the players'
+        profiles when each has a different preferred colour. Local settings go
+        into the game here, once: a stored Castelli board inline, the confirmed
+        2-player Campanile flag table into the options, San Gimignano's default
+        layout (:mod:`~companion.games.san_gimignano.layout`) with the table's
+        guild names when no layout is given. Bad players, options or
+        setup: :class:`RecordError` naming the field; nothing is stored.
+        """
+        engine = self._engine(game)
+        names = check_players(list(players), engine)
+        check_distinct(names)  # "Ann" and "ANN" could not be told apart at the table
+        options = dict(options or {})
+        setup = dict(setup or {})
+        if engine.name in COLOURS_IN_SETUP:
+            chosen = self._colours(engine.name, names, colours, setup)
+            if chosen is not None:
+                setup["colors"] = chosen
+        elif colours:
+            raise AppError(msg("app.colours.not_in_game", game=engine.title))
+        if engine.name == "castelli" and isinstance(setup.get("board"), str):
+            stored = self.store.get_setting(CASTELLI_BOARDS, {})
+            if setup["board"] in stored:  # a local board goes inline: the record must not need it
+                setup["board"] = stored[setup["board"]]
+        if engine.name == "san-gimignano" and "segments" not in setup:  # the layout the form offers
+            from companion.games.san_gimignano.layout import default_setup
+
+            guilds = setup.get("guilds") or split_words(self.settings()[SAN_GIMIGNANO_GUILDS])
+            setup = {**default_setup(names, options, guilds), **setup}
+        if engine.name == "campanile" and len(names) == 2 and "flags" not in options:
+            flags = self.flag_table()
+            if flags is None:
+                raise AppError(msg("app.campanile.flags_needed"))
+            options["flags"] = flags
+        initial = engine.start(names, options, setup)
+        session_id = self.store.insert_session(engine.name, names, engine.options_json(initial),
+                                               engine.setup_json(initial),
+                                               date_unsure=not self._clock_sure())
+        return self.resume(session_id)
+
+    def confirm_date(self, session_id: int, started: datetime | None = None) -> None:
+        """The players confirm a game's unsure date, or set when it started (an aware datetime)."""
+        self._row(session_id)
+        if started is not None and started.tzinfo is None:
+            raise AppError(msg("app.date.needs_zone"))
+        self.store.confirm_date(session_id, started)
+
+    def _colours(self, game: str, players: Sequence[str], colours: Mapping[str, str] | None,
+                 setup: Mapping[str, Any]) -> dict[str, str] | None:
+        """The players' colours from ``colours``, else their profiles; ``None`` to leave the setup's."""
+        if colours is None:
+            if "colors" in setup:
+                return None
+            preferred = {p: c for p, c in ((p, self.preferred_colour(p, game)) for p in players) if c}
+            if len(preferred) != len(players) or len(set(preferred.values())) != len(players):
+                return None  # the engine asks for setup.colors
+            return preferred
+        unknown = [p for p in colours if p not in players]
+        if unknown:
+            raise AppError(msg("app.colours.not_a_player", player=unknown[0]))
+        for player, colour in colours.items():
+            self._check_colour(game, colour, f"colours.{player}")
+        return dict(colours)
+
+    def _check_colour(self, game: str, colour: Any, where: str) -> str:
+        allowed = PIECE_COLOURS.get(game)
+        if not isinstance(colour, str) or not colour.strip():
+            raise AppError(msg("app.colours.not_a_word", where=where))
+        if allowed is not None and colour not in allowed:
+            raise AppError(msg("app.colours.unknown", where=where, colour=colour,
+                               game=self._engine(game).title, colours=", ".join(allowed)))
+        return colour.strip()
+
+    def rematch(self, session_id: int, *, setup: Mapping[str, Any] | None = None) -> LiveGame:
+        """A new game with the same players and options as ``session_id``.
+
+        ``setup`` is the new table's setup (San Gimignano's segments are laid
+        anew each game); without it the old game's setup is used again.
+        """
+        row = self._row(session_id)
+        return self.start(row.game, row.players, options=row.options,
+                          setup=row.setup if setup is None else setup)
+
+    # -- listing, resuming, abandoning --------------------------------------------------
+    def sessions(self) -> list[SessionRow]:
+        """Every stored game, the most recent first."""
+        return self.store.list_sessions()
+
+    def unfinished(self) -> list[SessionRow]:
+        """The games that can be resumed, the most recent first.
+
+        A game whose stored log is in fact finished (the power went between the
+        move and its results) is marked finished now and left out. A game that
+        cannot be opened is left out and noted in :attr:`damaged_sessions`:
+        one damaged game must not stop the others (nor the appliance's boot).
+        """
+        return [row for row, _ in self._unfinished(first_only=False)]
+
+    def _unfinished(self, *, first_only: bool) -> list[tuple[SessionRow, LiveGame]]:
+        """Resumable rows, each with its opened game."""
+        found: list[tuple[SessionRow, LiveGame]] = []
+        for row in self.store.resumable_sessions():
+            if row.id in self.damaged_sessions:
+                continue
+            try:
+                live = self.open_game(row.id)  # reconciles the finished mark
+            except (AppError, StoreError, ValueError) as error:
+                self.damaged_sessions[row.id] = str(error)
+                continue
+            if live.session.game.is_finished(live.session.state):
+                continue
+            found.append((self.store.session(row.id), live))
+            if first_only:
+                break
+        return found
+
+    def resume(self, session_id: int | None = None) -> LiveGame:
+        """Open a stored game to play on: ``session_id``, or the most recent unfinished one.
+
+        :class:`AppError` when there is none, or the game was abandoned.
+        """
+        if session_id is None:
+            live = self.latest_unfinished()
+            if live is None:
+                raise AppError(msg("app.resume.none"))
+            return live
+        row = self._row(session_id)
+        if row.abandoned is not None:
+            raise AppError(msg("app.resume.abandoned", session=session_id))
+        return self.open_game(session_id)
+
+    def latest_unfinished(self) -> LiveGame | None:
+        """The game ``companion run`` resumes at boot, or ``None``."""
+        found = self._unfinished(first_only=True)
+        if not found:
+            return None
+        return found[0][1]
+
+    def abandon(self, session_id: int) -> None:
+        """Stop offering ``session_id`` for resuming; its moves stay stored (and exportable)."""
+        row = self._row(session_id)
+        if row.is_finished:
+            raise AppError(msg("app.abandon.finished", session=session_id))
+        if row.abandoned is not None:
+            raise AppError(msg("app.abandon.already", session=session_id))
+        self.store.abandon_session(session_id)
+
+    def open_game(self, session_id: int) -> LiveGame:
+        """The stored game as a live session whose every change is stored (finished ones too).
+
+        The log is replayed; the finished mark and results are reconciled with
+        it; a listener keeps them up to date as the game goes on.
+        """
+        row = self._row(session_id)
+        engine = self._engine(row.game)
+        try:
+            initial = engine.start(row.players, row.options, row.setup)
+        except RecordError as error:
+            raise AppError(msg("app.open.setup", session=session_id, reason=error.as_message())) from None
+        raw_moves, raw_redo = self.store.stored_moves(session_id)
+        moves = self._parse_moves(session_id, engine, raw_moves, "app.open.move")
+        redo = self._parse_moves(session_id, engine, raw_redo, "app.open.undone_move")
+        journal = StoreJournal(self.store, session_id, clock=self._monotonic)
+        try:
+            session = Session(engine, row.players, initial, moves, redo, journal=journal)
+        except ReplayError as error:
+            raise AppError(msg("app.open.replay", session=session_id, reason=error.message)) from None
+        known = {"finished": self._sync_results(session_id, session, row.is_finished)}
+
+        def keep_results(live: Session, change: Change) -> None:
+            known["finished"] = self._sync_results(session_id, live, known["finished"])
+
+        session.subscribe(keep_results, name=msg("app.listener.results"))
+        return LiveGame(session_id, row, session, journal)
+
+    def put_down(self, live: LiveGame) -> None:
+        """The players leave ``live`` (another game opened, the app closed): the time it was open
+        since its last change counts, unless it had ended (the time after the last move does not)."""
+        if live.journal is None or live.session.game.is_finished(live.session.state):
+            return
+        live.journal.put_down()
+
+    @staticmethod
+    def _parse_moves(session_id: int, engine: Game, raw: Sequence[Any], code: str) -> list[Any]:
+        parsed = []
+        for index, data in enumerate(raw):
+            try:
+                parsed.append(engine.parse_move(data))
+            except RecordError as error:
+                raise AppError(Message(code, {"session": session_id, "number": index + 1,
+                                              "reason": error.as_message()})) from None
+        return parsed
+
+    @staticmethod
+    def results_of(engine: Game, players: Sequence[str], state: Any) -> list[Result] | None:
+        """Each seat's score and whether it won, from the engine's summary; ``None`` while unfinished."""
+        if not engine.is_finished(state):
+            return None
+        summary = engine.summary(state)
+        scores = summary.get("scores", {})
+        winners = set(summary.get("winners", []))
+        return [Result(name, int(scores.get(name, 0)), name in winners) for name in players]
+
+    def _sync_results(self, session_id: int, session: Session, known_finished: bool) -> bool:
+        """Make the stored finished mark and results agree with the session; returns whether finished."""
+        finished = session.game.is_finished(session.state)
+        if finished != known_finished and not self.store.read_only:  # a reader never reconciles
+            self.store.write_results(session_id, self.results_of(session.game, session.players,
+                                                                 session.state))
+        return finished
+
+    # -- records ---------------------------------------------------------------
+    def import_record(self, data: Any) -> int:
+        """Store a decoded ``companion-record/1`` as a session; returns its id.
+
+        The record is parsed and replayed first (:class:`RecordError` /
+        :class:`~companion.service.records.ReplayError` with the record's message); it
+        is stored finished, with results, if its game is finished. The same
+        record imported twice is refused.
+        """
+        record = parse_record(data)
+        state = final_state(record)
+        engine = record.game
+        moves = [engine.move_to_json(m) for m in record.moves]
+        options = engine.options_json(record.initial)
+        setup = engine.setup_json(record.initial)
+        digest = hashlib.sha256(_dumps([engine.name, list(record.players), options, setup, moves])
+                                .encode()).hexdigest()
+        known = self.store.session_with_hash(digest)
+        if known is not None:
+            raise AppError(msg("app.import.duplicate", session=known))
+        return self.store.insert_session(engine.name, record.players, options, setup, moves=moves,
+                                         results=self.results_of(engine, record.players, state),
+                                         source="import", record_hash=digest)
+
+    def export_record(self, session_id: int) -> dict[str, Any]:
+        """The game as a complete record (every option written out, boards inline)."""
+        session = self.open_game(session_id).session
+        return record_json(session.game, session.players, session.state_before(0), session.log)
+
+    # -- profiles ----------------------------------------------------------------
+    def profiles(self) -> list[Profile]:
+        """Every player profile, the most recently seated first."""
+        colours = self.store.player_colours()
+        return [Profile(name, colours.get(name, {})) for name in self.store.players()]
+
+    def add_profile(self, name: str) -> Profile:
+        """Add a player profile; :class:`AppError` if the name is taken."""
+        name = _profile_name(name)
+        if not self.store.add_player(name):
+            raise AppError(msg("app.profile.taken", name=name))
+        return Profile(name, {})
+
+    def remove_profile(self, name: str) -> None:
+        """Forget a profile and its colours; the games it played keep the name."""
+        if not self.store.remove_player(name):
+            raise AppError(msg("app.profile.unknown", name=name))
+
+    def preferred_colour(self, name: str, game: str) -> str | None:
+        return self.store.player_colours().get(name, {}).get(game)
+
+    def set_preferred_colour(self, name: str, game: str, colour: str | None) -> None:
+        """The colour ``name`` likes to play ``game`` with (``None`` forgets it)."""
+        engine = self._engine(game)
+        if colour is not None:
+            colour = self._check_colour(engine.name, colour, "colour")
+        try:
+            self.store.set_player_colour(name, engine.name, colour)
+        except StoreError as error:
+            raise AppError(*error.args) from None
+
+    # -- settings ----------------------------------------------------------------
+    def settings(self) -> dict[str, Any]:
+        """Every simple setting (see :mod:`companion.service.settings`), stored or default."""
+        return effective_settings(self.store.settings())
+
+    def change_setting(self, key: str, value: Any) -> Any:
+        """Store a setting after checking it; :class:`AppError` naming the key. Returns the stored value."""
+        try:
+            value = check_setting(key, value)
+        except SettingError as error:
+            raise AppError(*error.args) from None
+        self.store.set_setting(key, value)
+        return value
+
+    # -- the 2-player flag table ---------------------------------------------------
+    def flag_table(self) -> dict[str, list[list[int]]] | None:
+        """The 2-player Campanile flag table the players confirmed, or ``None``."""
+        table: dict[str, list[list[int]]] | None = self.store.get_setting(CAMPANILE_TWO_PLAYER_FLAGS)
+        return table
+
+    def confirm_flag_table(self, table: Mapping[str, Any]) -> dict[str, list[list[int]]]:
+        """Check the flag values copied from the cards and keep them for every 2-player game.
+
+        :class:`RecordError` naming the flag (``intermezzo[2]: ...``); nothing is stored then.
+        """
+        from companion.games.campanile.setup import read_flag_table
+
+        intermezzo, finito = read_flag_table(dict(table), path="")
+        confirmed = {"intermezzo": [list(f) for f in intermezzo], "finito": [list(f) for f in finito]}
+        self.store.set_setting(CAMPANILE_TWO_PLAYER_FLAGS, confirmed)
+        return confirmed
+
+    def forget_flag_table(self) -> None:
+        self.store.delete_setting(CAMPANILE_TWO_PLAYER_FLAGS)
+
+    # -- Castelli boards -------------------------------------------------------------
+    def boards(self) -> list[Board]:
+        """The layouts the companion ships, then the boards stored here (by name)."""
+        from companion.games.castelli.board import layout_names, load_layout
+
+        shipped = [Board(name, True, len(b.spaces), len(b.areas))
+                   for name, b in ((n, load_layout(n)) for n in layout_names())]
+        stored = self.store.get_setting(CASTELLI_BOARDS, {})
+        return shipped + [Board(name, False, len(data.get("spaces", {})), len(data.get("areas", {})))
+                          for name, data in sorted(stored.items())]
+
+    def save_board(self, name: str, data: Mapping[str, Any]) -> bool:
+        """Validate a board and keep it under ``name``; returns whether it replaced one.
+
+        :class:`RecordError` naming the field of a bad board; :class:`AppError`
+        for an empty name or the name of a shipped layout.
+        """
+        from companion.games.castelli.board import layout_names, validate_board
+
+        name = name.strip() if isinstance(name, str) else ""
+        if not name:
+            raise AppError(msg("app.board.no_name"))
+        if name in layout_names():
+            raise AppError(msg("app.board.shipped_name", name=name))
+        validate_board(dict(data))
+        boards = dict(self.store.get_setting(CASTELLI_BOARDS, {}))
+        replaced = name in boards
+        boards[name] = dict(data)
+        self.store.set_setting(CASTELLI_BOARDS, boards)
+        return replaced
+
+    def board_data(self, name: str) -> dict[str, Any]:
+        """The inline JSON of a board by name (a shipped layout, or one stored here), to edit or copy.
+
+        :class:`AppError` for a name the companion does not know.
+        """
+        from companion.games.castelli.board import board_to_json, layout_names, load_layout
+
+        stored = self.store.get_setting(CASTELLI_BOARDS, {})
+        if name in stored:
+            return dict(stored[name])
+        if name in layout_names():
+            return board_to_json(load_layout(name))
+        raise AppError(msg("app.board.unknown", name=name))
+
+    def forget_board(self, name: str) -> None:
+        boards = dict(self.store.get_setting(CASTELLI_BOARDS, {}))
+        if name not in boards:
+            raise AppError(msg("app.board.unknown", name=name))
+        del boards[name]
+        self.store.set_setting(CASTELLI_BOARDS, boards)
+
+    # -- BG Stats ------------------------------------------------------------------
+    def bgstats_play(self, session_id: int) -> bgstats.Play:
+        """The finished game as a BG Stats play (local times; table name and BGG id from the settings)."""
+        row = self._row(session_id)
+        if row.finished is None:
+            raise AppError(msg("app.bgstats.unfinished", session=session_id))
+        if row.date_unsure:
+            raise AppError(msg("app.date.unsure", session=session_id))
+        session = self.open_game(session_id).session
+        summary = session.game.summary(session.state)
+        settings = self.settings()
+        return bgstats.Play(
+            key=f"{row.id}:{row.started.isoformat()}", game=row.game, game_title=session.game.title,
+            players=row.players, scores={p: int(v) for p, v in summary["scores"].items()},
+            winners=frozenset(summary["winners"]), started=row.started.astimezone(),
+            finished=row.finished.astimezone(), bgg_id=int(settings[bgg_id_key(row.game)]),
+            location=str(settings["table.name"]), played_seconds=row.played_seconds)
+
+    def bgstats_file(self, session_id: int, exported: datetime | None = None) -> dict[str, Any]:
+        """The ``.bgsplay`` file of a finished game."""
+        return bgstats.play_file(self.bgstats_play(session_id), exported or datetime.now().astimezone())
+
+    def bgstats_link(self, session_id: int) -> str:
+        """The push link that logs the finished game in BG Stats on a phone."""
+        return bgstats.push_link(self.bgstats_play(session_id))
+

@@ -1,0 +1,131 @@
+"""The store's schema, as the ordered list of migrations that build it.
+
+``PRAGMA user_version`` is the number of migrations applied. Opening a store
+applies the missing ones in order, each in its own transaction together with
+the new version number, so a crash mid-migration leaves the old schema. A
+database whose version is higher than ``len(MIGRATIONS)`` was written by a
+newer companion and is refused (see :mod:`companion.storage.store`).
+
+To change the schema, append a function; never edit one that has shipped::
+
+    def _add_locations(db: sqlite3.Connection) -> None:
+        db.execute("ALTER TABLE sessions ADD COLUMN location TEXT")
+
+    MIGRATIONS.append(_add_locations)   # becomes schema version 2
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+Migration = Callable[[sqlite3.Connection], None]
+
+
+def _create_schema(db: sqlite3.Connection) -> None:
+    """Version 1: every table of the first release."""
+    statements = [
+        # Player profiles: every name that ever sat at the table, for the
+        # player picker; sessions keep their own list of names (the record's).
+        """CREATE TABLE players (
+               id          INTEGER PRIMARY KEY,
+               name        TEXT NOT NULL UNIQUE,
+               created     TEXT NOT NULL,
+               last_played TEXT NOT NULL
+           )""",
+        # One game: what a record needs to replay it anywhere (the engine's
+        # options_json/setup_json of the opening state), plus when it was
+        # played. ``record_hash`` is set for imported records (no duplicates).
+        """CREATE TABLE sessions (
+               id          INTEGER PRIMARY KEY,
+               game        TEXT NOT NULL,
+               players     TEXT NOT NULL,
+               options     TEXT NOT NULL,
+               setup       TEXT NOT NULL,
+               started     TEXT NOT NULL,
+               finished    TEXT,
+               source      TEXT NOT NULL DEFAULT 'table'
+                           CHECK (source IN ('table', 'import')),
+               record_hash TEXT UNIQUE
+           )""",
+        "CREATE INDEX sessions_unfinished ON sessions (finished, started)",
+        # The accepted move log; idx is 0-based and dense.
+        """CREATE TABLE moves (
+               session_id INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+               idx        INTEGER NOT NULL CHECK (idx >= 0),
+               move       TEXT NOT NULL,
+               PRIMARY KEY (session_id, idx)
+           ) WITHOUT ROWID""",
+        # The redo stack; pos 0 is the bottom, the next move to redo is last.
+        """CREATE TABLE redo (
+               session_id INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+               pos        INTEGER NOT NULL CHECK (pos >= 0),
+               move       TEXT NOT NULL,
+               PRIMARY KEY (session_id, pos)
+           ) WITHOUT ROWID""",
+        # Local settings (confirmed 2-player flags, board layouts, language...).
+        """CREATE TABLE settings (
+               key     TEXT PRIMARY KEY,
+               value   TEXT NOT NULL,
+               updated TEXT NOT NULL
+           ) WITHOUT ROWID""",
+        # Final scores of finished sessions, for statistics.
+        """CREATE TABLE results (
+               session_id INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+               seat       INTEGER NOT NULL,
+               player     TEXT NOT NULL,
+               score      INTEGER NOT NULL,
+               winner     INTEGER NOT NULL CHECK (winner IN (0, 1)),
+               PRIMARY KEY (session_id, seat)
+           ) WITHOUT ROWID""",
+    ]
+    for statement in statements:
+        db.execute(statement)
+
+
+def _profiles_and_abandoned(db: sqlite3.Connection) -> None:
+    """Version 2: the colour each player prefers per game, and abandoned sessions.
+
+    An abandoned session keeps its log (it can still be exported) but is no
+    longer offered for resuming.
+    """
+    db.execute("ALTER TABLE sessions ADD COLUMN abandoned TEXT")
+    db.execute(
+        """CREATE TABLE player_colours (
+               player_id INTEGER NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+               game      TEXT NOT NULL,
+               colour    TEXT NOT NULL,
+               PRIMARY KEY (player_id, game)
+           ) WITHOUT ROWID""")
+
+
+def _log_versions(db: sqlite3.Connection) -> None:
+    """Version 3: a version number per session's log, checked and raised by every save.
+
+    A save that expects another version than the stored one was made on a
+    stale copy of the log (two writers) and is refused, never merged.
+    """
+    db.execute("ALTER TABLE sessions ADD COLUMN log_version INTEGER NOT NULL DEFAULT 0")
+
+
+def _date_unsure(db: sqlite3.Connection) -> None:
+    """Version 4: a game started before the clock was synchronised has an unsure date.
+
+    The players confirm or set it before the game goes to BG Stats (companion/system/clock.py).
+    """
+    db.execute("ALTER TABLE sessions ADD COLUMN date_unsure INTEGER NOT NULL DEFAULT 0")
+
+
+def _played_seconds(db: sqlite3.Connection) -> None:
+    """Version 5: how long each game was open, measured by the monotonic clock (seconds).
+
+    Added up at every saved change and when the game is put down; the wall clock
+    (which a Pi without network may have wrong, or which may jump when it is set)
+    plays no part. NULL for the games stored before it was measured.
+    """
+    db.execute("ALTER TABLE sessions ADD COLUMN played_seconds REAL")
+
+
+#: Schema migrations in order; ``MIGRATIONS[i]`` takes version ``i`` to ``i + 1``.
+MIGRATIONS: list[Migration] = [_create_schema, _profiles_and_abandoned, _log_versions, _date_unsure,
+                               _played_seconds]

@@ -1,0 +1,1 @@
+"""The Castelli screens: the board, its overlays, the area resolver and the board editor."""

@@ -1,0 +1,551 @@
+"""The Castelli board on the touchscreen: the board drawn from its layout, the players' panels, and
+every move in a tap or two (a tile's shields in at most ten).
+
+- A face-down space (ringed) opens the reveal pad: its four shields and silver
+  (:class:`~ui.games.castelli.popups.RevealPad`). The evaluations the reveal sets
+  off appear at once over the board, with the engine's explanation of each.
+- An area opens its detail: the influence so far, the tiles still face down,
+  "if it were scored now" (the engine's ``preview_area``), and the builds the
+  engine would accept there (``build_targets``: cost, silver, card, points),
+  one tap each.
+- Card, Sell, Steward and Guard open their pickers (from ``targets``); a card
+  that needs an area rings the areas it may take on the board; End is held.
+
+Everything offered is read off the engine (``targets``, ``build_targets``,
+``player_views``, ``preview_area``, the state's evaluations); no rule is
+checked here. A tap on something dimmed proposes its move anyway, so the
+engine's refusal says why (the shell's banner shows it from the table's
+``refused`` event, an open overlay writes it too), the tapped thing flashes,
+and nothing changes.
+
+The shell builds ``CastelliBoard(table=table)`` and calls :meth:`refresh` on
+every table event; the board never subscribes on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.lang import Builder
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.label import Label
+
+from companion.games.base import IllegalMove, RecordError
+from companion.games.castelli import legal, tables
+from companion.games.castelli.moves import Reveal, shields_json
+from companion.games.castelli.state import State
+from companion.games.castelli.views import Targets, build_targets, player_views, preview_area, targets
+from companion.games.castelli.words import amount as unit
+from companion.games.castelli.words import card as card_word
+from companion.games.castelli.words import kind as kind_word
+from companion.games.castelli.words import resource as resource_word
+from companion.games.castelli.words import settlement as settlement_word
+from companion.i18n import text as say
+from companion.service.table import Table
+from ui.games.campanile.widgets import HoldButton, TapButton
+from ui.games.castelli.drawing import BoardView, Shown
+from ui.games.castelli.panels import PlayerPanel
+from ui.games.castelli.popups import (
+    AreaDetail,
+    EvaluationOverlay,
+    Overlay,
+    Picker,
+    RevealPad,
+    TileButton,
+)
+from ui.players import initials
+from ui.theme import FONT_SMALL, SPACING, TEXT, TEXT_QUIET, TOUCH
+
+#: The layout's looks (background only: the widgets are built here).
+KV = Path(__file__).with_name("castelli.kv")
+if str(KV) not in Builder.files:
+    Builder.load_file(str(KV))
+
+#: The width of the players' column beside the board.
+SIDE_WIDTH = 372
+#: A player's panel's height.
+PANEL_HEIGHT = 52
+
+
+def choice(words: str, move: dict[str, Any] | None, live: bool = True) -> TapButton:
+    """A picker's button for ``move`` (record JSON; kept on the button, for the tests to find it)."""
+    button = TapButton(text=words, live=live, accent=live)
+    button.move = move
+    return button
+
+
+class CastelliBoard(FloatLayout):
+    """The Castelli game screen below the shell's bar; see the module's docstring."""
+
+    def __init__(self, table: Table, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.table = table
+        state = self.state
+        self.players = tuple(state.players)
+        self.initials = initials(self.players)
+        #: The card that is waiting for its area on the board: (player, card, areas), or None.
+        self.area_card: tuple[str, str, tuple[str, ...]] | None = None
+        #: The overlay open now (reveal pad, evaluations, an area, a picker), or None.
+        self.overlay: Overlay | None = None
+        self.found: Targets = targets(state)
+        #: The overlays made so far, reused (making widgets is what costs): the pad, evaluations, an area.
+        self._pad: RevealPad | None = None
+        self._evaluations: EvaluationOverlay | None = None
+        self._area: AreaDetail | None = None
+        self._proposing = False
+
+        # 4 px around the board, so that a 32-space board's cells keep 48 px (ui.md's touch target)
+        body = BoxLayout(orientation="horizontal", spacing=SPACING, padding=(4, 4, SPACING, SPACING),
+                         size_hint=(1, 1), pos_hint={"x": 0, "y": 0})
+        self.view = BoardView(state.board, self.tap_space, self.tap_area, size_hint_x=1)
+        body.add_widget(self.view)
+        side = BoxLayout(orientation="vertical", spacing=SPACING, size_hint_x=None, width=SIDE_WIDTH)
+        self.panels = {p: PlayerPanel(p, self.initials[p], state.colors[p], size_hint_y=None,
+                                      height=PANEL_HEIGHT) for p in self.players}
+        for panel in self.panels.values():
+            side.add_widget(panel)
+        self.hint = Label(font_size=FONT_SMALL, color=TEXT, halign="left", valign="middle", size_hint_y=None,
+                          height=2 * FONT_SMALL + SPACING)
+        self.hint.bind(size=lambda w, s: setattr(w, "text_size", s))
+        side.add_widget(self.hint)
+        self.buttons: dict[str, TapButton] = {}
+        # Card, Sell, Steward; then Guard (rare: narrow), Evaluations (the longest word) and End
+        for names, widths in ((("card", "sell", "steward"), (None, None, None)),
+                              (("guard", "evaluations"), (72, 150))):
+            line = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH)
+            for name, width in zip(names, widths, strict=True):
+                button = TapButton(text=say(f"ui.castelli.button.{name}"))
+                if width:
+                    button.size_hint_x, button.width = None, width
+                button.bind(on_release=lambda w, n=name: getattr(self, f"tap_{n}")(w))
+                self.buttons[name] = button
+                line.add_widget(button)
+            side.add_widget(line)
+        self.end_button = HoldButton(text=say("ui.castelli.button.end"))
+        self.end_button.bind(on_long_press=lambda w: self.hold_end(w))
+        line.add_widget(self.end_button)
+        body.add_widget(side)
+        self.add_widget(body)
+        self.refresh()
+        # The overlays are made in the frame after the board is shown, not in the tap that first needs
+        # one (a ModalView with its rows costs a noticeable moment on the Pi).
+        Clock.schedule_once(lambda _dt: self.prepare_overlays(), 0)
+
+    def prepare_overlays(self) -> None:
+        """Make the reveal pad, the evaluation overlay and the area detail ahead of their first use."""
+        if self.table.session is None:
+            return
+        state, found = self.state, self.found
+        if self._pad is None:
+            first = next(iter(state.board.spaces))
+            self._pad = RevealPad(self, first, found.revealer or self.to_move(state), found.swap)
+        self.evaluation_overlay()
+        if self._area is None:
+            self._area = AreaDetail(self, next(iter(state.board.areas)))
+
+    # -- reading the table ---------------------------------------------------------------
+    def _session(self) -> Any:
+        session = self.table.session
+        if session is None:
+            raise ValueError("the Castelli board needs an open game at the table")
+        return session
+
+    @property
+    def state(self) -> State:
+        state: State = self._session().state
+        return state
+
+    def builder(self, state: State) -> str | None:
+        """The player who may build now: the one whose turn it is, once they revealed."""
+        if state.finished or state.current is None or not state.revealed_this_turn:
+            return None
+        return state.players[state.current]
+
+    def to_move(self, state: State) -> str:
+        """Who a move entered now is for, when the targets name nobody (for the engine's refusal)."""
+        return self._session().game.to_move(state) or state.players[state.current or 0]
+
+    def silver_on_tiles(self) -> dict[str, int]:
+        """The silver each revealed tile carried (from the log's reveals: the state keeps only shields)."""
+        return {m.space: m.silver for m in self._session().log if isinstance(m, Reveal) and m.silver}
+
+    # -- drawing -----------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Redraw everything from ``table.session`` (the shell calls this on every table event)."""
+        session = self.table.session
+        if session is None:
+            return
+        state: State = session.state
+        self.found = found = targets(state)
+        if self.area_card is not None and not any(
+                play.player == self.area_card[0] and play.card == self.area_card[1] for play in found.plays):
+            self.area_card = None
+        builder = self.builder(state)
+        builds = build_targets(state, builder) if builder else []
+        live_areas = (set(self.area_card[2]) if self.area_card is not None
+                      else {b["move"]["area"] for b in builds})
+        self.view.show(Shown(
+            revealed=state.revealed, silver_on=self.silver_on_tiles(), castles=state.castles,
+            settlements=state.settlements, done=state.done,
+            live_spaces=frozenset(found.reveal_spaces if self.area_card is None else ()),
+            live_areas=frozenset(live_areas), colours=state.colors, mine=state.mine))
+        acting = session.game.turn(state).acting
+        for player, view in player_views(state).items():
+            self.panels[player].show(view, player == acting and not state.finished)
+        self.hint.text = self.hint_words(state, found, builder, bool(builds))
+        self.buttons["card"].live = bool(found.plays)
+        self.buttons["card"].accent = self.area_card is not None
+        self.buttons["sell"].live = bool(found.sell)
+        self.buttons["steward"].live = bool(found.stewards)
+        self.buttons["steward"].accent = bool(found.stewards)
+        self.buttons["guard"].live = found.guard is not None
+        self.buttons["guard"].accent = found.guard is not None
+        self.buttons["evaluations"].live = bool(state.evaluations or state.notes)
+        self.end_button.live = found.end
+        self.end_button.accent = found.end
+        if self.overlay is not None and not self._proposing:
+            self.overlay.refresh()
+
+    def hint_words(self, state: State, found: Targets, builder: str | None, can_build: bool) -> str:
+        """What the next tap may be, in a line (the banner above says whose turn it is)."""
+        if state.finished:
+            return say("ui.castelli.hint.over")
+        if self.area_card is not None:
+            return say("ui.castelli.hint.area_card", player=self.area_card[0],
+                       card=card_word(self.area_card[1]))
+        if found.end:
+            return say("ui.castelli.hint.end")
+        if builder and can_build:
+            return say("ui.castelli.hint.build", player=builder, next=found.revealer or "")
+        return say("ui.castelli.hint.reveal", player=found.revealer or self.to_move(state))
+
+    # -- proposing -----------------------------------------------------------------------------
+    def propose(self, move: dict[str, Any], flash: Callable[[], Any] | None = None) -> str | None:
+        """Propose ``move`` (record JSON) as a touch: ``None`` when taken, else the refusal's words
+        (``flash`` is called, and nothing changes)."""
+        session = self._session()
+        self._proposing = True  # the overlay that proposes closes or says why: no need to redraw it
+        try:
+            self.table.propose(session.game.parse_move(move), "touch")
+        except IllegalMove as refusal:
+            if flash is not None:
+                flash()
+            return str(refusal.reason)
+        except RecordError as error:  # a move the pad could not complete: named, nothing changes
+            if flash is not None:
+                flash()
+            return str(error)
+        finally:
+            self._proposing = False
+        return None
+
+    def _refused_in(self, overlay: Overlay, reason: str | None) -> bool:
+        if reason is None:
+            return True
+        overlay.refused(reason)
+        return False
+
+    # -- the board's taps ------------------------------------------------------------------------
+    def tap_space(self, space: str) -> bool:
+        """A face-down space the engine offers: the reveal pad. Any other: the engine says why not."""
+        state, found = self.state, self.found
+        if space in found.reveal_spaces and found.revealer is not None:
+            if self._pad is None:
+                self._pad = RevealPad(self, space, found.revealer, found.swap)
+            else:
+                self._pad.reset(space, found.revealer)
+            self.open_overlay(self._pad)
+            return True
+        shields = state.revealed.get(space) or tuple((c, 1) for c in tables.COLORS)
+        move = {"type": "reveal", "player": found.revealer or self.to_move(state), "space": space,
+                "shields": shields_json(shields), "silver": 0}
+        self.propose(move, lambda: self.view.flash(space))
+        return False
+
+    def tap_area(self, area: str) -> bool:
+        """An area: the card waiting for one takes it; otherwise its detail (and builds) opens."""
+        if self.area_card is not None:
+            player, card, _areas = self.area_card
+            self.area_card = None
+            refused = self.propose({"type": "play", "player": player, "card": card, "area": area},
+                                   lambda: self.view.flash(area))
+            self.refresh()
+            return refused is None
+        self.open_overlay(self.area_overlay(area))
+        return True
+
+    def area_overlay(self, area: str) -> AreaDetail:
+        if self._area is None:
+            self._area = AreaDetail(self, area)
+        else:
+            self._area.show(area)
+        return self._area
+
+    def enter_reveal(self, pad: RevealPad) -> bool:
+        """The pad's tile confirmed: proposed; the evaluations it set off are shown at once."""
+        if not self._refused_in(pad, self.propose(pad.move(), pad.confirm.flash)):
+            return False
+        self.close_overlay()
+        self.show_followed()
+        return True
+
+    def followed(self) -> list[Any]:
+        """The evaluations (and areas left unevaluated) the last reveal or re-turn set off."""
+        state = self.state
+        pending = state.pending
+        if pending is None or pending.kind != "reveal":
+            return []
+        base = pending.base
+        return [*state.evaluations[len(base.evaluations):], *state.notes[len(base.notes):]]
+
+    def show_followed(self) -> None:
+        items = self.followed()
+        if items:
+            overlay = self.evaluation_overlay()
+            overlay.show(say("ui.castelli.evaluation.after_reveal", space=self.state.pending.space), items)
+            self.open_overlay(overlay)
+
+    def enter_build(self, move: dict[str, Any], widget: Any, overlay: Overlay) -> bool:
+        if not self._refused_in(overlay, self.propose(move, widget.flash)):
+            return False
+        self.close_overlay()
+        return True
+
+    # -- an area's detail -----------------------------------------------------------------------
+    def influence_in(self, area: str) -> dict[str, int]:
+        return dict(preview_area(self.state, area).influence)
+
+    def area_detail(self, area: str) -> dict[str, Any]:
+        """The words and figures of an area's detail, all from the engine's views and messages."""
+        state = self.state
+        spec = state.board.areas[area]
+        gain = tables.AREA_GAIN[spec.kind]
+        amount = state.mine if spec.kind == "mine" else spec.amount
+        what = str(unit(gain, amount)) if gain else ""
+        title = say("ui.castelli.area.title", area=area, kind=kind_word(spec.kind), what=what) if what else \
+            say("ui.castelli.area.name", area=area, kind=kind_word(spec.kind))
+        preview = preview_area(state, area)
+        lines: list[tuple[str, Any]] = []
+        if spec.kind == "rock":
+            lines.append((say("ui.castelli.area.places", count=spec.spots), TEXT_QUIET))
+        down = sorted({s for s, _ in state.board.borders[area] if s not in state.revealed})
+        if spec.kind != "plain":
+            lines.append((say("ui.castelli.area.face_down", count=len(down), spaces=down) if down
+                          else say("ui.castelli.area.all_up"), TEXT_QUIET))
+        if area in state.done:
+            explained = [e.explanation for e in (*state.evaluations, *state.notes) if e.area == area]
+            if explained:
+                lines.append((say("ui.castelli.area.evaluated", explanation=explained[-1]), TEXT))
+        elif spec.kind != "plain":
+            code = "ui.castelli.area.if_now_mine" if spec.kind == "mine" else "ui.castelli.area.if_now"
+            lines.append((say(code, explanation=preview.explanation), TEXT))
+        owners = [stack[-1] for stack in state.castles.get(area, ())]
+        if owners:
+            lines.append((say("ui.castelli.area.castles", players=owners), TEXT))
+        if area in state.settlements:
+            settled = settlement_word(state.settlements[area])
+            lines.append((say("ui.castelli.area.settlement", settlement=settled), TEXT))
+        builder = self.builder(state)
+        builds = [self.build_option(b) for b in build_targets(state, builder)
+                  if b["move"]["area"] == area] if builder else []
+        if not builds and spec.kind in ("rock", "field", "forest"):
+            player = builder or self.to_move(state)
+            builds = [{"text": say("ui.castelli.build.here", player=player), "live": False,
+                       "move": {"type": "build", "player": player, "area": area}}]
+        return {"title": title, "influence": dict(preview.influence), "lines": lines, "builds": builds}
+
+    def build_option(self, target: dict[str, Any]) -> dict[str, Any]:
+        """One build the engine accepts, as a button: its cost (silver for a resource, a card), its points."""
+        move, cost = target["move"], target["cost"]
+        parts = [str(unit(r, cost[r])) for r in tables.RESOURCES if cost[r]]
+        if move["silver_for"]:
+            parts.append(say("ui.castelli.build.silver_for", silver=tables.SILVER_PER_RESOURCE,
+                             resource=resource_word(move["silver_for"])))
+        elif cost["silver"]:
+            parts.append(str(unit("silver", cost["silver"])))
+        if move["card"]:
+            parts.append(say("ui.castelli.build.card", card=card_word(move["card"])))
+        player = self.builder(self.state) or ""
+        code = "ui.castelli.build.option_on" if move["on"] else "ui.castelli.build.option"
+        text = say(code, player=player, cost=parts, points=target["points"], on=move["on"] or "")
+        record = {"type": "build", "player": player, "area": move["area"]}
+        record.update({k: v for k, v in move.items() if k != "area" and v is not None})
+        return {"text": text, "live": True, "move": record}
+
+    # -- the buttons -------------------------------------------------------------------------------
+    def tap_card(self, widget: Any) -> bool:
+        """Card: a picker of every card the players who may play one now hold (dimmed ones say why)."""
+        if self.area_card is not None:  # a second tap on Card takes the waiting card back
+            self.area_card = None
+            self.refresh()
+            return True
+        state, found = self.state, self.found
+        players = list(dict.fromkeys([*legal.turn_players(state), *(p.player for p in found.plays)])) or \
+            [self.to_move(state)]
+        picker = Picker(self, say("ui.castelli.cards.title"))
+        for player in players:
+            choices = []
+            for card in tables.PLAY_CARDS:
+                if card in tables.BATTLE_ONLY and not state.options.battle:
+                    continue
+                play = next((p for p in found.plays if p.player == player and p.card == card), None)
+                choices += self._card_choices(picker, player, card, play)
+            picker.player_row(player, choices, per_line=4)
+        picker.finish()
+        self.open_overlay(picker)
+        return True
+
+    def _card_choices(self, picker: Picker, player: str, card: str, play: Any) -> list[tuple[Any, Any]]:
+        name = str(card_word(card))
+        base = {"type": "play", "player": player, "card": card}
+
+        def enter(move: dict[str, Any]) -> Callable[[Any], Any]:
+            return lambda w: self._refused_in(picker, self.propose(move, w.flash)) and self.close_overlay()
+
+        if play is None:  # not now: proposed anyway, so that the engine says why
+            extra: dict[str, Any] = {"king": {"value": 3},
+                                     "traitor": {"target": next(p for p in self.players if p != player)},
+                                     "peasant": {"area": ""}, "prince": {"area": ""},
+                                     "arsonist": {"area": ""}}.get(card, {})
+            return [(choice(name, {**base, **extra}, live=False), enter({**base, **extra}))]
+        if card == "king":
+            return [(choice(say("ui.castelli.cards.king", card=name, value=value), {**base, "value": value}),
+                     enter({**base, "value": value})) for value in play.values]
+        if card == "traitor":
+            return [(choice(say("ui.castelli.cards.traitor", card=name, player=target),
+                            {**base, "target": target}), enter({**base, "target": target}))
+                    for target in play.players]
+        if play.areas:
+            def choose_area(_w: Any) -> None:
+                self.area_card = (player, card, play.areas)
+                self.close_overlay()
+                self.refresh()
+            return [(choice(say("ui.castelli.cards.needs_area", card=name), None), choose_area)]
+        return [(choice(name, base), enter(base))]
+
+    def tap_sell(self, widget: Any) -> bool:
+        """Sell: one button per number of cards each player may sell now (2 silver each)."""
+        state, found = self.state, self.found
+        picker = Picker(self, say("ui.castelli.sell.title", price=tables.SELL_PRICE))
+        offered = dict(found.sell)
+        players = list(dict.fromkeys([*legal.turn_players(state), *offered])) or [self.to_move(state)]
+        for player in players:
+            most = offered.get(player, 0)
+            counts = range(1, most + 1) if most else (1,)
+            choices = []
+            for count in counts:
+                move = {"type": "sell", "player": player, "cards": count}
+                button = choice(say("ui.castelli.sell.cards", count=count, silver=count * tables.SELL_PRICE),
+                                move, live=bool(most))
+                choices.append((button, lambda w, m=move: self._refused_in(picker, self.propose(m, w.flash))
+                                and self.close_overlay()))
+            picker.player_row(player, choices, per_line=3)
+        picker.finish()
+        self.open_overlay(picker)
+        return True
+
+    def tap_steward(self, widget: Any) -> bool:
+        """The Steward's re-turn: every way each player holding a card may turn the tile just revealed."""
+        state, found = self.state, self.found
+        if not found.stewards:
+            return self._steward_refused(state, widget)
+        space = state.pending.space if state.pending else ""
+        picker = Picker(self, say("ui.castelli.steward.title", space=space))
+        for player in dict.fromkeys(t.player for t in found.stewards):
+            choices = []
+            for turn in (t for t in found.stewards if t.player == player):
+                move = {"type": "steward", "player": player, "shields": shields_json(turn.shields)}
+                button = TileButton(turn.shields, accent=True)
+                button.move = move
+                choices.append((button, lambda w, m=move: self._steward_entered(picker, m, w)))
+            picker.player_row(player, choices, per_line=3, height=120)
+        picker.finish()
+        self.open_overlay(picker)
+        return True
+
+    def _steward_entered(self, picker: Picker, move: dict[str, Any], widget: Any) -> bool:
+        if not self._refused_in(picker, self.propose(move, widget.flash)):
+            return False
+        self.close_overlay()
+        self.show_followed()
+        return True
+
+    def _steward_refused(self, state: State, widget: Any) -> bool:
+        """No re-turn now: one is proposed anyway (the last tile turned once), so the engine says why."""
+        space = state.pending.space if state.pending else next(iter(state.revealed), None)
+        old = state.revealed.get(space or "") or tuple((c, 1) for c in tables.COLORS)
+        player = next((p for p in self.players if state.pending is None or p != state.pending.player),
+                      self.players[0])
+        self.propose({"type": "steward", "player": player, "shields": shields_json(old[1:] + old[:1])},
+                     widget.flash)
+        return False
+
+    def tap_guard(self, widget: Any) -> bool:
+        player = self.found.guard or self.to_move(self.state)
+        return self.propose({"type": "guard", "player": player}, widget.flash) is None
+
+    def tap_evaluations(self, widget: Any) -> bool:
+        """Every evaluation so far (and the areas that gave nothing), newest first."""
+        state = self.state
+        if not (state.evaluations or state.notes):
+            widget.flash()
+            return False
+        self.open_evaluations()
+        return True
+
+    def open_evaluations(self, items: list[Any] | None = None) -> EvaluationOverlay:
+        state = self.state
+        overlay = self.evaluation_overlay()
+        shown = items if items is not None else [*reversed(state.evaluations), *reversed(state.notes)]
+        overlay.show(say("ui.castelli.evaluation.all"), shown)
+        self.open_overlay(overlay)
+        return overlay
+
+    def evaluation_overlay(self) -> EvaluationOverlay:
+        if self._evaluations is None:
+            self._evaluations = EvaluationOverlay(self)
+        return self._evaluations
+
+    def hold_end(self, widget: Any) -> bool:
+        """End (held): the mine and the final scoring; the shell then shows game over with the breakdown."""
+        return self.propose({"type": "end"}, widget.flash) is None
+
+    # -- overlays ------------------------------------------------------------------------------------
+    def open_overlay(self, overlay: Overlay) -> Overlay:
+        self.close_overlay()
+        self.overlay = overlay
+        overlay.open(animation=False)
+        return overlay
+
+    def close_overlay(self) -> bool:
+        if self.overlay is not None:
+            self.overlay.dismiss(animation=False)
+            self.overlay = None
+        return True
+
+    def snapshot_extras(self, out: Path, settle: Callable[[], None]) -> list[Path]:
+        """``evaluation.png`` (the last evaluation) and ``area.png`` (its area's detail), for
+        ``companion snapshot``."""
+        state = self.state
+        written: list[Path] = []
+        last = [*state.evaluations[-1:]] or [*state.notes[-1:]]
+        if last:
+            overlay = self.open_evaluations(last)
+            settle()
+            path = out / "evaluation.png"
+            overlay.export_to_png(str(path))
+            written.append(path)
+        areas = [a for a, spec in state.board.areas.items() if spec.kind != "plain"]
+        area = last[0].area if last else (areas[0] if areas else None)
+        if area is not None:
+            overlay = self.open_overlay(self.area_overlay(area))
+            settle()
+            path = out / "area.png"
+            overlay.export_to_png(str(path))
+            written.append(path)
+        self.close_overlay()
+        return written

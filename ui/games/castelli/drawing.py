@@ -1,0 +1,371 @@
+"""The Castelli board drawn from its layout: areas, tile spaces, shields, frame gifts, settlements, castles.
+
+The layout is a checkerboard of ``[row, column]`` cells (``companion/games/castelli/board.py``):
+an area (drawn as an octagon in its kind's colour, with its yield, tents or
+castle places) or a tile space (a square: face down, or its four shields as
+triangles in the players' colours with their values) in each. Frame pieces
+lie beside the spaces that face them, in a margin around the grid. The cell
+size follows the widget's size, so a 32-space board and a small one both fit.
+
+Everything is drawn on one canvas with cached text textures: a redraw is a
+few hundred instructions, rebuilt only when what is shown changed. The
+widget knows nothing of rules: the board (:mod:`ui.games.castelli.board`) tells it
+what is live (a target now) and gets the taps back as a space's or an area's name.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, InstructionGroup, Line, Mesh, Rectangle, Triangle
+from kivy.graphics.texture import Texture
+from kivy.uix.widget import Widget
+
+from companion.games.castelli.board import FRAME_PREFIX, Board
+from ui.theme import ACCENT, DIMMED, FLASH_SECONDS, REFUSED, SURFACE, TEXT, Colour, piece_colour, rgb, text_on
+
+#: Area kinds by colour (earthy, muted so that the shields' colours stand out on them).
+KIND_COLOURS: dict[str, Colour] = {
+    "forest": rgb("#2f5d34"),
+    "field": rgb("#8a7a2c"),
+    "rock": rgb("#5f646b"),
+    "market": rgb("#7a3f6e"),
+    "mine": rgb("#3d5a73"),
+    "plain": rgb("#4d4437"),
+}
+#: What a frame piece gives, by colour (the figure in the margin says which: W, G, S, $, card).
+GIFT_COLOURS: dict[str, Colour] = {
+    "wood": rgb("#8b5a2b"),
+    "grain": rgb("#d9b44a"),
+    "stone": rgb("#9aa0a6"),
+    "silver": rgb("#c8d0d8"),
+    "card": rgb("#f2f4f7"),
+    "neutral": rgb("#3a424d"),
+}
+#: The face-down side of a tile.
+FACE_DOWN = rgb("#1b2f4a")
+#: Room around the grid for the frame pieces, in cells.
+MARGIN = 0.2
+#: The largest cell (a small board is not blown up beyond it).
+MAX_CELL = 96.0
+
+
+@cache
+def glyph(text: str, size: int, ink: tuple[float, ...] = tuple(TEXT), bold: bool = True) -> Texture:
+    """A text's texture, made once per (text, size, colour): the board draws many of the same figures."""
+    label = CoreLabel(text=text, font_size=size, bold=bold, color=ink)
+    label.refresh()
+    texture: Texture = label.texture
+    return texture
+
+
+def draw_text(canvas: Any, text: str, size: int, centre: tuple[float, float],
+              ink: tuple[float, ...] = tuple(TEXT)) -> None:
+    texture = glyph(text, size, tuple(ink))
+    w, h = texture.size
+    canvas.add(Color(1, 1, 1, 1))
+    canvas.add(Rectangle(texture=texture, size=(w, h), pos=(centre[0] - w / 2, centre[1] - h / 2)))
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the board shows now; the canvas is rebuilt only when this changes."""
+
+    revealed: Mapping[str, tuple[tuple[str, int | str], ...]]
+    silver_on: Mapping[str, int]
+    castles: Mapping[str, tuple[tuple[str, ...], ...]]
+    settlements: Mapping[str, str]
+    done: frozenset[str]
+    live_spaces: frozenset[str] = frozenset()
+    live_areas: frozenset[str] = frozenset()
+    colours: Mapping[str, str] = field(default_factory=dict)  # player -> piece colour
+    mine: int = 0
+
+
+class BoardView(Widget):
+    """The drawn board; ``on_space(name)`` and ``on_area(name)`` receive the taps."""
+
+    def __init__(self, board: Board, on_space: Callable[[str], Any], on_area: Callable[[str], Any],
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.layout = board
+        self.on_space = on_space
+        self.on_area = on_area
+        cells = [a.at for a in board.areas.values()] + [s.at for s in board.spaces.values()]
+        self.rows = (min(r for r, _ in cells), max(r for r, _ in cells))
+        self.cols = (min(c for _, c in cells), max(c for _, c in cells))
+        self.at: dict[tuple[int, int], tuple[str, str]] = {
+            a.at: ("area", a.name) for a in board.areas.values()}
+        self.at.update({s.at: ("space", s.name) for s in board.spaces.values()})
+        self.shown: Shown | None = None
+        self.flashing: str | None = None
+        self._drawn_for: tuple[Any, ...] | None = None
+        self._cells: dict[str, tuple[Any, InstructionGroup]] = {}
+        self.bind(pos=lambda *_: self.redraw(), size=lambda *_: self.redraw())
+
+    # -- geometry ---------------------------------------------------------------------------------
+    @property
+    def cell(self) -> float:
+        across = self.cols[1] - self.cols[0] + 1 + 2 * MARGIN
+        down = self.rows[1] - self.rows[0] + 1 + 2 * MARGIN
+        return max(1.0, min(self.width / across, self.height / down, MAX_CELL))
+
+    def origin(self) -> tuple[float, float]:
+        """The top-left corner of the grid (without the margin), centred in the widget."""
+        cell = self.cell
+        across = (self.cols[1] - self.cols[0] + 1) * cell
+        down = (self.rows[1] - self.rows[0] + 1) * cell
+        return self.x + (self.width - across) / 2, self.top - (self.height - down) / 2
+
+    def box(self, at: tuple[int, int]) -> tuple[float, float, float]:
+        """(x, y, side) of the cell at ``[row, column]``, in the widget's parent coordinates."""
+        cell = self.cell
+        left, top = self.origin()
+        return left + (at[1] - self.cols[0]) * cell, top - (at[0] - self.rows[0] + 1) * cell, cell
+
+    def centre_of(self, name: str) -> tuple[float, float]:
+        """A space's or an area's centre, in window coordinates (where a finger taps it)."""
+        thing = self.layout.spaces.get(name) or self.layout.areas[name]
+        x, y, side = self.box(thing.at)
+        return self.to_window(x + side / 2, y + side / 2)
+
+    def hit(self, x: float, y: float) -> tuple[str, str] | None:
+        """("space" | "area", name) under the point (parent coordinates), or None."""
+        cell = self.cell
+        left, top = self.origin()
+        col = math.floor((x - left) / cell) + self.cols[0]
+        row = math.floor((top - y) / cell) + self.rows[0]
+        return self.at.get((row, col))
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos):
+            return False
+        found = self.hit(*touch.pos)
+        if found is None:
+            return False
+        kind, name = found
+        (self.on_space if kind == "space" else self.on_area)(name)
+        return True
+
+    def flash(self, name: str) -> None:
+        """A refused tap: the space or area is ringed red for a moment."""
+        self.flashing = name
+        self.redraw(force=True)
+        Clock.schedule_once(self._unflash, FLASH_SECONDS)
+
+    def _unflash(self, _dt: float) -> None:
+        self.flashing = None
+        self.redraw(force=True)
+
+    # -- drawing ------------------------------------------------------------------------------------
+    def show(self, shown: Shown) -> None:
+        self.shown = shown
+        self.redraw()
+
+    def redraw(self, force: bool = False) -> None:
+        """Draw what changed: each cell is its own instruction group, redrawn only when what it shows
+        changed (a move changes a few cells of up to 64), all of them when the board moved or resized."""
+        if self.shown is None:
+            return
+        geometry = (tuple(self.pos), tuple(self.size))
+        if geometry != self._drawn_for:
+            self._drawn_for = geometry
+            self.canvas.clear()
+            self._cells = {}
+            for name in (*self.layout.areas, *self.layout.spaces):  # areas first: spaces' gifts lie over
+                group = InstructionGroup()
+                self.canvas.add(group)
+                self._cells[name] = (None, group)
+        shown = self.shown
+        for name, (drawn, group) in self._cells.items():
+            key = self._cell_key(name, shown)
+            if key == drawn and not force:
+                continue
+            group.clear()
+            if name in self.layout.areas:
+                self._area(group, name, shown)
+            else:
+                self._space(group, name, shown)
+            self._cells[name] = (key, group)
+
+    def _cell_key(self, name: str, shown: Shown) -> tuple[Any, ...]:
+        """Everything a cell's drawing depends on."""
+        flashing = self.flashing == name
+        if name in self.layout.spaces:
+            return (shown.revealed.get(name), shown.silver_on.get(name, 0), name in shown.live_spaces,
+                    flashing)
+        owners = tuple(stack[-1] for stack in shown.castles.get(name, ()))
+        colours = tuple(shown.colours.get(p) for p in owners)
+        return (name in shown.done, name in shown.live_areas, colours, shown.settlements.get(name), flashing,
+                shown.mine if self.layout.areas[name].kind == "mine" else None)
+
+    def _ring(self, canvas: Any, name: str, points: list[float], live: bool) -> None:
+        if self.flashing == name:
+            canvas.add(Color(*REFUSED))
+            canvas.add(Line(points=points, close=True, width=3))
+        elif live:
+            canvas.add(Color(*ACCENT))
+            canvas.add(Line(points=points, close=True, width=2.5))
+
+    def _area(self, canvas: Any, name: str, shown: Shown) -> None:
+        spec = self.layout.areas[name]
+        x, y, side = self.box(spec.at)
+        inset = side * 0.06
+        cut = side * 0.26
+        x0, y0, x1, y1 = x + inset, y + inset, x + side - inset, y + side - inset
+        corners = [x0 + cut, y0, x1 - cut, y0, x1, y0 + cut, x1, y1 - cut, x1 - cut, y1, x0 + cut, y1,
+                   x0, y1 - cut, x0, y0 + cut]
+        fill = KIND_COLOURS[spec.kind]
+        if name in shown.done and spec.kind != "plain":
+            fill = (fill[0] * 0.7, fill[1] * 0.7, fill[2] * 0.7, 1.0)
+        canvas.add(Color(*fill))
+        vertices: list[float] = []
+        for index in range(0, len(corners), 2):
+            vertices += [corners[index], corners[index + 1], 0, 0]
+        canvas.add(Mesh(vertices=vertices, indices=list(range(8)), mode="triangle_fan"))
+        self._ring(canvas, name, corners, name in shown.live_areas)
+        cx, cy = x + side / 2, y + side / 2
+        size = max(20, round(side * 0.34))
+        figure = {"forest": str(spec.amount), "field": str(spec.amount), "rock": str(spec.amount),
+                  "market": str(spec.amount), "mine": str(shown.mine)}.get(spec.kind, "")
+        castles = [stack[-1] for stack in shown.castles.get(name, ())]
+        if spec.kind == "market":
+            self._tents(canvas, cx, y1 - side * 0.22, side, spec.amount)
+            draw_text(canvas, figure, size, (cx, cy - side * 0.1))
+        elif spec.kind == "mine":
+            canvas.add(Color(*GIFT_COLOURS["silver"]))
+            canvas.add(Line(circle=(cx, cy, side * 0.3), width=1.5))
+            draw_text(canvas, figure, size, (cx, cy))
+        elif figure:
+            draw_text(canvas, figure, size, (cx, cy + (side * 0.14 if spec.kind == "rock" else 0)))
+        if spec.kind == "rock":
+            self._castle_places(canvas, cx, y0 + side * 0.2, side, spec.spots, castles, shown)
+        elif castles:
+            self._castle_places(canvas, cx, y0 + side * 0.2, side, len(castles), castles, shown)
+        settlement = shown.settlements.get(name)
+        if settlement:
+            self._settlement(canvas, cx, cy + (side * 0.12 if castles else 0), side, settlement)
+
+    def _tents(self, canvas: Any, cx: float, cy: float, side: float, count: int) -> None:
+        width = side * 0.16
+        canvas.add(Color(*TEXT))
+        start = cx - (count - 1) * width * 0.65
+        for index in range(count):
+            left = start + index * width * 1.3 - width / 2
+            canvas.add(Triangle(points=[left, cy - width / 2, left + width, cy - width / 2,
+                                        left + width / 2, cy + width / 2]))
+
+    def _castle_places(self, canvas: Any, cx: float, cy: float, side: float, places: int,
+                       owners: list[str], shown: Shown) -> None:
+        square = side * 0.2
+        start = cx - (places - 1) * square * 0.65
+        by_colour = {player: colour for player, colour in shown.colours.items()}
+        for index in range(places):
+            left = start + index * square * 1.3 - square / 2
+            if index < len(owners):
+                canvas.add(Color(*piece_colour(by_colour.get(owners[index]))))
+                canvas.add(Rectangle(pos=(left, cy - square / 2), size=(square, square)))
+                canvas.add(Color(*TEXT))
+                canvas.add(Line(rectangle=(left, cy - square / 2, square, square), width=1.2))
+            else:
+                canvas.add(Color(*TEXT))
+                canvas.add(Line(rectangle=(left, cy - square / 2, square, square), width=1.2,
+                                dash_length=3, dash_offset=2))
+
+    def _settlement(self, canvas: Any, cx: float, cy: float, side: float, kind: str) -> None:
+        """A village: one house; a town: two houses side by side."""
+        house = side * (0.2 if kind == "village" else 0.18)
+        lefts = [cx - house / 2] if kind == "village" else [cx - house * 1.1, cx + house * 0.1]
+        for left in lefts:
+            canvas.add(Color(*TEXT))
+            canvas.add(Rectangle(pos=(left, cy - house / 2), size=(house, house * 0.7)))
+            canvas.add(Triangle(points=[left - house * 0.1, cy - house / 2 + house * 0.7,
+                                        left + house * 1.1, cy - house / 2 + house * 0.7,
+                                        left + house / 2, cy + house * 0.55]))
+
+    def _space(self, canvas: Any, name: str, shown: Shown) -> None:
+        spec = self.layout.spaces[name]
+        x, y, side = self.box(spec.at)
+        inset = side * 0.04
+        x0, y0, x1, y1 = x + inset, y + inset, x + side - inset, y + side - inset
+        cx, cy = x + side / 2, y + side / 2
+        outline = [x0, y0, x1, y0, x1, y1, x0, y1]
+        shields = shown.revealed.get(name)
+        for side_index, target in enumerate(spec.sides):
+            if target.startswith(FRAME_PREFIX):
+                self._gift(canvas, target[len(FRAME_PREFIX):], side_index, x, y, side)
+        if shields is None:
+            canvas.add(Color(*FACE_DOWN))
+            canvas.add(Rectangle(pos=(x0, y0), size=(x1 - x0, y1 - y0)))
+            canvas.add(Color(*SURFACE))
+            canvas.add(Line(points=[x0 + side * 0.2, y0 + side * 0.2, x1 - side * 0.2, y1 - side * 0.2],
+                            width=1))
+            canvas.add(Line(points=[x0 + side * 0.2, y1 - side * 0.2, x1 - side * 0.2, y0 + side * 0.2],
+                            width=1))
+            self._ring(canvas, name, outline, name in shown.live_spaces)
+            if self.flashing != name and name not in shown.live_spaces:
+                canvas.add(Color(*DIMMED))
+                canvas.add(Line(points=outline, close=True, width=1))
+            return
+        # N, E, S, W: the triangle from each edge to the centre
+        edges = [(x0, y1, x1, y1), (x1, y1, x1, y0), (x1, y0, x0, y0), (x0, y0, x0, y1)]
+        size = max(20, round(side * 0.34))
+        for (colour, value), (ax, ay, bx, by) in zip(shields, edges, strict=True):
+            fill = piece_colour(colour)
+            canvas.add(Color(*fill))
+            canvas.add(Triangle(points=[ax, ay, bx, by, cx, cy]))
+            canvas.add(Color(*SURFACE))
+            canvas.add(Line(points=[ax, ay, cx, cy], width=1))
+            tx = cx + ((ax + bx) / 2 - cx) * 0.58
+            ty = cy + ((ay + by) / 2 - cy) * 0.58
+            ink = tuple(text_on(fill))
+            if isinstance(value, int):
+                draw_text(canvas, str(value), size, (tx, ty), ink)
+            else:
+                self._card(canvas, tx, ty, side * 0.14, ink)
+        silver = shown.silver_on.get(name, 0)
+        for index in range(silver):
+            canvas.add(Color(*GIFT_COLOURS["silver"]))
+            r = side * 0.07
+            ox = cx + (index - (silver - 1) / 2) * r * 2.4
+            canvas.add(Line(circle=(ox, cy, r), width=2))
+        self._ring(canvas, name, outline, False)
+
+    def _card(self, canvas: Any, cx: float, cy: float, size: float, ink: tuple[float, ...]) -> None:
+        """A card-covered shield: a small card outline (worth 0)."""
+        canvas.add(Color(*ink))
+        canvas.add(Line(rectangle=(cx - size * 0.45, cy - size * 0.65, size * 0.9, size * 1.3), width=1.6))
+
+    def _gift(self, canvas: Any, gift: str, side_index: int, x: float, y: float, side: float) -> None:
+        """A frame piece in the margin beside a space's side: its gift's colour and figure."""
+        depth = side * MARGIN * 0.85
+        length = side * 0.6
+        if side_index == 0:
+            box = (x + (side - length) / 2, y + side + side * 0.04, length, depth)
+        elif side_index == 2:
+            box = (x + (side - length) / 2, y - side * 0.04 - depth, length, depth)
+        elif side_index == 1:
+            box = (x + side + side * 0.04, y + (side - length) / 2, depth, length)
+        else:
+            box = (x - side * 0.04 - depth, y + (side - length) / 2, depth, length)
+        fill = GIFT_COLOURS[gift]
+        canvas.add(Color(*fill))
+        canvas.add(Rectangle(pos=box[:2], size=box[2:]))
+        ink = tuple(text_on(fill))
+        centre = (box[0] + box[2] / 2, box[1] + box[3] / 2)
+        figure = GIFT_FIGURES.get(gift)
+        if figure:
+            draw_text(canvas, figure, max(14, round(min(box[2], box[3]) * 0.8)), centre, ink)
+        elif gift == "card":
+            self._card(canvas, centre[0], centre[1], min(box[2], box[3]) * 0.8, ink)
+
+
+#: The figure on a frame piece (beside its colour): resources by their initial on the board's legend,
+#: silver as a coin sign. The legend in the area detail names them in words.
+GIFT_FIGURES: dict[str, str] = {"wood": "", "grain": "", "stone": "", "silver": "$", "neutral": ""}

@@ -1,0 +1,513 @@
+"""The San Gimignano board on the touchscreen: the hex map, the players, the segment palette, a tap a move.
+
+- **A token**: tap the space (one tap). The spaces a token may go on now are
+  ringed in amber; the others are dimmed by being left plain, and still answer.
+- **A segment**: tap its type in the palette (which three guilds, in which
+  turn), the open positions where it fits light up, tap one; when more than one
+  orientation fits there, tap the one that lies on the table (at most three taps).
+- **A tower**: the groups someone may build on are ringed; *Build* lights their
+  spaces, tap the one the tower goes on (two taps). Under the rulebook, while
+  the player whose turn it is must build, the banner says so and the spaces are
+  lit at once: one tap.
+- *Pass* when the player can place nothing.
+
+Everything lit comes from the engine: ``targets`` (``legal_moves``),
+``who_must_build``, ``to_move``. No rule is checked here: a tap on something
+dimmed proposes its move anyway, so that the engine's refusal says why (the
+shell shows it from the table's ``refused`` event) and nothing changes.
+
+The shell builds ``SanGimignanoBoard(table=table)`` and calls :meth:`refresh`
+on every table event; the board never subscribes on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.widget import Widget
+
+from companion.games.base import IllegalMove
+from companion.games.messages import msg
+from companion.games.san_gimignano import geometry, views
+from companion.games.san_gimignano.layout import segment_types
+from companion.games.san_gimignano.state import State
+from companion.i18n import text as words
+from companion.service.settings import SAN_GIMIGNANO_GUILD_COLOURS
+from companion.service.table import Table
+from ui.games.campanile.widgets import TapButton
+from ui.games.san_gimignano.map import ZOOM_STEP, HexMap, Scene
+from ui.games.san_gimignano.widgets import (
+    Banner,
+    GuildKey,
+    MapControls,
+    PlayerCell,
+    SegmentPicture,
+    guild_colours,
+    player_fills,
+)
+from ui.players import initials, table_colours
+from ui.theme import SPACING, TOUCH
+
+Position = tuple[int, int]
+Space = tuple[int, int, str]
+Edges = tuple[str, ...]
+
+#: The side panel's width (the map takes the rest), and the height of a player's row in it.
+PANEL = 300
+ROW = 42
+#: The default guild names of the record, shown in the players' language (others as set up).
+DEFAULT_GUILD_WORDS = {"guild-1": "ui.san_gimignano.guild.1", "guild-2": "ui.san_gimignano.guild.2",
+                       "guild-3": "ui.san_gimignano.guild.3", "guild-4": "ui.san_gimignano.guild.4"}
+
+
+def guild_name(guild: str) -> str:
+    """A guild as players read it: the default names translated, a name the players chose as it is."""
+    code = DEFAULT_GUILD_WORDS.get(guild)
+    return words(code) if code else guild
+
+
+def type_of(edges: Edges, guilds: tuple[str, ...]) -> tuple[str, str, str]:
+    """The palette type an outline belongs to."""
+    return next(kind for kind in segment_types(guilds) if tuple(edges) in geometry.rotations(kind))
+
+
+class SanGimignanoBoard(FloatLayout):
+    """The San Gimignano game screen below the shell's bar; see the module's docstring."""
+
+    def __init__(self, table: Table, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.table = table
+        state = self.state
+        self.players = tuple(state.players)
+        live = table.live
+        colours = table_colours(table.app, "san-gimignano", self.players,
+                                live.row.setup if live is not None else None)
+        self.fills = player_fills(self.players, colours)
+        self.initials = initials(self.players)
+        setting = table.app.settings()[SAN_GIMIGNANO_GUILD_COLOURS]
+        self.guild_colours = guild_colours(state.guilds, setting)
+        self.guild_tags = {guild: str(index + 1) for index, guild in enumerate(state.guilds)}
+        self.types = segment_types(tuple(state.guilds))
+        self.shapes = {kind: frozenset(geometry.rotations(kind)) for kind in self.types}
+        #: The segment being placed: its type, then its position (while orientations are offered).
+        self.segment_type: tuple[str, str, str] | None = None
+        self.segment_at: Position | None = None
+        #: A build being entered (the *Build* button), and a space in two groups waiting for its group.
+        self.building = False
+        self.build_space: Space | None = None
+        self._shown_choices: tuple[Any, ...] | None = None
+
+        body = BoxLayout(orientation="horizontal", spacing=SPACING, padding=(SPACING, SPACING),
+                         size_hint=(1, 1), pos_hint={"x": 0, "y": 0})
+        self.controls = MapControls(orientation="horizontal", spacing=6, size_hint_y=None, height=TOUCH)
+        self.zoom_in = TapButton(text="+", font_size=28, size_hint_x=None, width=TOUCH)
+        self.zoom_in.bind(on_release=lambda _w: self.map.zoom(ZOOM_STEP))
+        self.zoom_out = TapButton(text="−", font_size=28, size_hint_x=None, width=TOUCH)
+        self.zoom_out.bind(on_release=lambda _w: self.map.zoom(1 / ZOOM_STEP))
+        self.fit_button = TapButton(text=words("ui.san_gimignano.fit"), size_hint_x=None, width=TOUCH + 26)
+        self.fit_button.bind(on_release=lambda _w: self.map.fit_all())
+        self.pans: dict[str, TapButton] = {}
+        for name, arrow in (("left", "◀"), ("right", "▶"), ("up", "▲"), ("down", "▼")):
+            button = TapButton(text=arrow, font_name="DejaVuSans", font_size=22, size_hint_x=None,
+                               width=TOUCH)
+            button.bind(on_release=lambda _w, n=name: self.pan(n))
+            self.pans[name] = button
+        for widget in (self.zoom_in, self.zoom_out, self.fit_button, *self.pans.values()):
+            self.controls.add_widget(widget)
+        self.controls.add_widget(Widget())
+
+        middle = BoxLayout(orientation="vertical", spacing=4)
+        self.legend = BoxLayout(orientation="horizontal", spacing=4, size_hint_y=None, height=24)
+        self.keys = {guild: GuildKey(swatch=list(self.guild_colours[guild])) for guild in state.guilds}
+        for key in self.keys.values():
+            self.legend.add_widget(key)
+        self.map = HexMap()
+        self.map.bind(on_space=lambda _m, space: self.tap_space(space),
+                      on_position=lambda _m, at: self.tap_position(at))
+        middle.add_widget(self.legend)
+        middle.add_widget(self.map)
+        middle.add_widget(self.controls)
+        body.add_widget(middle)
+
+        panel = BoxLayout(orientation="vertical", spacing=SPACING, size_hint_x=None, width=PANEL)
+        # The players' rows give way first when the shell's refusal banner takes room below the board.
+        self.people = BoxLayout(orientation="vertical", spacing=4, size_hint_y=1,
+                                size_hint_max_y=len(self.players) * (ROW + 4) - 4)
+        self.cells = {p: PlayerCell(self.initials[p], self.fills[p]) for p in self.players}
+        for cell in self.cells.values():
+            self.people.add_widget(cell)
+        panel.add_widget(self.people)
+        self.banner = Banner(size_hint_y=None, height=48)
+        panel.add_widget(self.banner)
+        #: The palette of segment types, or the orientations (or groups) to choose from.
+        self.choices = GridLayout(cols=4, spacing=4, size_hint_y=None, height=2 * TOUCH + 4)
+        self.palette: dict[tuple[str, str, str], SegmentPicture] = {}
+        colours = [[guild, list(colour)] for guild, colour in self.guild_colours.items()]
+        for kind in self.types:
+            key = SegmentPicture(edges=list(geometry.rotations(kind)[0]), colours=colours)
+            key.bind(on_release=lambda w, k=kind: self.tap_type(k, w))
+            self.palette[kind] = key
+        panel.add_widget(self.choices)
+        actions = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH)
+        self.build_button = TapButton()
+        self.build_button.bind(on_release=lambda w: self.tap_build(w))
+        self.pass_button = TapButton(size_hint_x=None, width=96)
+        self.pass_button.bind(on_release=lambda w: self.tap_pass(w))
+        self.cancel_button = TapButton(size_hint_x=None, width=96)
+        self.cancel_button.bind(on_release=lambda _w: self.cancel())
+        for widget in (self.build_button, self.pass_button, self.cancel_button):
+            actions.add_widget(widget)
+        panel.add_widget(actions)
+        panel.add_widget(Widget(size_hint_y=0.001))
+        body.add_widget(panel)
+        self.add_widget(body)
+        self.refresh()
+
+    # -- reading the table -----------------------------------------------------------------------
+    @property
+    def state(self) -> State:
+        session = self.table.session
+        if session is None:
+            raise ValueError("the San Gimignano board needs an open game at the table")
+        found: State = session.state
+        return found
+
+    def targets(self, state: State) -> dict[str, views.Targets]:
+        """What each player may place now (empty for those who may not act), from ``legal_moves``."""
+        return {player: views.targets(state, player) for player in self.players}
+
+    def next_player(self, state: State) -> str:
+        """Who would start the next turn (a refused tap is proposed for them: the engine says why not)."""
+        return state.players[state.next_seat]
+
+    # -- drawing -----------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Redraw everything from ``table.session`` (the shell calls this on every table event)."""
+        if self.table.session is None:
+            return
+        state = self.state
+        found = self.targets(state)
+        forced = views.who_must_build(state)
+        towers = self._tower_moves(found)
+        if not towers:
+            self.building, self.build_space = False, None
+        building = self.building or bool(forced and towers)
+        if self.segment_type is not None and not self._placements(found, self.segment_type):
+            self.segment_type = self.segment_at = None
+        acting = self.table.session.game.to_move(state)
+        left = views.segments_left(state)
+        for player, cell in self.cells.items():
+            segments = left.get(player)
+            detail = words("ui.san_gimignano.player.tokens", tokens=state.in_hand(player))
+            detail += "\n" + (words("ui.san_gimignano.player.segments", segments=segments)
+                              if segments is not None else words("ui.san_gimignano.player.pool",
+                                                                 segments=left.get("pool", 0)))
+            cell.show(state.tower_count[player], detail, player == acting)
+        for guild, key in self.keys.items():
+            name = guild_name(guild)
+            key.text = name if self.guild_tags[guild] in name else f"{self.guild_tags[guild]} {name}"
+        self._show_banner(state, found, forced, acting)
+        self._show_choices(found, towers)
+        self._show_actions(found, towers, forced, building)
+        self.map.show(self._scene(state, found, towers, building))
+
+    def _scene(self, state: State, found: dict[str, views.Targets],
+               towers: list[tuple[Space, tuple[Space, ...]]], building: bool) -> Scene:
+        token_spaces = frozenset(s for t in found.values() for s in t.token_spaces)
+        group_spaces = frozenset(s for _, group in towers for s in group)
+        lit: frozenset[Position] = frozenset()
+        ghost = None
+        if self.segment_type is not None:
+            placements = self._placements(found, self.segment_type)
+            lit = frozenset(at for at, _ in placements)
+            if self.segment_at is not None:
+                ghost = next(((at, edges) for at, edges in placements if at == self.segment_at), None)
+        build_spaces = frozenset(space for space, _ in towers) if building else frozenset()
+        if self.build_space is not None:
+            build_spaces = frozenset({self.build_space})
+        return Scene(segments=state.segments, tokens=state.tokens, towers=state.towers,
+                     guild_colours=self.guild_colours, guild_tags=self.guild_tags, player_fill=self.fills,
+                     initials=self.initials,
+                     token_spaces=token_spaces if not building and self.segment_type is None else frozenset(),
+                     group_spaces=group_spaces, build_spaces=build_spaces,
+                     open_positions=(tuple(views.open_positions(state))
+                                     if any(views.segments_left(state).values()) else ()),
+                     lit_positions=lit, ghost=ghost)
+
+    def _show_banner(self, state: State, found: dict[str, views.Targets], forced: list[str],
+                     acting: str | None) -> None:
+        self.banner.urgent = bool(forced)
+        if state.finished:
+            self.banner.text = words("ui.san_gimignano.banner.over")
+        elif forced:
+            self.banner.text = words("ui.san_gimignano.banner.must_build", player=forced[0],
+                                     initials=self.initials[forced[0]])
+        elif self.build_space is not None:
+            self.banner.text = words("ui.san_gimignano.banner.which_group")
+        elif self.segment_at is not None:
+            self.banner.text = words("ui.san_gimignano.banner.orientation")
+        elif self.segment_type is not None:
+            self.banner.text = words("ui.san_gimignano.banner.position")
+        elif self.building:
+            self.banner.text = words("ui.san_gimignano.banner.which_space")
+        elif acting is not None:
+            steps = found[acting]
+            things = [msg(code) for code, shown in (
+                ("ui.san_gimignano.step.token", steps.token_spaces),
+                ("ui.san_gimignano.step.segment", steps.placements),
+                ("ui.san_gimignano.step.tower", steps.towers),
+                ("ui.san_gimignano.step.pass", steps.may_pass)) if shown]
+            self.banner.text = (words("ui.san_gimignano.banner.may", player=acting,
+                                      initials=self.initials[acting], things=things) if things
+                                else words("ui.san_gimignano.banner.nothing", player=acting))
+        else:
+            self.banner.text = ""
+
+    def _show_choices(self, found: dict[str, views.Targets],
+                      towers: list[tuple[Space, tuple[Space, ...]]]) -> None:
+        """The palette (lit: the types that fit somewhere now), or the orientations, or the groups."""
+        if self.build_space is not None:
+            groups = [group for space, group in towers if space == self.build_space]
+            mode: tuple[Any, ...] = ("groups", self.build_space, tuple(groups))
+        elif self.segment_at is not None and self.segment_type is not None:
+            fitting = [edges for at, edges in self._placements(found, self.segment_type)
+                       if at == self.segment_at]
+            mode = ("orientations", self.segment_at, tuple(fitting))
+        else:
+            mode = ("palette",)
+        if mode != self._shown_choices:
+            self._shown_choices = mode
+            self.choices.clear_widgets()
+            if mode[0] == "palette":
+                for key in self.palette.values():
+                    self.choices.add_widget(key)
+            elif mode[0] == "orientations":
+                colours = [[guild, list(colour)] for guild, colour in self.guild_colours.items()]
+                for edges in mode[2]:
+                    picture = SegmentPicture(edges=list(edges), colours=colours, accent=True)
+                    picture.orientation = edges
+                    picture.bind(on_release=lambda w, e=edges: self.tap_orientation(e, w))
+                    self.choices.add_widget(picture)
+            else:
+                for number, group in enumerate(mode[2], start=1):
+                    button = TapButton(text=words("ui.san_gimignano.group", number=number), accent=True)
+                    button.group = group
+                    button.bind(on_release=lambda w, g=group: self.tap_group(g, w))
+                    self.choices.add_widget(button)
+        if mode[0] == "palette":
+            for kind, key in self.palette.items():
+                key.live = bool(self._placements(found, kind))
+                key.accent = kind == self.segment_type
+
+    def _show_actions(self, found: dict[str, views.Targets], towers: list[Any], forced: list[str],
+                      building: bool) -> None:
+        self.build_button.text = words("ui.san_gimignano.build")
+        self.build_button.live = bool(towers)
+        self.build_button.accent = bool(towers) and (building or bool(forced))
+        self.pass_button.text = words("ui.san_gimignano.pass")
+        self.pass_button.live = any(t.may_pass for t in found.values())
+        self.pass_button.accent = self.pass_button.live
+        self.cancel_button.text = words("ui.san_gimignano.cancel")
+        self.cancel_button.live = (self.segment_type is not None or self.building
+                                   or self.build_space is not None)
+
+    # -- what the engine offers ------------------------------------------------------------------
+    def _placements(self, found: dict[str, views.Targets],
+                    kind: tuple[str, str, str]) -> list[tuple[Position, Edges]]:
+        """The engine's placements of a segment of this type (its six turns), for whoever may lay it."""
+        shapes = self.shapes[kind]
+        seen: dict[tuple[Position, Edges], None] = {}
+        for targets in found.values():
+            for at, edges in targets.placements:
+                if edges in shapes:
+                    seen[(at, edges)] = None
+        return list(seen)
+
+    @staticmethod
+    def _tower_moves(found: dict[str, views.Targets]) -> list[tuple[Space, tuple[Space, ...]]]:
+        return [tower for targets in found.values() for tower in targets.towers]
+
+    def _player_for(self, found: dict[str, views.Targets], offers: Callable[[views.Targets], bool]) -> str:
+        """The player the engine offers this to (the one whose turn it is first), else the next player."""
+        state = self.state
+        order = [p for p in (state.current, self.next_player(state)) if p is not None]
+        for player in order:
+            if offers(found[player]):
+                return player
+        return self.next_player(state)
+
+    # -- taps ----------------------------------------------------------------------------------------
+    def propose(self, move: dict[str, Any], widget: Any | None = None) -> bool:
+        """Propose ``move`` (record JSON) as a touch; a refusal flashes ``widget`` and changes nothing."""
+        session = self.table.session
+        assert session is not None
+        try:
+            self.table.propose(session.game.parse_move(move), "touch")
+        except IllegalMove:
+            if widget is not None:
+                widget.flash()
+            return False
+        return True
+
+    def tap_space(self, space: Space) -> bool:
+        """A guild space: a tower on it while building (and it is offered), else a token.
+
+        While a segment is being placed, a space only ends that (nothing is proposed).
+        """
+        if self.segment_type is not None:
+            self.cancel()
+            return False
+        state = self.state
+        found = self.targets(state)
+        towers = self._tower_moves(found)
+        building = self.building or bool(views.who_must_build(state) and towers)
+        if building and self.build_space is None:
+            groups = [group for at, group in towers if at == space]
+            if len(groups) == 1:
+                return self._build(space, groups[0])
+            if len(groups) > 1:
+                self.build_space = space
+                self.refresh()
+                return True
+        player = self._player_for(found, lambda t: space in t.token_spaces)
+        return self.propose({"type": "token", "player": player, "space": list(space)})
+
+    def tap_type(self, kind: tuple[str, str, str], widget: Any) -> bool:
+        """A palette key: choose the segment's type (tapped again: unchoose it)."""
+        found = self.targets(self.state)
+        self.building, self.build_space, self.segment_at = False, None, None
+        if self.segment_type == kind:
+            self.segment_type = None
+            self.refresh()
+            return True
+        if not self._placements(found, kind):
+            # Nowhere to lay it now: the engine says why (no segment left, a token first, ...).
+            player = self._player_for(found, lambda t: bool(t.placements))
+            at = next(iter(views.open_positions(self.state)), (0, 0))
+            self.segment_type = None
+            done = self.propose({"type": "segment", "player": player, "at": list(at),
+                                 "edges": list(geometry.rotations(kind)[0])}, widget)
+            self.refresh()
+            return done
+        self.segment_type = kind
+        self.refresh()
+        return True
+
+    def tap_position(self, at: Position) -> bool:
+        """An empty hexagon: with a type chosen, lay it there (asking the orientation when several fit)."""
+        if self.segment_type is None:
+            for key in self.palette.values():
+                if key.live:
+                    key.flash()
+            return False
+        found = self.targets(self.state)
+        fitting = [edges for spot, edges in self._placements(found, self.segment_type) if spot == at]
+        if len(fitting) == 1:
+            return self._lay(at, fitting[0])
+        if fitting:
+            self.segment_at = at
+            self.refresh()
+            return True
+        kind, self.segment_type = self.segment_type, None
+        player = self._player_for(found, lambda t: bool(t.placements))
+        done = self.propose({"type": "segment", "player": player, "at": list(at),
+                             "edges": list(geometry.rotations(kind)[0])})
+        self.refresh()
+        return done
+
+    def tap_orientation(self, edges: Edges, widget: Any) -> bool:
+        if self.segment_at is None:
+            return False
+        return self._lay(self.segment_at, edges, widget)
+
+    def _lay(self, at: Position, edges: Edges, widget: Any | None = None) -> bool:
+        found = self.targets(self.state)
+        player = self._player_for(found, lambda t: (at, edges) in t.placements)
+        self.segment_type = self.segment_at = None
+        done = self.propose({"type": "segment", "player": player, "at": list(at), "edges": list(edges)},
+                            widget)
+        if not done:
+            self.refresh()
+        return done
+
+    def tap_build(self, widget: Any) -> bool:
+        """*Build*: the spaces of the groups one may build on light up (tapped again: not now)."""
+        state = self.state
+        found = self.targets(state)
+        self.segment_type = self.segment_at = None
+        if self._tower_moves(found):
+            self.building = not self.building or bool(views.who_must_build(state))
+            self.build_space = None
+            self.refresh()
+            return True
+        # Nothing to build on: the engine says why (the group is not complete, not this player's turn).
+        player = state.current or self.next_player(state)
+        space = next(iter(state.spaces()))
+        return self.propose({"type": "tower", "player": player, "space": list(space),
+                             "group": [list(space)]}, widget)
+
+    def tap_group(self, group: tuple[Space, ...], widget: Any) -> bool:
+        space = self.build_space
+        if space is None:
+            return False
+        return self._build(space, group, widget)
+
+    def _build(self, space: Space, group: tuple[Space, ...], widget: Any | None = None) -> bool:
+        found = self.targets(self.state)
+        player = self._player_for(found, lambda t: (space, group) in t.towers)
+        self.building, self.build_space = False, None
+        done = self.propose({"type": "tower", "player": player, "space": list(space),
+                             "group": [list(s) for s in group]}, widget)
+        if not done:
+            self.refresh()
+        return done
+
+    def tap_pass(self, widget: Any) -> bool:
+        found = self.targets(self.state)
+        player = self._player_for(found, lambda t: t.may_pass)
+        return self.propose({"type": "pass", "player": player}, widget)
+
+    def cancel(self) -> None:
+        """Leave the segment or build being entered (nothing was proposed yet)."""
+        self.segment_type = self.segment_at = None
+        self.building, self.build_space = False, None
+        self.refresh()
+
+    def pan(self, direction: str) -> None:
+        """A pan button: the drawing moves a quarter of the map's width or height."""
+        step_x, step_y = self.map.width / 4.0, self.map.height / 4.0
+        moves = {"left": (step_x, 0), "right": (-step_x, 0), "up": (0, -step_y), "down": (0, step_y)}
+        dx, dy = moves[direction]
+        self.map.pan(dx, dy)
+
+    # -- snapshot ---------------------------------------------------------------------------------
+    def snapshot_extras(self, out: Path, settle: Callable[[], None]) -> list[Path]:
+        """``segment.png`` (a segment type chosen, where it fits lit) and ``build.png`` when one can build."""
+        written: list[Path] = []
+        window = self.get_root_window()
+        state = self.state
+        if state.finished or window is None:
+            return written
+        found = self.targets(state)
+        kind = next((k for k in self.types if self._placements(found, k)), None)
+        if kind is not None:
+            self.segment_type = kind
+            self.refresh()
+            settle()
+            path = out / "segment.png"
+            window.children[0].export_to_png(str(path))
+            written.append(path)
+        if self._tower_moves(found):
+            self.segment_type, self.building = None, True
+            self.refresh()
+            settle()
+            path = out / "build.png"
+            window.children[0].export_to_png(str(path))
+            written.append(path)
+        self.cancel()
+        return written

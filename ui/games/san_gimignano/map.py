@@ -1,0 +1,337 @@
+"""The San Gimignano hex map: segments as three rhombi in guild colours, tokens, towers, what is lit.
+
+The map draws a :class:`Scene` (what the board decided to show, read off the
+engine) and reports taps: ``on_space(space)`` for a guild space,
+``on_position(at)`` for an empty hexagon. It knows no rule. Zoom and pan
+come from the board's buttons (:meth:`zoom`, :meth:`pan`, :meth:`fit_all`)
+and, as a bonus, from gestures: one finger dragged pans, two fingers pinch.
+A touch that moved is a gesture, never a tap.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Canvas, Color, Ellipse, Line, Mesh, Rectangle
+from kivy.uix.stencilview import StencilView
+
+from ui import theme
+from ui.games.san_gimignano.layout import View, first_edges, fit, panned, space_at, zoomed
+
+Colour = tuple[float, float, float, float]
+Position = tuple[int, int]
+Space = tuple[int, int, str]
+
+#: A finger that moved farther than this (px) is dragging the map, not tapping it.
+DRAG_SLOP = 12.0
+#: One press of a zoom button.
+ZOOM_STEP = 1.25
+
+
+@dataclass
+class Scene:
+    """Everything the map shows, decided by the board from the engine's state and targets."""
+
+    segments: Mapping[Position, tuple[str, ...]] = field(default_factory=dict)
+    tokens: Mapping[Space, tuple[str, ...]] = field(default_factory=dict)
+    towers: Mapping[Space, str] = field(default_factory=dict)
+    guild_colours: Mapping[str, Colour] = field(default_factory=dict)
+    guild_tags: Mapping[str, str] = field(default_factory=dict)
+    player_fill: Mapping[str, Colour] = field(default_factory=dict)
+    initials: Mapping[str, str] = field(default_factory=dict)
+    #: Spaces a tap would put a token on now (thin amber ring).
+    token_spaces: frozenset[Space] = frozenset()
+    #: Spaces of the groups someone may build on now (thick amber ring).
+    group_spaces: frozenset[Space] = frozenset()
+    #: While a build is being entered: the spaces to choose from (amber fill).
+    build_spaces: frozenset[Space] = frozenset()
+    #: Empty positions a segment could go to (faint outline), and those lit for the chosen type.
+    open_positions: tuple[Position, ...] = ()
+    lit_positions: frozenset[Position] = frozenset()
+    #: The segment about to be placed, drawn half-transparent: (position, edges) or None.
+    ghost: tuple[Position, tuple[str, ...]] | None = None
+
+
+class HexMap(StencilView):
+    """The map; see the module's docstring."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.register_event_type("on_space")
+        self.register_event_type("on_position")
+        super().__init__(**kwargs)
+        self.scene = Scene()
+        #: The zoom and pan, relative to the widget's own corner; ``None`` until the first fit.
+        self.view: View | None = None
+        #: True once the players zoomed or panned: the map then keeps their view when it grows.
+        self.user_view = False
+        self._touches: dict[int, dict[str, Any]] = {}
+        self._textures: dict[tuple[str, int, Colour], Any] = {}
+        #: Each segment's drawing by what it looked like (see :meth:`redraw`).
+        self._groups: dict[Any, Canvas] = {}
+        self.bind(size=lambda *_: self._resized(), pos=lambda *_: self.redraw())
+
+    # -- events --------------------------------------------------------------------------------
+    def on_space(self, space: Space) -> None:
+        pass
+
+    def on_position(self, at: Position) -> None:
+        pass
+
+    # -- the view ------------------------------------------------------------------------------
+    def show(self, scene: Scene) -> None:
+        """Draw ``scene`` (fitting the view to it unless the players chose their own)."""
+        grew = set(scene.segments) != set(self.scene.segments)
+        self.scene = scene
+        if self.view is None or (grew and not self.user_view):
+            self.view = self._fitted()
+        self.redraw()
+
+    def _fitted(self) -> View:
+        return fit([*self.scene.segments, *self.scene.open_positions], self.width, self.height)
+
+    def _resized(self) -> None:
+        if not self.user_view:
+            self.view = self._fitted()
+        self.redraw()
+
+    def fit_all(self) -> None:
+        """Everything in view again (the players' zoom and pan forgotten)."""
+        self.user_view = False
+        self.view = self._fitted()
+        self.redraw()
+
+    def zoom(self, factor: float, about: tuple[float, float] | None = None) -> None:
+        """Zoom by ``factor`` about a point (the map's middle by default; local pixels)."""
+        if self.view is None:
+            self.view = self._fitted()
+        self.user_view = True
+        centre = about if about is not None else (self.width / 2.0, self.height / 2.0)
+        self.view = zoomed(self.view, factor, centre)
+        self.redraw()
+
+    def pan(self, dx: float, dy: float) -> None:
+        """Move the drawing by ``dx``, ``dy`` pixels (a button moves it by a quarter of the map)."""
+        if self.view is None:
+            self.view = self._fitted()
+        self.user_view = True
+        self.view = panned(self.view, dx, dy)
+        self.redraw()
+
+    def _local(self, x: float, y: float) -> tuple[float, float]:
+        return x - self.x, y - self.y
+
+    def point_of(self, space: Space) -> tuple[float, float]:
+        """The window point in the middle of ``space`` (where a finger taps it)."""
+        assert self.view is not None
+        at = (space[0], space[1])
+        edge = first_edges(self.scene.segments[at])[space[2]]
+        x, y = self.view.space_centre(at, edge)
+        return self.to_window(self.x + x, self.y + y)
+
+    def point_of_position(self, at: Position) -> tuple[float, float]:
+        assert self.view is not None
+        x, y = self.view.centre(at)
+        return self.to_window(self.x + x, self.y + y)
+
+    def shows(self, point: tuple[float, float]) -> bool:
+        """Whether a window point lies inside the map (not hidden by the clipping)."""
+        return self.collide_point(*self.to_widget(*point))
+
+    # -- touches -------------------------------------------------------------------------------
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos):
+            return False
+        touch.grab(self)
+        self._touches[touch.uid] = {"start": touch.pos, "last": touch.pos, "moved": False}
+        return True
+
+    def on_touch_move(self, touch: Any) -> bool:
+        if touch.grab_current is not self or touch.uid not in self._touches:
+            return False
+        record = self._touches[touch.uid]
+        sx, sy = record["start"]
+        if math.hypot(touch.x - sx, touch.y - sy) > DRAG_SLOP:
+            record["moved"] = True
+        if len(self._touches) >= 2:
+            self._pinch(touch)
+        elif record["moved"]:
+            lx, ly = record["last"]
+            self.pan(touch.x - lx, touch.y - ly)
+        record["last"] = touch.pos
+        return True
+
+    def _pinch(self, touch: Any) -> None:
+        """Two fingers: the distance between them scales the map about their middle."""
+        other = next(r for uid, r in self._touches.items() if uid != touch.uid)
+        before = math.dist(self._touches[touch.uid]["last"], other["last"])
+        after = math.dist(touch.pos, other["last"])
+        self._touches[touch.uid]["moved"] = other["moved"] = True
+        if before > 1.0:
+            mx, my = ((touch.x + other["last"][0]) / 2.0, (touch.y + other["last"][1]) / 2.0)
+            self.zoom(after / before, self._local(mx, my))
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.grab_current is not self:
+            return False
+        touch.ungrab(self)
+        record = self._touches.pop(touch.uid, None)
+        if record is None or record["moved"] or self._touches:
+            return True
+        self.tap_at(*self._local(*touch.pos))
+        return True
+
+    def tap_at(self, x: float, y: float) -> None:
+        """A tap at local pixels: a space's, else an empty position's event."""
+        if self.view is None:
+            return
+        found = space_at(self.view, dict(self.scene.segments), (x, y))
+        if found is not None:
+            self.dispatch("on_space", found)
+            return
+        at = self.view.position_at((x, y))
+        if at not in self.scene.segments:
+            self.dispatch("on_position", at)
+
+    # -- drawing -------------------------------------------------------------------------------
+    def redraw(self) -> None:
+        """Draw the scene; a segment whose look did not change reuses its instructions from last time.
+
+        A move changes one or two segments, so a redraw builds only those (a whole map's
+        instructions are what costs on the Pi, not putting them on the canvas).
+        """
+        self.canvas.clear()
+        if self.view is None or self.width < 2:
+            return
+        scene, view = self.scene, View(self.view.size, (self.view.origin[0] + self.x,
+                                                        self.view.origin[1] + self.y))
+        with self.canvas:
+            for at in scene.open_positions:
+                lit = at in scene.lit_positions
+                Color(*(theme.ACCENT if lit else theme.DIMMED))
+                Line(points=_flat(view.hexagon(at)), close=True, width=2.5 if lit else 1.0,
+                     dash_length=0 if lit else 6, dash_offset=0 if lit else 4)
+        common = (view, tuple(sorted(scene.guild_colours.items())), tuple(sorted(scene.player_fill.items())),
+                  tuple(sorted(scene.guild_tags.items())), tuple(sorted(scene.initials.items())))
+        kept: dict[Any, Canvas] = {}
+        for at, edges in scene.segments.items():
+            key = (common, at, edges, self._look(at, edges))
+            group = self._groups.get(key)
+            if group is None:
+                group = Canvas()
+                with group:
+                    self._segment(view, at, edges, 1.0)
+                    for guild, edge in first_edges(edges).items():
+                        self._space(view, (at[0], at[1], guild), edge)
+            kept[key] = group
+            self.canvas.add(group)
+        self._groups = kept
+        if scene.ghost is not None:
+            with self.canvas:
+                self._segment(view, scene.ghost[0], scene.ghost[1], 0.7)
+
+    def _look(self, at: Position, edges: tuple[str, ...]) -> tuple[Any, ...]:
+        """What decides how a segment's spaces look: tokens, tower, and how each is lit."""
+        scene = self.scene
+        found = []
+        for guild in first_edges(edges):
+            space = (at[0], at[1], guild)
+            found.append((scene.tokens.get(space, ()), scene.towers.get(space), space in scene.build_spaces,
+                          space in scene.group_spaces, space in scene.token_spaces))
+        return tuple(found)
+
+    def _segment(self, view: View, at: Position, edges: tuple[str, ...], alpha: float) -> None:
+        for guild, edge in first_edges(edges).items():
+            colour = self.scene.guild_colours.get(guild, theme.NO_COLOUR)
+            Color(colour[0], colour[1], colour[2], alpha)
+            corners = view.rhombus(at, edge)
+            Mesh(vertices=[c for x, y in corners for c in (x, y, 0, 0)], indices=[0, 1, 2, 3],
+                 mode="triangle_fan")
+            Color(*theme.BACKGROUND)
+            Line(points=_flat(corners), close=True, width=1.2)
+        Color(*theme.BACKGROUND)
+        Line(points=_flat(view.hexagon(at)), close=True, width=2.0)
+
+    def _space(self, view: View, space: Space, edge: int) -> None:
+        """A guild space's marks: its guild's tag, its rings, its tokens or tower."""
+        scene = self.scene
+        at = (space[0], space[1])
+        corners = view.rhombus(at, edge)
+        inset = _shrunk(corners, 0.86)
+        size = view.size
+        if space in scene.build_spaces:
+            Color(theme.ACCENT[0], theme.ACCENT[1], theme.ACCENT[2], 0.55)
+            Mesh(vertices=[c for x, y in inset for c in (x, y, 0, 0)], indices=[0, 1, 2, 3],
+                 mode="triangle_fan")
+            Color(*theme.TEXT)
+            Line(points=_flat(_shrunk(corners, 0.7)), close=True, width=2.0)
+        if space in scene.group_spaces:
+            Color(*theme.ACCENT)
+            Line(points=_flat(inset), close=True, width=3.0)
+        elif space in scene.token_spaces:
+            Color(*theme.ACCENT)
+            Line(points=_flat(_shrunk(corners, 0.8)), close=True, width=1.2)
+        cx, cy = view.space_centre(at, edge)
+        tower = scene.towers.get(space)
+        if tower is not None:
+            self._tower(cx, cy, size, tower)
+            return
+        tag = scene.guild_tags.get(space[2], "")
+        if tag:
+            self._text(tag, max(11, int(size * 0.2)), theme.TEXT, cx, cy)
+        for owner, (x, y) in zip(scene.tokens.get(space, ()), view.token_spots(at, edge), strict=False):
+            self._token(x, y, size, owner)
+
+    def _token(self, x: float, y: float, size: float, owner: str) -> None:
+        radius = max(9.0, size * 0.2)
+        fill = self.scene.player_fill.get(owner, theme.NO_COLOUR)
+        Color(*theme.BACKGROUND)
+        Ellipse(pos=(x - radius - 2, y - radius - 2), size=(2 * radius + 4, 2 * radius + 4))
+        Color(*fill)
+        Ellipse(pos=(x - radius, y - radius), size=(2 * radius, 2 * radius))
+        Color(*theme.MARKER_OUTLINE)
+        Line(circle=(x, y, radius), width=1.0)
+        self._text(self.scene.initials.get(owner, "?"), max(10, int(radius * 0.95)),
+                   theme.text_on(fill), x, y)
+
+    def _tower(self, x: float, y: float, size: float, owner: str) -> None:
+        """A tower: a block with three merlons, in its builder's colour with their initials."""
+        half = max(12.0, size * 0.26)
+        fill = self.scene.player_fill.get(owner, theme.NO_COLOUR)
+        body = (x - half, y - half, 2 * half, 1.6 * half)
+        merlon = half * 0.5
+        Color(*theme.BACKGROUND)
+        Rectangle(pos=(body[0] - 3, body[1] - 3), size=(body[2] + 6, body[3] + merlon + 6))
+        Color(*fill)
+        Rectangle(pos=(body[0], body[1]), size=(body[2], body[3]))
+        for k in (0, 2, 4):
+            Rectangle(pos=(body[0] + k * body[2] / 5.0, body[1] + body[3]), size=(body[2] / 5.0, merlon))
+        Color(*theme.TEXT)
+        Line(rectangle=(body[0], body[1], body[2], body[3]), width=1.5)
+        self._text(self.scene.initials.get(owner, "?"), max(11, int(half * 0.85)), theme.text_on(fill),
+                   x, body[1] + body[3] / 2.0)
+
+    def _text(self, words: str, font_size: int, colour: Colour, x: float, y: float) -> None:
+        key = (words, font_size, tuple(colour))
+        texture = self._textures.get(key)  # type: ignore[arg-type]
+        if texture is None:
+            label = CoreLabel(text=words, font_size=font_size, bold=True, color=colour)
+            label.refresh()
+            texture = label.texture
+            self._textures[key] = texture  # type: ignore[index]
+        w, h = texture.size
+        Color(1, 1, 1, 1)
+        Rectangle(texture=texture, pos=(x - w / 2.0, y - h / 2.0), size=(w, h))
+
+
+def _flat(points: list[tuple[float, float]]) -> list[float]:
+    return [c for point in points for c in point]
+
+
+def _shrunk(corners: list[tuple[float, float]], factor: float) -> list[tuple[float, float]]:
+    mx = sum(x for x, _ in corners) / len(corners)
+    my = sum(y for _, y in corners) / len(corners)
+    return [(mx + (x - mx) * factor, my + (y - my) * factor) for x, y in corners]

@@ -1,0 +1,290 @@
+"""A new San Gimignano game's setup on the touchscreen: the rule set, the variant, the segments laid out
+before play, and the segments each player holds (or the shared pool).
+
+Everything starts at the usual game (the rulebook, groups of four, one segment
+per player laid out, the rulebook's hands), so *Start* is one tap. Each
+player's colour (the rulebook names none) starts at their preferred one and
+steps with a tap; it is kept as their preference, so the bar's badge and the
+board's tokens agree. The
+segments laid out are drawn as on the map; to match the table, tap one, then
+its type in the palette, then *Turn* until it lies as on the table. The guild
+names are the ``san_gimignano.guilds`` setting's. No rule is checked here: the
+engine's ``start`` checks the options and setup before the form hands them on,
+and its refusal (a guild meeting itself across an edge…) is shown under the
+choices, naming the field; nothing is started or stored then.
+
+:func:`setup_form` is the new-game screen's hook (``ui.games.GAME_SETUP_FORMS``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from companion.games.san_gimignano import geometry, tables
+from companion.games.san_gimignano.layout import default_layout, laid_count, segment_types
+from companion.i18n import text as words
+from companion.service.app import Companion
+from companion.service.settings import SAN_GIMIGNANO_GUILD_COLOURS, SAN_GIMIGNANO_GUILDS, split_words
+from ui.games import StartDetails
+from ui.games.campanile.widgets import TapButton
+from ui.games.san_gimignano.board import guild_name, type_of
+from ui.games.san_gimignano.map import HexMap, Scene
+from ui.games.san_gimignano.widgets import SegmentPicture, guild_colours
+from ui.players import initials
+from ui.theme import FONT_SMALL, SPACING, TEXT, TEXT_QUIET, TOUCH, piece_colour
+
+Position = tuple[int, int]
+Edges = tuple[str, ...]
+
+#: The words of the choices (option value -> message code).
+RULES_WORDS = {tables.RULEBOOK: "ui.san_gimignano.setup.rulebook",
+               tables.CLARIFIED: "ui.san_gimignano.setup.clarified"}
+VARIANT_WORDS = {tables.FOUR: "ui.san_gimignano.setup.four", tables.STRING: "ui.san_gimignano.setup.string"}
+#: The colours a player's pieces may be given here (the rulebook names none): kept as the player's
+#: preferred colour for San Gimignano, so the bar's badge and the board's tokens agree.
+PLAYER_COLOURS = ("red", "blue", "yellow", "green", "white", "black")
+
+
+def setup_form(app: Companion, game: str, players: Sequence[str],
+               on_confirmed: Callable[[Any], None], on_back: Callable[[], None]) -> SanGimignanoSetup | None:
+    """The new-game screen's hook: San Gimignano always asks (its setup has no defaults for the layout)."""
+    if game != "san-gimignano" or not players:
+        return None
+    return SanGimignanoSetup(app, list(players), on_confirmed, on_back)
+
+
+class SanGimignanoSetup(BoxLayout):
+    """The form; see the module's docstring."""
+
+    def __init__(self, app: Companion, players: list[str], on_confirmed: Callable[[Any], None],
+                 on_back: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(orientation="horizontal", spacing=SPACING, padding=SPACING, **kwargs)
+        self.app = app
+        self.players = players
+        self.on_confirmed = on_confirmed
+        settings = app.settings()
+        self.guilds = tuple(split_words(settings[SAN_GIMIGNANO_GUILDS]))
+        self.colours = guild_colours(self.guilds, settings[SAN_GIMIGNANO_GUILD_COLOURS])
+        self.rules = tables.RULEBOOK
+        self.variant = tables.FOUR
+        self.count = tables.default_hand(len(players)) if len(players) in tables.RULEBOOK_SETUP else 3
+        self.layout = default_layout(self.guilds, self._laid_count())
+        self.selected: Position | None = None
+        self.colours_chosen = self._first_colours()
+        self.tags = initials(players)
+
+        left = BoxLayout(orientation="vertical", spacing=SPACING, size_hint_x=None, width=400)
+        left.add_widget(Label(text=words("ui.san_gimignano.setup.laid_out"), font_size=FONT_SMALL, color=TEXT,
+                              size_hint_y=None, height=74, halign="left", valign="middle",
+                              text_size=(400, 74)))
+        self.map = HexMap()
+        self.map.bind(on_space=lambda _m, space: self.select((space[0], space[1])))
+        left.add_widget(self.map)
+        palette = GridLayout(cols=5, spacing=4, size_hint_y=None, height=2 * TOUCH + 4)
+        pairs = [[guild, list(colour)] for guild, colour in self.colours.items()]
+        self.palette: dict[tuple[str, str, str], SegmentPicture] = {}
+        for kind in segment_types(self.guilds):
+            key = SegmentPicture(edges=list(geometry.rotations(kind)[0]), colours=pairs)
+            key.bind(on_release=lambda w, k=kind: self.choose_type(k, w))
+            self.palette[kind] = key
+            palette.add_widget(key)
+        self.turn_button = TapButton(text=words("ui.san_gimignano.setup.turn"), font_size=FONT_SMALL - 4)
+        self.turn_button.bind(on_release=lambda w: self.turn(w))
+        palette.add_widget(self.turn_button)
+        left.add_widget(palette)
+        self.add_widget(left)
+
+        right = BoxLayout(orientation="vertical", spacing=SPACING)
+        self.rule_buttons = self._choice_row(right, "ui.san_gimignano.setup.rules", RULES_WORDS,
+                                             self.set_rules)
+        self.variant_buttons = self._choice_row(right, "ui.san_gimignano.setup.variant", VARIANT_WORDS,
+                                                self.set_variant)
+        self.count_label = Label(font_size=FONT_SMALL, color=TEXT, halign="left", valign="middle")
+        self.count_label.bind(size=lambda w, s: setattr(w, "text_size", s))
+        stepper = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH)
+        self.less = TapButton(text="−", font_size=28, size_hint_x=None, width=TOUCH)
+        self.less.bind(on_release=lambda _w: self.step(-1))
+        self.more = TapButton(text="+", font_size=28, size_hint_x=None, width=TOUCH)
+        self.more.bind(on_release=lambda _w: self.step(1))
+        for widget in (self.count_label, self.less, self.more):
+            stepper.add_widget(widget)
+        right.add_widget(stepper)
+        people = BoxLayout(orientation="horizontal", spacing=4, size_hint_y=None, height=TOUCH)
+        self.colour_buttons: dict[str, TapButton] = {}
+        for player in players:
+            button = TapButton(font_size=FONT_SMALL - 4)
+            button.bind(on_release=lambda _w, p=player: self.next_colour(p))
+            self.colour_buttons[player] = button
+            people.add_widget(button)
+        right.add_widget(people)
+        self.guild_line = Label(font_size=FONT_SMALL - 2, color=TEXT_QUIET, halign="left", valign="top",
+                                size_hint_y=None, height=48)
+        self.guild_line.bind(size=lambda w, s: setattr(w, "text_size", s))
+        right.add_widget(self.guild_line)
+        right.add_widget(Widget())
+        self.problem = Label(text="", font_size=FONT_SMALL - 2, color=(1, 0.62, 0.62, 1), halign="left",
+                             valign="middle", size_hint_y=None, height=44)
+        self.problem.bind(size=lambda w, s: setattr(w, "text_size", s))
+        right.add_widget(self.problem)
+        buttons = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH)
+        self.back = TapButton(text=words("ui.common.back"), size_hint_x=None, width=110)
+        self.back.bind(on_release=lambda _w: on_back())
+        self.start = TapButton(text=words("ui.san_gimignano.setup.start"), accent=True)
+        self.start.bind(on_release=lambda w: self.submit(w))
+        buttons.add_widget(self.back)
+        buttons.add_widget(self.start)
+        right.add_widget(buttons)
+        self.add_widget(right)
+        self.refresh()
+
+    def _choice_row(self, parent: BoxLayout, title: str, choices: dict[str, str],
+                    choose: Callable[[str], None]) -> dict[str, TapButton]:
+        parent.add_widget(Label(text=words(title), font_size=FONT_SMALL, color=TEXT_QUIET, size_hint_y=None,
+                                height=26, halign="left", valign="middle", text_size=(360, 26)))
+        line = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH)
+        found = {}
+        for value, code in choices.items():
+            button = TapButton(text=words(code), font_size=FONT_SMALL - 2)
+            button.bind(on_release=lambda _w, v=value: choose(v))
+            found[value] = button
+            line.add_widget(button)
+        parent.add_widget(line)
+        return found
+
+    def _laid_count(self) -> int:
+        return laid_count(self.rules, len(self.players))
+
+    def _first_colours(self) -> dict[str, str]:
+        """Each player's preferred colour when it is free, else the first colour nobody has."""
+        chosen: dict[str, str] = {}
+        for player in self.players:
+            wish = self.app.preferred_colour(player, "san-gimignano")
+            if wish in PLAYER_COLOURS and wish not in chosen.values():
+                chosen[player] = wish
+        for player in self.players:
+            if player not in chosen:
+                chosen[player] = next(c for c in PLAYER_COLOURS if c not in chosen.values())
+        return chosen
+
+    # -- showing -------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        for player, button in self.colour_buttons.items():
+            colour = self.colours_chosen[player]
+            button.text = f"{self.tags[player]}: {words(f'ui.colour.{colour}')}"
+            button.band = list(piece_colour(colour))
+        for value, button in self.rule_buttons.items():
+            button.accent = value == self.rules
+        for value, button in self.variant_buttons.items():
+            button.accent = value == self.variant
+        code = ("ui.san_gimignano.setup.hands" if self.rules == tables.RULEBOOK
+                else "ui.san_gimignano.setup.pool")
+        self.count_label.text = words(code, count=self.count)
+        self.guild_line.text = words("ui.san_gimignano.setup.guilds",
+                                     guilds=[guild_name(guild) for guild in self.guilds])
+        selected = self.layout.get(self.selected) if self.selected is not None else None
+        chosen = type_of(selected, self.guilds) if selected is not None else None
+        for kind, key in self.palette.items():
+            key.accent = kind == chosen
+            key.live = self.selected is not None
+        self.turn_button.live = self.selected is not None
+        self.map.show(Scene(segments=self.layout, guild_colours=self.colours,
+                            guild_tags={g: str(i + 1) for i, g in enumerate(self.guilds)},
+                            group_spaces=frozenset((self.selected[0], self.selected[1], g)
+                                                   for g in set(selected))
+                            if selected is not None and self.selected is not None else frozenset()))
+
+    # -- choosing ------------------------------------------------------------------------------
+    def set_rules(self, rules: str) -> None:
+        if rules != self.rules:
+            self.rules = rules
+            self.count = (tables.CLARIFIED_POOL if rules == tables.CLARIFIED
+                          else tables.default_hand(len(self.players))
+                          if len(self.players) in tables.RULEBOOK_SETUP else 3)
+            self.layout = default_layout(self.guilds, self._laid_count())
+            self.selected = None
+        self.refresh()
+
+    def next_colour(self, player: str) -> None:
+        """The player's next colour that nobody else at the table has."""
+        taken = {c for p, c in self.colours_chosen.items() if p != player}
+        free = [c for c in PLAYER_COLOURS if c not in taken]
+        current = self.colours_chosen[player]
+        at = free.index(current) + 1 if current in free else 0
+        self.colours_chosen[player] = free[at % len(free)]
+        self.refresh()
+
+    def set_variant(self, variant: str) -> None:
+        self.variant = variant
+        self.refresh()
+
+    def step(self, by: int) -> None:
+        self.count = max(0, min(tables.SEGMENTS_IN_BOX, self.count + by))
+        self.refresh()
+
+    def select(self, at: Position) -> None:
+        """A laid-out segment tapped: the palette and *Turn* now change it (tapped again: done)."""
+        self.selected = None if at == self.selected else at
+        self.refresh()
+
+    def choose_type(self, kind: tuple[str, str, str], widget: Any) -> None:
+        """The selected segment becomes this type, in the first way it fits between the others."""
+        if self.selected is None:
+            widget.flash()
+            return
+        others = {at: edges for at, edges in self.layout.items() if at != self.selected}
+        fitting = geometry.fitting(others, self.selected, geometry.rotations(kind))
+        self.layout[self.selected] = fitting[0] if fitting else geometry.rotations(kind)[0]
+        self.refresh()
+
+    def turn(self, widget: Any) -> None:
+        """The selected segment turned clockwise by one edge."""
+        if self.selected is None:
+            widget.flash()
+            return
+        edges = self.layout[self.selected]
+        self.layout[self.selected] = tuple(edges[(i - 1) % 6] for i in range(6))
+        self.refresh()
+
+    # -- starting --------------------------------------------------------------------------------
+    def details(self) -> StartDetails:
+        """The record's options and setup as chosen (the engine checks them when the game starts)."""
+        setup: dict[str, Any] = {
+            "guilds": list(self.guilds),
+            "segments": [{"at": list(at), "edges": list(edges)} for at, edges in self.layout.items()],
+        }
+        if self.rules == tables.RULEBOOK:
+            setup["hands"] = dict.fromkeys(self.players, self.count)
+        else:
+            setup["pool"] = self.count
+        return StartDetails(options={"rules": self.rules, "variant": self.variant}, setup=setup)
+
+    def submit(self, widget: Any) -> bool:
+        """Start: the new-game screen starts the game with these details (a refusal is shown there)."""
+        from companion.games.base import RecordError
+        from companion.games.registry import get_game
+
+        details = self.details()
+        try:
+            get_game("san-gimignano").start(self.players, details.options, details.setup)
+        except RecordError as refusal:
+            widget.flash()
+            self.problem.text = str(refusal)
+            return False
+        from companion.service.app import AppError
+
+        try:
+            for player, colour in self.colours_chosen.items():
+                self.app.set_preferred_colour(player, "san-gimignano", colour)
+        except AppError as refusal:
+            widget.flash()
+            self.problem.text = str(refusal)
+            return False
+        self.problem.text = ""
+        self.on_confirmed(details)
+        return True
