@@ -130,15 +130,26 @@ def validate_board(data: Any, name: str | None = None) -> Board:
 
     Paths are relative to the board (``spaces.s12.sides.N``); callers put them
     under ``setup.board``. The store can call this before saving a layout.
+    The checks run in a fixed order (areas, spaces, borders, settlements), so
+    a board with several faults is always refused for the same one.
     """
     data = require_object(data, "")
     check_keys(data, required=("areas", "spaces"), optional=("settlements",))
-    areas_data = require_object(data["areas"], "areas")
+    areas = _areas(data["areas"])
+    spaces = _spaces(data["spaces"], areas)
+    borders = _borders(areas, spaces)
+    raw = data.get("settlements")
+    settlements = _settlements(raw, areas) if raw is not None else {}
+    return Board(areas, spaces, settlements, borders, name)
+
+
+def _areas(raw: Any) -> dict[str, Area]:
+    """The board's areas, each checked, then checked together: at most one mine, one area per place."""
+    areas_data = require_object(raw, "areas")
     if not areas_data:
         raise RecordError(msg("castelli.board.no_areas"), "areas")
-    areas: dict[str, Area] = {}
-    for area_name, area_data in areas_data.items():
-        areas[area_name] = _area(area_name, area_data, f"areas.{area_name}")
+    areas = {area_name: _area(area_name, area_data, f"areas.{area_name}")
+             for area_name, area_data in areas_data.items()}
     mines = [a.name for a in areas.values() if a.kind == "mine"]
     if len(mines) > 1:
         raise RecordError(msg("castelli.board.mines", mines=mines), "areas")
@@ -148,11 +159,16 @@ def validate_board(data: Any, name: str | None = None) -> Board:
             raise RecordError(msg("castelli.board.area_at", area=area.name, at=str(list(area.at)),
                                   other=seen[area.at]), f"areas.{area.name}.at")
         seen[area.at] = area.name
-    spaces_data = require_object(data["spaces"], "spaces")
+    return areas
+
+
+def _spaces(raw: Any, areas: Mapping[str, Area]) -> dict[str, Space]:
+    """The board's tile spaces, each checked against the areas, one space per place."""
+    spaces_data = require_object(raw, "spaces")
     if not spaces_data:
         raise RecordError(msg("castelli.board.no_spaces"), "spaces")
     spaces: dict[str, Space] = {}
-    seen = {}
+    seen: dict[tuple[int, int], str] = {}
     for space_name, space_data in spaces_data.items():
         space = _space(space_name, space_data, areas, f"spaces.{space_name}")
         if space.at in seen:
@@ -160,6 +176,12 @@ def validate_board(data: Any, name: str | None = None) -> Board:
                                   other=seen[space.at]), f"spaces.{space_name}.at")
         seen[space.at] = space_name
         spaces[space_name] = space
+    return spaces
+
+
+def _borders(areas: Mapping[str, Area],
+             spaces: Mapping[str, Space]) -> dict[str, tuple[tuple[str, int], ...]]:
+    """Per area, the (space, side) pairs facing it; every area but a plain needs one to be evaluated."""
     borders: dict[str, list[tuple[str, int]]] = {a: [] for a in areas}
     for space in spaces.values():
         for index, target in enumerate(space.sides):
@@ -169,30 +191,32 @@ def validate_board(data: Any, name: str | None = None) -> Board:
         if area.kind != "plain" and not borders[area.name]:
             raise RecordError(msg("castelli.board.unbordered", kind=kind_word(area.kind)),
                               f"areas.{area.name}")
+    return {a: tuple(b) for a, b in borders.items()}
+
+
+def _settlements(raw: Any, areas: Mapping[str, Area]) -> dict[str, str]:
+    """The printed villages and towns: each on a plain, no more of a kind than the box holds."""
+    raw = require_object(raw, "settlements")
     settlements: dict[str, str] = {}
-    raw = data.get("settlements")
-    if raw is not None:
-        raw = require_object(raw, "settlements")
-        for area_name, kind in raw.items():
-            where = f"settlements.{area_name}"
-            if area_name not in areas:
-                raise RecordError(msg("castelli.board.no_area", area=area_name), where)
-            if areas[area_name].kind != "plain":
-                raise RecordError(msg("castelli.board.settlement_not_plain", area=area_name,
-                                      kind=kind_word(areas[area_name].kind)), where)
-            if kind not in tables.SETTLEMENT_KINDS:
-                raise RecordError(msg("castelli.board.settlement_kind", shown=json.dumps(kind)), where)
-            settlements[area_name] = kind
-        for kind, supply in tables.SETTLEMENT_SUPPLY.items():
-            count = sum(1 for k in settlements.values() if k == kind)
-            if count > supply and kind == "village":
-                raise RecordError(msg("castelli.board.too_many_villages", supply=supply, count=count),
-                                  "settlements")
-            if count > supply:
-                raise RecordError(msg("castelli.board.too_many_towns", supply=supply, count=count),
-                                  "settlements")
-    return Board(areas, spaces, settlements,
-                 {a: tuple(b) for a, b in borders.items()}, name)
+    for area_name, kind in raw.items():
+        where = f"settlements.{area_name}"
+        if area_name not in areas:
+            raise RecordError(msg("castelli.board.no_area", area=area_name), where)
+        if areas[area_name].kind != "plain":
+            raise RecordError(msg("castelli.board.settlement_not_plain", area=area_name,
+                                  kind=kind_word(areas[area_name].kind)), where)
+        if kind not in tables.SETTLEMENT_KINDS:
+            raise RecordError(msg("castelli.board.settlement_kind", shown=json.dumps(kind)), where)
+        settlements[area_name] = kind
+    for kind, supply in tables.SETTLEMENT_SUPPLY.items():
+        count = sum(1 for k in settlements.values() if k == kind)
+        if count > supply and kind == "village":
+            raise RecordError(msg("castelli.board.too_many_villages", supply=supply, count=count),
+                              "settlements")
+        if count > supply:
+            raise RecordError(msg("castelli.board.too_many_towns", supply=supply, count=count),
+                              "settlements")
+    return settlements
 
 
 def board_to_json(board: Board) -> dict[str, Any]:
