@@ -156,14 +156,19 @@ def shapes(state: State, said: list[str]) -> Iterator[dict[str, Any]]:
             build = {"type": "build", "player": player, "area": area, "on": on, "card": card,
                      "silver_for": silver_for}
             yield {key: value for key, value in build.items() if value is not None}
-        for card in tables.PLAY_CARDS:
-            play = {"type": "play", "player": player, "card": card}
-            if card == "king":
-                yield from ({**play, "value": v} for v in tables.KING_VALUES if v in numbers)
-            elif card == "traitor":
-                yield from ({**play, "target": target} for target in state.players)
-            elif card in ("peasant", "prince", "arsonist"):
-                yield from ({**play, "area": area} for area in areas)
-            else:
-                yield play
+        yield from _play_shapes(state, player, areas, numbers)
         yield from ({"type": "sell", "player": player, "cards": n} for n in sorted(numbers) if n >= 1)
+
+
+def _play_shapes(state: State, player: str, areas: list[str], numbers: set[int]) -> Iterator[dict[str, Any]]:
+    """Each card ``player`` could play with each target the words allow (a King's value must be said)."""
+    for card in tables.PLAY_CARDS:
+        play = {"type": "play", "player": player, "card": card}
+        if card == "king":
+            yield from ({**play, "value": v} for v in tables.KING_VALUES if v in numbers)
+        elif card == "traitor":
+            yield from ({**play, "target": target} for target in state.players)
+        elif card in ("peasant", "prince", "arsonist"):
+            yield from ({**play, "area": area} for area in areas)
+        else:
+            yield play

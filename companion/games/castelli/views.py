@@ -120,30 +120,49 @@ class Targets:
 
 
 def targets(state: State) -> Targets:
-    """Every target of the next tap (reveal, Steward, Guard, cards, selling, the end)."""
+    """Every target of the next tap (reveal, Steward, Guard, cards, selling, the end).
+
+    A finished game offers nothing to reveal, play, sell or end.
+    """
     reveals = legal.reveals(state)
+    guards = legal.guards(state)
+    playing = not state.finished
+    return Targets(
+        revealer=reveals[0]["player"] if reveals and playing else None,
+        reveal_spaces=tuple(dict.fromkeys(m["space"] for m in reveals)) if playing else (),
+        swap=any(m.get("swap") for m in reveals),
+        stewards=tuple(StewardTurn(p, shields) for p in state.players
+                       for shields in legal.steward_orientations(state, p)),
+        guard=guards[0]["player"] if guards else None,
+        plays=_card_plays(state) if playing else (),
+        sell=_sales(state) if playing else (),
+        end=state.all_revealed() and playing,
+    )
+
+
+def _card_plays(state: State) -> tuple[CardPlay, ...]:
+    """Per player who may play a card now, each card type it may play with that card's targets.
+
+    Grouped by card in the order of ``tables.PLAY_CARDS``, so the picker lists the cards the same
+    way whatever order the generator found them in.
+    """
     plays = []
-    for player in legal.turn_players(state) if not state.finished else []:
+    for player in legal.turn_players(state):
+        playable = legal.plays(state, player)
         for card in tables.PLAY_CARDS:
-            found = [m for m in legal.plays(state, player) if m["card"] == card]
+            found = [m for m in playable if m["card"] == card]
             if found:
                 plays.append(CardPlay(player, card,
                                       tuple(m["value"] for m in found if "value" in m),
                                       tuple(m["target"] for m in found if "target" in m),
                                       tuple(m["area"] for m in found if "area" in m)))
-    guards = legal.guards(state)
-    return Targets(
-        revealer=reveals[0]["player"] if reveals and not state.finished else None,
-        reveal_spaces=tuple(dict.fromkeys(m["space"] for m in reveals)) if not state.finished else (),
-        swap=any(m.get("swap") for m in reveals),
-        stewards=tuple(StewardTurn(p, shields) for p in state.players
-                       for shields in legal.steward_orientations(state, p)),
-        guard=guards[0]["player"] if guards else None,
-        plays=tuple(plays),
-        sell=tuple((p, len(legal.sells(state, p))) for p in legal.turn_players(state)
-                   if legal.sells(state, p) and not state.finished),
-        end=state.all_revealed() and not state.finished,
-    )
+    return tuple(plays)
+
+
+def _sales(state: State) -> tuple[tuple[str, int], ...]:
+    """(player, most cards it may sell) for each player who may sell now."""
+    most = ((p, len(legal.sells(state, p))) for p in legal.turn_players(state))
+    return tuple((p, n) for p, n in most if n)
 
 
 def preview_area(state: State, area: str) -> Resolution:
