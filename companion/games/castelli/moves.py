@@ -7,6 +7,7 @@ move survives a round trip unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,62 +134,93 @@ def parse_move(data: Any) -> Move:
     """A move from its record JSON; :class:`RecordError` names the bad field."""
     data = require_object(data)
     kind = data.get("type")
-    if kind == "reveal":
-        check_keys(data, required=("type", "player", "space", "shields"), optional=("silver", "swap"))
-        return Reveal(check_player(data), get_text(data, "space"), parse_shields(data),
-                      get_int(data, "silver", low=0, high=2, default=0) or 0,
-                      get_bool(data, "swap"))
-    if kind == "steward":
-        check_keys(data, required=("type", "player", "shields"))
-        return Steward(check_player(data), parse_shields(data))
-    if kind == "build":
-        check_keys(data, required=("type", "player", "area"), optional=("silver_for", "card", "on"))
-        on = get_str(data, "on")
-        cards = tables.TOP_BUILD_CARDS if on is not None else tables.BUILD_CARDS
-        card = data.get("card")
-        if card is not None and card not in cards:
-            if on is not None:
-                raise RecordError(msg("castelli.move.build_card_on", cards=", ".join(cards),
-                                      shown=_shown(card)))
-            raise RecordError(msg("castelli.move.build_card", cards=", ".join(cards), shown=_shown(card)))
-        return Build(check_player(data), get_text(data, "area"),
-                     get_str(data, "silver_for", choices=tables.RESOURCES), card, on)
-    if kind == "guard":
-        check_keys(data, required=("type", "player"))
-        return Guard(check_player(data))
-    if kind == "play":
-        card = data.get("card")
-        if card not in tables.PLAY_CARDS:
-            choices = ", ".join(tables.PLAY_CARDS)
-            if card == "steward" or card == "guard":
-                raise RecordError(msg("castelli.move.play_card_own_move", cards=choices,
-                                      shown=_shown(card), card=card))
-            if card in tables.BUILD_CARDS or card in tables.TOP_BUILD_CARDS:
-                raise RecordError(msg("castelli.move.play_card_with_build", cards=choices,
-                                      shown=_shown(card), card=card))
-            raise RecordError(msg("castelli.move.play_card", cards=choices, shown=_shown(card)))
-        extra = CARD_FIELD.get(card)
-        required = ("type", "player", "card") + ((extra,) if extra else ())
-        check_keys(data, required=required)
-        player = check_player(data)
-        if card == "king":
-            value = get_int(data, "value", required=True)
-            if value not in tables.KING_VALUES:
-                raise RecordError(msg("castelli.move.king_value",
-                                      values=", ".join(map(str, tables.KING_VALUES)), value=value))
-            return Play(player, card, value=value)
-        if card == "traitor":
-            return Play(player, card, target=get_text(data, "target"))
-        if extra == "area":
-            return Play(player, card, area=get_text(data, "area"))
-        return Play(player, card)
-    if kind == "sell":
-        check_keys(data, required=("type", "player", "cards"))
-        return Sell(check_player(data), get_int(data, "cards", low=1, required=True) or 1)
-    if kind == "end":
-        check_keys(data, required=("type",))
-        return End()
-    raise RecordError(msg("castelli.move.type", types=", ".join(MOVE_TYPES), shown=_shown(kind)))
+    parse = _PARSERS.get(kind) if isinstance(kind, str) else None
+    if parse is None:
+        raise RecordError(msg("castelli.move.type", types=", ".join(MOVE_TYPES), shown=_shown(kind)))
+    return parse(data)
+
+
+def _reveal(data: Mapping[str, Any]) -> Reveal:
+    check_keys(data, required=("type", "player", "space", "shields"), optional=("silver", "swap"))
+    return Reveal(check_player(data), get_text(data, "space"), parse_shields(data),
+                  get_int(data, "silver", low=0, high=2, default=0) or 0,
+                  get_bool(data, "swap"))
+
+
+def _steward(data: Mapping[str, Any]) -> Steward:
+    check_keys(data, required=("type", "player", "shields"))
+    return Steward(check_player(data), parse_shields(data))
+
+
+def _build(data: Mapping[str, Any]) -> Build:
+    """A build; the card it uses must be a build card (a top-build card when built ``on`` a castle)."""
+    check_keys(data, required=("type", "player", "area"), optional=("silver_for", "card", "on"))
+    on = get_str(data, "on")
+    cards = tables.TOP_BUILD_CARDS if on is not None else tables.BUILD_CARDS
+    card = data.get("card")
+    if card is not None and card not in cards:
+        if on is not None:
+            raise RecordError(msg("castelli.move.build_card_on", cards=", ".join(cards),
+                                  shown=_shown(card)))
+        raise RecordError(msg("castelli.move.build_card", cards=", ".join(cards), shown=_shown(card)))
+    return Build(check_player(data), get_text(data, "area"),
+                 get_str(data, "silver_for", choices=tables.RESOURCES), card, on)
+
+
+def _guard(data: Mapping[str, Any]) -> Guard:
+    check_keys(data, required=("type", "player"))
+    return Guard(check_player(data))
+
+
+def _play(data: Mapping[str, Any]) -> Play:
+    """A card played in a turn, with the one field its card needs (a King's value is checked here)."""
+    card = _played_card(data.get("card"))
+    extra = CARD_FIELD.get(card)
+    required = ("type", "player", "card") + ((extra,) if extra else ())
+    check_keys(data, required=required)
+    player = check_player(data)
+    if card == "king":
+        value = get_int(data, "value", required=True)
+        if value not in tables.KING_VALUES:
+            raise RecordError(msg("castelli.move.king_value",
+                                  values=", ".join(map(str, tables.KING_VALUES)), value=value))
+        return Play(player, card, value=value)
+    if card == "traitor":
+        return Play(player, card, target=get_text(data, "target"))
+    if extra == "area":
+        return Play(player, card, area=get_text(data, "area"))
+    return Play(player, card)
+
+
+def _played_card(card: Any) -> str:
+    """``card`` if it is played on its own; a card that is its own move or goes with a build says so."""
+    if card in tables.PLAY_CARDS:
+        return str(card)
+    choices = ", ".join(tables.PLAY_CARDS)
+    if card == "steward" or card == "guard":
+        raise RecordError(msg("castelli.move.play_card_own_move", cards=choices,
+                              shown=_shown(card), card=card))
+    if card in tables.BUILD_CARDS or card in tables.TOP_BUILD_CARDS:
+        raise RecordError(msg("castelli.move.play_card_with_build", cards=choices,
+                              shown=_shown(card), card=card))
+    raise RecordError(msg("castelli.move.play_card", cards=choices, shown=_shown(card)))
+
+
+def _sell(data: Mapping[str, Any]) -> Sell:
+    check_keys(data, required=("type", "player", "cards"))
+    return Sell(check_player(data), get_int(data, "cards", low=1, required=True) or 1)
+
+
+def _end(data: Mapping[str, Any]) -> End:
+    check_keys(data, required=("type",))
+    return End()
+
+
+#: The reader of each move type, by the record's ``type``.
+_PARSERS: dict[str, Callable[[Mapping[str, Any]], Move]] = {
+    "reveal": _reveal, "steward": _steward, "build": _build, "guard": _guard,
+    "play": _play, "sell": _sell, "end": _end,
+}
 
 
 def move_to_json(move: Move) -> dict[str, Any]:
