@@ -145,53 +145,77 @@ def _find_four(usable: Mapping[Space, int], adjacency: Adjacency, budget: int) -
                for seed in usable)
 
 
+#: "Not reachable" in the subset programme: above any real token count.
+_UNREACHABLE = 1 << 30
+
+
 def _cheapest_string(usable: Mapping[Space, int], adjacency: Adjacency) -> int | None:
     """Fewest tokens to add so some connected set of usable spaces shows all four guilds.
 
     A group Steiner tree over four guild classes with 0/1 node costs, solved by
     the Dreyfus-Wagner style subset dynamic programme (16 masks, small board).
-    Only run when no cheap set of four settles the question.
+    Only run when no cheap set of four settles the question. ``best[mask][v]``
+    is the cheapest connected set that holds space ``v`` and shows the guilds
+    of ``mask``; each mask is built from its smaller ones in two steps.
     """
     nodes = list(usable)
+    bits = _guild_bits(nodes)
+    if bits is None:
+        return None
     index = {space: i for i, space in enumerate(nodes)}
+    cost = [usable[space] for space in nodes]
+    links = [[index[near] for near in adjacency.get(space, ()) if near in index] for space in nodes]
+    full = (1 << tables.GUILD_COUNT) - 1
+    best = [[_UNREACHABLE] * len(nodes) for _ in range(full + 1)]
+    for v in range(len(nodes)):
+        best[0][v] = cost[v]
+        best[bits[v]][v] = cost[v]
+    for mask in range(1, full + 1):
+        _join_at_each_space(best, mask, bits, cost)
+        _extend_along_links(best[mask], links, cost)
+    answer = min(best[full]) if nodes else _UNREACHABLE
+    return None if answer >= _UNREACHABLE else answer
+
+
+def _guild_bits(nodes: list[Space]) -> list[int] | None:
+    """Each space's guild as one bit of a four-bit mask; None when the spaces miss a guild."""
     guild_bit: dict[str, int] = {}
     for space in nodes:
         guild_bit.setdefault(space[2], 1 << len(guild_bit))
     if len(guild_bit) < tables.GUILD_COUNT:
         return None
-    full = (1 << tables.GUILD_COUNT) - 1
-    inf = 1 << 30
-    count = len(nodes)
-    cost = [usable[space] for space in nodes]
-    bits = [guild_bit[space[2]] for space in nodes]
-    links = [[index[near] for near in adjacency.get(space, ()) if near in index] for space in nodes]
-    best = [[inf] * count for _ in range(full + 1)]
-    for v in range(count):
-        best[0][v] = cost[v]
-        best[bits[v]][v] = cost[v]
-    for mask in range(1, full + 1):
-        row = best[mask]
-        for v in range(count):
-            if mask & bits[v]:
-                row[v] = min(row[v], best[mask & ~bits[v]][v])
-            sub = (mask - 1) & mask
-            while sub:
-                value = best[sub][v] + best[mask ^ sub][v] - cost[v]
-                if value < row[v]:
-                    row[v] = value
-                sub = (sub - 1) & mask
-        heap = [(row[v], v) for v in range(count) if row[v] < inf]
-        heapq.heapify(heap)
-        while heap:
-            value, v = heapq.heappop(heap)
-            if value > row[v]:
-                continue
-            for u in links[v]:
-                if value + cost[u] < row[u]:
-                    row[u] = value + cost[u]
-                    heapq.heappush(heap, (row[u], u))
-    answer = min(best[full]) if nodes else inf
-    return None if answer >= inf else answer
+    return [guild_bit[space[2]] for space in nodes]
+
+
+def _join_at_each_space(best: list[list[int]], mask: int, bits: list[int], cost: list[int]) -> None:
+    """``best[mask]`` from sets meeting at one space: the space's own guild, or two smaller masks joined.
+
+    A space shared by the two joined sets is paid once (hence ``- cost[v]``).
+    """
+    row = best[mask]
+    for v in range(len(row)):
+        if mask & bits[v]:
+            row[v] = min(row[v], best[mask & ~bits[v]][v])
+        sub = (mask - 1) & mask
+        while sub:
+            value = best[sub][v] + best[mask ^ sub][v] - cost[v]
+            if value < row[v]:
+                row[v] = value
+            sub = (sub - 1) & mask
+
+
+def _extend_along_links(row: list[int], links: list[list[int]], cost: list[int]) -> None:
+    """Lower ``row`` by walking out from each space (Dijkstra with node costs): a set may grow a path."""
+    heap = [(row[v], v) for v in range(len(row)) if row[v] < _UNREACHABLE]
+    heapq.heapify(heap)
+    while heap:
+        value, v = heapq.heappop(heap)
+        if value > row[v]:
+            continue
+        for u in links[v]:
+            if value + cost[u] < row[u]:
+                row[u] = value + cost[u]
+                heapq.heappush(heap, (row[u], u))
 
 
 def could_still_build(state: State, player: str) -> bool:
@@ -237,23 +261,37 @@ def one_short(state: State, player: str) -> list[tuple[Group, Space]]:
         return []
     usable = _usable(state, player)
     mine = {space for space, cost in usable.items() if cost == 0}
-    room = {space for space, cost in usable.items() if cost == 1}
-    hints: list[tuple[Group, Space]] = []
     if state.variant == tables.STRING:
-        for space in sorted(room):
-            if not any(near in mine for near in state.adjacency.get(space, ())):
-                continue
-            for part in components(mine | {space}, state.adjacency):
-                if space in part and shows_all_guilds(part):
-                    before = [p for p in components(part - {space}, state.adjacency)
-                              if shows_all_guilds(p)]
-                    if len(before) == 0:
-                        hints.append((part, space))
-        return hints
+        room = {space for space, cost in usable.items() if cost == 1}
+        return _one_short_strings(state, mine, room)
+    return _one_short_fours(state, usable, mine)
 
+
+def _one_short_strings(state: State, mine: set[Space], room: set[Space]) -> list[tuple[Group, Space]]:
+    """String variant: a token on a space with room next to the player's that makes a new string.
+
+    The string must be new: the set it joins showed all four guilds in no part before.
+    """
+    hints: list[tuple[Group, Space]] = []
+    for space in sorted(room):
+        if not any(near in mine for near in state.adjacency.get(space, ())):
+            continue
+        for part in components(mine | {space}, state.adjacency):
+            if space in part and shows_all_guilds(part):
+                before = [p for p in components(part - {space}, state.adjacency)
+                          if shows_all_guilds(p)]
+                if len(before) == 0:
+                    hints.append((part, space))
+    return hints
+
+
+def _one_short_fours(state: State, usable: Mapping[Space, int],
+                     mine: set[Space]) -> list[tuple[Group, Space]]:
+    """Basic rules: connected fours of four guilds with the player's tokens on all spaces but one."""
     def one_gap(group: Group) -> bool:
         return sum(usable[space] for space in group) == 1
 
+    hints: list[tuple[Group, Space]] = []
     for group in connected_fours(usable, state.adjacency, one_gap):
         gap = next(space for space in group if usable[space] == 1)
         if all(space in mine or space == gap for space in group):
