@@ -9,8 +9,10 @@ in player words.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from companion.games.messages import msg
@@ -108,44 +110,73 @@ def split_words(text: str) -> list[str]:
     value is then JSON, as on the command line). A word that is one quoted
     text as a whole (``"Anna Maria"``, ``'towers=[...]'``) loses its quotes.
     """
-    words: list[str] = []
-    current: list[str] = []
-    brackets: list[str] = []
-    quote: str | None = None
-    escaped = False
+    splitter = _WordSplitter()
     for ch in text:
-        if quote is not None:
-            current.append(ch)
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == quote:
-                quote = None
-            continue
-        if ch.isspace() and not brackets:
-            if current:
-                words.append(_unquoted("".join(current)))
-                current = []
-            continue
-        current.append(ch)
+        splitter.feed(ch)
+    return splitter.finish()
+
+
+@dataclass
+class _WordSplitter:
+    """What :func:`split_words` knows between two characters: the words so far and what is open.
+
+    A character means something else inside a quote, inside brackets and
+    outside both; one method per place keeps each rule next to its reason.
+    """
+
+    words: list[str] = dataclasses.field(default_factory=list)
+    current: list[str] = dataclasses.field(default_factory=list)
+    brackets: list[str] = dataclasses.field(default_factory=list)  # the open ones, innermost last
+    quote: str | None = None
+    escaped: bool = False
+
+    def feed(self, ch: str) -> None:
+        """Take one character of the line."""
+        if self.quote is not None:
+            self._in_quote(ch)
+        elif ch.isspace() and not self.brackets:
+            self._end_word()
+        else:
+            self.current.append(ch)
+            self._open_or_close(ch)
+
+    def finish(self) -> list[str]:
+        """The words, once the line has ended; a quote or bracket left open is refused."""
+        if self.quote is not None:
+            raise InputError(msg("console.input.open_quote", quote=self.quote))
+        if self.brackets:
+            raise InputError(msg("console.input.open_bracket", opening=self.brackets[-1],
+                                 closing=_CLOSING[self.brackets[-1]]))
+        self._end_word()
+        return self.words
+
+    def _in_quote(self, ch: str) -> None:
+        """Inside quotes every character is kept; only the unescaped closing quote ends them."""
+        self.current.append(ch)
+        if self.escaped:
+            self.escaped = False
+        elif ch == "\\":
+            self.escaped = True
+        elif ch == self.quote:
+            self.quote = None
+
+    def _end_word(self) -> None:
+        if self.current:
+            self.words.append(_unquoted("".join(self.current)))
+            self.current = []
+
+    def _open_or_close(self, ch: str) -> None:
+        """A quote or bracket opens only where a value starts (or inside brackets); else it is a letter."""
+        current, brackets = self.current, self.brackets
         starts_value = len(current) == 1 or current[-2] == "="
         if ch in _QUOTES and (starts_value or (brackets and ch == '"')):
-            quote = ch  # an apostrophe inside a word (O'Brien) is a letter
+            self.quote = ch  # an apostrophe inside a word (O'Brien) is a letter
         elif ch in _CLOSING and (starts_value or brackets):
             brackets.append(ch)  # a bracket inside a word (Ann[2]) is a letter too
         elif ch in _CLOSING.values() and brackets:
             opening = brackets.pop()
             if _CLOSING[opening] != ch:
                 raise InputError(msg("console.input.wrong_bracket", opening=opening, closing=ch))
-    if quote is not None:
-        raise InputError(msg("console.input.open_quote", quote=quote))
-    if brackets:
-        raise InputError(msg("console.input.open_bracket", opening=brackets[-1],
-                                                         closing=_CLOSING[brackets[-1]]))
-    if current:
-        words.append(_unquoted("".join(current)))
-    return words
 
 
 def _unquoted(word: str) -> str:
