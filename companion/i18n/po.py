@@ -40,28 +40,33 @@ class PoEntry:
         return self.msgctxt, self.msgid
 
 
-def _unquote(literal: str, where: str) -> str:
+def _unquote(literal: str, name: str, number: int) -> str:
+    """The text of a quoted string on line ``number`` of ``name`` (the place is spelled out to refuse)."""
     if len(literal) < 2 or not (literal.startswith('"') and literal.endswith('"')):
-        raise PoError(f"{where}: a string must be in double quotes")
+        raise PoError(f"{name}:{number}: a string must be in double quotes")
     body = literal[1:-1]
     if "\\" not in body and '"' not in body:
         return body  # most texts: nothing to undo (and no per-character loop at start-up)
 
     def undo(found: re.Match[str]) -> str:
         if found.group(0) == '"':
-            raise PoError(f"{where}: a double quote inside a string must be escaped")
+            raise PoError(f"{name}:{number}: a double quote inside a string must be escaped")
         if found.group(1) not in _ESCAPES:  # "" for a backslash that ends the string
-            raise PoError(f"{where}: unknown escape in {literal}")
+            raise PoError(f"{name}:{number}: unknown escape in {literal}")
         return _ESCAPES[found.group(1)]
 
     return _ESCAPE_OR_QUOTE.sub(undo, body)
+
+
+#: The field a continuation line extends: its keyword and, for ``msgstr``, the plural index.
+_Target = tuple[str, "int | None"]
 
 
 def parse_po(text: str, name: str = "<po>") -> list[PoEntry]:
     """The entries of a ``.po`` text, the header (``msgid ""``) included, in file order."""
     entries: list[PoEntry] = []
     entry: PoEntry | None = None
-    target: tuple[str, int | None] | None = None  # the field a continuation line extends
+    target: _Target | None = None  # the field a continuation line extends
     flags_fuzzy = False
 
     def finish() -> None:
@@ -74,48 +79,64 @@ def parse_po(text: str, name: str = "<po>") -> list[PoEntry]:
 
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
-        where = f"{name}:{number}"
         if not line:
             continue
         if line.startswith("#"):
-            if line.startswith("#,") and "fuzzy" in (flag.strip() for flag in line[2:].split(",")):
+            if _marks_fuzzy(line):
                 flags_fuzzy = True
             continue
         if (match := _KEYWORD.match(line)) is not None:
             keyword, index, literal = match.group(1), match.group(2), match.group(3)
-            value = _unquote(literal, where)
-            # msgctxt starts an entry; so does msgid, unless it follows that entry's msgctxt
-            if keyword == "msgctxt" or (keyword == "msgid" and (target is None or target[0] != "msgctxt")):
+            value = _unquote(literal, name, number)
+            if _starts_entry(keyword, target):
                 finish()
                 entry = PoEntry(line=number, fuzzy=flags_fuzzy)
                 flags_fuzzy = False
             if entry is None:
-                raise PoError(f"{where}: {keyword} before msgid")
-            if keyword == "msgctxt":
-                entry.msgctxt = value
-                target = ("msgctxt", None)
-            elif keyword == "msgid":
-                entry.msgid = value
-                target = ("msgid", None)
-            elif keyword == "msgid_plural":
-                entry.msgid_plural = value
-                target = ("msgid_plural", None)
-            else:
-                slot = int(index) if index is not None else 0
-                entry.msgstr[slot] = value
-                target = ("msgstr", slot)
+                raise PoError(f"{name}:{number}: {keyword} before msgid")
+            target = _set_field(entry, keyword, index, value)
             continue
         if (match := _CONTINUATION.match(line)) is not None and entry is not None and target is not None:
-            value = _unquote(match.group(1), where)
-            kind, continued = target
-            if kind == "msgstr":
-                entry.msgstr[continued or 0] += value
-            else:
-                setattr(entry, kind, (getattr(entry, kind) or "") + value)
+            _extend_field(entry, target, _unquote(match.group(1), name, number))
             continue
-        raise PoError(f"{where}: cannot read this line: {raw.strip()[:40]}")
+        raise PoError(f"{name}:{number}: cannot read this line: {raw.strip()[:40]}")
     finish()
     return entries
+
+
+def _marks_fuzzy(comment: str) -> bool:
+    """Whether a comment line is a flags line (``#, ...``) that holds ``fuzzy``."""
+    return comment.startswith("#,") and "fuzzy" in (flag.strip() for flag in comment[2:].split(","))
+
+
+def _starts_entry(keyword: str, target: _Target | None) -> bool:
+    """``msgctxt`` starts an entry; so does ``msgid``, unless it follows that entry's ``msgctxt``."""
+    return keyword == "msgctxt" or (keyword == "msgid" and (target is None or target[0] != "msgctxt"))
+
+
+def _set_field(entry: PoEntry, keyword: str, index: str | None, value: str) -> _Target:
+    """Store ``value`` in the field ``keyword`` names (``msgstr[n]`` by its index); returns that field."""
+    if keyword == "msgctxt":
+        entry.msgctxt = value
+        return ("msgctxt", None)
+    if keyword == "msgid":
+        entry.msgid = value
+        return ("msgid", None)
+    if keyword == "msgid_plural":
+        entry.msgid_plural = value
+        return ("msgid_plural", None)
+    slot = int(index) if index is not None else 0
+    entry.msgstr[slot] = value
+    return ("msgstr", slot)
+
+
+def _extend_field(entry: PoEntry, target: _Target, value: str) -> None:
+    """Append a continuation line's text to the field the lines before it started."""
+    kind, continued = target
+    if kind == "msgstr":
+        entry.msgstr[continued or 0] += value
+    else:
+        setattr(entry, kind, (getattr(entry, kind) or "") + value)
 
 
 def read_po(path: Path) -> list[PoEntry]:
