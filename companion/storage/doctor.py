@@ -456,12 +456,33 @@ class RepairReport:
 
 
 def _rebuild(source: sqlite3.Connection, checkup: Checkup, target: sqlite3.Connection,
-             now: str) -> list[str]:
+             now: str) -> list[Message]:
+    """Fill the new store ``target`` from the readable copy, in one transaction: what was kept, cut and lost.
+
+    Plain tables are copied row by row; sessions are written from the
+    checkup (its readable moves), not copied, so a damaged log ends where it
+    can still be replayed.
+    """
+    target.execute("BEGIN")
+    lines = _copy_plain_tables(source, target)
+    session_columns = _columns(target, "sessions")
+    for health in checkup.sessions:
+        _write_session(target, health, session_columns, now)
+        lines.append(_kept(health))
+    target.execute("COMMIT")
+    lines += [msg("doctor.repair.lost", what=what) for what in checkup.unreadable]
+    return lines
+
+
+def _copy_plain_tables(source: sqlite3.Connection, target: sqlite3.Connection) -> list[Message]:
+    """Copy every readable row of the tables that are not a game's log, the columns both schemas have.
+
+    Returns a line for each table where some rows could not be read.
+    """
     lines: list[Message] = []
     old_tables = {name for (name,) in _rows(source, "SELECT name FROM sqlite_master WHERE type = 'table'")[0]}
     new_tables = [name for (name,) in target.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
-    target.execute("BEGIN")
     for table in new_tables:
         if table in _LOG_TABLES or table not in old_tables:
             continue
@@ -471,34 +492,41 @@ def _rebuild(source: sqlite3.Connection, checkup: Checkup, target: sqlite3.Conne
         names = ", ".join(f'"{c}"' for c in columns)
         target.executemany(f'INSERT OR IGNORE INTO "{table}" ({names}) VALUES ({marks})', rows)
         lines += [msg("doctor.repair.lost_some", table=table, reason=p) for p in problems]
-    session_columns = _columns(target, "sessions")
-    for health in checkup.sessions:
-        row = {k: v for k, v in health.row.items() if k in session_columns and k != "log_version"}
-        row["finished"] = (row.get("finished") or now) if health.finished else None
-        names = ", ".join(f'"{c}"' for c in row)
-        target.execute(f"INSERT INTO sessions ({names}) VALUES ({', '.join('?' for _ in row)})",
-                       list(row.values()))
-        target.executemany("INSERT INTO moves (session_id, idx, move) VALUES (?, ?, ?)",
-                           [(health.id, i, _dumps(m)) for i, m in enumerate(health.moves)])
-        if health.is_good:
-            target.executemany("INSERT INTO redo (session_id, pos, move) VALUES (?, ?, ?)",
-                               [(health.id, i, _dumps(m)) for i, m in enumerate(health.redo)])
-        if health.finished and health.summary is not None:
-            scores, winners = health.summary.get("scores", {}), set(health.summary.get("winners", []))
-            target.executemany(
-                "INSERT INTO results (session_id, seat, player, score, winner) VALUES (?, ?, ?, ?, ?)",
-                [(health.id, seat, name, int(scores.get(name, 0)), int(name in winners))
-                 for seat, name in enumerate(health.players)])
-        if health.is_good:
-            lines.append(msg("doctor.repair.kept_whole", session=health.id, count=health.good))
-        elif health.good:
-            lines.append(msg("doctor.repair.kept_some", session=health.id, good=health.good,
-                             reason=health.problem))
-        else:
-            lines.append(msg("doctor.repair.kept_none", session=health.id, reason=health.problem))
-    target.execute("COMMIT")
-    lines += [msg("doctor.repair.lost", what=what) for what in checkup.unreadable]
     return lines
+
+
+def _write_session(target: sqlite3.Connection, health: SessionHealth, session_columns: list[str],
+                   now: str) -> None:
+    """One session as the checkup found it: its row, its good moves, its redo stack and result if whole.
+
+    A finished game with no finishing time gets ``now``; a damaged log keeps
+    no redo stack (it was made for moves that are gone).
+    """
+    row = {k: v for k, v in health.row.items() if k in session_columns and k != "log_version"}
+    row["finished"] = (row.get("finished") or now) if health.finished else None
+    names = ", ".join(f'"{c}"' for c in row)
+    target.execute(f"INSERT INTO sessions ({names}) VALUES ({', '.join('?' for _ in row)})",
+                   list(row.values()))
+    target.executemany("INSERT INTO moves (session_id, idx, move) VALUES (?, ?, ?)",
+                       [(health.id, i, _dumps(m)) for i, m in enumerate(health.moves)])
+    if health.is_good:
+        target.executemany("INSERT INTO redo (session_id, pos, move) VALUES (?, ?, ?)",
+                           [(health.id, i, _dumps(m)) for i, m in enumerate(health.redo)])
+    if health.finished and health.summary is not None:
+        scores, winners = health.summary.get("scores", {}), set(health.summary.get("winners", []))
+        target.executemany(
+            "INSERT INTO results (session_id, seat, player, score, winner) VALUES (?, ?, ?, ?, ?)",
+            [(health.id, seat, name, int(scores.get(name, 0)), int(name in winners))
+             for seat, name in enumerate(health.players)])
+
+
+def _kept(health: SessionHealth) -> Message:
+    """What the repair kept of one session: all of it, the moves before the damage, or none."""
+    if health.is_good:
+        return msg("doctor.repair.kept_whole", session=health.id, count=health.good)
+    if health.good:
+        return msg("doctor.repair.kept_some", session=health.id, good=health.good, reason=health.problem)
+    return msg("doctor.repair.kept_none", session=health.id, reason=health.problem)
 
 
 def repair(path: Path, *, clock: Callable[[], datetime] | None = None,

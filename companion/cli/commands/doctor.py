@@ -13,11 +13,15 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.cli.commands.library import open_store, store_errors, title
 from companion.cli.main import UserError
 from companion.games.messages import msg
 from companion.i18n import text
+
+if TYPE_CHECKING:  # the store's module is imported when a command runs, not to build the parser
+    from companion.storage.doctor import Checkup, RepairReport
 
 EXIT_DAMAGED = 3
 
@@ -51,6 +55,7 @@ def _store_path(args: argparse.Namespace) -> Path:
 
 @store_errors
 def run_doctor(args: argparse.Namespace) -> int:
+    """Restore a backup, repair the store or only check it; the exit status says whether all is good."""
     from companion.storage import doctor
 
     path = _store_path(args)
@@ -67,14 +72,7 @@ def run_doctor(args: argparse.Namespace) -> int:
         return 0
     try:
         if args.repair:
-            report = doctor.repair(path)
-            print(text("doctor.repair.aside_wal" if report.with_wal else "doctor.repair.aside",
-                       path=str(report.aside)))
-            for line in report.lines:
-                print(line)
-            kept = sum(1 for s in report.checkup.sessions if s.is_good)
-            print(text("doctor.repair.rebuilt", path=str(path), kept=kept,
-                       count=len(report.checkup.sessions)))
+            _say_repaired(doctor.repair(path), path)
             return 0
         checkup = doctor.examine(path)
     except doctor.Unusable as error:
@@ -82,6 +80,23 @@ def run_doctor(args: argparse.Namespace) -> int:
 
         print(f"companion: {shown_line(str(error))}", file=sys.stderr)
         return EXIT_DAMAGED
+    _say_checkup(checkup)
+    return 0 if checkup.is_good else EXIT_DAMAGED
+
+
+def _say_repaired(report: RepairReport, path: Path) -> None:
+    """Where the damaged store was copied, what was kept of each session, and how many were whole."""
+    print(text("doctor.repair.aside_wal" if report.with_wal else "doctor.repair.aside",
+               path=str(report.aside)))
+    for line in report.lines:
+        print(line)
+    kept = sum(1 for s in report.checkup.sessions if s.is_good)
+    print(text("doctor.repair.rebuilt", path=str(path), kept=kept,
+               count=len(report.checkup.sessions)))
+
+
+def _say_checkup(checkup: Checkup) -> None:
+    """The pages, then each session (good, or damaged with the reason), then the verdict."""
     print(text("doctor.pages.sound") if not checkup.pages
           else text("doctor.pages.damaged", problems="; ".join(str(page) for page in checkup.pages[:3])))
     for lost in checkup.unreadable:
@@ -98,10 +113,9 @@ def run_doctor(args: argparse.Namespace) -> int:
     damaged = [h for h in checkup.sessions if not h.is_good]
     if checkup.is_good:
         print(text("doctor.all_good", count=len(checkup.sessions)))
-        return 0
-    print(text("doctor.damaged_pages" if checkup.pages or checkup.unreadable else "doctor.damaged",
-               damaged=len(damaged), count=len(checkup.sessions)))
-    return EXIT_DAMAGED
+    else:
+        print(text("doctor.damaged_pages" if checkup.pages or checkup.unreadable else "doctor.damaged",
+                   damaged=len(damaged), count=len(checkup.sessions)))
 
 
 @store_errors
