@@ -321,14 +321,28 @@ class CastelliBoard(FloatLayout):
 
     def area_detail(self, area: str) -> dict[str, Any]:
         """The words and figures of an area's detail, all from the engine's views and messages."""
+        preview = preview_area(self.state, area)
+        return {"title": self._area_title(area), "influence": dict(preview.influence),
+                "lines": self._area_lines(area, preview.explanation), "builds": self._area_builds(area)}
+
+    def _area_title(self, area: str) -> str:
+        """The area's name and kind, and what evaluating it gives (a mine: what is in it now)."""
         state = self.state
         spec = state.board.areas[area]
         gain = tables.AREA_GAIN[spec.kind]
         amount = state.mine if spec.kind == "mine" else spec.amount
         what = str(unit(gain, amount)) if gain else ""
-        title = say("ui.castelli.area.title", area=area, kind=kind_word(spec.kind), what=what) if what else \
-            say("ui.castelli.area.name", area=area, kind=kind_word(spec.kind))
-        preview = preview_area(state, area)
+        if what:
+            return say("ui.castelli.area.title", area=area, kind=kind_word(spec.kind), what=what)
+        return say("ui.castelli.area.name", area=area, kind=kind_word(spec.kind))
+
+    def _area_lines(self, area: str, if_now: Any) -> list[tuple[str, Any]]:
+        """The detail's lines, each with its colour: places, tiles still down, the evaluation, castles.
+
+        ``if_now`` explains what evaluating the area now would give, shown until it is evaluated.
+        """
+        state = self.state
+        spec = state.board.areas[area]
         lines: list[tuple[str, Any]] = []
         if spec.kind == "rock":
             lines.append((say("ui.castelli.area.places", count=spec.spots), TEXT_QUIET))
@@ -342,21 +356,30 @@ class CastelliBoard(FloatLayout):
                 lines.append((say("ui.castelli.area.evaluated", explanation=explained[-1]), TEXT))
         elif spec.kind != "plain":
             code = "ui.castelli.area.if_now_mine" if spec.kind == "mine" else "ui.castelli.area.if_now"
-            lines.append((say(code, explanation=preview.explanation), TEXT))
+            lines.append((say(code, explanation=if_now), TEXT))
         owners = [stack[-1] for stack in state.castles.get(area, ())]
         if owners:
             lines.append((say("ui.castelli.area.castles", players=owners), TEXT))
         if area in state.settlements:
             settled = settlement_word(state.settlements[area])
             lines.append((say("ui.castelli.area.settlement", settlement=settled), TEXT))
+        return lines
+
+    def _area_builds(self, area: str) -> list[dict[str, Any]]:
+        """The builds the engine accepts here now, as buttons.
+
+        Where castles may stand but none can be built now, one dimmed build
+        is offered anyway: tapped, it is proposed and the engine says why not.
+        """
+        state = self.state
         builder = self.builder(state)
         builds = [self.build_option(b) for b in build_targets(state, builder)
                   if b["move"]["area"] == area] if builder else []
-        if not builds and spec.kind in ("rock", "field", "forest"):
+        if not builds and state.board.areas[area].kind in ("rock", "field", "forest"):
             player = builder or self.to_move(state)
             builds = [{"text": say("ui.castelli.build.here", player=player), "live": False,
                        "move": {"type": "build", "player": player, "area": area}}]
-        return {"title": title, "influence": dict(preview.influence), "lines": lines, "builds": builds}
+        return builds
 
     def build_option(self, target: dict[str, Any]) -> dict[str, Any]:
         """One build the engine accepts, as a button: its cost (silver for a resource, a card), its points."""
