@@ -393,6 +393,26 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
                                players=", ".join(game_session.players)), game_session))
         return command
 
+    def json_move(text: str) -> Any | None:
+        """The move a JSON line means for the game in play, or None once its refusal is said."""
+        try:
+            data = decode_json(text)
+            if not isinstance(data, dict):
+                raise RecordError(msg("console.move.not_object"))
+            game_session = playing()
+            return game_session.game.parse_move(with_player_names(data, game_session.players))
+        except json.JSONDecodeError as error:
+            say(phrase("console.refused.not_json", reason=error.msg, column=error.colno))
+        except (RecordError, UserError, PlayerNameError) as error:
+            reason = one_line(str(error))
+            say(phrase("console.refused", reason=reason) if current["session"] is None
+                else phrase("console.refused.move", number=len(playing().log) + 1, reason=reason))
+        except InputError as error:
+            say(phrase("console.refused", reason=one_line(str(error))))
+        except RecursionError:
+            say(phrase("console.refused", reason=msg("console.input.too_deep", depth=MAX_DEPTH)))
+        return None
+
     words: dict[str, Callable[[], None]] = {"undo": undo, "redo": redo, "status": status,
                                             "help": lambda: say(phrase(HELP))}
     for line in lines:
@@ -428,25 +448,8 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
                     queue.post(propose(reading.move))
                 queue.drain()
                 continue
-            try:
-                data = decode_json(text)
-                if not isinstance(data, dict):
-                    raise RecordError(msg("console.move.not_object"))
-                game_session = playing()
-                move = game_session.game.parse_move(with_player_names(data, game_session.players))
-            except json.JSONDecodeError as error:
-                say(phrase("console.refused.not_json", reason=error.msg, column=error.colno))
-                continue
-            except (RecordError, UserError, PlayerNameError) as error:
-                reason = one_line(str(error))
-                say(phrase("console.refused", reason=reason) if current["session"] is None
-                    else phrase("console.refused.move", number=len(playing().log) + 1, reason=reason))
-                continue
-            except InputError as error:
-                say(phrase("console.refused", reason=one_line(str(error))))
-                continue
-            except RecursionError:
-                say(phrase("console.refused", reason=msg("console.input.too_deep", depth=MAX_DEPTH)))
+            move = json_move(text)
+            if move is None:
                 continue
             queue.post(propose(move))
         queue.drain()
