@@ -101,7 +101,7 @@ CARD_FIELD = {"king": "value", "traitor": "target", "peasant": "area", "prince":
               "arsonist": "area"}
 
 
-def parse_shields(data: dict[str, Any], key: str = "shields") -> Shields:
+def parse_shields(data: Mapping[str, Any], key: str = "shields") -> Shields:
     """The four shields of a tile, checked: each ``[colour, 1–6 or "card"]``, four colours."""
     raw = data.get(key)
     if raw is None:
