@@ -41,7 +41,7 @@ class ConsoleInput:
     listed: list[dict[str, Any]] = field(default_factory=list)
     waiting: dict[str, Any] | None = None
 
-    def read(self, game: Game, state: Any, text: str) -> Reading | None:
+    def read(self, game: Game[Any, Any], state: Any, text: str) -> Reading | None:
         """The reading of ``text``, or ``None`` when it is JSON (the caller's path, as before)."""
         if text.lower() == "moves":
             return self._list(game, state)
@@ -61,14 +61,14 @@ class ConsoleInput:
             return Reading([say_text("console.notation.refused", reason=one_line(str(error)))])
         return self._chosen(game, state, chosen)
 
-    def _list(self, game: Game, state: Any) -> Reading:
+    def _list(self, game: Game[Any, Any], state: Any) -> Reading:
         self.listed = game.legal_moves(state)
         if not self.listed:
             return Reading([say_text("cli.moves.none_now")])
         language = current_language()
         return Reading([f"{n:>3}. {game.describe(state, t, language)}" for n, t in enumerate(self.listed, 1)])
 
-    def _chosen(self, game: Game, state: Any, data: dict[str, Any]) -> Reading:
+    def _chosen(self, game: Game[Any, Any], state: Any, data: dict[str, Any]) -> Reading:
         try:
             return Reading(move=game.parse_move(data))
         except RecordError as error:
@@ -79,7 +79,7 @@ class ConsoleInput:
             move = game.describe(state, data, current_language())
             return Reading([say_text("console.observed.ask", move=move, hint=hint)])
 
-    def _complete(self, game: Game, state: Any, text: str) -> Reading:
+    def _complete(self, game: Game[Any, Any], state: Any, text: str) -> Reading:
         template = self.waiting
         assert template is not None
         filled = game.read_observed(state, template, tokens(text))

@@ -39,7 +39,7 @@ from companion.storage.lock import LockHeld, WriterLock
 from companion.storage.migrations import MIGRATIONS, Migration
 
 Clock = Callable[[], datetime]
-GameLookup = Callable[[str], Game]
+GameLookup = Callable[[str], Game[Any, Any]]
 
 
 class StoreError(Exception):
