@@ -460,7 +460,7 @@ class SeatPanels:
             link.send(protocol.refused_line(self._why_not_playing(link.seat)))
             return
         game, state = session.game, session.state
-        choices = [t for t in game.legal_moves(state) if t.get("player") == player]
+        choices = [t for t in game.move_templates(state) if t.get("player") == player]
         if not choices:
             link.cursor = -1
             link.send(protocol.pick_line(0, 0, text("panel.pick.none")))
