@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import Turn
+from companion.games.base import MoveTemplate, Turn
 from companion.games.notation import NotationError
 from companion.games.registry import GAMES, get_game
 from companion.service.records import parse_record
@@ -45,6 +45,7 @@ def check_list(game, state) -> list[dict]:
     for move in listed:
         assert move == template(move), f"{move} is not in minimal form"
         # what MoveTemplate (the front ends' typed view) promises: a type always, a player's name if any
+        assert MoveTemplate.__required_keys__ <= move.keys(), f"{move} lacks a field every template has"
         assert isinstance(move.get("type"), str), f"{move} has no type"
         assert isinstance(move.get("player", ""), str), f"{move}: player is not a name"
         assert game.actor(game.parse_move(fill(game, state, move))) == move.get("player")

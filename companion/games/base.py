@@ -14,7 +14,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Required, TypedDict, TypeVar, cast
+from typing import Any, ClassVar, Generic, TypedDict, TypeVar, cast
 
 from companion.games.messages import Message
 
@@ -22,7 +22,15 @@ StateT = TypeVar("StateT")
 MoveT = TypeVar("MoveT")
 
 
-class MoveTemplate(TypedDict, total=False):
+class _TemplateType(TypedDict):
+    #: The record's move type (``"build"``, ``"reveal"``...): always present.
+    type: str
+
+
+# Two classes rather than ``Required[str]``: with postponed annotations (this module's
+# ``from __future__ import annotations``) ``Required`` is invisible at run time, and
+# ``MoveTemplate.__required_keys__`` would wrongly leave ``type`` out.
+class MoveTemplate(_TemplateType, total=False):
     """A legal move as the front ends read it: the fields every game's templates share.
 
     ``legal_moves`` returns record JSON (records.md, "`companion moves`"), a
@@ -35,8 +43,6 @@ class MoveTemplate(TypedDict, total=False):
     ``tests/test_contract.py`` checks every template of every game fits.
     """
 
-    #: The record's move type (``"build"``, ``"reveal"``...): always present.
-    type: Required[str]
     #: The player whose move it is; absent for moves the table makes (a display refill).
     player: str
 
