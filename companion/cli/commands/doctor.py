@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # the store's module is imported when a command runs, not to 
 EXIT_DAMAGED = 3
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     doctor = subparsers.add_parser(
         "doctor", help="cli.doctor.help",
         description="cli.doctor.description")
