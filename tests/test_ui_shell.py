@@ -202,6 +202,24 @@ def test_settings_round_trip_through_the_store(shell, tmp_path: Path) -> None:
     shell.table.app.close = lambda: None
 
 
+def test_the_steppers_stop_at_the_limits_of_the_settings_table(shell) -> None:
+    from companion.service.settings import BACKUPS_KEPT, whole_number
+
+    app = shell.table.app
+    app.change_setting("oled.brightness", whole_number("oled.brightness").high - 5)
+    app.change_setting(BACKUPS_KEPT, whole_number(BACKUPS_KEPT).low)
+    kit.tap(kit.find("Settings"))
+    for label, key, expected in (("ui.settings.oled_brightness", "oled.brightness", 100),
+                                 ("ui.settings.backups_kept", BACKUPS_KEPT, 0)):
+        line = kit.find(i18n.text(label)).parent
+        minus, plus = [w for w in line.children if isinstance(w, Tap)][::-1]
+        for _ in range(2):
+            kit.tap(plus if key == "oled.brightness" else minus)
+        assert app.settings()[key] == expected
+        kit.find(str(expected), root=kit.find(i18n.text(label)).parent)
+    assert not shell.banner.shown  # stopped at the limit, not refused past it
+
+
 def test_game_over_shows_the_winner_breakdown_and_a_scannable_qr_code(shell, shots: Path) -> None:
     import zxingcpp
     from PIL import Image

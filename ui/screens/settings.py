@@ -23,6 +23,7 @@ from companion.service.settings import (
     SAN_GIMIGNANO_GUILDS,
     SETTINGS,
     bgg_id_key,
+    whole_number,
 )
 from companion.storage import stick
 from companion.system import power
@@ -30,7 +31,8 @@ from ui import theme
 from ui.screens import ShellScreen, column, row, scrolling_list
 from ui.widgets import Field, LongTap, Tap, Words
 
-#: The number settings: key -> (the step of − and +, the message code of its label).
+#: The number settings changed with − and +: key -> (the step, the message code of its label).
+#: Their limits and defaults are the settings table's (:mod:`companion.service.settings`).
 STEPPED: dict[str, tuple[int, str]] = {
     "oled.brightness": (10, "ui.settings.oled_brightness"),
     "oled.timeout": (60, "ui.settings.oled_timeout"),
@@ -68,10 +70,6 @@ POWER_HOLDS: dict[power.PowerAction, str] = {
 class SettingsScreen(ShellScreen):
     """Every setting on one scrolling page."""
 
-    #: How the power actions run their command (``None``: ``systemctl``); tests put their own here.
-    power_run: power.Runner | None = None
-    #: Where the backup stick is mounted (the config's ``backup.stick``; ``companion run`` sets it).
-    stick_mount: str = stick.DEFAULT_MOUNT
     #: What the last backup to the stick said (shown under its button until the screen is left).
     stick_said: str = ""
 
@@ -196,7 +194,7 @@ class SettingsScreen(ShellScreen):
     def back_up_to_stick(self) -> None:
         """Write the backup onto the stick and say it may be pulled; a refusal also in the banner."""
         try:
-            done = stick.backup_to_stick(self.shell.table.app.store, self.stick_mount)
+            done = stick.backup_to_stick(self.shell.table.app.store, self.shell.options.stick_mount)
         except stick.StickError as error:
             self.stick_said = str(error)
             self.shell.refuse(self.stick_said)
@@ -211,8 +209,7 @@ class SettingsScreen(ShellScreen):
     # -- changes -----------------------------------------------------------------------
     def step(self, key: str, by: int) -> None:
         app = self.shell.table.app
-        low, high = {"oled.brightness": (1, 100), BACKUPS_KEPT: (0, 365)}.get(key, (0, 24 * 3600))
-        value = max(low, min(high, app.settings()[key] + by))
+        value = whole_number(key).clamp(app.settings()[key] + by)
         self.shell.attempt(app.change_setting, key, value)
         self.redraw()
 
@@ -252,7 +249,7 @@ class SettingsScreen(ShellScreen):
 
     def power(self, action: power.PowerAction) -> None:
         """Switch off, restart or stop for maintenance; a refusal (no polkit rule, a laptop) in the banner."""
-        run = self.power_run
+        run = self.shell.options.power_run
         refusal = power.perform(action) if run is None else power.perform(action, run=run)
         if refusal is not None:
             self.shell.refuse(str(refusal))
