@@ -482,6 +482,27 @@ def test_an_undo_from_elsewhere_closes_the_amend_of_a_move_that_is_gone(shell) -
     kit.find(i18n.text("ui.history.empty"))
 
 
+def test_a_tap_left_over_from_a_game_closed_elsewhere_enters_nothing(shell) -> None:
+    """The game closed by a button or another screen between a row drawn and its tap: no crash, no move."""
+    start_three_player_campanile(shell)
+    kit.tap(kit.find("Albert: brown +3"))
+    game, history = shell.screens.get_screen("game"), shell.screens.get_screen("history")
+    kit.tap(kit.find(i18n.text("ui.bar.history"), Tap))
+    kit.tap(kit.find("1. Albert: brown +3"))
+    live = shell.table.live
+    template = {"type": "build", "player": "Birgit", "tower": "grey", "stories": 2}
+    replacement = live.session.game.parse_move(
+        {"type": "build", "player": "Albert", "tower": "grey", "stories": 2})
+    shell.table.close()  # what a hardware button's "close" does, on the main loop
+    kit.pump(2)
+    assert shell.table.session is None
+    history.consider(replacement)  # the amend panel's choice, tapped late
+    game.choose(template)  # the move picker's row, tapped late
+    game.enter_notation()
+    assert history.verdict is None and not shell.banner.shown
+    assert len(live.session.log) == 1  # stored as it was: nothing entered, nothing amended
+
+
 def test_the_garbage_is_collected_only_after_a_quiet_while(shell) -> None:
     import gc
 

@@ -62,10 +62,10 @@ class GameScreen(ShellScreen):
         self._built_for: tuple[int, str] | None = None
 
     def redraw(self) -> None:
-        session = self.shell.table.session
-        if session is None:
-            return
         live = self.shell.table.live
+        if live is None:
+            return
+        session = live.session
         if self._built_for == (live.id, current_language()) and self.children:
             self._redraw_bar(session)
             if self.board is not None:
@@ -174,8 +174,14 @@ class GameScreen(ShellScreen):
                                 "chooser": self.choose} for template in game.legal_moves(state)]
 
     def choose(self, template: dict[str, Any]) -> None:
-        """A legal move tapped: enter it; one with something observed still open goes to the field."""
+        """A legal move tapped: enter it; one with something observed still open goes to the field.
+
+        A row tapped after the game was closed (by a button, a panel, another
+        screen) enters nothing.
+        """
         session = self.shell.table.session
+        if session is None:
+            return
         try:
             move = session.game.parse_move(template)
         except RecordError:
