@@ -220,6 +220,23 @@ def test_the_steppers_stop_at_the_limits_of_the_settings_table(shell) -> None:
     assert not shell.banner.shown  # stopped at the limit, not refused past it
 
 
+def test_the_settings_screen_has_one_row_per_setting_of_the_settings_table(shell, monkeypatch) -> None:
+    import dataclasses
+
+    from companion.service import settings as table
+    from ui.screens.settings import SettingsScreen
+
+    kit.tap(kit.find("Settings"))
+    screen = shell.screens.get_screen("settings")
+    assert {table.LANGUAGE, *screen.steppers, *screen.texts} == set(table.SETTINGS)
+    assert [c.code for c in screen.choices] == list(table.LANGUAGES)
+    # a setting the table gains is on the screen with no change to the screen
+    motto = dataclasses.replace(table.SETTINGS["table.name"], key="table.motto")
+    monkeypatch.setitem(table.SETTINGS, "table.motto", motto)
+    grown = SettingsScreen(shell, name="grown")
+    assert "table.motto" in grown.texts and "table.motto" in grown.fields
+
+
 def test_game_over_shows_the_winner_breakdown_and_a_scannable_qr_code(shell, shots: Path) -> None:
     import zxingcpp
     from PIL import Image
