@@ -278,6 +278,27 @@ def test_statistics_show_each_players_record_and_the_score_chart(shell, shots: P
     kit.screenshot(shots / "en-statistics.png")
 
 
+def test_statistics_say_when_there_is_none_and_step_between_finished_games(shell) -> None:
+    app = shell.table.app
+    kit.tap(kit.find("Statistics"))
+    screen = shell.screens.get_screen("stats")
+    kit.find(i18n.text("ui.stats.none"), root=screen)
+    kit.find(i18n.text("ui.stats.no_chart"), root=screen)
+    app.import_record(json.loads(EXAMPLE.read_text(encoding="utf-8")))
+    app.import_record(json.loads(EXAMPLE.read_text(encoding="utf-8").replace("Albert", "Agnes")))
+    shell.go("stats")  # the same screen brought up to date, its widgets kept
+    assert screen.has_stats and len([s for s in app.sessions() if s.is_finished]) == 2
+    newest = screen.shown_game
+    older = kit.find(i18n.text("ui.stats.older"), Tap, root=screen)
+    newer = kit.find(i18n.text("ui.stats.newer"), Tap, root=screen)
+    assert newer.disabled and not older.disabled
+    kit.tap(older)
+    assert screen.shown_game not in (None, newest) and screen.chart.series
+    assert older.disabled and not newer.disabled
+    kit.tap(newer)
+    assert screen.shown_game == newest
+
+
 def test_an_unfinished_game_is_resumed_or_abandoned_with_a_long_press(shell) -> None:
     app = shell.table.app
     first = app.start("campanile", ["Albert", "Birgit", "Franziska"]).id
