@@ -146,6 +146,13 @@ class PowerHold(LongTap):
     label = StringProperty("")
 
 
+class SettingsPage(BoxLayout):
+    """The settings screen's widgets (``settings.kv``), built when the screen is first shown: the
+    page is the largest of the shell, and start-up should not wait for it."""
+
+    screen = ObjectProperty(None, allownone=True)
+
+
 class SettingsScreen(ShellScreen):
     """Every setting on one scrolling page."""
 
@@ -162,11 +169,14 @@ class SettingsScreen(ShellScreen):
         self.texts: dict[str, TextSettingRow] = {}
         self.choices: list[LanguageChoice] = []
         self.profile_rows: list[ProfileRow] = []
-        self._build_rows()
+        self.page: SettingsPage | None = None
 
-    def _build_rows(self) -> None:
-        """One row per setting of the settings table, once (a redraw only sets their values)."""
-        ids = self.ids
+    def _build(self) -> SettingsPage:
+        """The page, and on it one row per setting of the settings table, once (a redraw only sets
+        their values)."""
+        self.page = SettingsPage(screen=self)
+        self.add_widget(self.page)
+        ids = self.page.ids
         for key in SETTINGS:
             if key == LANGUAGE:
                 self.choices = [self._row(LanguageChoice, ids.languages, code=language)
@@ -182,6 +192,7 @@ class SettingsScreen(ShellScreen):
         self.fields["profile"] = ids.profile
         for action, label in POWER_HOLDS.items():
             self._row(PowerHold, ids.power, action=action, label=label)
+        return self.page
 
     def _row(self, kind: type[Any], group: Any, **values: Any) -> Any:
         """A ``kind`` of row added to ``group``, speaking the screen's language from now on."""
@@ -191,6 +202,8 @@ class SettingsScreen(ShellScreen):
         return row
 
     def refresh(self) -> None:
+        if self.page is None:
+            self._build()
         app = self.shell.table.app
         values = app.settings()
         for choice in self.choices:
@@ -210,11 +223,16 @@ class SettingsScreen(ShellScreen):
     def _refresh_profiles(self, names: list[str]) -> None:
         """As many profile rows as profiles (rows kept, added or taken off), each with its name."""
         while len(self.profile_rows) < len(names):
-            self.profile_rows.append(self._row(ProfileRow, self.ids.profiles))
+            self.profile_rows.append(self._row(ProfileRow, self._ids().profiles))
         while len(self.profile_rows) > len(names):
-            self.ids.profiles.remove_widget(self.profile_rows.pop())
+            self._ids().profiles.remove_widget(self.profile_rows.pop())
         for row, name in zip(self.profile_rows, names, strict=True):
             row.name = name
+
+    def _ids(self) -> Any:
+        """The page's widgets by id (the page is built by then: every change follows a redraw)."""
+        page = self.page if self.page is not None else self._build()
+        return page.ids
 
     def on_leave(self, *args: Any) -> None:
         self.stick_said = ""
@@ -230,7 +248,7 @@ class SettingsScreen(ShellScreen):
             self.stick_said = str(done.message)
             self.shell.banner.hide()  # an earlier "no stick" is answered now
         # shown in place (bound to stick_said), and scrolled into view: the answer to this tap
-        view, words = self.ids.view, self.ids.stick_words
+        view, words = self._ids().view, self._ids().stick_words
         Clock.schedule_once(lambda _dt: view.scroll_to(words, padding=8, animate=False), 0)
 
     # -- changes -----------------------------------------------------------------------
