@@ -20,7 +20,7 @@ from companion.service.names import initials
 from ui import theme
 from ui.games import board_class
 from ui.players import table_colours
-from ui.screens import ShellScreen, column, filler, row
+from ui.screens import ShellScreen, column, filler, row, show
 from ui.widgets import BarTap, Field, Figure, Tap, Words, badge
 
 
@@ -102,6 +102,8 @@ class GameScreen(ShellScreen):
         self.redo_button = BarTap(text=text("ui.bar.redo"))
         self.redo_button.bind(on_release=lambda *_: self.shell.command("redo"))
         self.turn_badge_box = BoxLayout(size_hint_x=None, width=theme.TOUCH)
+        self.turn_badge = badge("", None)  # one badge, its initials and colour set on each turn
+        self.turn_badge_box.add_widget(self.turn_badge)
         self.turn_label = Words(text="", bold=True)
         history = BarTap(text=text("ui.bar.history"))
         history.bind(on_release=lambda *_: self.shell.command("history"))
@@ -116,12 +118,14 @@ class GameScreen(ShellScreen):
         self.undo_button.disabled = not session.can_undo
         self.redo_button.disabled = not session.can_redo
         self.turn_label.text = turn_words(session)
-        self.turn_badge_box.clear_widgets()
         turn = session.game.turn(session.state)
         acting = turn.acting
-        if acting is not None and not session.game.is_finished(session.state):
-            colours = player_colours(self.shell, session)
-            self.turn_badge_box.add_widget(badge(initials(session.players)[acting], colours[acting]))
+        shown = acting is not None and not session.game.is_finished(session.state)
+        if acting is not None and shown:
+            fill = theme.piece_colour(player_colours(self.shell, session)[acting])
+            self.turn_badge.text = initials(session.players)[acting]
+            self.turn_badge.swatch, self.turn_badge.color = fill, theme.text_on(fill)
+        show(self.turn_badge, shown)
         if self.board is None and self.children:
             self._fill_picker(session)
 
