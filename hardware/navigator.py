@@ -232,6 +232,9 @@ class Navigator:
                     self.notify(refused_pages(text(needs)))
                     return
                 choices = observed_choices(game, state, template)
+                if not choices:  # a game whose part offers no choice for this field
+                    self.notify(refused_pages(text("oled.needs.observed")))
+                    return
                 self.listing = Listing(text("oled.choose.card"),
                                        [fit(_card_label(game, state, c)) for c in choices],
                                        [self._propose(c) for c in choices])
