@@ -63,6 +63,7 @@ def test_the_oled_the_touchscreen_and_the_console_use_the_one_initials(tmp_path)
         page = status_pages(live.session.game, live.session.state)[0]
         assert "An1 0  Anna 0  Bo 0" in [line.text for line in page.lines]
     root = Path(__file__).resolve().parent.parent
-    copies = [path.relative_to(root).as_posix() for folder in ("companion", "hardware", "ui")
-              for path in (root / folder).rglob("*.py") if "def initials(" in path.read_text(encoding="utf-8")]
+    sources = [path for folder in ("companion", "hardware", "ui") for path in (root / folder).rglob("*.py")]
+    copies = [p.relative_to(root).as_posix() for p in sources
+              if "def initials(" in p.read_text(encoding="utf-8")]
     assert copies == ["companion/service/names.py"]  # the console, the OLED and the screens import it

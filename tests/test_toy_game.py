@@ -1,4 +1,4 @@
-"""A game defined only in tests/ (Toy Tally) plays through every front end, with no change outside its package.
+"""A game defined only in tests/ (Toy Tally) plays through every front end, nothing changed outside it.
 
 The toy is registered for each test and forgotten after it. It has no part
 of its own in any front end, so each plays it generically: the service
@@ -48,7 +48,8 @@ def test_the_service_starts_plays_undoes_and_finishes_the_toy(app: Companion) ->
     app.store.set_setting(TARGET, 3)  # not a simple setting of the settings table: stored as it is
     live = app.start("toy-tally", PLAYERS[:2], colours_by_seat=True)
     stored = app.store.session(live.id)
-    assert stored.setup == {"colors": {"Ann": "blue", "Anna": "red"}, "target": 3}  # by seat; the table's target
+    # the colours by seat, the target from the table
+    assert stored.setup == {"colors": {"Ann": "blue", "Anna": "red"}, "target": 3}
     session, game = live.session, live.session.game
     session.propose(game.parse_move({"type": "add", "player": "Ann", "points": 2}))
     session.propose(game.parse_move({"type": "roll", "player": "Anna", "pips": 6}))
@@ -57,7 +58,8 @@ def test_the_service_starts_plays_undoes_and_finishes_the_toy(app: Companion) ->
     session.propose(game.parse_move({"type": "add", "player": "Anna", "points": 1}))
     session.propose(game.parse_move({"type": "add", "player": "Ann", "points": 1}))
     assert game.is_finished(session.state)
-    assert [(r.player, r.score, r.winner) for r in app.store.results()] == [("Ann", 3, True), ("Anna", 1, False)]
+    results = [(r.player, r.score, r.winner) for r in app.store.results()]
+    assert results == [("Ann", 3, True), ("Anna", 1, False)]
     record = app.export_record(live.id)
     assert record["game"] == "toy-tally" and len(record["moves"]) == 3
 

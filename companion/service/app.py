@@ -29,12 +29,12 @@ from companion.games.descriptor import GameDescriptor, NewGame, SetupNeeded, sea
 from companion.games.messages import Message, msg
 from companion.games.registry import descriptor, descriptors, get_game
 from companion.service import bgstats
+from companion.service.errors import AppError
+from companion.service.games import Board, GameServices
 from companion.service.names import check_distinct
 from companion.service.records import ReplayError, check_players, final_state, parse_record, record_json
 from companion.service.session import Change, Session
 from companion.service.settings import (
-    CAMPANILE_TWO_PLAYER_FLAGS,
-    CASTELLI_BOARDS,
     SettingError,
     bgg_id_key,
     check_setting,
@@ -44,9 +44,7 @@ from companion.service.settings import (
 from companion.storage.store import Clock, GameLookup, Result, SessionRow, Store, StoreError, StoreJournal
 from companion.system.clock import clock_is_sure
 
-
-class AppError(Exception):
-    """A request the players can fix (no such game, a colour taken twice ...); one line, nothing changed."""
+__all__ = ["PIECE_COLOURS", "AppError", "Board", "Companion", "LiveGame", "Profile"]
 
 
 class _PieceColours(Mapping[str, "tuple[str, ...] | None"]):
@@ -108,16 +106,6 @@ class Profile:
     colours: Mapping[str, str]
 
 
-@dataclass(frozen=True)
-class Board:
-    """A Castelli board the players may start a game on."""
-
-    name: str
-    shipped: bool
-    spaces: int
-    areas: int
-
-
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
@@ -131,8 +119,12 @@ def _profile_name(name: Any) -> str:
     return name
 
 
-class Companion:
-    """The service over one store. One per process, used from the session's thread."""
+class Companion(GameServices):
+    """The service over one store. One per process, used from the session's thread.
+
+    What only one game needs (its flag table, its boards) comes from that game's service part,
+    listed in :mod:`companion.service.games`.
+    """
 
     def __init__(self, store: Store, *, games: GameLookup = get_game,
                  clock_sure: Callable[[], bool] = clock_is_sure,
@@ -479,79 +471,6 @@ class Companion:
             raise AppError(*error.args) from None
         self.store.set_setting(key, value)
         return value
-
-    # -- the 2-player flag table ---------------------------------------------------
-    def flag_table(self) -> dict[str, list[list[int]]] | None:
-        """The 2-player Campanile flag table the players confirmed, or ``None``."""
-        table: dict[str, list[list[int]]] | None = self.store.get_setting(CAMPANILE_TWO_PLAYER_FLAGS)
-        return table
-
-    def confirm_flag_table(self, table: Mapping[str, Any]) -> dict[str, list[list[int]]]:
-        """Check the flag values copied from the cards and keep them for every 2-player game.
-
-        :class:`RecordError` naming the flag (``intermezzo[2]: ...``); nothing is stored then.
-        """
-        from companion.games.campanile.setup import read_flag_table
-
-        intermezzo, finito = read_flag_table(dict(table), path="")
-        confirmed = {"intermezzo": [list(f) for f in intermezzo], "finito": [list(f) for f in finito]}
-        self.store.set_setting(CAMPANILE_TWO_PLAYER_FLAGS, confirmed)
-        return confirmed
-
-    def forget_flag_table(self) -> None:
-        self.store.delete_setting(CAMPANILE_TWO_PLAYER_FLAGS)
-
-    # -- Castelli boards -------------------------------------------------------------
-    def boards(self) -> list[Board]:
-        """The layouts the companion ships, then the boards stored here (by name)."""
-        from companion.games.castelli.board import layout_names, load_layout
-
-        shipped = [Board(name, True, len(b.spaces), len(b.areas))
-                   for name, b in ((n, load_layout(n)) for n in layout_names())]
-        stored = self.store.get_setting(CASTELLI_BOARDS, {})
-        return shipped + [Board(name, False, len(data.get("spaces", {})), len(data.get("areas", {})))
-                          for name, data in sorted(stored.items())]
-
-    def save_board(self, name: str, data: Mapping[str, Any]) -> bool:
-        """Validate a board and keep it under ``name``; returns whether it replaced one.
-
-        :class:`RecordError` naming the field of a bad board; :class:`AppError`
-        for an empty name or the name of a shipped layout.
-        """
-        from companion.games.castelli.board import layout_names, validate_board
-
-        name = name.strip() if isinstance(name, str) else ""
-        if not name:
-            raise AppError(msg("app.board.no_name"))
-        if name in layout_names():
-            raise AppError(msg("app.board.shipped_name", name=name))
-        validate_board(dict(data))
-        boards = dict(self.store.get_setting(CASTELLI_BOARDS, {}))
-        replaced = name in boards
-        boards[name] = dict(data)
-        self.store.set_setting(CASTELLI_BOARDS, boards)
-        return replaced
-
-    def board_data(self, name: str) -> dict[str, Any]:
-        """The inline JSON of a board by name (a shipped layout, or one stored here), to edit or copy.
-
-        :class:`AppError` for a name the companion does not know.
-        """
-        from companion.games.castelli.board import board_to_json, layout_names, load_layout
-
-        stored = self.store.get_setting(CASTELLI_BOARDS, {})
-        if name in stored:
-            return dict(stored[name])
-        if name in layout_names():
-            return board_to_json(load_layout(name))
-        raise AppError(msg("app.board.unknown", name=name))
-
-    def forget_board(self, name: str) -> None:
-        boards = dict(self.store.get_setting(CASTELLI_BOARDS, {}))
-        if name not in boards:
-            raise AppError(msg("app.board.unknown", name=name))
-        del boards[name]
-        self.store.set_setting(CASTELLI_BOARDS, boards)
 
     # -- BG Stats ------------------------------------------------------------------
     def bgstats_play(self, session_id: int) -> bgstats.Play:

@@ -109,8 +109,8 @@ class ToyTally(Game[State, Move]):
         if self.is_finished(state):
             return []
         player = state.players[state.seat]
-        return [{"type": "add", "player": player, "points": 1}, {"type": "add", "player": player, "points": 2},
-                {"type": "roll", "player": player}]
+        return [{"type": "add", "player": player, "points": 1},
+                {"type": "add", "player": player, "points": 2}, {"type": "roll", "player": player}]
 
     def describe(self, state: State, move: Mapping[str, Any], lang: str = "en") -> str:
         if move["type"] == "add":
@@ -129,7 +129,8 @@ class ToyTally(Game[State, Move]):
         if self.is_finished(state):
             return Turn(None, (), None)
         player = state.players[state.seat]
-        return turn_from(self.legal_moves(state), player, state.players[(state.seat + 1) % len(state.players)])
+        following = state.players[(state.seat + 1) % len(state.players)]
+        return turn_from(self.legal_moves(state), player, following)
 
     def outcome(self, state: State) -> Outcome:
         scores = self._scores(state)
