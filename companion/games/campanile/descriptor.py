@@ -7,9 +7,11 @@ from typing import Any
 from companion.games.descriptor import GameDescriptor, NewGame, SetupNeeded, TableSettings
 from companion.games.messages import msg
 
+#: The record's ``game`` value.
+NAME = "campanile"
 #: The setting that keeps the 2-player flag table the players confirmed from their cards:
 #: ``{"intermezzo": [[...], ...], "finito": [[...], ...]}``, written into each 2-player game's options.
-TWO_PLAYER_FLAGS = "campanile.flags.2p"
+TWO_PLAYER_FLAGS = f"{NAME}.flags.2p"
 
 
 def defaults(new: NewGame, table: TableSettings) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -25,7 +27,7 @@ def defaults(new: NewGame, table: TableSettings) -> tuple[dict[str, Any], dict[s
 
 
 DESCRIPTOR = GameDescriptor(
-    name="campanile",
+    name=NAME,
     engine="companion.games.campanile.game:Campanile",
     piece_colours=("blue", "yellow", "red", "black", "white"),
     observed_hints={"reveal": "console.observed.campanile_reveal"},

@@ -6,9 +6,11 @@ from typing import Any
 
 from companion.games.descriptor import GameDescriptor, NewGame, TableSettings
 
+#: The record's ``game`` value.
+NAME = "castelli"
 #: The setting that keeps the boards entered on this companion: ``{name: board JSON}``. A game
 #: started on one gets the board inline, so that its record never needs this setting.
-BOARDS = "castelli.boards"
+BOARDS = f"{NAME}.boards"
 
 
 def defaults(new: NewGame, table: TableSettings) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -22,7 +24,7 @@ def defaults(new: NewGame, table: TableSettings) -> tuple[dict[str, Any], dict[s
 
 
 DESCRIPTOR = GameDescriptor(
-    name="castelli",
+    name=NAME,
     engine="companion.games.castelli.game:Castelli",
     piece_colours=("blue", "yellow", "red", "green"),
     colours_in_setup=True,

@@ -6,10 +6,12 @@ from typing import Any
 
 from companion.games.descriptor import GameDescriptor, NewGame, TableSettings
 
+#: The prefix of the game's settings' keys (not message codes).
+SETTINGS = "san_gimignano"
 #: The setting with the four guild names new games get, by commas ("guild-1, guild-2, guild-3, guild-4").
-GUILDS = "san_gimignano.guilds"
+GUILDS = f"{SETTINGS}.guilds"
 #: The setting with the colours the touchscreen draws the four guilds in, by commas.
-GUILD_COLOURS = "san_gimignano.guild_colours"
+GUILD_COLOURS = f"{SETTINGS}.guild_colours"
 
 
 def defaults(new: NewGame, table: TableSettings) -> tuple[dict[str, Any], dict[str, Any]]:
