@@ -263,8 +263,8 @@ class Companion(GameServices):
     def rematch(self, session_id: int, *, setup: Mapping[str, Any] | None = None) -> LiveGame:
         """A new game with the same players and options as ``session_id``.
 
-        ``setup`` is the new table's setup (San Gimignano's segments are laid
-        anew each game); without it the old game's setup is used again.
+        ``setup`` is the new table's setup (a board laid anew each game);
+        without it the old game's setup is used again.
         """
         row = self._row(session_id)
         return self.start(row.game, row.players, options=row.options,
