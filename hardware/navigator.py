@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 KEYS = ("next", "previous", "confirm", "undo", "redo", "valuation", "valuation_hold", "menu", "menu_hold")
 SOURCE = "buttons"
 
-def likely_first(game: Game, state: Any, templates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def likely_first(game: Game[Any, Any], state: Any, templates: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``templates`` with the acting player's moves first, then by how often each type is wanted."""
     turn = game.turn(state)
     acting = turn.acting
@@ -61,7 +61,7 @@ def likely_first(game: Game, state: Any, templates: list[dict[str, Any]]) -> lis
     return sorted(templates, key=rank)
 
 
-def observed_choices(game: Game, state: Any, template: dict[str, Any]) -> list[dict[str, Any]]:
+def observed_choices(game: Game[Any, Any], state: Any, template: dict[str, Any]) -> list[dict[str, Any]]:
     """The moves that fill ``template``'s observed field, for the encoder to offer (the game's part's
     :attr:`~hardware.games.GamePart.observed_choices`; none in a game without them)."""
     choices = games.part(game.name).observed_choices
@@ -256,7 +256,7 @@ class Navigator:
         if damage(self.table.app) is not None:  # first: nothing else matters as much
             items.insert(0, (text("appliance.damage.oled_menu"), self._confirm_repair))
         if self.table.live is not None:
-            items.append((text("oled.menu.rematch"), lambda: self.table.rematch() and None))
+            items.append((text("oled.menu.rematch"), self._rematch))
         if self.table.app.unfinished():
             items.append((text("oled.menu.resume"), self._resume))
         if self.table.session is not None and self.table.session.log:
@@ -276,7 +276,7 @@ class Navigator:
         known = [get_game(name) for name in game_names()]
         self._submenu(text("oled.menu.new"), [g.title for g in known], [self._players_for(g) for g in known])
 
-    def _players_for(self, game: Game) -> Callable[[], None]:
+    def _players_for(self, game: Game[Any, Any]) -> Callable[[], None]:
         def pick() -> None:
             profiles = [p.name for p in self.table.app.profiles()]
             if profiles:
@@ -289,7 +289,7 @@ class Navigator:
                            for n in counts])
         return pick
 
-    def _pick_seat(self, game: Game, profiles: list[str], seated: list[str]) -> None:
+    def _pick_seat(self, game: Game[Any, Any], profiles: list[str], seated: list[str]) -> None:
         free = [p for p in profiles if p not in seated]
         labels: list[str] = []
         actions: list[Callable[[], None]] = []
@@ -299,10 +299,18 @@ class Navigator:
         if len(seated) < game.max_players:
             for name in free:
                 labels.append(name)
-                actions.append(lambda name=name: self._pick_seat(game, profiles, [*seated, name]))
+                actions.append(self._seat(game, profiles, [*seated, name]))
         self._submenu(text("oled.menu.seat", number=len(seated) + 1), labels, actions)
 
-    def _start(self, game: Game, players: list[str]) -> Callable[[], None]:
+    def _seat(self, game: Game[Any, Any], profiles: list[str], seated: list[str]) -> Callable[[], None]:
+        def seat() -> None:
+            self._pick_seat(game, profiles, seated)
+        return seat
+
+    def _rematch(self) -> None:
+        self.table.rematch()
+
+    def _start(self, game: Game[Any, Any], players: list[str]) -> Callable[[], None]:
         def start() -> None:
             self.table.start(game.name, players, colours_by_seat=True)  # the touchscreen's colours
         return start
@@ -313,21 +321,33 @@ class Navigator:
         rows = self.table.app.unfinished()
         self._submenu(text("oled.menu.resume"),
                       [fit(f"{row.id} {get_game(row.game).title}") for row in rows],
-                      [lambda row=row: self.table.resume(row.id) and None for row in rows])
+                      [self._resume_row(row.id) for row in rows])
+
+    def _resume_row(self, session_id: int) -> Callable[[], None]:
+        def resume() -> None:
+            self.table.resume(session_id)
+        return resume
 
     def _undo_list(self) -> None:
         session = self.table.session
         if session is None:
             return
         game = session.game
-        labels, actions = [], []
+        labels: list[str] = []
+        actions: list[Callable[[], None]] = []
         for back, move in enumerate(reversed(session.log), start=1):
             described = game.describe(session.state, game.move_to_json(move), _language())
             labels.append(fit(f"{len(session.log) - back + 1}. {described}"))
-            actions.append(lambda back=back: [self.table.undo() for _ in range(back)] and None)
+            actions.append(self._undo_back(back))
             if back >= 20:
                 break
         self._submenu(text("oled.menu.undo_list"), labels, actions)
+
+    def _undo_back(self, back: int) -> Callable[[], None]:
+        def undo() -> None:
+            for _ in range(back):
+                self.table.undo()
+        return undo
 
     def _language(self) -> None:
         from companion.service.settings import LANGUAGE, LANGUAGES
@@ -379,7 +399,12 @@ class Navigator:
 
         actions = list(PowerAction)
         self._submenu(text("oled.menu.power"), [text(f"oled.power.{a.value}") for a in actions],
-                      [lambda a=a: self._confirm_power(a) for a in actions])
+                      [self._power_choice(a) for a in actions])
+
+    def _power_choice(self, action: Any) -> Callable[[], None]:
+        def choose() -> None:
+            self._confirm_power(action)
+        return choose
 
     def _confirm_power(self, action: Any) -> None:
         """The protected step: the action's name, then "cancel" (first) or "yes"."""
@@ -402,7 +427,7 @@ def _language() -> str:
     return current_language()
 
 
-def _card_label(game: Game, state: Any, move: dict[str, Any]) -> str:
+def _card_label(game: Game[Any, Any], state: Any, move: dict[str, Any]) -> str:
     label = games.part(game.name).choice_label
     if label is not None:
         return label(game, state, move)

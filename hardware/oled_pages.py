@@ -42,7 +42,7 @@ def cell_lines(cells: Sequence[str]) -> list[str]:
     return [*lines, current]
 
 
-def turn_lines(game: Game, state: Any) -> list[Line]:
+def turn_lines(game: Game[Any, Any], state: Any) -> list[Line]:
     """Whose turn and what they may still do, the acting player inverted; who comes next."""
     turn = game.turn(state)
     acting = turn.acting
@@ -58,7 +58,7 @@ def turn_lines(game: Game, state: Any) -> list[Line]:
     return lines
 
 
-def status_pages(game: Game, state: Any) -> list[Page]:
+def status_pages(game: Game[Any, Any], state: Any) -> list[Page]:
     """The open game's status: the turn page first, then the game's own standings pages
     (its :class:`~hardware.games.GamePart`'s, none for a game without one)."""
     if game.is_finished(state):
@@ -90,7 +90,7 @@ def _tiebreak(outcome: Any) -> str:
     return text(codes[outcome.tiebreak]) if outcome.tiebreak in codes else outcome.tiebreak
 
 
-def game_over_page(game: Game, state: Any) -> Page:
+def game_over_page(game: Game[Any, Any], state: Any) -> Page:
     """The winners large, why they won (the tie-break if it decided), the scores."""
     outcome = game.outcome(state)
     winners = join_list(list(outcome.winners), current_language())

@@ -21,7 +21,7 @@ from companion.i18n import current_language
 from companion.i18n import text as say_text
 
 
-def observed_hint(game: Game, move_type: str) -> str | None:
+def observed_hint(game: Game[Any, Any], move_type: str) -> str | None:
     """The message code of what to type for a template's observed fields (the game's descriptor's
     :attr:`~companion.games.descriptor.GameDescriptor.observed_hints`), or ``None``."""
     return descriptor(game.name).observed_hints.get(move_type)
@@ -42,7 +42,7 @@ class ConsoleInput:
     listed: list[dict[str, Any]] = field(default_factory=list)
     waiting: dict[str, Any] | None = None
 
-    def read(self, game: Game, state: Any, text: str) -> Reading | None:
+    def read(self, game: Game[Any, Any], state: Any, text: str) -> Reading | None:
         """The reading of ``text``, or ``None`` when it is JSON (the caller's path, as before)."""
         if text.lower() == "moves":
             return self._list(game, state)
@@ -62,14 +62,14 @@ class ConsoleInput:
             return Reading([say_text("console.notation.refused", reason=one_line(str(error)))])
         return self._chosen(game, state, chosen)
 
-    def _list(self, game: Game, state: Any) -> Reading:
+    def _list(self, game: Game[Any, Any], state: Any) -> Reading:
         self.listed = game.legal_moves(state)
         if not self.listed:
             return Reading([say_text("cli.moves.none_now")])
         language = current_language()
         return Reading([f"{n:>3}. {game.describe(state, t, language)}" for n, t in enumerate(self.listed, 1)])
 
-    def _chosen(self, game: Game, state: Any, data: dict[str, Any]) -> Reading:
+    def _chosen(self, game: Game[Any, Any], state: Any, data: dict[str, Any]) -> Reading:
         try:
             return Reading(move=game.parse_move(data))
         except RecordError as error:
@@ -81,7 +81,7 @@ class ConsoleInput:
             move = game.describe(state, data, current_language())
             return Reading([say_text("console.observed.ask", move=move, hint=hint)])
 
-    def _complete(self, game: Game, state: Any, text: str) -> Reading:
+    def _complete(self, game: Game[Any, Any], state: Any, text: str) -> Reading:
         template = self.waiting
         assert template is not None
         filled = game.read_observed(state, template, tokens(text))

@@ -163,7 +163,7 @@ class Companion(GameServices):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _engine(self, name: str) -> Game:
+    def _engine(self, name: str) -> Game[Any, Any]:
         try:
             return self._games(name)
         except RecordError as error:
@@ -370,7 +370,7 @@ class Companion(GameServices):
         live.journal.put_down()
 
     @staticmethod
-    def _parse_moves(session_id: int, engine: Game, raw: Sequence[Any], code: str) -> list[Any]:
+    def _parse_moves(session_id: int, engine: Game[Any, Any], raw: Sequence[Any], code: str) -> list[Any]:
         parsed = []
         for index, data in enumerate(raw):
             try:
@@ -381,7 +381,7 @@ class Companion(GameServices):
         return parsed
 
     @staticmethod
-    def results_of(engine: Game, players: Sequence[str], state: Any) -> list[Result] | None:
+    def results_of(engine: Game[Any, Any], players: Sequence[str], state: Any) -> list[Result] | None:
         """Each seat's score and whether it won, from the engine's summary; ``None`` while unfinished."""
         if not engine.is_finished(state):
             return None

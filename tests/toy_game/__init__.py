@@ -30,11 +30,11 @@ def registered() -> Iterator[None]:
         own = LOCALE / language / "toy.po"
         return [*message_files(language), *([own] if own.exists() else [])]
 
-    i18n.message_files = with_toy  # type: ignore[assignment]
+    i18n.message_files = with_toy
     i18n.catalogue.cache_clear()
     try:
         with registered_game(DESCRIPTOR):
             yield
     finally:
-        i18n.message_files = message_files  # type: ignore[assignment]
+        i18n.message_files = message_files
         i18n.catalogue.cache_clear()
