@@ -36,9 +36,9 @@ log = logging.getLogger(__name__)
 #: Game name (its descriptor's) -> the package under ``ui.games`` whose ``PART`` is its touchscreen part.
 #: This layer's one list of games; a game not in it is played with the shell's move picker.
 PACKAGES: dict[str, str] = {
-    "campanile": "ui.games.campanile",
-    "castelli": "ui.games.castelli",
-    "san-gimignano": "ui.games.san_gimignano",
+    "campanile": f"{__name__}.campanile",
+    "castelli": f"{__name__}.castelli",
+    "san-gimignano": f"{__name__}.san_gimignano",
 }
 
 
