@@ -59,7 +59,7 @@ def fill(game: Game[Any, Any], state: Any, move: dict[str, Any],
     return filled
 
 
-def accepted(game: Game, state: Any, data: dict[str, Any]) -> bool:
+def accepted(game: Game[Any, Any], state: Any, data: dict[str, Any]) -> bool:
     try:
         game.apply(state, game.parse_move(data))
     except (IllegalMove, RecordError):
@@ -81,7 +81,8 @@ def start(name: str, rnd: random.Random) -> tuple[Game[Any, Any], Any]:
     return started
 
 
-def random_states(name: str, seed: int, length: int) -> Iterator[tuple[Game, Any, list[dict[str, Any]]]]:
+def random_states(name: str, seed: int,
+                  length: int) -> Iterator[tuple[Game[Any, Any], Any, list[dict[str, Any]]]]:
     """States of a random game played only through ``legal_moves`` (observed fields drawn at random).
 
     Yields ``(game, state, moves so far)``. Every chosen template is applied
