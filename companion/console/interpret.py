@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.games.base import Game, RecordError, one_line
+from companion.games.base import Game, MoveTemplate, RecordError, one_line
 from companion.games.notation import NotationError, tokens
 from companion.games.registry import descriptor
 from companion.i18n import current_language
@@ -39,8 +39,9 @@ class Reading:
 class ConsoleInput:
     """The console's memory between lines: the last numbered list and a template awaiting fields."""
 
-    listed: list[dict[str, Any]] = field(default_factory=list)
-    waiting: dict[str, Any] | None = None
+    listed: list[MoveTemplate] = field(default_factory=list)
+    #: A listed template or a text's meaning (record JSON), missing the fields observed at the table.
+    waiting: MoveTemplate | dict[str, Any] | None = None
 
     def read(self, game: Game[Any, Any], state: Any, text: str) -> Reading | None:
         """The reading of ``text``, or ``None`` when it is JSON (the caller's path, as before)."""
@@ -63,13 +64,13 @@ class ConsoleInput:
         return self._chosen(game, state, chosen)
 
     def _list(self, game: Game[Any, Any], state: Any) -> Reading:
-        self.listed = game.legal_moves(state)
+        self.listed = game.move_templates(state)
         if not self.listed:
             return Reading([say_text("cli.moves.none_now")])
         language = current_language()
         return Reading([f"{n:>3}. {game.describe(state, t, language)}" for n, t in enumerate(self.listed, 1)])
 
-    def _chosen(self, game: Game[Any, Any], state: Any, data: dict[str, Any]) -> Reading:
+    def _chosen(self, game: Game[Any, Any], state: Any, data: MoveTemplate | dict[str, Any]) -> Reading:
         try:
             return Reading(move=game.parse_move(data))
         except RecordError as error:

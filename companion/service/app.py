@@ -113,10 +113,10 @@ def _dumps(value: Any) -> str:
 def _profile_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
         raise AppError(msg("app.profile.empty"))
-    name = name.strip()
-    if len(name) > _MAX_NAME or any(ord(c) < 32 for c in name):
+    cleaned = name.strip()
+    if len(cleaned) > _MAX_NAME or any(ord(c) < 32 for c in cleaned):
         raise AppError(msg("app.profile.too_long", limit=_MAX_NAME))
-    return name
+    return cleaned
 
 
 class Companion(GameServices):
