@@ -54,7 +54,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.figures import TimedJournal  # noqa: E402
-from benchmarks.legal_games import GENERATORS, Spec, campanile_long_record  # noqa: E402
+from benchmarks.games.campanile import campanile_long_record  # noqa: E402
+from benchmarks.legal_games import GENERATORS, Spec  # noqa: E402
 from companion.service.app import Companion  # noqa: E402
 from companion.service.records import Record, final_state, parse_record  # noqa: E402
 from companion.service.session import Session  # noqa: E402

@@ -9,18 +9,21 @@ only place that changes the game from the buttons, through the
   the list on the OLED; from the status, open the list of legal moves
   (``legal_moves`` in the notation, the likely ones first);
 - ``confirm`` (the encoder's push, or a long press of Next): choose; a move
-  whose observed field is still open (the Campanile refill card) asks for it
-  the same way;
-- ``undo`` / ``redo`` (a long press of Undo); ``valuation`` shows "if the
-  valuation came now"; ``valuation_hold`` records the Campanile valuation card;
+  whose observed field is still open (a card turned over) asks for it
+  the same way, when the game's part (:mod:`hardware.games`) can offer it;
+- ``undo`` / ``redo`` (a long press of Undo); ``valuation`` shows the game's
+  preview ("if the valuation came now"); ``valuation_hold`` records the
+  game's valuation card, in a game that has one;
 - ``menu``: the small menu (new game, rematch, resume, undo list, language,
   hardware test, switching off), or back out of any list; ``menu_hold`` leaves the hardware test.
   Switching off, restarting and stopping for maintenance each ask once more
   ("cancel" first, so a second push by mistake does nothing).
 
-Whatever a key cannot do here (a Castelli reveal, a San Gimignano segment:
-their observed fields need the touchscreen, a seat panel or the console) is
-said on the OLED, in the catalogues' words, and changes nothing.
+Whatever a key cannot do here (a tile's faces, a segment's edges: their
+observed fields need the touchscreen, a seat panel or the console) is said on
+the OLED, in the catalogues' words, and changes nothing. What differs between
+games is in each game's :class:`~hardware.games.GamePart`; a game without one
+plays with the generic parts.
 """
 
 from __future__ import annotations
@@ -36,7 +39,8 @@ from companion.service.app import AppError
 from companion.service.session import SessionError
 from companion.service.table import Table
 from companion.storage.store import StoreError
-from hardware.oled_pages import cell_lines, choice_page, initials, notice_page, refused_pages, word
+from hardware import games
+from hardware.oled_pages import choice_page, notice_page, refused_pages, scores_lines
 from hardware.oled_render import Page, fit
 
 log = logging.getLogger(__name__)
@@ -44,23 +48,11 @@ log = logging.getLogger(__name__)
 KEYS = ("next", "previous", "confirm", "undo", "redo", "valuation", "valuation_hold", "menu", "menu_hold")
 SOURCE = "buttons"
 
-#: The order in which move types are offered, most likely first (a game not named: as listed).
-LIKELY: dict[str, tuple[str, ...]] = {
-    "campanile": ("influence", "take", "reveal", "relocate", "build", "valuation"),
-    "castelli": ("build", "reveal", "sell", "end"),
-}
-#: Move types whose observed fields the buttons cannot enter (they need a board or a tile's faces).
-NEEDS_ANOTHER_FRONT_END: dict[tuple[str, str], str] = {
-    ("castelli", "reveal"): "oled.needs.castelli_reveal",
-    ("san-gimignano", "segment"): "oled.needs.segment",
-}
-
-
-def likely_first(game: Game, state: Any, templates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def likely_first(game: Game[Any, Any], state: Any, templates: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``templates`` with the acting player's moves first, then by how often each type is wanted."""
     turn = game.turn(state)
     acting = turn.acting
-    order = LIKELY.get(game.name, ())
+    order = games.part(game.name).likely
 
     def rank(template: dict[str, Any]) -> tuple[int, int]:
         kind = template.get("type", "")
@@ -69,21 +61,11 @@ def likely_first(game: Game, state: Any, templates: list[dict[str, Any]]) -> lis
     return sorted(templates, key=rank)
 
 
-def observed_choices(game: Game, state: Any, template: dict[str, Any]) -> list[dict[str, Any]]:
-    """The moves that fill ``template``'s observed field, for the encoder to offer.
-
-    The Campanile refill card: each tower style (read by the engine's own
-    :meth:`~companion.games.base.Game.read_observed`), then the valuation
-    cards that may be turned over instead.
-    """
-    if game.name != "campanile" or template.get("type") != "reveal":
-        return []
-    choices = []
-    for style in state.rules.towers:
-        filled = game.read_observed(state, template, [style])
-        if filled is not None:
-            choices.append(filled)
-    return choices + [t for t in game.legal_moves(state) if t["type"] == "valuation"]
+def observed_choices(game: Game[Any, Any], state: Any, template: dict[str, Any]) -> list[dict[str, Any]]:
+    """The moves that fill ``template``'s observed field, for the encoder to offer (the game's part's
+    :attr:`~hardware.games.GamePart.observed_choices`; none in a game without them)."""
+    choices = games.part(game.name).observed_choices
+    return [] if choices is None else choices(game, state, template)
 
 
 @dataclass
@@ -202,10 +184,11 @@ class Navigator:
 
     def _valuation_hold(self) -> None:
         session = self.table.session
-        if session is None or session.game.name != "campanile":
+        moves = None if session is None else games.part(session.game.name).valuation_moves
+        if session is None or moves is None:  # a game without a valuation card to record
             self._valuation()
             return
-        cards = [t for t in session.game.legal_moves(session.state) if t["type"] == "valuation"]
+        cards = moves(session.game, session.state)
         if not cards:
             self.notify(refused_pages(text("oled.valuation.not_now")))
             return
@@ -244,11 +227,14 @@ class Navigator:
             try:
                 move = game.parse_move(template)
             except RecordError:
-                needs = NEEDS_ANOTHER_FRONT_END.get((game.name, template["type"]))
+                needs = games.part(game.name).needs_another_front_end.get(template["type"])
                 if needs is not None:
                     self.notify(refused_pages(text(needs)))
                     return
                 choices = observed_choices(game, state, template)
+                if not choices:  # a game whose part offers no choice for this field
+                    self.notify(refused_pages(text("oled.needs.observed")))
+                    return
                 self.listing = Listing(text("oled.choose.card"),
                                        [fit(_card_label(game, state, c)) for c in choices],
                                        [self._propose(c) for c in choices])
@@ -270,7 +256,7 @@ class Navigator:
         if damage(self.table.app) is not None:  # first: nothing else matters as much
             items.insert(0, (text("appliance.damage.oled_menu"), self._confirm_repair))
         if self.table.live is not None:
-            items.append((text("oled.menu.rematch"), lambda: self.table.rematch() and None))
+            items.append((text("oled.menu.rematch"), self._rematch))
         if self.table.app.unfinished():
             items.append((text("oled.menu.resume"), self._resume))
         if self.table.session is not None and self.table.session.log:
@@ -285,12 +271,12 @@ class Navigator:
         self.listing = Listing(title, list(labels), list(actions), back=self._menu_listing())
 
     def _new_game(self) -> None:
-        from companion.games.registry import GAMES, get_game
+        from companion.games.registry import game_names, get_game
 
-        games = [get_game(name) for name in GAMES]
-        self._submenu(text("oled.menu.new"), [g.title for g in games], [self._players_for(g) for g in games])
+        known = [get_game(name) for name in game_names()]
+        self._submenu(text("oled.menu.new"), [g.title for g in known], [self._players_for(g) for g in known])
 
-    def _players_for(self, game: Game) -> Callable[[], None]:
+    def _players_for(self, game: Game[Any, Any]) -> Callable[[], None]:
         def pick() -> None:
             profiles = [p.name for p in self.table.app.profiles()]
             if profiles:
@@ -303,7 +289,7 @@ class Navigator:
                            for n in counts])
         return pick
 
-    def _pick_seat(self, game: Game, profiles: list[str], seated: list[str]) -> None:
+    def _pick_seat(self, game: Game[Any, Any], profiles: list[str], seated: list[str]) -> None:
         free = [p for p in profiles if p not in seated]
         labels: list[str] = []
         actions: list[Callable[[], None]] = []
@@ -313,12 +299,20 @@ class Navigator:
         if len(seated) < game.max_players:
             for name in free:
                 labels.append(name)
-                actions.append(lambda name=name: self._pick_seat(game, profiles, [*seated, name]))
+                actions.append(self._seat(game, profiles, [*seated, name]))
         self._submenu(text("oled.menu.seat", number=len(seated) + 1), labels, actions)
 
-    def _start(self, game: Game, players: list[str]) -> Callable[[], None]:
+    def _seat(self, game: Game[Any, Any], profiles: list[str], seated: list[str]) -> Callable[[], None]:
+        def seat() -> None:
+            self._pick_seat(game, profiles, seated)
+        return seat
+
+    def _rematch(self) -> None:
+        self.table.rematch()
+
+    def _start(self, game: Game[Any, Any], players: list[str]) -> Callable[[], None]:
         def start() -> None:
-            self.table.start(game.name, players)
+            self.table.start(game.name, players, colours_by_seat=True)  # the touchscreen's colours
         return start
 
     def _resume(self) -> None:
@@ -327,21 +321,33 @@ class Navigator:
         rows = self.table.app.unfinished()
         self._submenu(text("oled.menu.resume"),
                       [fit(f"{row.id} {get_game(row.game).title}") for row in rows],
-                      [lambda row=row: self.table.resume(row.id) and None for row in rows])
+                      [self._resume_row(row.id) for row in rows])
+
+    def _resume_row(self, session_id: int) -> Callable[[], None]:
+        def resume() -> None:
+            self.table.resume(session_id)
+        return resume
 
     def _undo_list(self) -> None:
         session = self.table.session
         if session is None:
             return
         game = session.game
-        labels, actions = [], []
+        labels: list[str] = []
+        actions: list[Callable[[], None]] = []
         for back, move in enumerate(reversed(session.log), start=1):
             described = game.describe(session.state, game.move_to_json(move), _language())
             labels.append(fit(f"{len(session.log) - back + 1}. {described}"))
-            actions.append(lambda back=back: [self.table.undo() for _ in range(back)] and None)
+            actions.append(self._undo_back(back))
             if back >= 20:
                 break
         self._submenu(text("oled.menu.undo_list"), labels, actions)
+
+    def _undo_back(self, back: int) -> Callable[[], None]:
+        def undo() -> None:
+            for _ in range(back):
+                self.table.undo()
+        return undo
 
     def _language(self) -> None:
         from companion.service.settings import LANGUAGE, LANGUAGES
@@ -393,7 +399,12 @@ class Navigator:
 
         actions = list(PowerAction)
         self._submenu(text("oled.menu.power"), [text(f"oled.power.{a.value}") for a in actions],
-                      [lambda a=a: self._confirm_power(a) for a in actions])
+                      [self._power_choice(a) for a in actions])
+
+    def _power_choice(self, action: Any) -> Callable[[], None]:
+        def choose() -> None:
+            self._confirm_power(action)
+        return choose
 
     def _confirm_power(self, action: Any) -> None:
         """The protected step: the action's name, then "cancel" (first) or "yes"."""
@@ -416,47 +427,23 @@ def _language() -> str:
     return current_language()
 
 
-def _card_label(game: Game, state: Any, move: dict[str, Any]) -> str:
-    if move["type"] == "reveal":
-        return word(game, move["card"])
+def _card_label(game: Game[Any, Any], state: Any, move: dict[str, Any]) -> str:
+    label = games.part(game.name).choice_label
+    if label is not None:
+        return label(game, state, move)
     return game.describe(state, move, _language())
 
 
 def valuation_pages(table: Table) -> list[Page]:
-    """"If the valuation came now" (Campanile), the final-scoring preview (Castelli), the buildable
-    groups (San Gimignano): what the Valuation button shows."""
+    """What the Valuation button shows: the game's own preview (its part's
+    :attr:`~hardware.games.GamePart.valuation_pages`), else the scores now."""
     session = table.session
     if session is None:
         return []
     game, state = session.game, session.state
-    if game.name == "campanile":
-        from companion.games.campanile.views import preview
-
-        phase = "intermezzo" if state.phase == "opening" else "finito"
-        totals: dict[str, int] = {}
-        for result in preview(state):
-            for award in result.awards:
-                totals[award.player] = totals.get(award.player, 0) + award.points
-        short = initials(state.players)
-        lines = cell_lines([f"{short[p]} +{totals.get(p, 0)}" for p in state.players])
-        return [notice_page(text(f"oled.valuation.{phase}"), "\n".join(lines)),
-                notice_page(text(f"oled.valuation.{phase}"), text("oled.valuation.hold"))]
-    if game.name == "castelli":
-        from companion.games.castelli.views import area_views, preview_final
-
-        final = preview_final(state)
-        short = initials(state.players)
-        lines = cell_lines([f"{short[p]} +{sum(final.get(p, {}).values())}" for p in state.players])
-        areas = []
-        for area in area_views(state):  # who would win each open area if it were evaluated now
-            leaders = [short.get(lead["player"] or "", lead["colour"]) for lead in area["leaders"]]
-            areas.append(f"{area['area']}: {' '.join(leaders) or '-'}")
-        pages = [notice_page(text("oled.valuation.final"), "\n".join(lines))]
-        for first in range(0, len(areas), 4):
-            pages.append(notice_page(text("oled.valuation.areas"), "\n".join(areas[first:first + 4])))
-        return pages
+    pages = games.part(game.name).valuation_pages
+    if pages is not None:
+        return pages(game, state)
     summary = game.summary(state)
-    short = initials(summary["players"])
-    buildable = summary.get("buildable", {})
-    lines = cell_lines([f"{short[p]} {len(buildable.get(p, []))}" for p in summary["players"]])
-    return [notice_page(text("oled.valuation.buildable"), "\n".join(lines))]
+    lines = scores_lines(summary["players"], summary.get("scores", {}))
+    return [notice_page(text("oled.valuation.scores"), "\n".join(lines))]

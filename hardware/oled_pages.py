@@ -15,42 +15,16 @@ from typing import Any
 from companion.games.base import Game
 from companion.games.messages import Message
 from companion.i18n import current_language, join_list, say, text
+from companion.service.names import initials
+from hardware import games
 from hardware.oled_render import COLUMNS, HEIGHT, LINE_HEIGHT, Line, Page, fit, wrap
 
 #: The small lines a page holds under nothing else.
 SMALL_LINES = HEIGHT // LINE_HEIGHT[False]
 
 
-def initials(players: Sequence[str]) -> dict[str, str]:
-    """Short names unique at the table: two letters, more where two players share them (Al, An)."""
-    short: dict[str, str] = {}
-    for player in players:
-        length = 2
-        while length < len(player) and any(
-                other != player and other[:length].casefold() == player[:length].casefold()
-                for other in players):
-            length += 1
-        short[player] = player[:length]
-    return short
-
-
-def word(game: Game, name: str) -> str:
-    """A game word of the record (a tower style) in the table's language, as the notation says it.
-
-    The notation's vocabularies are the engines'; a name they do not know
-    (a custom tower) stays as the record has it.
-    """
-    try:
-        from companion.games.campanile.notation import WORDS
-        from companion.games.notation import word as translated
-    except ImportError:  # the notation's words moved elsewhere: show the record's name
-        return name
-    if game.name != "campanile" or name not in WORDS:
-        return name
-    return translated(WORDS, name, current_language())
-
-
-def _scores_lines(players: Sequence[str], scores: Mapping[str, int]) -> list[str]:
+def scores_lines(players: Sequence[str], scores: Mapping[str, int]) -> list[str]:
+    """Each player's initials (the same as the touchscreen's and the console's) and score."""
     short = initials(players)
     return cell_lines([f"{short[p]} {scores.get(p, 0)}" for p in players])
 
@@ -68,7 +42,7 @@ def cell_lines(cells: Sequence[str]) -> list[str]:
     return [*lines, current]
 
 
-def turn_lines(game: Game, state: Any) -> list[Line]:
+def turn_lines(game: Game[Any, Any], state: Any) -> list[Line]:
     """Whose turn and what they may still do, the acting player inverted; who comes next."""
     turn = game.turn(state)
     acting = turn.acting
@@ -84,71 +58,22 @@ def turn_lines(game: Game, state: Any) -> list[Line]:
     return lines
 
 
-def status_pages(game: Game, state: Any) -> list[Page]:
-    """The open game's status: the turn page first, then the game's own standings pages."""
+def status_pages(game: Game[Any, Any], state: Any) -> list[Page]:
+    """The open game's status: the turn page first, then the game's own standings pages
+    (its :class:`~hardware.games.GamePart`'s, none for a game without one)."""
     if game.is_finished(state):
         return [game_over_page(game, state)]
     summary = game.summary(state)
     first = turn_lines(game, state)
-    scores = _scores_lines(summary["players"], summary.get("scores", {}))
+    scores = scores_lines(summary["players"], summary.get("scores", {}))
     pages = [Page(tuple([*first, *(Line(s) for s in scores)][:5]))]
-    builder = _GAME_PAGES.get(game.name)
+    builder = games.part(game.name).status_pages
     if builder is not None:
         pages += builder(game, state, summary)
     return pages
 
 
-def _campanile_pages(game: Game, state: Any, summary: Mapping[str, Any]) -> list[Page]:
-    from companion.games.campanile.views import standings
-
-    rows = [Line(fit(text("oled.campanile.ranking")), inverted=True)]
-    for row in standings(state):
-        flag = "·".join(str(v) for v in (row.intermezzo_flag if summary.get("phase") == "opening"
-                                         and row.intermezzo_flag else row.finito_flag))
-        rows.append(Line(fit(f"{row.rank} {word(game, row.tower):<7}{row.height:>3} {flag}")))
-    return _paged(rows)
-
-
-def _castelli_pages(game: Game, state: Any, summary: Mapping[str, Any]) -> list[Page]:
-    turn = game.turn(state)
-    acting = turn.acting
-    spaces = getattr(getattr(state, "board", None), "spaces", ())
-    left = len(spaces) - len(getattr(state, "revealed", {}))
-    pages = []
-    if acting is not None:
-        resources = summary.get("resources", {}).get(acting, {})
-        held = wrap(text("oled.castelli.resources", wood=resources.get("wood", 0),
-                         grain=resources.get("grain", 0), stone=resources.get("stone", 0)))
-        rows = [Line(fit(acting), inverted=True), *(Line(s) for s in held[:2]),
-                Line(fit(text("oled.castelli.silver", silver=summary.get("silver", {}).get(acting, 0),
-                              cards=summary.get("cards", {}).get(acting, 0))))]
-        pages.append(Page(tuple(rows)))
-    rows = [Line(fit(text("oled.castelli.tiles_left", count=left)), inverted=True)]
-    evaluations = summary.get("evaluations") or []
-    if evaluations:
-        rows += [Line(s) for s in wrap(text("oled.castelli.last", area=evaluations[-1].get("area", "")))[:3]]
-    return [*pages, Page(tuple(rows))]
-
-
-def _san_gimignano_pages(game: Game, state: Any, summary: Mapping[str, Any]) -> list[Page]:
-    players = summary["players"]
-    short = initials(players)
-    rows = [Line(fit(text("oled.san_gimignano.towers")), inverted=True)]
-    rows += [Line(fit("  ".join(f"{short[p]} {summary['towers'].get(p, 0)}" for p in players)))]
-    for player in summary.get("must_build") or []:
-        rows.append(Line(fit(text("oled.san_gimignano.must_build", player=player)), inverted=True))
-    acting = game.turn(state).acting
-    if acting is not None:
-        groups = len(summary.get("buildable", {}).get(acting, []))
-        rows.append(Line(fit(text("oled.san_gimignano.buildable", player=acting, count=groups))))
-    return [Page(tuple(rows[:SMALL_LINES]))]
-
-
-_GAME_PAGES = {"campanile": _campanile_pages, "castelli": _castelli_pages,
-               "san-gimignano": _san_gimignano_pages}
-
-
-def _paged(rows: list[Line]) -> list[Page]:
+def paged(rows: list[Line]) -> list[Page]:
     """Rows under the first one (a title) spread over as many pages as they need, the title on each."""
     title, body = rows[0], rows[1:]
     per_page = SMALL_LINES - 1
@@ -165,7 +90,7 @@ def _tiebreak(outcome: Any) -> str:
     return text(codes[outcome.tiebreak]) if outcome.tiebreak in codes else outcome.tiebreak
 
 
-def game_over_page(game: Game, state: Any) -> Page:
+def game_over_page(game: Game[Any, Any], state: Any) -> Page:
     """The winners large, why they won (the tie-break if it decided), the scores."""
     outcome = game.outcome(state)
     winners = join_list(list(outcome.winners), current_language())
@@ -178,7 +103,7 @@ def game_over_page(game: Game, state: Any) -> Page:
     players = [s.player for s in outcome.standings]
     scores = {s.player: s.score for s in outcome.standings}
     lines = [Line(fit(text("oled.over.title")), inverted=True), Line(fit(winners, 14), big=True),
-             *(Line(w) for w in wrap(why)[:1]), *(Line(s) for s in _scores_lines(players, scores))]
+             *(Line(w) for w in wrap(why)[:1]), *(Line(s) for s in scores_lines(players, scores))]
     return Page(tuple(lines[:5]))
 
 

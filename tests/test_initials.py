@@ -43,3 +43,27 @@ def test_initials_are_unique_short_and_start_like_the_name(players: list[str]) -
         first = name.strip()[0]
         assert name_key(value[0]) == name_key(first.upper()[:1]) or value[0] == first, (name, value)
         assert len(value) <= 8
+
+
+def test_the_oled_the_touchscreen_and_the_console_use_the_one_initials(tmp_path) -> None:
+    """Ann, Anna, Bob: the touchscreen showed An1/Anna/Bo and the OLED Ann/Anna/Bo (two copies); now
+    one function, in the core, and no front end keeps a copy of its own."""
+    from pathlib import Path
+
+    from companion.service.app import Companion
+    from hardware.oled_pages import scores_lines, status_pages
+    from ui.players import initials as touchscreen_initials
+
+    players = ["Ann", "Anna", "Bob"]
+    assert initials(players) == {"Ann": "An1", "Anna": "Anna", "Bob": "Bo"}
+    assert touchscreen_initials is initials
+    assert scores_lines(players, {"Ann": 1, "Anna": 2, "Bob": 3}) == ["An1 1  Anna 2  Bo 3"]
+    with Companion.open(tmp_path / "store.db") as app:
+        live = app.start("campanile", players)
+        page = status_pages(live.session.game, live.session.state)[0]
+        assert "An1 0  Anna 0  Bo 0" in [line.text for line in page.lines]
+    root = Path(__file__).resolve().parent.parent
+    sources = [path for folder in ("companion", "hardware", "ui") for path in (root / folder).rglob("*.py")]
+    copies = [p.relative_to(root).as_posix() for p in sources
+              if "def initials(" in p.read_text(encoding="utf-8")]
+    assert copies == ["companion/service/names.py"]  # the console, the OLED and the screens import it

@@ -58,7 +58,7 @@ from companion.cli.main import main
 
 report = {"engines": {}, "replays": {}}
 for game in registry.GAMES:
-    module_name, class_name = registry._ENGINES[game].split(":")
+    module_name, class_name = registry.descriptor(game).engine.split(":")
     try:
         module = import_module(module_name)
     except ModuleNotFoundError as error:

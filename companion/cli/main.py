@@ -16,11 +16,13 @@ from importlib import import_module
 from typing import Any
 
 from companion import __version__
+from companion.cli.games import GAME_COMMANDS, module_name
 from companion.i18n import LanguageError, choose_language, set_language
 
 #: The modules under companion.cli.commands that add subcommands, in help order, with the
 #: subcommands each adds: a command line imports only the module of its command, which
 #: keeps start-up small (tests/test_cli_errors.py checks this table against the modules).
+#: A game's own subcommands come from :data:`companion.cli.games.GAME_COMMANDS`.
 COMMANDS: dict[str, tuple[str, ...]] = {
     "replay": ("replay",),
     "moves": ("moves",),
@@ -28,8 +30,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "run": ("run", "new"),
     "sessions": ("rematch", "abandon"),
     "settings": ("settings", "players"),
-    "campanile": ("campanile",),
-    "castelli": ("castelli", "board"),
+    **{module_name(game): commands for game, commands in GAME_COMMANDS.items()},
     "config": ("config",),
     "doctor": ("doctor", "backup"),
     "hardware": ("hardware", "snapshot"),

@@ -16,14 +16,15 @@ from typing import Any
 
 from companion.games.base import Game, MoveTemplate, RecordError, one_line
 from companion.games.notation import NotationError, tokens
+from companion.games.registry import descriptor
 from companion.i18n import current_language
 from companion.i18n import text as say_text
 
-#: What to type for the observed fields of a template, per game and move type (message codes).
-OBSERVED_HINTS: dict[tuple[str, str], str] = {
-    ("campanile", "reveal"): "console.observed.campanile_reveal",
-    ("castelli", "reveal"): "console.observed.castelli_reveal",
-}
+
+def observed_hint(game: Game[Any, Any], move_type: str) -> str | None:
+    """The message code of what to type for a template's observed fields (the game's descriptor's
+    :attr:`~companion.games.descriptor.GameDescriptor.observed_hints`), or ``None``."""
+    return descriptor(game.name).observed_hints.get(move_type)
 
 
 @dataclass
@@ -73,9 +74,10 @@ class ConsoleInput:
         try:
             return Reading(move=game.parse_move(data))
         except RecordError as error:
-            if (game.name, data["type"]) not in OBSERVED_HINTS:  # not a template: a malformed move
+            code = observed_hint(game, data["type"])
+            if code is None:  # not a template: a malformed move
                 return Reading([say_text("console.refused", reason=one_line(str(error)))])
-            hint = say_text(OBSERVED_HINTS[(game.name, data["type"])])
+            hint = say_text(code)
             self.waiting = data
             move = game.describe(state, data, current_language())
             return Reading([say_text("console.observed.ask", move=move, hint=hint)])
@@ -85,7 +87,7 @@ class ConsoleInput:
         assert template is not None
         filled = game.read_observed(state, template, tokens(text))
         if filled is None:
-            hint = say_text(OBSERVED_HINTS.get((game.name, template["type"]), "console.observed.rest"))
+            hint = say_text(observed_hint(game, template["type"]) or "console.observed.rest")
             return Reading([say_text("console.observed.unreadable", hint=hint)])
         self.waiting = None
         return Reading(move=game.parse_move(filled))

@@ -63,7 +63,7 @@ class IllegalMove(Exception):
     """The rules refuse a move.
 
     ``reason`` is the rule that refuses it as a :class:`Message` (a code and
-    its parameters, such as the code ``campanile.marker.value`` with ``stories=2``), put into a
+    its parameters, such as a code ``<game>.marker.value`` with ``stories=2``), put into a
     player's words by the catalogues; ``str(refusal)`` gives those words in the
     current language ("a 2-story raise lets you place only a value-2 marker").
     Callers add which move and whose it was. This is the one exception type
@@ -234,11 +234,11 @@ class Game(ABC, Generic[StateT, MoveT]):
 
     Subclasses set the class attributes and implement the abstract methods.
     States and moves are engine-specific objects (``StateT``, ``MoveT``: a
-    subclass names its own, ``Game[CampanileState, Move]``); callers treat
+    subclass names its own, ``Game[State, Move]``); callers treat
     them as opaque values, never mutate them, and ask the engine about them.
     """
 
-    #: The record's ``game`` value, e.g. ``"campanile"``.
+    #: The record's ``game`` value, the name its descriptor is registered under.
     name: ClassVar[str]
     #: The name players know the game by, for screens.
     title: ClassVar[str]
@@ -309,8 +309,8 @@ class Game(ABC, Generic[StateT, MoveT]):
 
         Each template is record JSON in its minimal form: ``type``, ``player``
         where the move has one, and the chosen fields whose value is not
-        ``null`` or ``false``; fields observed at the table (a Castelli tile's
-        shields and silver, the Campanile refill card) are left out. The list
+        ``null`` or ``false``; fields observed at the table (a tile's
+        shields and silver, a card turned over) are left out. The list
         is complete (every move ``apply`` accepts now, by anyone who may act,
         has its template) and sound (every template, its observed fields
         filled in, is accepted), without duplicates. Engines build it with

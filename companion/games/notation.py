@@ -6,7 +6,7 @@ message catalogues (issue 10) can take them over. Parsing does not read the
 text with a grammar: it describes every legal move (in every language) and
 looks for the ones the text could mean, forgivingly — any case, words
 shortened to a unique prefix, the acting player's name left out. A template
-whose observed fields are missing (a Castelli reveal without its shields) is
+whose observed fields are missing (a tile revealed without its shields) is
 matched by its beginning and the game reads the rest.
 """
 

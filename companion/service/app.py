@@ -18,23 +18,23 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from companion.games.base import Game, RecordError
+from companion.games.descriptor import GameDescriptor, NewGame, SetupNeeded, seat_colours
 from companion.games.messages import Message, msg
-from companion.games.registry import get_game
+from companion.games.registry import descriptor, descriptors, get_game
 from companion.service import bgstats
+from companion.service.errors import AppError
+from companion.service.games import Board, GameServices
 from companion.service.names import check_distinct
 from companion.service.records import ReplayError, check_players, final_state, parse_record, record_json
 from companion.service.session import Change, Session
 from companion.service.settings import (
-    CAMPANILE_TWO_PLAYER_FLAGS,
-    CASTELLI_BOARDS,
-    SAN_GIMIGNANO_GUILDS,
     SettingError,
     bgg_id_key,
     check_setting,
@@ -44,21 +44,45 @@ from companion.service.settings import (
 from companion.storage.store import Clock, GameLookup, Result, SessionRow, Store, StoreError, StoreJournal
 from companion.system.clock import clock_is_sure
 
+__all__ = ["PIECE_COLOURS", "AppError", "Board", "Companion", "LiveGame", "Profile"]
 
-class AppError(Exception):
-    """A request the players can fix (no such game, a colour taken twice ...); one line, nothing changed."""
+
+class _PieceColours(Mapping[str, "tuple[str, ...] | None"]):
+    """Game name -> the colours of its pieces (:attr:`GameDescriptor.piece_colours`), read from the
+    registry each time, so that a game registered later is in it too."""
+
+    def __getitem__(self, game: str) -> tuple[str, ...] | None:
+        for known in descriptors():
+            if known.name == game:
+                return known.piece_colours
+        raise KeyError(game)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([known.name for known in descriptors()])
+
+    def __len__(self) -> int:
+        return len(descriptors())
 
 
 #: The colours of each game's pieces, from the rulebooks' component lists; ``None``:
-#: the rulebook does not name them (San Gimignano: "four colours"), any name is taken.
-PIECE_COLOURS: dict[str, tuple[str, ...] | None] = {
-    "campanile": ("blue", "yellow", "red", "black", "white"),
-    "castelli": ("blue", "yellow", "red", "green"),
-    "san-gimignano": None,
-}
+#: the rulebook does not name them, any name is taken.
+PIECE_COLOURS: Mapping[str, tuple[str, ...] | None] = _PieceColours()
 
-#: The games whose setup records each player's colour (``setup.colors``).
-COLOURS_IN_SETUP = frozenset({"castelli"})
+
+class _TableSettings:
+    """The table's settings as a game's descriptor reads them for a new game's defaults."""
+
+    def __init__(self, app: Companion) -> None:
+        self._app = app
+
+    def setting(self, key: str, default: Any = None) -> Any:
+        simple = self._app.settings()
+        if key in simple:
+            return simple[key]
+        return self._app.store.get_setting(key, default)
+
+    def words(self, key: str) -> list[str]:
+        return split_words(str(self.setting(key, "")))
 
 _MAX_NAME = 40
 
@@ -82,16 +106,6 @@ class Profile:
     colours: Mapping[str, str]
 
 
-@dataclass(frozen=True)
-class Board:
-    """A Castelli board the players may start a game on."""
-
-    name: str
-    shipped: bool
-    spaces: int
-    areas: int
-
-
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
@@ -105,8 +119,12 @@ def _profile_name(name: Any) -> str:
     return cleaned
 
 
-class Companion:
-    """The service over one store. One per process, used from the session's thread."""
+class Companion(GameServices):
+    """The service over one store. One per process, used from the session's thread.
+
+    What only one game needs (its flag table, its boards) comes from that game's service part,
+    listed in :mod:`companion.service.games`.
+    """
 
     def __init__(self, store: Store, *, games: GameLookup = get_game,
                  clock_sure: Callable[[], bool] = clock_is_sure,
@@ -160,43 +178,36 @@ class Companion:
     # -- starting games ----------------------------------------------------------
     def start(self, game: str, players: Sequence[str], *, options: Mapping[str, Any] | None = None,
               setup: Mapping[str, Any] | None = None,
-              colours: Mapping[str, str] | None = None) -> LiveGame:
+              colours: Mapping[str, str] | None = None, colours_by_seat: bool = False) -> LiveGame:
         """Store a new game and open it.
 
         ``players`` in seating order; ``colours`` (player → colour) for games
-        whose setup records them (Castelli), else taken from the players'
-        profiles when each has a different preferred colour. Local settings go
-        into the game here, once: a stored Castelli board inline, the confirmed
-        2-player Campanile flag table into the options, San Gimignano's default
-        layout (:mod:`~companion.games.san_gimignano.layout`) with the table's
-        guild names when no layout is given. Bad players, options or
-        setup: :class:`RecordError` naming the field; nothing is stored.
+        whose setup records them (:attr:`GameDescriptor.colours_in_setup`),
+        else taken from the players' profiles when each has a different
+        preferred colour, else (``colours_by_seat``: the front ends that let
+        the table play at once) by seat, as :func:`seat_colours` decides. Local
+        settings go into the game here, once, as its descriptor's
+        :attr:`~GameDescriptor.defaults` say (a stored board inline, the
+        confirmed 2-player flag table, an offered layout with the table's
+        names). Bad players, options or setup: :class:`RecordError` naming the
+        field; nothing is stored.
         """
         engine = self._engine(game)
+        about = descriptor(engine.name)
         names = check_players(list(players), engine)
         check_distinct(names)  # "Ann" and "ANN" could not be told apart at the table
-        options = dict(options or {})
         setup = dict(setup or {})
-        if engine.name in COLOURS_IN_SETUP:
-            chosen = self._colours(engine.name, names, colours, setup)
+        if about.colours_in_setup:
+            chosen = self._colours(about, names, colours, setup, by_seat=colours_by_seat)
             if chosen is not None:
                 setup["colors"] = chosen
         elif colours:
             raise AppError(msg("app.colours.not_in_game", game=engine.title))
-        if engine.name == "castelli" and isinstance(setup.get("board"), str):
-            stored = self.store.get_setting(CASTELLI_BOARDS, {})
-            if setup["board"] in stored:  # a local board goes inline: the record must not need it
-                setup["board"] = stored[setup["board"]]
-        if engine.name == "san-gimignano" and "segments" not in setup:  # the layout the form offers
-            from companion.games.san_gimignano.layout import default_setup
-
-            guilds = setup.get("guilds") or split_words(self.settings()[SAN_GIMIGNANO_GUILDS])
-            setup = {**default_setup(names, options, guilds), **setup}
-        if engine.name == "campanile" and len(names) == 2 and "flags" not in options:
-            flags = self.flag_table()
-            if flags is None:
-                raise AppError(msg("app.campanile.flags_needed"))
-            options["flags"] = flags
+        try:
+            options, setup = about.defaults(NewGame(tuple(names), dict(options or {}), setup),
+                                            _TableSettings(self))
+        except SetupNeeded as needed:
+            raise AppError(needed.reason) from None
         initial = engine.start(names, options, setup)
         session_id = self.store.insert_session(engine.name, names, engine.options_json(initial),
                                                engine.setup_json(initial),
@@ -210,13 +221,18 @@ class Companion:
             raise AppError(msg("app.date.needs_zone"))
         self.store.confirm_date(session_id, started)
 
-    def _colours(self, game: str, players: Sequence[str], colours: Mapping[str, str] | None,
-                 setup: Mapping[str, Any]) -> dict[str, str] | None:
-        """The players' colours from ``colours``, else their profiles; ``None`` to leave the setup's."""
+    def _colours(self, about: GameDescriptor, players: Sequence[str], colours: Mapping[str, str] | None,
+                 setup: Mapping[str, Any], *, by_seat: bool) -> dict[str, str] | None:
+        """The players' colours from ``colours``, else their profiles, else by seat (``by_seat``);
+        ``None`` to leave the setup's (the engine asks for missing ones)."""
         if colours is None:
             if "colors" in setup:
                 return None
-            preferred = {p: c for p, c in ((p, self.preferred_colour(p, game)) for p in players) if c}
+            if by_seat:
+                seated = self.seat_colours(about.name, players)
+                if all(seated.values()):
+                    return {p: c for p, c in seated.items() if c}
+            preferred = {p: c for p, c in ((p, self.preferred_colour(p, about.name)) for p in players) if c}
             if len(preferred) != len(players) or len(set(preferred.values())) != len(players):
                 return None  # the engine asks for setup.colors
             return preferred
@@ -224,8 +240,16 @@ class Companion:
         if unknown:
             raise AppError(msg("app.colours.not_a_player", player=unknown[0]))
         for player, colour in colours.items():
-            self._check_colour(game, colour, f"colours.{player}")
+            self._check_colour(about.name, colour, f"colours.{player}")
         return dict(colours)
+
+    def seat_colours(self, game: str, players: Sequence[str],
+                     setup: Mapping[str, Any] | None = None) -> dict[str, str | None]:
+        """Each player's colour at this table (:func:`seat_colours`): the game's record, then the
+        profiles' preferred colours, then the game's pieces by seat. The one rule every front end shows."""
+        recorded = (setup or {}).get("colors") or {}
+        allowed = PIECE_COLOURS.get(game)
+        return seat_colours(allowed, players, recorded, {p: self.preferred_colour(p, game) for p in players})
 
     def _check_colour(self, game: str, colour: Any, where: str) -> str:
         allowed = PIECE_COLOURS.get(game)
@@ -239,8 +263,8 @@ class Companion:
     def rematch(self, session_id: int, *, setup: Mapping[str, Any] | None = None) -> LiveGame:
         """A new game with the same players and options as ``session_id``.
 
-        ``setup`` is the new table's setup (San Gimignano's segments are laid
-        anew each game); without it the old game's setup is used again.
+        ``setup`` is the new table's setup (a board laid anew each game);
+        without it the old game's setup is used again.
         """
         row = self._row(session_id)
         return self.start(row.game, row.players, options=row.options,
@@ -447,79 +471,6 @@ class Companion:
             raise AppError(*error.args) from None
         self.store.set_setting(key, value)
         return value
-
-    # -- the 2-player flag table ---------------------------------------------------
-    def flag_table(self) -> dict[str, list[list[int]]] | None:
-        """The 2-player Campanile flag table the players confirmed, or ``None``."""
-        table: dict[str, list[list[int]]] | None = self.store.get_setting(CAMPANILE_TWO_PLAYER_FLAGS)
-        return table
-
-    def confirm_flag_table(self, table: Mapping[str, Any]) -> dict[str, list[list[int]]]:
-        """Check the flag values copied from the cards and keep them for every 2-player game.
-
-        :class:`RecordError` naming the flag (``intermezzo[2]: ...``); nothing is stored then.
-        """
-        from companion.games.campanile.setup import read_flag_table
-
-        intermezzo, finito = read_flag_table(dict(table), path="")
-        confirmed = {"intermezzo": [list(f) for f in intermezzo], "finito": [list(f) for f in finito]}
-        self.store.set_setting(CAMPANILE_TWO_PLAYER_FLAGS, confirmed)
-        return confirmed
-
-    def forget_flag_table(self) -> None:
-        self.store.delete_setting(CAMPANILE_TWO_PLAYER_FLAGS)
-
-    # -- Castelli boards -------------------------------------------------------------
-    def boards(self) -> list[Board]:
-        """The layouts the companion ships, then the boards stored here (by name)."""
-        from companion.games.castelli.board import layout_names, load_layout
-
-        shipped = [Board(name, True, len(b.spaces), len(b.areas))
-                   for name, b in ((n, load_layout(n)) for n in layout_names())]
-        stored = self.store.get_setting(CASTELLI_BOARDS, {})
-        return shipped + [Board(name, False, len(data.get("spaces", {})), len(data.get("areas", {})))
-                          for name, data in sorted(stored.items())]
-
-    def save_board(self, name: str, data: Mapping[str, Any]) -> bool:
-        """Validate a board and keep it under ``name``; returns whether it replaced one.
-
-        :class:`RecordError` naming the field of a bad board; :class:`AppError`
-        for an empty name or the name of a shipped layout.
-        """
-        from companion.games.castelli.board import layout_names, validate_board
-
-        name = name.strip() if isinstance(name, str) else ""
-        if not name:
-            raise AppError(msg("app.board.no_name"))
-        if name in layout_names():
-            raise AppError(msg("app.board.shipped_name", name=name))
-        validate_board(dict(data))
-        boards = dict(self.store.get_setting(CASTELLI_BOARDS, {}))
-        replaced = name in boards
-        boards[name] = dict(data)
-        self.store.set_setting(CASTELLI_BOARDS, boards)
-        return replaced
-
-    def board_data(self, name: str) -> dict[str, Any]:
-        """The inline JSON of a board by name (a shipped layout, or one stored here), to edit or copy.
-
-        :class:`AppError` for a name the companion does not know.
-        """
-        from companion.games.castelli.board import board_to_json, layout_names, load_layout
-
-        stored = self.store.get_setting(CASTELLI_BOARDS, {})
-        if name in stored:
-            return dict(stored[name])
-        if name in layout_names():
-            return board_to_json(load_layout(name))
-        raise AppError(msg("app.board.unknown", name=name))
-
-    def forget_board(self, name: str) -> None:
-        boards = dict(self.store.get_setting(CASTELLI_BOARDS, {}))
-        if name not in boards:
-            raise AppError(msg("app.board.unknown", name=name))
-        del boards[name]
-        self.store.set_setting(CASTELLI_BOARDS, boards)
 
     # -- BG Stats ------------------------------------------------------------------
     def bgstats_play(self, session_id: int) -> bgstats.Play:

@@ -135,7 +135,7 @@ KEYS: tuple[Key, ...] = (
         "$COMPANION_BUTTONS overrides it"),
     Key("buttons.undo", 5, _pin, "BCM GPIO pin of the Undo button (active low, internal pull-up)"),
     Key("buttons.confirm", 6, _pin, "BCM GPIO pin of the Next/Confirm button"),
-    Key("buttons.valuation", 13, _pin, "BCM GPIO pin of the Valuation button (Campanile)"),
+    Key("buttons.valuation", 13, _pin, "BCM GPIO pin of the Valuation button (the game's preview)"),
     Key("buttons.menu", 19, _pin, "BCM GPIO pin of the Menu button"),
     Key("buttons.hold_time", 0.8, _seconds(0.2, 5.0), "seconds a button is held for a long press"),
     Key("encoder.enabled", False, _boolean, "whether a rotary encoder is fitted"),

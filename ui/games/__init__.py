@@ -1,5 +1,9 @@
 """The game areas: one board widget per game, drawn by its own module, found here by name.
 
+Each game's touchscreen part is declared once, as a :class:`UiPart` in its
+package (``ui/games/<game>/__init__.py``), and listed in :data:`PACKAGES`
+under its descriptor's name.
+
 A board is a Kivy widget built as ``Board(table=table)``. It redraws itself
 from ``table.session`` when the shell calls ``refresh()`` (after every table
 event), and enters moves with ``table.propose(move, "touch")``, catching
@@ -10,8 +14,8 @@ shell owns the common bar above the board (undo, redo, history, whose turn).
 A game without a board here is played with the shell's move picker (the
 legal moves in the notation, and a notation field).
 
-A game may also need a form filled in once before a game can start (the
-2-player flag table of Campanile, San Gimignano's layout): :func:`setup_form`
+A game may also need a form filled in once before a game can start (a
+flag table, a layout): :func:`setup_form`
 finds it, and the new-game screen shows it in its place, then starts the game
 (with the form's :class:`StartDetails` when it passes them).
 """
@@ -24,19 +28,38 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ui.games.part import UiPart
+
 log = logging.getLogger(__name__)
 
+
+#: Game name (its descriptor's) -> the package under ``ui.games`` whose ``PART`` is its touchscreen part.
+#: This layer's one list of games; a game not in it is played with the shell's move picker.
+PACKAGES: dict[str, str] = {
+    "campanile": f"{__name__}.campanile",
+    "castelli": f"{__name__}.castelli",
+    "san-gimignano": f"{__name__}.san_gimignano",
+}
+
+
+def _parts() -> dict[str, UiPart]:
+    parts: dict[str, UiPart] = {}
+    for name, package in PACKAGES.items():
+        part: UiPart = getattr(importlib.import_module(package), "PART", UiPart())
+        parts[name] = part
+    return parts
+
+
+_PARTS = _parts()
 #: game name -> "module:Class" of its board widget.
-GAME_BOARDS: dict[str, str] = {"campanile": "ui.games.campanile.board:CampanileBoard",
-                               "castelli": "ui.games.castelli.board:CastelliBoard",
-                               "san-gimignano": "ui.games.san_gimignano.board:SanGimignanoBoard"}
-#: game name -> "module:function" of its setup form: ``function(app, game, players, on_confirmed, on_back)``
-#: returns the form to fill in before the game can start, or ``None`` when none is needed.
-GAME_SETUP_FORMS: dict[str, str] = {"campanile": "ui.games.campanile.flags:setup_form",
-                                    "san-gimignano": "ui.games.san_gimignano.setup:setup_form"}
-#: game name -> "module:function" of its line on game over: ``function(summary, player)`` returns what
-#: the player's score is made of, or ``None`` (then the screen's own line is shown).
-GAME_BREAKDOWNS: dict[str, str] = {"castelli": "ui.games.castelli.final:final_breakdown"}
+GAME_BOARDS: dict[str, str] = {n: p.board for n, p in _PARTS.items() if p.board}
+#: game name -> "module:function" of its setup form (:attr:`UiPart.setup_form`).
+GAME_SETUP_FORMS: dict[str, str] = {n: p.setup_form for n, p in _PARTS.items() if p.setup_form}
+#: game name -> "module:function" of its line on game over (:attr:`UiPart.breakdown`).
+GAME_BREAKDOWNS: dict[str, str] = {n: p.breakdown for n, p in _PARTS.items() if p.breakdown}
+#: game name -> "module:function" of its choice on the new-game screen (:attr:`UiPart.new_game_choice`).
+GAME_NEW_GAME_CHOICES: dict[str, str] = {n: p.new_game_choice for n, p in _PARTS.items()
+                                         if p.new_game_choice}
 
 
 @dataclass(frozen=True)
@@ -74,6 +97,17 @@ def score_breakdown(game: str, summary: dict[str, Any], player: str) -> str | No
     """``game``'s own game-over line for ``player`` (:data:`GAME_BREAKDOWNS`), or ``None``."""
     maker = _load(GAME_BREAKDOWNS.get(game), game)
     return None if maker is None else maker(summary, player)
+
+
+def new_game_choice(app: Any, game: str, chosen: Any,
+                    choose: Callable[[Any], None]) -> tuple[Any, dict[str, Any]] | None:
+    """``game``'s own choice on the new-game screen (:data:`GAME_NEW_GAME_CHOICES`) as
+    ``(widget, setup)``, or ``None`` when it has none (or nothing to choose now)."""
+    maker = _load(GAME_NEW_GAME_CHOICES.get(game), game)
+    if maker is None:
+        return None
+    found: tuple[Any, dict[str, Any]] | None = maker(app, chosen, choose)
+    return found
 
 
 def _load(where: str | None, game: str) -> Any:

@@ -4,21 +4,20 @@ Everything is taps: a profile tapped joins the table at the next seat (tapped
 again, it leaves); "up" moves a player one seat earlier; a colour button
 steps through the game's piece colours. The service checks the whole choice
 when the game starts and its refusal is shown, naming what to fix. A game
-that needs a form filled in first (Campanile's 2-player flag table, the
-first time) shows it here in place of the choices; once it is confirmed the
-game starts.
+that needs a form filled in first (a flag table, the first time) shows it
+here in place of the choices; once it is confirmed the game starts. Every
+game comes from the registry's descriptors; what one game adds (a board to
+choose) is its :class:`~ui.games.part.UiPart`'s.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from companion.games.registry import GAMES, get_game
+from companion.games.registry import descriptor, game_names, get_game
 from companion.i18n import text
-from companion.service.app import COLOURS_IN_SETUP, PIECE_COLOURS
 from companion.service.names import initials, same_name
 from ui import games, theme
-from ui.players import seat_colours
 from ui.screens import ShellScreen, column, filler, row, scrolling_list
 from ui.widgets import Field, Tap, Words, badge
 
@@ -28,10 +27,12 @@ class NewGameScreen(ShellScreen):
 
     def __init__(self, shell: Any, **kwargs: Any) -> None:
         super().__init__(shell, **kwargs)
-        self.game = next(iter(GAMES))
+        self.game = next(iter(game_names()))
         self.seated: list[str] = []
         self.colours: dict[str, str] = {}
-        self.board: str | None = None
+        #: What the game's own choice (:func:`ui.games.new_game_choice`) has chosen, and the setup it gives.
+        self.choice: Any = None
+        self.choice_setup: dict[str, Any] = {}
         #: The game's setup form while it is shown (see :meth:`start`), else ``None``.
         self.form: Any = None
 
@@ -42,7 +43,7 @@ class NewGameScreen(ShellScreen):
             return
         body = column()
         top = self.home_row()
-        for name in GAMES:
+        for name in game_names():
             choice = Tap(text=get_game(name).title, accent=name == self.game)
             choice.bind(on_release=lambda _b, game=name: self.choose_game(game))
             top.add_widget(choice)
@@ -72,7 +73,7 @@ class NewGameScreen(ShellScreen):
         seats.add_widget(Words(text=text("ui.new.seating", count=len(self.seated))))
         tags = initials(self.seated)
         shown = self.shown_colours()
-        allowed = PIECE_COLOURS.get(self.game)
+        allowed = descriptor(self.game).piece_colours
         for seat, name in enumerate(self.seated):
             line = row()
             line.add_widget(badge(tags[name], shown[name]))
@@ -87,13 +88,10 @@ class NewGameScreen(ShellScreen):
             up.bind(on_release=lambda _b, at=seat: self.move_up(at))
             line.add_widget(up)
             seats.add_widget(line)
-        if self.game == "castelli":
-            boards = [b.name for b in self.shell.table.app.boards()]
-            if boards:
-                self.board = self.board if self.board in boards else boards[0]
-                pick = Tap(text=text("ui.new.board", board=self.board), size_hint_y=None, height=theme.TOUCH)
-                pick.bind(on_release=lambda *_: self.next_board(boards))
-                seats.add_widget(pick)
+        offered = games.new_game_choice(self.shell.table.app, self.game, self.choice, self.make_choice)
+        self.choice_setup = {} if offered is None else offered[1]
+        if offered is not None:
+            seats.add_widget(offered[0])
         seats.add_widget(filler())
         engine = get_game(self.game)
         start = Tap(text=text("ui.new.start", game=engine.title), accent=True,
@@ -163,7 +161,7 @@ class NewGameScreen(ShellScreen):
 
     def next_colour(self, player: str) -> None:
         """The next colour of the game's pieces that nobody else at the table has."""
-        allowed = PIECE_COLOURS.get(self.game) or ()
+        allowed = descriptor(self.game).piece_colours or ()
         taken = {c for p, c in self.colours.items() if p != player}
         free = [c for c in allowed if c not in taken]
         if not free:
@@ -175,13 +173,13 @@ class NewGameScreen(ShellScreen):
 
     def shown_colours(self) -> dict[str, str | None]:
         """Each seated player's colour as the game will show it: the one chosen here, else the profile's."""
-        app = self.shell.table.app
-        return seat_colours(self.game, self.seated, self.colours,
-                            {p: app.preferred_colour(p, self.game) for p in self.seated})
+        colours: dict[str, str | None] = self.shell.table.app.seat_colours(self.game, self.seated,
+                                                                            {"colors": self.colours})
+        return colours
 
-    def next_board(self, boards: list[str]) -> None:
-        at = boards.index(self.board) + 1 if self.board in boards else 0
-        self.board = boards[at % len(boards)]
+    def make_choice(self, value: Any) -> None:
+        """The game's own choice changed (the next board)."""
+        self.choice = value
         self.redraw()
 
     def start(self, confirmed: Any = None) -> None:
@@ -203,12 +201,13 @@ class NewGameScreen(ShellScreen):
             if colour and not self.shell.succeeds(app.set_preferred_colour, player, self.game, colour):
                 return
         details: dict[str, Any] = {}
-        if self.game in COLOURS_IN_SETUP and all(shown.values()):
+        keeps_colours = descriptor(self.game).colours_in_setup
+        if keeps_colours and all(shown.values()):
             details["colours"] = shown
-        elif self.game in COLOURS_IN_SETUP and self.colours:
+        elif keeps_colours and self.colours:
             details["colours"] = {p: c for p, c in self.colours.items() if p in self.seated}
-        if self.game == "castelli" and self.board:
-            details["setup"] = {"board": self.board}
+        if self.choice_setup:
+            details["setup"] = dict(self.choice_setup)
         if isinstance(confirmed, games.StartDetails):
             details["options"] = dict(confirmed.options)
             details["setup"] = {**details.get("setup", {}), **confirmed.setup}

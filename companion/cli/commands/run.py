@@ -112,7 +112,8 @@ def create_session(app: Companion, args: argparse.Namespace) -> tuple[Session, i
     setup.update(parse_assignments(args.setup, "setup"))
     earlier = app.unfinished()
     try:
-        live = app.start(game.name, args.players, options=options, setup=setup)
+        # colours the players did not give come by seat, as on the touchscreen and the OLED menu
+        live = app.start(game.name, args.players, options=options, setup=setup, colours_by_seat=True)
     except AppError as error:
         raise UserError(*error.args) from None
     return live.session, live.id, earlier[0] if earlier else None

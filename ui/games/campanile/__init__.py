@@ -1,1 +1,7 @@
 """The Campanile screens of the touchscreen: the board, the valuation, the 2-player flag table."""
+
+from ui.games.part import UiPart
+
+#: What the touchscreen draws and asks for this game (imported on first use).
+PART = UiPart(board="ui.games.campanile.board:CampanileBoard",
+              setup_form="ui.games.campanile.flags:setup_form")

@@ -1,1 +1,8 @@
 """The Castelli screens: the board, its overlays, the area resolver and the board editor."""
+
+from ui.games.part import UiPart
+
+#: What the touchscreen draws and asks for this game (imported on first use).
+PART = UiPart(board="ui.games.castelli.board:CastelliBoard",
+              breakdown="ui.games.castelli.final:final_breakdown",
+              new_game_choice="ui.games.castelli.new_game:board_choice")

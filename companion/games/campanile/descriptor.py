@@ -1,0 +1,36 @@
+"""Campanile as the core sees it: its pieces' colours, its flag table from the table, its console words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.descriptor import GameDescriptor, NewGame, SetupNeeded, TableSettings
+from companion.games.messages import msg
+
+#: The record's ``game`` value.
+NAME = "campanile"
+#: The setting that keeps the 2-player flag table the players confirmed from their cards:
+#: ``{"intermezzo": [[...], ...], "finito": [[...], ...]}``, written into each 2-player game's options.
+TWO_PLAYER_FLAGS = f"{NAME}.flags.2p"
+
+
+def defaults(new: NewGame, table: TableSettings) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A 2-player game gets the confirmed flag table (the record must not need local settings);
+    without one it cannot start."""
+    options, setup = dict(new.options), dict(new.setup)
+    if len(new.players) == 2 and "flags" not in options:
+        flags = table.setting(TWO_PLAYER_FLAGS)
+        if flags is None:
+            raise SetupNeeded(msg("app.campanile.flags_needed"))
+        options["flags"] = flags
+    return options, setup
+
+
+DESCRIPTOR = GameDescriptor(
+    name=NAME,
+    engine="companion.games.campanile.game:Campanile",
+    piece_colours=("blue", "yellow", "red", "black", "white"),
+    observed_hints={"reveal": "console.observed.campanile_reveal"},
+    setting_keys=(TWO_PLAYER_FLAGS,),
+    defaults=defaults,
+)

@@ -1,0 +1,135 @@
+"""What the core asks of a game, in one object per game: :class:`GameDescriptor`.
+
+Adding a game means writing its package (the engine, its rules, and a
+``descriptor.py`` holding one :class:`GameDescriptor`) and naming that module
+in :mod:`companion.games.registry`. The service, the console and the front
+ends ask the descriptor (never the game's name) for what differs between
+games: the colours of the pieces, whether the record keeps each player's
+colour, what a new game gets from the table's settings when the players do
+not say (the 2-player flag table, a stored board, an offered layout), and
+the words the console shows for a move's observed fields.
+
+Pure, like the engines: the standard library and :mod:`companion.games` only.
+The engine itself is imported on first use (``engine`` names it), so that
+reading the descriptors does not pay for every game's rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import import_module
+from types import MappingProxyType
+from typing import Any, Protocol
+
+from companion.games.base import Game
+from companion.games.messages import Message
+
+
+class TableSettings(Protocol):
+    """The table's settings as a descriptor may read them when it fills in a new game.
+
+    The service implements it (the core decides where settings are kept);
+    a descriptor never writes a setting.
+    """
+
+    def setting(self, key: str, default: Any = None) -> Any:
+        """The value kept under ``key`` here (simple settings' defaults included), else ``default``."""
+
+    def words(self, key: str) -> list[str]:
+        """A setting typed as a list by commas ("a, b, c"), each word stripped."""
+
+
+class SetupNeeded(Exception):
+    """A new game cannot start until the table supplies something (the 2-player flag table).
+
+    ``reason`` is the message the players read; the service turns it into its refusal.
+    """
+
+    def __init__(self, reason: Message) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A new game's options and setup as the players gave them, for :attr:`GameDescriptor.defaults`."""
+
+    players: tuple[str, ...]
+    options: Mapping[str, Any]
+    setup: Mapping[str, Any]
+
+
+#: ``defaults(new, table) -> (options, setup)``: the game's options and setup with what the table
+#: supplies by default filled in (never overriding what the players gave); may raise :class:`SetupNeeded`.
+Defaults = Callable[[NewGame, TableSettings], tuple[dict[str, Any], dict[str, Any]]]
+
+
+def no_defaults(new: NewGame, table: TableSettings) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A game that takes nothing from the table: its options and setup as given."""
+    return dict(new.options), dict(new.setup)
+
+
+def _frozen(mapping: Mapping[str, str]) -> Mapping[str, str]:
+    return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True)
+class GameDescriptor:
+    """Everything the core asks of one game, registered once in :mod:`companion.games.registry`."""
+
+    #: The record's ``game`` value (``Game.name``), the key every layer's per-game list uses.
+    name: str
+    #: ``"module:Class"`` of the engine, imported on first use by :meth:`load`.
+    engine: str
+    #: The colours of the game's pieces, from the rulebook's component list, in the box's order
+    #: (players get them by seat); ``None``: the rulebook names none, any colour name is taken.
+    piece_colours: tuple[str, ...] | None = None
+    #: Whether the record's setup keeps each player's colour (``setup.colors``), so that a new
+    #: game must be given them (by the players, their profiles, or by seat).
+    colours_in_setup: bool = False
+    #: Move type -> message code of what to type for that template's observed fields (the console).
+    observed_hints: Mapping[str, str] = field(default_factory=lambda: _frozen({}))
+    #: The settings keys this game owns (its flag table, boards, guild names ...), for the settings table.
+    setting_keys: tuple[str, ...] = ()
+    #: What a new game gets from the table by default (see :data:`Defaults`).
+    defaults: Defaults = no_defaults
+
+    def __post_init__(self) -> None:
+        # a descriptor is shared by every layer: nobody may change its hints behind the others' backs
+        object.__setattr__(self, "observed_hints", _frozen(self.observed_hints))
+
+    def load(self) -> Game[Any, Any]:
+        """A new instance of the engine (the registry keeps one per game)."""
+        module_name, _, class_name = self.engine.partition(":")
+        engine: Game[Any, Any] = getattr(import_module(module_name), class_name)()
+        if engine.name != self.name:
+            raise ValueError(f"{self.engine} is the engine of {engine.name!r}, not of {self.name!r}")
+        return engine
+
+
+def seat_colours(allowed: Sequence[str] | None, players: Sequence[str],
+                 recorded: Mapping[str, str] | None = None,
+                 preferred: Mapping[str, str | None] | None = None) -> dict[str, str | None]:
+    """Each player's colour, unique at the table: the one rule every front end uses.
+
+    The game's own record comes first (a ``setup.colors``); then the
+    profile's preferred colour when it is one of the game's pieces
+    (``allowed``) and still free (two wanting the same: the earlier seat has
+    it); the rest get the game's free piece colours in the box's order, by
+    seat. A game whose rulebook names no colours (``allowed`` is ``None``)
+    leaves a player without a recorded or preferred one at ``None``.
+    """
+    recorded = recorded or {}
+    chosen: dict[str, str | None] = {p: recorded[p] for p in players if recorded.get(p)}
+    for player in players:
+        wish = (preferred or {}).get(player)
+        if player in chosen or not wish or wish in chosen.values():
+            continue
+        if allowed is None or wish in allowed:
+            chosen[player] = wish
+    free = [c for c in allowed or () if c not in chosen.values()]
+    for player in players:
+        if player not in chosen:
+            chosen[player] = free.pop(0) if free else None
+    return {p: chosen[p] for p in players}

@@ -1,0 +1,103 @@
+"""The OLED's and the buttons' per-game parts: one module per game, found here by the game's name.
+
+A game's module (``hardware/games/<game>.py``) holds a ``PART``, a
+:class:`GamePart`: its standings pages after the turn page, what the
+Valuation button shows, the order its moves are offered in, which move
+types the buttons cannot enter, and how an observed field is chosen with the
+encoder. :data:`MODULES` is this layer's one list, keyed by the name of the
+game's :class:`~companion.games.descriptor.GameDescriptor`.
+
+A game without a module here still plays on the buttons: :data:`GENERIC`
+gives no extra pages, the legal moves as the engine lists them, and the
+scores on the Valuation button (never another game's pages).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import import_module
+from types import MappingProxyType
+from typing import Any
+
+from companion.games.base import Game
+from hardware.oled_render import Page
+
+log = logging.getLogger(__name__)
+
+#: ``pages(game, state, summary)``: a game's own status pages after the turn page.
+StatusPages = Callable[[Game[Any, Any], Any, Mapping[str, Any]], list[Page]]
+#: ``pages(game, state)``: what the Valuation button shows.
+ValuationPages = Callable[[Game[Any, Any], Any], list[Page]]
+#: ``choices(game, state, template)``: the moves that fill a template's observed field.
+ObservedChoices = Callable[[Game[Any, Any], Any, Mapping[str, Any]], list[dict[str, Any]]]
+#: ``moves(game, state)``: the moves a long press of Valuation may record now (the first is recorded).
+ValuationMoves = Callable[[Game[Any, Any], Any], list[dict[str, Any]]]
+#: ``label(game, state, move)``: how a filled-in observed field is named in the encoder's list.
+ChoiceLabel = Callable[[Game[Any, Any], Any, Mapping[str, Any]], str]
+
+
+def _frozen(mapping: Mapping[str, str]) -> Mapping[str, str]:
+    return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True)
+class GamePart:
+    """What the OLED and the buttons do differently for one game; every field has a generic default."""
+
+    #: The game's own standings pages, after the turn page (``None``: none).
+    status_pages: StatusPages | None = None
+    #: What the Valuation button shows (``None``: the scores now).
+    valuation_pages: ValuationPages | None = None
+    #: The order move types are offered in, most likely first (a type not named: as listed, after).
+    likely: tuple[str, ...] = ()
+    #: Move type -> ``oled.*`` message code saying which front end can enter its observed fields.
+    needs_another_front_end: Mapping[str, str] = field(default_factory=lambda: _frozen({}))
+    #: The encoder's choices for a template's observed field (``None``: the buttons cannot fill any).
+    observed_choices: ObservedChoices | None = None
+    #: How a choice of :attr:`observed_choices` is labelled (``None``: the game's notation).
+    choice_label: ChoiceLabel | None = None
+    #: The moves a long press of Valuation records (``None``: the game has no such card; it previews).
+    valuation_moves: ValuationMoves | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "needs_another_front_end", _frozen(self.needs_another_front_end))
+
+
+#: A game without a part of its own.
+GENERIC = GamePart()
+
+#: Game name (its descriptor's) -> the module whose ``PART`` it is. This layer's one list of games.
+MODULES: dict[str, str] = {
+    "campanile": "hardware.games.campanile",
+    "castelli": "hardware.games.castelli",
+    "san-gimignano": "hardware.games.san_gimignano",
+}
+
+#: Parts registered at run time (a test's own game), by name; they come before :data:`MODULES`.
+_REGISTERED: dict[str, GamePart] = {}
+
+
+def register(name: str, part: GamePart) -> None:
+    """``part`` for the game ``name`` from now on (a test's own game); undone by :func:`unregister`."""
+    _REGISTERED[name] = part
+
+
+def unregister(name: str) -> None:
+    _REGISTERED.pop(name, None)
+
+
+def part(name: str) -> GamePart:
+    """The part of the game ``name``; :data:`GENERIC` when it has none (or it fails to import, logged)."""
+    if name in _REGISTERED:
+        return _REGISTERED[name]
+    module = MODULES.get(name)
+    if module is None:
+        return GENERIC
+    try:
+        found: GamePart = import_module(module).PART
+    except Exception:
+        log.exception("the OLED part of %s cannot be imported", name)
+        return GENERIC
+    return found

@@ -1,0 +1,92 @@
+"""Campanile on the OLED and the buttons: the tower ranking, "if the valuation came now", the refill card.
+
+The refill card's style is chosen with the encoder (each style the engine
+reads, then the valuation cards that may be turned over instead); a long
+press of Valuation records the valuation card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.games.base import Game
+from companion.i18n import current_language, text
+from companion.service.names import initials
+from hardware.games import GamePart
+from hardware.oled_pages import cell_lines, notice_page, paged
+from hardware.oled_render import Line, Page, fit
+
+
+def word(name: str) -> str:
+    """A tower style of the record in the table's language, as the notation says it; a style the
+    notation does not know (a custom tower) stays as the record has it."""
+    from companion.games.campanile.notation import WORDS
+    from companion.games.notation import word as translated
+
+    if name not in WORDS:
+        return name
+    return translated(WORDS, name, current_language())
+
+
+def status_pages(game: Game[Any, Any], state: Any, summary: Mapping[str, Any]) -> list[Page]:
+    """The towers ranked, each with its height and the flag it would earn."""
+    from companion.games.campanile.views import standings
+
+    rows = [Line(fit(text("oled.campanile.ranking")), inverted=True)]
+    for row in standings(state):
+        flag = "·".join(str(v) for v in (row.intermezzo_flag if summary.get("phase") == "opening"
+                                         and row.intermezzo_flag else row.finito_flag))
+        rows.append(Line(fit(f"{row.rank} {word(row.tower):<7}{row.height:>3} {flag}")))
+    return paged(rows)
+
+
+def valuation_pages(game: Game[Any, Any], state: Any) -> list[Page]:
+    """What each player would score if the valuation came now, then how to record it."""
+    from companion.games.campanile.views import preview
+
+    phase = "intermezzo" if state.phase == "opening" else "finito"
+    totals: dict[str, int] = {}
+    for result in preview(state):
+        for award in result.awards:
+            totals[award.player] = totals.get(award.player, 0) + award.points
+    short = initials(state.players)
+    lines = cell_lines([f"{short[p]} +{totals.get(p, 0)}" for p in state.players])
+    return [notice_page(text(f"oled.valuation.{phase}"), "\n".join(lines)),
+            notice_page(text(f"oled.valuation.{phase}"), text("oled.valuation.hold"))]
+
+
+def observed_choices(game: Game[Any, Any], state: Any, template: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The refill card: each tower style (read by the engine's own
+    :meth:`~companion.games.base.Game.read_observed`), then the valuation cards that may be turned
+    over instead."""
+    if template.get("type") != "reveal":
+        return []
+    choices = []
+    for style in state.rules.towers:
+        filled = game.read_observed(state, template, [style])
+        if filled is not None:
+            choices.append(filled)
+    return choices + valuation_moves(game, state)
+
+
+def choice_label(game: Game[Any, Any], state: Any, move: Mapping[str, Any]) -> str:
+    """A refill card by its style; a valuation card in the notation."""
+    if move["type"] == "reveal":
+        return word(move["card"])
+    return game.describe(state, move, current_language())
+
+
+def valuation_moves(game: Game[Any, Any], state: Any) -> list[dict[str, Any]]:
+    """The valuation cards that may be turned over now."""
+    return [t for t in game.legal_moves(state) if t["type"] == "valuation"]
+
+
+PART = GamePart(
+    status_pages=status_pages,
+    valuation_pages=valuation_pages,
+    likely=("influence", "take", "reveal", "relocate", "build", "valuation"),
+    observed_choices=observed_choices,
+    choice_label=choice_label,
+    valuation_moves=valuation_moves,
+)

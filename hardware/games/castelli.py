@@ -1,0 +1,61 @@
+"""Castelli on the OLED and the buttons: resources and silver, tiles left, the final-scoring preview.
+
+A tile's reveal needs its faces (the touchscreen, a seat panel or the console): the buttons say so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.games.base import Game
+from companion.i18n import text
+from companion.service.names import initials
+from hardware.games import GamePart
+from hardware.oled_pages import cell_lines, notice_page
+from hardware.oled_render import Line, Page, fit, wrap
+
+
+def status_pages(game: Game[Any, Any], state: Any, summary: Mapping[str, Any]) -> list[Page]:
+    """The acting player's resources, silver and cards; the tiles left and the last evaluation."""
+    acting = game.turn(state).acting
+    left = len(state.board.spaces) - len(state.revealed)
+    pages = []
+    if acting is not None:
+        resources = summary.get("resources", {}).get(acting, {})
+        held = wrap(text("oled.castelli.resources", wood=resources.get("wood", 0),
+                         grain=resources.get("grain", 0), stone=resources.get("stone", 0)))
+        rows = [Line(fit(acting), inverted=True), *(Line(s) for s in held[:2]),
+                Line(fit(text("oled.castelli.silver", silver=summary.get("silver", {}).get(acting, 0),
+                              cards=summary.get("cards", {}).get(acting, 0))))]
+        pages.append(Page(tuple(rows)))
+    rows = [Line(fit(text("oled.castelli.tiles_left", count=left)), inverted=True)]
+    evaluations = summary.get("evaluations") or []
+    if evaluations:
+        rows += [Line(s) for s in wrap(text("oled.castelli.last", area=evaluations[-1].get("area", "")))[:3]]
+    return [*pages, Page(tuple(rows))]
+
+
+def valuation_pages(game: Game[Any, Any], state: Any) -> list[Page]:
+    """The final scoring if the game ended now, then who would win each open area."""
+    from companion.games.castelli.views import area_views, preview_final
+
+    final = preview_final(state)
+    short = initials(state.players)
+    lines = cell_lines([f"{short[p]} +{sum(final.get(p, {}).values())}" for p in state.players])
+    areas = []
+    for area in area_views(state):  # who would win each open area if it were evaluated now
+        leaders = [short.get(lead["player"] or "", lead["colour"]) for lead in area["leaders"]]
+        areas.append(f"{area['area']}: {' '.join(leaders) or '-'}")
+    pages = [notice_page(text("oled.valuation.final"), "\n".join(lines))]
+    for first in range(0, len(areas), 4):
+        pages.append(notice_page(text("oled.valuation.areas"), "\n".join(areas[first:first + 4])))
+    return pages
+
+
+PART = GamePart(
+    status_pages=status_pages,
+    valuation_pages=valuation_pages,
+    likely=("build", "reveal", "sell", "end"),
+    needs_another_front_end={"reveal": "oled.needs.castelli_reveal"},
+)

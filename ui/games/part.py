@@ -1,0 +1,24 @@
+"""What a game declares of its own on the touchscreen: :class:`UiPart` (the registry is :mod:`ui.games`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class UiPart:
+    """A game's own parts of the touchscreen, each ``"module:name"`` (imported on first use), each optional.
+
+    Declared once per game, as ``PART`` in its package ``ui/games/<game>/__init__.py``.
+    """
+
+    #: The board widget class, built as ``Board(table=table)``.
+    board: str | None = None
+    #: ``function(app, game, players, on_confirmed, on_back)``: the form to fill in before the game can
+    #: start, or ``None`` when none is needed.
+    setup_form: str | None = None
+    #: ``function(summary, player)``: what the player's score is made of on game over, or ``None``.
+    breakdown: str | None = None
+    #: ``function(app, chosen, choose)``: a choice the new-game screen offers for this game (a board),
+    #: as ``(widget, setup)``, or ``None`` when there is nothing to choose; ``choose(value)`` changes it.
+    new_game_choice: str | None = None
