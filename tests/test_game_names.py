@@ -38,13 +38,8 @@ PENDING = {
     "companion/service/settings.py": "per-game setting keys and checks (the settings table is being rebuilt)",
     "companion/games/messages.py": "a docstring's example code (the module is being rewritten)",
     "companion/i18n/__init__.py": "the docstring lists the catalogue files (the package is being rewritten)",
-    "ui/app.py": "the board editor's and resolver's screens (the shell is being rewritten)",
-    "ui/theme.py": "the tower styles' colour bands",
-    "ui/oled_panel.py": "a comment on the valuation key",
-    "ui/screens/game.py": "a docstring's example",
-    "ui/screens/game_over.py": "a docstring's example",
+    "ui/theme.py": "the tower styles' colour bands (belong in ui/games/campanile/)",
     "ui/screens/settings.py": "the guild settings' rows (the settings screen is being built from the table)",
-    "ui/snapshot.py": "docstrings' examples",
 }
 
 

@@ -42,6 +42,7 @@ from companion.storage.store import StoreError
 from companion.system import power
 from companion.system.watchdog import Watchdog
 from ui import theme
+from ui.games import GAME_SCREENS
 from ui.keys import command_for_key
 from ui.widgets import RefusalBanner
 
@@ -74,8 +75,7 @@ SCREENS: dict[str, str] = {
     "stats": "ui.screens.stats:StatsScreen",
     "settings": "ui.screens.settings:SettingsScreen",
     "damaged": "ui.screens.damaged:DamagedScreen",
-    "resolver": "ui.games.castelli.resolver:ResolverScreen",
-    "editor": "ui.games.castelli.board_editor:BoardEditorScreen",
+    **GAME_SCREENS,  # each game's own screens, declared in its ui/games/<game>/ part
 }
 
 

@@ -33,7 +33,7 @@ PANEL_WIDTH = WIDTH * SCALE + 2 * theme.SPACING
 #: Kivy's key code -> the navigator's key: the encoder (up/down arrows) and the buttons.
 PANEL_KEYS: dict[int, str] = {273: "previous", 274: "next", 13: "confirm", ord("v"): "valuation",
                               ord("m"): "menu"}
-#: With Shift, the buttons' long presses: Shift+V records the Campanile valuation after its
+#: With Shift, the buttons' long presses: Shift+V records a game's valuation card after its
 #: preview, Shift+M leaves the hardware test (a keyboard has no "held").
 HELD_KEYS: dict[int, str] = {ord("v"): "valuation_hold", ord("m"): "menu_hold"}
 #: How often the view is ticked (its pages turn and notices expire by time), in seconds.

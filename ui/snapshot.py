@@ -3,8 +3,8 @@
 :func:`write_screens` replays the record into a throw-away store and shows
 it in an offscreen window: the game screen at the end of the record
 (``screen.png``), its history, game over when it is finished, and home and
-settings, in the language asked for. A board adds its own views (the
-Campanile valuations…) through ``snapshot_extras``.
+settings, in the language asked for. A board adds its own views (a
+valuation, an evaluation overlay…) through ``snapshot_extras``.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def write_screens(record: Mapping[str, Any], out_dir: str | Path, language: str)
 
 
 def _board_screens(shell: Any, out: Path) -> list[Path]:
-    """The board's own extra screens (Campanile's valuations, Castelli's evaluation overlay…).
+    """The board's own extra screens (a valuation, an evaluation overlay…).
 
     A board that has more to show than its screen offers
     ``snapshot_extras(out, settle) -> list[Path]``: it opens each view, calls

@@ -67,7 +67,7 @@ PIECE_COLOURS: dict[str, Colour] = {
     "orange": rgb("#f28c28"),
     "purple": rgb("#8e44ad"),
 }
-#: A player without a colour (San Gimignano, a profile without one).
+#: A player without a colour (a game whose pieces have none, a profile without one).
 NO_COLOUR = rgb("#5b6673")
 
 

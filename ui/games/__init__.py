@@ -58,6 +58,8 @@ GAME_SETUP_FORMS: dict[str, str] = {n: p.setup_form for n, p in _PARTS.items() i
 #: game name -> "module:function" of its line on game over (:attr:`UiPart.breakdown`).
 GAME_BREAKDOWNS: dict[str, str] = {n: p.breakdown for n, p in _PARTS.items() if p.breakdown}
 #: game name -> "module:function" of its choice on the new-game screen (:attr:`UiPart.new_game_choice`).
+#: screen name -> "module:Class" of the games' own screens (Castelli's resolver and board editor).
+GAME_SCREENS: dict[str, str] = {name: where for p in _PARTS.values() for name, where in p.screens.items()}
 GAME_NEW_GAME_CHOICES: dict[str, str] = {n: p.new_game_choice for n, p in _PARTS.items()
                                          if p.new_game_choice}
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
 
 
 @dataclass(frozen=True)
@@ -22,3 +24,10 @@ class UiPart:
     #: ``function(app, chosen, choose)``: a choice the new-game screen offers for this game (a board),
     #: as ``(widget, setup)``, or ``None`` when there is nothing to choose; ``choose(value)`` changes it.
     new_game_choice: str | None = None
+    #: The game's own screens in the shell (a tool players open from Home or Settings):
+    #: screen name -> ``"module:Class"``, built as ``Class(shell, name=name)`` like the shell's own.
+    screens: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __post_init__(self) -> None:
+        # one part is shared by every screen: nobody may change its screens behind the others' backs
+        object.__setattr__(self, "screens", MappingProxyType(dict(self.screens)))

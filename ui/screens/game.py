@@ -3,7 +3,7 @@
 A game whose board is not written yet (or failed to load) is played with the
 move picker: the standings, the legal moves in the notation (from the
 engine's ``legal_moves`` and ``describe``), and a field to type a move in the
-notation, for moves with something observed at the table (a Castelli tile).
+notation, for moves with something observed at the table (a tile turned over).
 """
 
 from __future__ import annotations

@@ -59,7 +59,7 @@ def decided_words(outcome: Any) -> str:
 
 
 def breakdown(summary: dict[str, Any], player: str) -> str:
-    """What a player's score is made of, from the engine's summary (Campanile: the chips)."""
+    """What a player's score is made of, from the engine's summary (a game's own line, else the points)."""
     from ui.games import score_breakdown
 
     custom = score_breakdown(summary.get("game", ""), summary, player)

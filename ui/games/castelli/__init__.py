@@ -5,4 +5,6 @@ from ui.games.part import UiPart
 #: What the touchscreen draws and asks for this game (imported on first use).
 PART = UiPart(board="ui.games.castelli.board:CastelliBoard",
               breakdown="ui.games.castelli.final:final_breakdown",
-              new_game_choice="ui.games.castelli.new_game:board_choice")
+              new_game_choice="ui.games.castelli.new_game:board_choice",
+              screens={"resolver": "ui.games.castelli.resolver:ResolverScreen",
+                       "editor": "ui.games.castelli.board_editor:BoardEditorScreen"})
