@@ -31,7 +31,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.games.messages import Message, install_renderer
+from companion.games.messages import Message, Words, install_renderer
 
 if TYPE_CHECKING:
     from companion.i18n.po import PoEntry
@@ -217,6 +217,25 @@ def join_list(items: list[Any], language: str = DEFAULT_LANGUAGE, code: str = "c
 def render_json(message: Message) -> dict[str, Any]:
     """What ``--json`` output carries: the code, its parameters and the English text."""
     return {**message.to_json(), "text": render(message, DEFAULT_LANGUAGE)}
+
+
+def summary_json(value: Any) -> Any:
+    """An engine's summary (or any part of it) as ``replay --json`` writes it (records.md).
+
+    Each :class:`Message` becomes its code, parameters and English ``text``
+    (:func:`render_json`), each :class:`Words` its English text; mappings and
+    sequences are walked, everything else is already JSON. The engines return
+    messages; this is where they are put into words, the same on every machine.
+    """
+    if isinstance(value, Message):
+        return render_json(value)
+    if isinstance(value, Words):
+        return value.separator.join(render(message, DEFAULT_LANGUAGE) for message in value.messages)
+    if isinstance(value, Mapping):
+        return {key: summary_json(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [summary_json(item) for item in value]
+    return value
 
 
 def choose_language(option: str | None, environ: Mapping[str, str],

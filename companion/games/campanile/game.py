@@ -25,7 +25,7 @@ from companion.games.campanile.state import (
     CampanileState,
     FlagResult,
 )
-from companion.games.messages import Message
+from companion.games.messages import Words
 
 #: The tie-break's key (``Outcome.tiebreak``, ``decided_by``); its words are the catalogue's
 #: ``common.tiebreak.highest_chip``. The report says why the winners won with ``rules.win_reason``.
@@ -153,38 +153,24 @@ class Campanile(Game[CampanileState, Move]):
             "turn": dict(zip(("player", "next"), in_progress(state), strict=True)),
             "markers_left": {p: {str(v): n for v, n in state.markers_of(p).items()} for p in rules.players},
             "display": list(state.display) if rules.tracks_display else None,
-            "explanations": _explanations_json(state),
-            "win_reason": _message_json(win_reason(state)) if finished else None,
+            "explanations": _explanations(state),
+            "win_reason": win_reason(state) if finished else None,
         }
 
     def report(self, state: CampanileState) -> str:
         return report(state, self.summary(state))
 
 
-def _explanations_json(state: CampanileState) -> list[dict[str, Any]]:
-    """Why each flag went as it did: the English text (as before) and each sentence's code and parameters.
+def _explanations(state: CampanileState) -> list[dict[str, Any]]:
+    """Why each flag went as it did: its sentences as messages, and the same as one text.
 
-    The same in every language: ``text`` is always English, and ``sentences``
-    carry what a front end needs to say it in another (``render_json``'s shape).
+    Written out (``replay --json``) the same in every language: ``text`` is the
+    English words of the sentences, and each sentence carries its code and
+    parameters for a front end that says it in another.
     """
-    if not state.valuations:
-        return []
-    from companion.i18n import render_json  # the catalogues are read only when a text is shown
-
-    found = []
-    for valuation in state.valuations:
-        for flag in valuation.flags:
-            sentences = [render_json(sentence) for sentence in flag.explanation]
-            found.append({"phase": valuation.phase, "tower": flag.tower,
-                          "text": " ".join(sentence["text"] for sentence in sentences),
-                          "sentences": sentences})
-    return found
-
-
-def _message_json(message: Message) -> dict[str, Any]:
-    from companion.i18n import render_json  # the catalogues are read only when a text is shown
-
-    return render_json(message)
+    return [{"phase": valuation.phase, "tower": flag.tower,
+             "text": Words(tuple(flag.explanation)), "sentences": list(flag.explanation)}
+            for valuation in state.valuations for flag in valuation.flags]
 
 
 def _flag_json(result: FlagResult) -> dict[str, Any]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -15,7 +14,7 @@ from companion.games.castelli.rules import apply_move, winners
 from companion.games.castelli.state import Options, State
 from companion.games.castelli.views import evaluation_line, report
 from companion.games.fields import check_keys, get_int, get_list, get_str, require_object, type_name
-from companion.games.messages import Message, msg
+from companion.games.messages import Message, Words, msg
 
 
 def parse_options(options: Mapping[str, Any]) -> Options:
@@ -97,34 +96,19 @@ def initial_state(players: Sequence[str], options: Mapping[str, Any],
 
 
 def explanation_json(area: str, kind: str, explanation: Message) -> dict[str, Any]:
-    """A summary's explanation: the area, the explanation's code and parameters, and the English line.
+    """A summary's explanation: the area, the explanation's code and parameters, and its line.
 
-    ``text`` is the line as the readable report shows it in English (``a24 (forest): ...``), the
-    same on every machine; ``code`` and ``params`` are the explanation's own, for front ends that
-    say it in another language.
+    ``text`` is the line as the readable report shows it (``a24 (forest): ...``), written out in
+    English (``replay --json``), the same on every machine; ``code`` and ``params`` are the
+    explanation's own, for front ends that say it in another language.
     """
-    from companion.i18n import DEFAULT_LANGUAGE, render
-
-    text = render(evaluation_line(area, kind, explanation), DEFAULT_LANGUAGE)
-    return {"area": area, "kind": kind, **explanation.to_json(), "text": text}
-
-
-#: Explanations already put into words, by the (immutable) evaluation or note they explain: a
-#: summary after every move would otherwise render every past evaluation's English line again.
-_EXPLAINED: OrderedDict[int, tuple[Any, dict[str, Any]]] = OrderedDict()
-_EXPLAINED_KEPT = 512
+    return {"area": area, "kind": kind, **explanation.to_json(),
+            "text": Words((evaluation_line(area, kind, explanation),))}
 
 
 def explained(item: Any) -> dict[str, Any]:
-    """:func:`explanation_json` of an evaluation or a note of a state, each made once and kept."""
-    kept = _EXPLAINED.get(id(item))
-    if kept is not None and kept[0] is item:
-        return dict(kept[1])
-    made = explanation_json(item.area, item.kind, item.explanation)
-    _EXPLAINED[id(item)] = (item, made)
-    if len(_EXPLAINED) > _EXPLAINED_KEPT:
-        _EXPLAINED.popitem(last=False)
-    return dict(made)
+    """:func:`explanation_json` of an evaluation or a note of a state (a new dict for each caller)."""
+    return explanation_json(item.area, item.kind, item.explanation)
 
 
 def in_progress(state: State) -> tuple[str | None, str | None]:
