@@ -14,12 +14,37 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypedDict, TypeVar
 
 from companion.games.messages import Message
 
 StateT = TypeVar("StateT")
 MoveT = TypeVar("MoveT")
+
+
+class TurnJson(TypedDict):
+    """A summary's ``turn``: whose turn is in progress and who starts the next (:meth:`Turn.to_json`)."""
+
+    player: str | None
+    next: str | None
+
+
+class Summary(TypedDict):
+    """What every game's summary holds (records.md, "``companion replay --json``").
+
+    Each game's summary is a subclass declared in its package (``CampanileSummary`` ...) with
+    its own fields, so a front end reads typed fields, not string keys. Values are JSON, or
+    messages (:class:`~companion.games.messages.Message`, :class:`~companion.games.messages.Words`)
+    that :func:`companion.i18n.summary_json` puts into words where the summary is written out.
+    """
+
+    game: str
+    players: list[str]
+    finished: bool
+    scores: dict[str, int]
+    winners: list[str]
+    to_move: str | None
+    turn: TurnJson
 
 
 def one_line(text: str) -> str:
@@ -129,7 +154,7 @@ class Turn:
             return self.player
         return self.next if self.next is not None else self.player
 
-    def to_json(self) -> dict[str, str | None]:
+    def to_json(self) -> TurnJson:
         """The summary's ``turn`` field."""
         return {"player": self.player, "next": self.next}
 
@@ -248,8 +273,9 @@ class Game(ABC, Generic[StateT, MoveT]):
         """The state after ``move``. Raises :class:`IllegalMove`; never mutates ``state``."""
 
     @abstractmethod
-    def summary(self, state: StateT) -> dict[str, Any]:
-        """The ``companion replay --json`` summary of ``state`` (see records.md)."""
+    def summary(self, state: StateT) -> Summary:
+        """The ``companion replay --json`` summary of ``state`` (see records.md): the game's own
+        :class:`Summary` subclass, written out by :func:`companion.i18n.summary_json`."""
 
     @abstractmethod
     def options_json(self, state: StateT) -> dict[str, Any]:

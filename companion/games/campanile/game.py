@@ -25,6 +25,7 @@ from companion.games.campanile.state import (
     CampanileState,
     FlagResult,
 )
+from companion.games.campanile.summary import CampanileSummary, Explanation, FlagJson
 from companion.games.messages import Words
 
 #: The tie-break's key (``Outcome.tiebreak``, ``decided_by``); its words are the catalogue's
@@ -129,10 +130,11 @@ class Campanile(Game[CampanileState, Move]):
         return apply_move(state, move)
 
     # -- views --------------------------------------------------------------
-    def summary(self, state: CampanileState) -> dict[str, Any]:
+    def summary(self, state: CampanileState) -> CampanileSummary:
         rules = state.rules
         scores = state.scores
         finished = state.phase == "finished"
+        player, following = in_progress(state)
         return {
             "game": self.name,
             "players": list(rules.players),
@@ -150,7 +152,7 @@ class Campanile(Game[CampanileState, Move]):
             ],
             "phase": state.phase,
             "to_move": self.to_move(state),
-            "turn": dict(zip(("player", "next"), in_progress(state), strict=True)),
+            "turn": {"player": player, "next": following},
             "markers_left": {p: {str(v): n for v, n in state.markers_of(p).items()} for p in rules.players},
             "display": list(state.display) if rules.tracks_display else None,
             "explanations": _explanations(state),
@@ -161,7 +163,7 @@ class Campanile(Game[CampanileState, Move]):
         return report(state, self.summary(state))
 
 
-def _explanations(state: CampanileState) -> list[dict[str, Any]]:
+def _explanations(state: CampanileState) -> list[Explanation]:
     """Why each flag went as it did: its sentences as messages, and the same as one text.
 
     Written out (``replay --json``) the same in every language: ``text`` is the
@@ -173,7 +175,7 @@ def _explanations(state: CampanileState) -> list[dict[str, Any]]:
             for valuation in state.valuations for flag in valuation.flags]
 
 
-def _flag_json(result: FlagResult) -> dict[str, Any]:
+def _flag_json(result: FlagResult) -> FlagJson:
     return {
         "tower": result.tower,
         "rank": result.rank,

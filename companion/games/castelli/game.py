@@ -12,6 +12,7 @@ from companion.games.castelli.legal import legal_moves
 from companion.games.castelli.moves import Move, move_to_json, parse_move
 from companion.games.castelli.rules import apply_move, winners
 from companion.games.castelli.state import Options, State
+from companion.games.castelli.summary import CastelliSummary, Explanation, FinalPart
 from companion.games.castelli.views import evaluation_line, report
 from companion.games.fields import check_keys, get_int, get_list, get_str, require_object, type_name
 from companion.games.messages import Message, Words, msg
@@ -95,18 +96,19 @@ def initial_state(players: Sequence[str], options: Mapping[str, Any],
         holds_own_tile=dict.fromkeys(names, True) if opts.dilemma else {})
 
 
-def explanation_json(area: str, kind: str, explanation: Message) -> dict[str, Any]:
+def explanation_json(area: str, kind: str, explanation: Message) -> Explanation:
     """A summary's explanation: the area, the explanation's code and parameters, and its line.
 
     ``text`` is the line as the readable report shows it (``a24 (forest): ...``), written out in
     English (``replay --json``), the same on every machine; ``code`` and ``params`` are the
     explanation's own, for front ends that say it in another language.
     """
-    return {"area": area, "kind": kind, **explanation.to_json(),
+    return {"area": area, "kind": kind, "code": explanation.code,
+            "params": explanation.to_json()["params"],
             "text": Words((evaluation_line(area, kind, explanation),))}
 
 
-def explained(item: Any) -> dict[str, Any]:
+def explained(item: Any) -> Explanation:
     """:func:`explanation_json` of an evaluation or a note of a state (a new dict for each caller)."""
     return explanation_json(item.area, item.kind, item.explanation)
 
@@ -185,9 +187,12 @@ class Castelli(Game[State, Move]):
             return state.players[state.current or 0]
         return state.players[state.next_index()]
 
-    def summary(self, state: State) -> dict[str, Any]:
+    def summary(self, state: State) -> CastelliSummary:
         players = state.players
-        out: dict[str, Any] = {
+        player, following = in_progress(state)
+        final: FinalPart = ({"final": {p: dict(state.final[p]) for p in players}}
+                            if state.finished and state.final is not None else {})
+        return {
             "game": self.name,
             "players": list(players),
             "finished": state.finished,
@@ -199,14 +204,12 @@ class Castelli(Game[State, Move]):
             "cards": {p: state.cards[p] for p in players},
             "castles": {p: state.castles_built[p] for p in players},
             "evaluations": [e.to_json() for e in state.evaluations],
+            **final,  # only once the game is over, in its place in the output
+            "explanations": [explained(e) for e in state.evaluations],
+            "not_evaluated": [explained(n) for n in state.notes],
+            "to_move": self.to_move(state),
+            "turn": {"player": player, "next": following},
         }
-        if state.finished and state.final is not None:
-            out["final"] = {p: dict(state.final[p]) for p in players}
-        out["explanations"] = [explained(e) for e in state.evaluations]
-        out["not_evaluated"] = [explained(n) for n in state.notes]
-        out["to_move"] = self.to_move(state)
-        out["turn"] = dict(zip(("player", "next"), in_progress(state), strict=True))
-        return out
 
     def options_json(self, state: State) -> dict[str, Any]:
         opts = state.options

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from companion.games.base import Game, Outcome, Turn, rank_players, turn_from
 from companion.games.san_gimignano import legal, moves, rules, tables, turns, views
 from companion.games.san_gimignano.state import State, start_state
+from companion.games.san_gimignano.summary import SanGimignanoSummary
 
 
 class SanGimignano(Game[State, moves.Move]):
@@ -37,7 +38,7 @@ class SanGimignano(Game[State, moves.Move]):
     def apply(self, state: State, move: moves.Move) -> State:
         return rules.apply(state, move)
 
-    def summary(self, state: State) -> dict[str, Any]:
+    def summary(self, state: State) -> SanGimignanoSummary:
         return views.summary(state, self.name)
 
     def report(self, state: State) -> str:

@@ -16,6 +16,7 @@ from companion.games.san_gimignano import geometry, groups, tables, turns
 from companion.games.san_gimignano.geometry import Edges, Position, Space
 from companion.games.san_gimignano.legal import legal_moves
 from companion.games.san_gimignano.state import State
+from companion.games.san_gimignano.summary import SanGimignanoSummary, SpaceJson
 
 
 def space_json(space: Space) -> list[Any]:
@@ -28,7 +29,7 @@ def group_json(group: groups.Group) -> list[list[Any]]:
     return [space_json(space) for space in sorted(group)]
 
 
-def board(state: State) -> list[dict[str, Any]]:
+def board(state: State) -> list[SpaceJson]:
     """Every space with its tokens (placement order) and tower, segment by segment."""
     return [{"space": space_json(space), "tokens": list(state.tokens.get(space, ())),
              "tower": state.towers.get(space)} for space in state.spaces()]
@@ -90,8 +91,9 @@ def segments_left(state: State) -> dict[str, int]:
     return {"pool": state.pool}
 
 
-def summary(state: State, game: str) -> dict[str, Any]:
+def summary(state: State, game: str) -> SanGimignanoSummary:
     """The ``companion replay --json`` summary (records.md, San Gimignano)."""
+    player, following = turns.in_progress(state)
     return {
         "game": game,
         "players": list(state.players),
@@ -104,7 +106,7 @@ def summary(state: State, game: str) -> dict[str, Any]:
         "must_build": who_must_build(state),
         "board": board(state),
         "to_move": turns.to_move(state),
-        "turn": dict(zip(("player", "next"), turns.in_progress(state), strict=True)),
+        "turn": {"player": player, "next": following},
         "segments_left": segments_left(state),
     }
 
