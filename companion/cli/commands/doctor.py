@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from datetime import datetime
 from pathlib import Path
 
 from companion.cli.commands.library import open_store, store_errors, title
 from companion.cli.main import UserError
+from companion.console.display import shown_line
 from companion.games.messages import msg
 from companion.i18n import text
+from companion.storage import doctor
+from companion.storage.paths import DataDirError, database_path
 
 EXIT_DAMAGED = 3
 
@@ -41,8 +45,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _store_path(args: argparse.Namespace) -> Path:
-    from companion.storage.paths import DataDirError, database_path
-
     try:
         return database_path(getattr(args, "data_dir", None), create=False)
     except DataDirError as error:
@@ -51,8 +53,6 @@ def _store_path(args: argparse.Namespace) -> Path:
 
 @store_errors
 def run_doctor(args: argparse.Namespace) -> int:
-    from companion.storage import doctor
-
     path = _store_path(args)
     if args.restore is not None:
         aside = doctor.restore(path, Path(args.restore))
@@ -78,8 +78,6 @@ def run_doctor(args: argparse.Namespace) -> int:
             return 0
         checkup = doctor.examine(path)
     except doctor.Unusable as error:
-        from companion.console.display import shown_line
-
         print(f"companion: {shown_line(str(error))}", file=sys.stderr)
         return EXIT_DAMAGED
     print(text("doctor.pages.sound") if not checkup.pages
@@ -113,8 +111,6 @@ def run_backup(args: argparse.Namespace) -> int:
     if not path.exists():
         raise UserError(msg("doctor.backup.nothing", path=str(path.parent)))
     with open_store(args, write=False) as store:
-        from datetime import datetime
-
         name = f"companion-{datetime.now().astimezone():%Y-%m-%d-%H%M%S}.sqlite3"
         written = store.copy_to(target / name)
     print(text("doctor.backup.done", path=str(written)))
