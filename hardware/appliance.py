@@ -28,6 +28,7 @@ from companion.i18n import current_language
 from companion.service.table import Table
 from companion.system.watchdog import Watchdog
 from hardware.backends import choose, pin_factory
+from hardware.controls import Controls
 from hardware.navigator import Navigator
 from hardware.oled import RETRY_SECONDS, OledDevice, dummy_device_factory, real_device_factory
 from hardware.oled_view import OledView
@@ -92,8 +93,6 @@ class Appliance:
         """Wire the buttons and encoder; a GPIO that is missing or fails is logged once and retried."""
         if self.buttons == "none" or self.controls is not None:
             return
-        from hardware.controls import Controls
-
         try:
             if self.pin_factory is None:
                 self.pin_factory = self._factory if self._factory is not None else pin_factory(self.buttons)

@@ -359,7 +359,7 @@ class Game(ABC, Generic[StateT, MoveT]):
         :class:`~companion.games.notation.NotationError` (message in ``lang``'s
         notation) for a text that means no move at all, or several.
         """
-        from companion.games import notation
+        from companion.games import notation  # not at start-up: replay never reads notation
 
         said = notation.tokens(text)
         if not said:
@@ -391,7 +391,7 @@ class Game(ABC, Generic[StateT, MoveT]):
     def _notation_matches(self, state: StateT, said: list[str], moves: Iterable[dict[str, Any]],
                           acting: str | None) -> dict[str, tuple[dict[str, Any], bool]]:
         """The moves among ``moves`` that ``said`` could mean, each with whether it was spelt out."""
-        from companion.games import notation
+        from companion.games import notation  # not at start-up: replay never reads notation
 
         found: dict[str, tuple[dict[str, Any], bool]] = {}
         for template in moves:
@@ -428,7 +428,7 @@ class Game(ABC, Generic[StateT, MoveT]):
 
 def _may_be_named(player: str | None, said: list[str], acting: str | None) -> bool:
     """Whether a move by ``player`` could be what ``said`` means: the acting player's, or named first."""
-    from companion.games import notation
+    from companion.games import notation  # not at start-up: replay never reads notation
 
     if player is None or player == acting:
         return True

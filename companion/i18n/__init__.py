@@ -24,6 +24,7 @@ directly).
 
 from __future__ import annotations
 
+import argparse
 import gettext
 import re
 from collections.abc import Callable, Mapping
@@ -270,8 +271,6 @@ def _known(value: str, source: str) -> str:
 
 def install_argparse(language: str) -> None:
     """Make argparse speak ``language``: its texts go through ``gettext`` names bound at its import."""
-    import argparse
-
     translations = catalogue(language, "argparse")
     argparse._ = translations.gettext  # type: ignore[attr-defined]
     argparse.ngettext = translations.ngettext  # type: ignore[attr-defined]

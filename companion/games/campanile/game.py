@@ -105,18 +105,18 @@ class Campanile(Game[CampanileState, Move]):
         return turn_from(legal_moves(state), *in_progress(state))
 
     def notation_shapes(self, state: CampanileState, said: list[str]) -> Iterable[dict[str, Any]]:
-        from companion.games.campanile import notation
+        from companion.games.campanile import notation  # not at start-up: replay never uses it
 
         return notation.shapes(state)
 
     def describe(self, state: CampanileState, move: Mapping[str, Any], lang: str = "en") -> str:
-        from companion.games.campanile import notation
+        from companion.games.campanile import notation  # not at start-up: replay never uses it
 
         return notation.describe(state, move, lang)
 
     def read_observed(self, state: CampanileState, template: Mapping[str, Any],
                       said: list[str]) -> dict[str, Any] | None:
-        from companion.games.campanile import notation
+        from companion.games.campanile import notation  # not at start-up: replay never uses it
 
         return notation.read_observed(state, template, said)
 

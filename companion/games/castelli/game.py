@@ -161,18 +161,18 @@ class Castelli(Game[State, Move]):
         return turn_from(legal_moves(state), *in_progress(state))
 
     def notation_shapes(self, state: State, said: list[str]) -> Iterable[dict[str, Any]]:
-        from companion.games.castelli import notation
+        from companion.games.castelli import notation  # not at start-up: replay never uses it
 
         return notation.shapes(state, said)
 
     def describe(self, state: State, move: Mapping[str, Any], lang: str = "en") -> str:
-        from companion.games.castelli import notation
+        from companion.games.castelli import notation  # not at start-up: replay never uses it
 
         return notation.describe(state, move, lang)
 
     def read_observed(self, state: State, template: Mapping[str, Any],
                       said: list[str]) -> dict[str, Any] | None:
-        from companion.games.castelli import notation
+        from companion.games.castelli import notation  # not at start-up: replay never uses it
 
         return notation.read_observed(state, template, said)
 

@@ -57,12 +57,12 @@ class SanGimignano(Game[State, moves.Move]):
         return turn_from(legal.legal_moves(state), *turns.in_progress(state))
 
     def notation_shapes(self, state: State, said: list[str]) -> Iterable[dict[str, Any]]:
-        from companion.games.san_gimignano import notation
+        from companion.games.san_gimignano import notation  # not at start-up: replay never uses it
 
         return notation.shapes(state.players, state.guilds, said)
 
     def describe(self, state: State, move: Mapping[str, Any], lang: str = "en") -> str:
-        from companion.games.san_gimignano import notation
+        from companion.games.san_gimignano import notation  # not at start-up: replay never uses it
 
         return notation.describe(move, lang)
 

@@ -15,6 +15,7 @@ from companion.games.messages import Message, msg
 from companion.games.san_gimignano import geometry, groups, tables, turns
 from companion.games.san_gimignano.geometry import Edges, Position, Space
 from companion.games.san_gimignano.legal import legal_moves
+from companion.games.san_gimignano.moves import PassMove, SegmentMove, TokenMove, TowerMove
 from companion.games.san_gimignano.state import State
 from companion.games.san_gimignano.summary import SanGimignanoSummary, SpaceJson
 
@@ -207,8 +208,6 @@ def candidate_moves(state: State, outlines: Sequence[Edges] | None = None) -> li
     each space of each buildable group, and a pass — for the player whose turn
     it is and for the player who would start the next one.
     """
-    from companion.games.san_gimignano.moves import PassMove, SegmentMove, TokenMove, TowerMove
-
     actors = [p for p in (state.current, state.players[state.next_seat]) if p is not None]
     shapes = list(outlines) if outlines is not None else geometry.all_outlines(state.guilds)
     result: list[Any] = []
