@@ -95,7 +95,7 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
 
     ``start`` creates a new stored game for the ``new`` command (none: ``new`` is refused).
     """
-    current: dict[str, Any] = {"session": session}
+    current: dict[str, Session | None] = {"session": session}
 
     def say(text: str) -> None:
         out.write(shown(text) + "\n")
@@ -113,9 +113,10 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
     console = ConsoleInput()
 
     def playing() -> Session:
-        if current["session"] is None:
+        open_now = current["session"]
+        if open_now is None:
             raise Refusal(msg("console.no_game.short"))
-        return current["session"]
+        return open_now
 
     def propose(move: Any) -> Callable[[], None]:
         def command() -> None:
