@@ -35,6 +35,7 @@ from hardware.oled_view import OledView
 
 if TYPE_CHECKING:
     from companion.service.app import Companion
+    from companion.service.config import ConfigValues
     from companion.service.session import Session
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ TICK_SECONDS = 1.0
 class Appliance:
     """Everything the headless box runs, wired to one table; :meth:`close` releases it all."""
 
-    def __init__(self, table: Table, config: Mapping[str, Any], *,
+    def __init__(self, table: Table, config: ConfigValues, *,
                  environ: Mapping[str, str] | None = None, factory: Any = None,
                  oled_factory: Callable[[], Any] | None = None,
                  retry_seconds: float = RETRY_SECONDS) -> None:
@@ -218,7 +219,7 @@ class _TableApp:
 Starter = Callable[["Companion"], Callable[[list[str]], "Session"]]
 
 
-def run_headless(app: Companion, live: Any, config: Mapping[str, Any], stdin: TextIO, stdout: TextIO,
+def run_headless(app: Companion, live: Any, config: ConfigValues, stdin: TextIO, stdout: TextIO,
                  starter: Starter | None = None) -> int:
     """``companion run --headless``: the appliance, with the console when standard input is not /dev/null.
 

@@ -26,7 +26,7 @@ said on the OLED, in the catalogues' words, and changes nothing.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -455,7 +455,7 @@ def valuation_pages(table: Table) -> list[Page]:
         for first in range(0, len(areas), 4):
             pages.append(notice_page(text("oled.valuation.areas"), "\n".join(areas[first:first + 4])))
         return pages
-    summary = game.summary(state)
+    summary: Mapping[str, Any] = game.summary(state)  # the game's own fields, read by key here
     short = initials(summary["players"])
     buildable = summary.get("buildable", {})
     lines = cell_lines([f"{short[p]} {len(buildable.get(p, []))}" for p in summary["players"]])

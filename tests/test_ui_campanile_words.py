@@ -15,15 +15,15 @@ from companion.service.app import PIECE_COLOURS
 from tests.refusals import assert_words
 from ui import theme as style
 
-UI = Path(__file__).resolve().parent.parent / "ui" / "games" / "campanile"
+UI = Path(__file__).resolve().parent.parent / "ui" / "games"
 CODE = re.compile(r"""f?["'](ui\.campanile\.[a-z_.]*)(\{)?""")
 
 
 def codes_named_in_the_board() -> tuple[set[str], set[str]]:
-    """(whole codes, prefixes of codes completed at run time as f-strings) in ``ui/games/campanile/``."""
+    """(whole codes, prefixes of codes completed at run time as f-strings) in ``ui/games/campanile/*.py``."""
     whole: set[str] = set()
     prefixes: set[str] = set()
-    for path in UI.glob("*.py"):
+    for path in (UI / "campanile").glob("*.py"):
         for code, brace in CODE.findall(path.read_text(encoding="utf-8")):
             (prefixes if brace else whole).add(code)
     return whole, prefixes

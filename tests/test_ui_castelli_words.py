@@ -18,16 +18,16 @@ from tests.refusals import assert_words, english_words_in
 from ui.games import score_breakdown
 
 ROOT = Path(__file__).resolve().parent.parent
-UI = ROOT / "ui" / "games" / "castelli"
+UI = ROOT / "ui" / "games"
 EXAMPLE = ROOT / "tests" / "data" / "examples" / "castelli.json"
 CODE = re.compile(r"""f?["'](ui\.castelli\.[a-z_.A-Z]*)(\{)?""")
 
 
 def codes_named_in_the_board() -> tuple[set[str], set[str]]:
-    """(whole codes, prefixes completed at run time) in ``ui/games/castelli/``."""
+    """(whole codes, prefixes completed at run time) in ``ui/games/castelli/*.py``."""
     whole: set[str] = set()
     prefixes: set[str] = set()
-    for path in UI.glob("*.py"):
+    for path in (UI / "castelli").glob("*.py"):
         for code, brace in CODE.findall(path.read_text(encoding="utf-8")):
             (prefixes if brace else whole).add(code)
     return whole, prefixes

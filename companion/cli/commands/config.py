@@ -15,7 +15,7 @@ from companion.i18n import text
 from companion.service.config import check_file, example_toml
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sub = add_command_group(subparsers, "config", help="cli.config.help",
                             description="cli.config.description")
     check = sub.add_parser("check", help="cli.config.check.help",

@@ -26,7 +26,7 @@ from companion.storage.paths import DataDirError, database_path
 EXIT_DAMAGED = 3
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     doctor = subparsers.add_parser(
         "doctor", help="cli.doctor.help",
         description="cli.doctor.description")

@@ -29,7 +29,7 @@ SNAPSHOT_WRITERS: list[str] = ["hardware.snapshot:write_oled"]
 TOUCHSCREEN_WRITER = "ui.snapshot:write_for_snapshot"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     group = add_command_group(subparsers, "hardware", "hardware.help.group",
                               "hardware.description.group")
     test = group.add_parser(

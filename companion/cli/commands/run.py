@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 # libraries must not pay for (or fail on) them (docs/architecture.md, "Layers").
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     run = subparsers.add_parser(
         "run", help="cli.run.help",
         description="cli.run.description")

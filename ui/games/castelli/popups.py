@@ -10,7 +10,7 @@ under it) as well as announced by the table.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from kivy.uix.boxlayout import BoxLayout
@@ -46,7 +46,7 @@ class CastelliBoard(Protocol):
     """What the overlays ask of the board that opens them (the board imports this module)."""
 
     @property
-    def initials(self) -> Mapping[str, str]: ...
+    def initials(self) -> dict[str, str]: ...
 
     @property
     def state(self) -> State: ...
