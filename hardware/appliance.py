@@ -16,16 +16,19 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import queue
 import signal
-import stat
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
+from companion.console.loop import headless_loop, stdin_is_null
+from companion.i18n import current_language
+from companion.service.table import Table
+from companion.system.watchdog import Watchdog
 from hardware.backends import choose, pin_factory
+from hardware.controls import Controls
 from hardware.navigator import Navigator
 from hardware.oled import RETRY_SECONDS, OledDevice, dummy_device_factory, real_device_factory
 from hardware.oled_view import OledView
@@ -33,7 +36,7 @@ from hardware.oled_view import OledView
 if TYPE_CHECKING:
     from companion.service.app import Companion
     from companion.service.config import ConfigValues
-    from companion.service.table import Table
+    from companion.service.session import Session
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +82,8 @@ class Appliance:
         self._buttons_failing = False
         self._buttons_retry_at = 0.0
         self._start_buttons()
-        # The seat panels, on the same table (none when no port is configured).
+        # The seat panels, on the same table (none when no port is configured). Imported here:
+        # hardware.panels imports pyserial, which a box without seat panels need not load.
         from hardware.panels import from_config as panels_from_config
 
         self.panels: Any = panels_from_config(config, table, environ)
@@ -90,8 +94,6 @@ class Appliance:
         """Wire the buttons and encoder; a GPIO that is missing or fails is logged once and retried."""
         if self.buttons == "none" or self.controls is not None:
             return
-        from hardware.controls import Controls
-
         try:
             if self.pin_factory is None:
                 self.pin_factory = self._factory if self._factory is not None else pin_factory(self.buttons)
@@ -119,11 +121,11 @@ class Appliance:
         self.table.commands.post(lambda: self._key(key))
 
     def _key(self, key: str) -> None:
-        language = _language()
+        language = current_language()
         self.view.dismiss()
         self.navigator.key(key)
         self.view.wake()
-        if _language() != language:
+        if current_language() != language:
             self.view.refresh()
 
     def _power(self, contrast: int | None, visible: bool | None) -> None:
@@ -199,33 +201,6 @@ class Appliance:
         self.table.commands.set_wake(None)
 
 
-def _language() -> str:
-    from companion.i18n import current_language
-
-    return current_language()
-
-
-def stdin_is_null(stream: Any) -> bool:
-    """Whether ``stream`` is ``/dev/null`` (systemd's default standard input) or a closed descriptor.
-
-    A stream without a descriptor (a test's ``StringIO``) is a console.
-    """
-    import io
-
-    try:
-        descriptor = stream.fileno()
-    except (io.UnsupportedOperation, AttributeError):
-        return False
-    except (OSError, ValueError):
-        return True
-    try:
-        mine = os.fstat(descriptor)
-        null = os.stat(os.devnull)
-    except OSError:
-        return True
-    return stat.S_ISCHR(mine.st_mode) and mine.st_rdev == null.st_rdev
-
-
 class _TableApp:
     """The service as the console's ``new`` sees it: a game it starts is opened at the table too."""
 
@@ -239,21 +214,23 @@ class _TableApp:
         return self._table.start(*args, **kwargs)
 
 
-def run_headless(app: Companion, live: Any, config: ConfigValues, stdin: TextIO, stdout: TextIO) -> int:
-    """``companion run --headless``: the appliance, with the console when standard input is not /dev/null."""
-    from companion.cli.commands.run import _starter, headless_loop
-    from companion.cli.main import UserError
-    from companion.service.table import Table
-    from companion.system.watchdog import Watchdog
-    from hardware.backends import BackendError
+#: What starts a game from the console's ``new`` words, given the service: the composition root
+#: hands in the command line's (:func:`companion.cli.commands.run.starter`).
+Starter = Callable[["Companion"], Callable[[list[str]], "Session"]]
 
+
+def run_headless(app: Companion, live: Any, config: ConfigValues, stdin: TextIO, stdout: TextIO,
+                 starter: Starter | None = None) -> int:
+    """``companion run --headless``: the appliance, with the console when standard input is not /dev/null.
+
+    Raises :class:`~hardware.backends.BackendError` when a backend the configuration names is
+    not there (the command line says it in one line). Without ``starter`` the console refuses
+    ``new``.
+    """
     table = Table(app)
     if live is not None:
         table.open(live)
-    try:
-        appliance = Appliance(table, config)
-    except BackendError as error:
-        raise UserError(str(error)) from None
+    appliance = Appliance(table, config)
     # systemd's watchdog is fed by this loop's own iterations: a frozen loop stops the pings.
     watchdog = Watchdog()
     appliance.on_tick.append(watchdog.tick)
@@ -263,7 +240,7 @@ def run_headless(app: Companion, live: Any, config: ConfigValues, stdin: TextIO,
         if stdin_is_null(stdin):
             appliance.run()
         else:
-            start = _starter(_TableApp(app, table))  # type: ignore[arg-type]
+            start = None if starter is None else starter(_TableApp(app, table))  # type: ignore[arg-type]
             headless_loop(table.session, appliance.lines(stdin), stdout, start=start)
     finally:
         watchdog.stopping()

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
+from companion.i18n import text
+
 Backend = Literal["real", "mock", "none"]
 CHOICES = ("auto", "real", "mock", "none")
 #: The environment variable that overrides each piece's configured backend.
@@ -45,8 +47,6 @@ def choose(piece: str, configured: str, environ: Mapping[str, str] | None = None
         value, source = configured, f"{piece}.backend"
     value = value.strip().lower()
     if value not in CHOICES:
-        from companion.i18n import text
-
         raise BackendError(text("hardware.backend.unknown", source=source, choices=", ".join(CHOICES),
                                 value=value[:20]))
     if value == "auto":
@@ -63,7 +63,7 @@ def pin_factory(backend: Backend) -> Any:
     if backend == "none":
         return None
     if backend == "mock":
-        from gpiozero.pins.mock import MockFactory
+        from gpiozero.pins.mock import MockFactory  # gpiozero loads with the buttons, never before
 
         return MockFactory()
     try:

@@ -35,7 +35,7 @@ class Controls:
     """The wired buttons and encoder; ``post(key)`` is called from gpiozero's threads."""
 
     def __init__(self, config: ConfigValues, post: Callable[[str], None], pin_factory: Any) -> None:
-        from gpiozero import Button, RotaryEncoder
+        from gpiozero import Button, RotaryEncoder  # loaded when buttons are wired: absent, they are "none"
 
         self._post = post
         self.devices: dict[str, Any] = {}

@@ -13,6 +13,7 @@ from typing import Any
 from companion.i18n import text
 from companion.service.config import ConfigValues
 from hardware.backends import choose, pin_factory
+from hardware.controls import Controls
 from hardware.oled import OledDevice, dummy_device_factory, real_device_factory
 from hardware.oled_pages import notice_page
 from hardware.oled_render import HEIGHT, WIDTH, draw
@@ -20,7 +21,7 @@ from hardware.oled_render import HEIGHT, WIDTH, draw
 
 def test_pattern() -> Any:
     """A frame around the edge and a checkerboard inside: dead pixels and a shifted image show."""
-    from PIL import Image, ImageDraw
+    from PIL import Image, ImageDraw  # Pillow comes with luma.oled: loaded when a frame is drawn
 
     image = Image.new("1", (WIDTH, HEIGHT), 0)
     canvas = ImageDraw.Draw(image)
@@ -58,13 +59,11 @@ class HardwareTest:
             self.say(text("hardware.test.pattern"))
         self.echo_panels()
         if self.factory is not None:
-            from hardware.controls import Controls
-
             self.controls = Controls(self.config, self.arrived, self.factory)
 
     def echo_panels(self) -> None:
         """Each configured seat panel asked to echo (a silent or missing one is named, never raised)."""
-        from hardware.panels import echo_from_config
+        from hardware.panels import echo_from_config  # pyserial, only where panels are configured
 
         if not self.config["serial.panels"]:
             self.say(text("hardware.test.panels"))

@@ -29,7 +29,7 @@ plays with the generic parts.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -444,6 +444,6 @@ def valuation_pages(table: Table) -> list[Page]:
     pages = games.part(game.name).valuation_pages
     if pages is not None:
         return pages(game, state)
-    summary = game.summary(state)
+    summary: Mapping[str, Any] = game.summary(state)  # only the fields every game has
     lines = scores_lines(summary["players"], summary.get("scores", {}))
     return [notice_page(text("oled.valuation.scores"), "\n".join(lines))]

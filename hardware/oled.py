@@ -44,7 +44,7 @@ def luma_arguments(config: ConfigValues) -> list[str]:
 def real_device_factory(config: ConfigValues) -> DeviceFactory:
     """A function building the real OLED through ``luma.core.cmdline`` (raises when it is absent)."""
     def build() -> Any:
-        from luma.core import cmdline
+        from luma.core import cmdline  # loaded when the real OLED is built, never at import
 
         parser = cmdline.create_parser(description="companion OLED")
         args = parser.parse_args(luma_arguments(config))
@@ -55,7 +55,7 @@ def real_device_factory(config: ConfigValues) -> DeviceFactory:
 def dummy_device_factory(rotation: int = 0) -> DeviceFactory:
     """luma's in-memory ``dummy`` device (the simulated OLED, the snapshots and the tests)."""
     def build() -> Any:
-        from luma.core.device import dummy
+        from luma.core.device import dummy  # loaded when the OLED is built, never at import
 
         return dummy(width=128, height=64, rotate=rotation, mode="1")
     return build

@@ -58,7 +58,7 @@ class Page:
 @cache
 def font(big: bool) -> ImageFont.FreeTypeFont:
     """The bundled bitmap font, loaded once."""
-    from PIL import ImageFont
+    from PIL import ImageFont  # Pillow comes with luma.oled: loaded when a frame is drawn
 
     name, size = (BIG_FONT, BIG_SIZE) if big else (SMALL_FONT, SMALL_SIZE)
     return ImageFont.truetype(str(FONTS / name), size)
@@ -71,7 +71,7 @@ def glyph(character: str, big: bool) -> Image.Image:
     Pasting kept cells is several times cheaper than laying text out again
     for every frame, and draws the same pixels.
     """
-    from PIL import Image, ImageDraw
+    from PIL import Image, ImageDraw  # Pillow comes with luma.oled: loaded when a frame is drawn
 
     face = font(big)
     cell = Image.new("1", (round(face.getlength("M")), LINE_HEIGHT[big]), 0)
@@ -81,7 +81,7 @@ def glyph(character: str, big: bool) -> Image.Image:
 
 def draw(page: Page, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Image.Image:
     """``page`` as a 1-bit image of ``size`` (white text on black; inverted lines black on white)."""
-    from PIL import Image, ImageDraw
+    from PIL import Image, ImageDraw  # Pillow comes with luma.oled: loaded when a frame is drawn
 
     image = Image.new("1", size, 0)
     canvas = ImageDraw.Draw(image)

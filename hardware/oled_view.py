@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from companion.i18n import text
+from companion.i18n import current_language, text
 from companion.service.damage import damage
 from companion.service.table import Table, TableEvent
 from hardware.navigator import Navigator
@@ -187,6 +187,4 @@ class OledView:
 
 
 def _language() -> str:
-    from companion.i18n import current_language
-
     return current_language()

@@ -323,7 +323,7 @@ def test_the_store_module_builds_no_session_and_reads_no_summary() -> None:
 def _console(live, lines: list[str]) -> list[str]:
     import io
 
-    from companion.cli.commands.run import headless_loop
+    from companion.console.loop import headless_loop
 
     out = io.StringIO()
     headless_loop(live.session, lines, out)

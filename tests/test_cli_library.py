@@ -373,7 +373,7 @@ def test_run_reports_a_game_it_cannot_replay_in_one_line(cli, monkeypatch, data_
 
 
 def test_headless_reports_a_move_that_could_not_be_saved(data_dir: Path, tmp_path: Path) -> None:
-    from companion.cli.commands.run import headless_loop
+    from companion.console.loop import headless_loop
 
     with Store.open(tmp_path / "x.sqlite3") as store:
         session = Companion(store).start("campanile", ["Ann", "Bob", "Cid"]).session

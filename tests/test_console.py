@@ -19,9 +19,10 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from companion.cli.commands.run import QUIT_WORDS, _starter, headless_loop
+from companion.cli.commands.run import starter
 from companion.console.display import VALUE_LIMIT
 from companion.console.interpret import ConsoleInput
+from companion.console.loop import QUIT_WORDS, headless_loop
 from companion.console.reading import InputError, clean_line
 from companion.games.base import IllegalMove
 from companion.games.registry import get_game
@@ -45,7 +46,7 @@ def play(store: Store, session_id: int | None, *lines: str) -> list[str]:
     out = io.StringIO()
     app = Companion(store)
     session = None if session_id is None else app.resume(session_id).session
-    headless_loop(session, list(lines), out, start=_starter(app))
+    headless_loop(session, list(lines), out, start=starter(app))
     return out.getvalue().splitlines()
 
 

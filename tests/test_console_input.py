@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from companion.cli.commands.run import headless_loop
+from companion.console.loop import headless_loop
 from companion.service.app import Companion
 
 

@@ -17,8 +17,8 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from PIL import Image
 
+from companion.console.loop import stdin_is_null
 from companion.service.config import defaults
-from hardware.appliance import stdin_is_null
 from hardware.backends import BackendError, choose, on_raspberry_pi
 from hardware.hardware_test import HardwareTest
 from hardware.oled_pages import notice_page

@@ -16,7 +16,8 @@ import re
 
 import pytest
 
-from companion.cli.commands.run import _starter, headless_loop
+from companion.cli.commands.run import starter
+from companion.console.loop import headless_loop
 from companion.games.messages import msg
 from companion.i18n import set_language
 from companion.service.app import Companion
@@ -146,7 +147,7 @@ def _console(tmp_path, *lines: str) -> list[str]:
     with Companion.open(tmp_path / "companion.sqlite3") as app:
         live = app.start("campanile", ["Ann", "Bob", "Cid"], setup={"display": ["grey", "brown", "red"]})
         out = io.StringIO()
-        headless_loop(live.session, list(lines), out, start=_starter(app))
+        headless_loop(live.session, list(lines), out, start=starter(app))
     return out.getvalue().splitlines()
 
 

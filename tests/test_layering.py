@@ -1,22 +1,30 @@
-"""The layering rule: engines, records and replay work with no Kivy, gpiozero, luma or pyserial.
+"""The layers (docs/architecture.md, "Layers"): who may import whom, and nothing in a circle.
 
-Two checks:
-
-- dynamic: a subprocess whose ``sys.meta_path`` refuses those libraries (they
-  are installed in the development environment, so they must be actively
-  blocked) imports every engine in the registry and runs ``companion replay``
-  on the shared example records;
-- static: no module under ``companion/`` imports them (or the ``ui`` and
-  ``hardware`` packages, which do) at module level, except the composition
-  root, and that one only lazily is best.
+- dynamic: a subprocess whose ``sys.meta_path`` refuses Kivy, gpiozero, luma
+  and pyserial (they are installed in the development environment, so they
+  must be actively blocked) imports every engine in the registry and runs
+  ``companion replay`` on the shared example records;
+- the contracts: ``lint-imports`` checks pyproject.toml's ``[tool.importlinter]``
+  (engines, core, hardware, touchscreen, the command line's composition root),
+  every import statement counted, those inside functions too;
+- static: the engines import the standard library and ``companion.games`` only
+  (anywhere in a module, not just at its top); no module under ``companion/``
+  imports the front ends or their libraries at module level, except the
+  composition root, which imports them lazily;
+- no cycles: the graph of every import statement of ``companion/``,
+  ``hardware/`` and ``ui/`` (in functions and ``TYPE_CHECKING`` blocks too)
+  has no circle.
 """
 
 from __future__ import annotations
 
 import ast
 import json
+import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,8 +36,12 @@ EXAMPLES = Path(__file__).parent / "data" / "examples"
 BLOCKED = ("kivy", "gpiozero", "luma", "serial")
 #: Packages that import the blocked libraries themselves.
 UPPER_LAYERS = ("ui", "hardware")
-#: The module that wires the running appliance; it may import upper layers (lazily is better).
-COMPOSITION_ROOTS = frozenset({"companion/service/app.py"})
+#: The modules that wire the front ends: the composition root (``companion run``) and the command
+#: that drives the hardware on its own (``companion hardware test``). They import upper layers
+#: lazily, in the handler that starts them (pyproject.toml's contracts name the same two).
+COMPOSITION_ROOTS = frozenset({"companion/cli/commands/run.py", "companion/cli/commands/hardware.py"})
+#: The packages whose import graph must have no circle.
+PACKAGES = ("companion", "hardware", "ui")
 
 BOOTSTRAP = r"""
 import importlib.abc, json, sys
@@ -178,3 +190,187 @@ def test_no_companion_module_imports_hardware_or_ui_libraries_at_module_level() 
 ])
 def test_the_static_check_catches_module_level_imports(source: str, caught: bool) -> None:
     assert bool(violations(source, "companion/example.py")) is caught
+
+
+# -- the engines: the standard library and companion.games only ---------------------------------
+
+def _imported_names(tree: ast.AST, module: str, is_package: bool) -> Iterator[tuple[int, str]]:
+    """Every module an import statement anywhere in ``tree`` names, absolute (``from . import x``
+    resolved against ``module``), with ``from a import b`` giving ``a.b`` (``b`` may be a module)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = module.split(".") if is_package else module.split(".")[:-1]
+                parts = parts[:len(parts) - node.level + 1]
+                base = ".".join([*parts, *([node.module] if node.module else [])])
+            for alias in node.names:
+                yield node.lineno, f"{base}.{alias.name}" if alias.name != "*" else base
+
+
+def engine_violations(source: str, module: str, is_package: bool = False) -> list[str]:
+    """Imports of an engine module that are neither the standard library nor ``companion.games``."""
+    bad = []
+    for line, name in _imported_names(ast.parse(source), module, is_package):
+        top = name.split(".")[0]
+        if top in sys.stdlib_module_names or top == "__future__":
+            continue
+        if name == "companion.games" or name.startswith("companion.games."):
+            continue
+        bad.append(f"{module}:{line}: imports {name}")
+    return bad
+
+
+def _module_name(path: Path) -> tuple[str, bool]:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        return ".".join(parts[:-1]), True
+    return ".".join(parts), False
+
+
+def test_the_engines_import_the_standard_library_and_companion_games_only() -> None:
+    files = sorted((ROOT / "companion" / "games").rglob("*.py"))
+    assert len(files) > 30
+    problems = []
+    for path in files:
+        module, is_package = _module_name(path)
+        problems += engine_violations(path.read_text(encoding="utf-8"), module, is_package)
+    assert problems == []
+
+
+@pytest.mark.parametrize(("source", "caught"), [
+    ("def summary():\n    from companion.i18n import render_json\n", True),
+    ("import companion.service.records\n", True),
+    ("from companion import i18n\n", True),
+    ("from .. import messages\n", False),  # companion.games.messages, from companion.games.castelli.x
+    ("from ... import i18n\n", True),  # companion.i18n
+    ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from hardware.oled import OledDevice\n", True),
+    ("import json\nfrom collections import OrderedDict\n", False),
+    ("from companion.games.messages import msg\n", False),
+])
+def test_the_engine_check_sees_every_import(source: str, caught: bool) -> None:
+    assert bool(engine_violations(source, "companion.games.castelli.game")) is caught
+
+
+# -- the contracts (import-linter) ----------------------------------------------------------------
+
+def _lint_imports(*options: str) -> subprocess.CompletedProcess[str]:
+    command = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or "lint-imports"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    return subprocess.run([command, "--no-cache", *options], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_the_import_contracts_hold() -> None:
+    run = _lint_imports()
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert "0 broken" in run.stdout
+
+
+def test_a_broken_contract_fails_and_imports_inside_functions_count(tmp_path: Path) -> None:
+    """The composition root imports hardware.appliance only inside its handler: a contract that
+    forbids it must still be broken, so lint-imports sees lazy imports and its failure fails."""
+    config = tmp_path / "contracts.toml"
+    config.write_text(
+        '[tool.importlinter]\nroot_packages = ["companion", "hardware"]\n\n'
+        '[[tool.importlinter.contracts]]\nname = "a contract the composition root breaks"\n'
+        'type = "forbidden"\nsource_modules = ["companion.cli.commands.run"]\n'
+        'forbidden_modules = ["hardware.appliance"]\n', encoding="utf-8")
+    run = _lint_imports("--config", str(config))
+    assert run.returncode != 0
+    assert "BROKEN" in run.stdout and "companion.cli.commands.run -> hardware.appliance" in run.stdout
+
+
+# -- no cycles -----------------------------------------------------------------------------------
+
+def import_graph(files: dict[str, tuple[str, bool]]) -> dict[str, set[str]]:
+    """``module -> modules it imports`` among ``files`` (``module -> (source, is_package)``).
+
+    Every import statement counts, inside functions and ``TYPE_CHECKING`` blocks too: a lazy
+    import is still a dependency, and a type-only one still ties the two modules together. An
+    import names the deepest module of ``files`` it reaches (``from a import b`` is ``a.b`` when
+    that is a module, else ``a``); the parent packages Python imports on the way are not edges.
+    """
+    graph: dict[str, set[str]] = {}
+    for module, (source, is_package) in files.items():
+        found: set[str] = set()
+        for _, name in _imported_names(ast.parse(source), module, is_package):
+            while name and name not in files:
+                name = name.rpartition(".")[0]
+            if name and name != module:
+                found.add(name)
+        graph[module] = found
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, targets = work[-1]
+            for target in targets:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph.get(target, ())))))
+                    break
+                if target in on_stack:
+                    low[node] = min(low[node], index[target])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == node:
+                            break
+                    if len(group) > 1:
+                        found.append(sorted(group))
+    return found
+
+
+def test_no_modules_import_each_other_in_a_circle() -> None:
+    """No exceptions: no package's ``__init__`` imports its composition root's front ends."""
+    files = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            files[_module_name(path)[0]] = (path.read_text(encoding="utf-8"), path.name == "__init__.py")
+    assert len(files) > 100
+    graph = import_graph(files)
+    assert sum(len(targets) for targets in graph.values()) > 500  # the imports were found
+    assert cycles(graph) == []
+
+
+@pytest.mark.parametrize(("sources", "expected"), [
+    ({"p.a": "import p.b\n", "p.b": "def f():\n    from p import a\n"}, [["p.a", "p.b"]]),
+    ({"p.a": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from p.b import B\n",
+      "p.b": "from p.a import A\n"}, [["p.a", "p.b"]]),
+    ({"p.a": "from . import b\n", "p.b": "from .c import x\n", "p.c": "from .a import y\n"},
+     [["p.a", "p.b", "p.c"]]),
+    ({"p": "", "p.a": "from p.b import x\n", "p.b": "import json\n"}, []),
+    ({"p": "from p.a import x\n", "p.a": "import json\n"}, []),  # a parent package is no edge
+])
+def test_the_cycle_check_finds_lazy_type_only_and_relative_cycles(sources: dict[str, str],
+                                                                 expected: list[list[str]]) -> None:
+    files = {module: (source, module == "p") for module, source in sources.items()}
+    assert cycles(import_graph(files)) == expected

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.cli.commands.run import headless_loop
+from companion.console.loop import headless_loop
 from companion.games.base import IllegalMove
 from companion.games.notation import NotationError
 from companion.games.registry import GAMES, get_game

@@ -9,6 +9,7 @@ line on standard error; ``--debug`` shows the traceback instead.
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -17,7 +18,12 @@ from typing import Any
 
 from companion import __version__
 from companion.cli.games import GAME_COMMANDS, module_name
-from companion.i18n import LanguageError, choose_language, set_language
+from companion.console.display import shown_line
+from companion.console.reading import InputError
+from companion.games.base import RecordError
+from companion.games.messages import msg
+from companion.i18n import LanguageError, choose_language, known_text, set_language, text
+from companion.service.records import ReplayError
 
 #: The modules under companion.cli.commands that add subcommands, in help order, with the
 #: subcommands each adds: a command line imports only the module of its command, which
@@ -56,14 +62,10 @@ class _CatalogueHelp(argparse.HelpFormatter):
     """
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
-        from companion.i18n import known_text
-
         return None if action.help is None else known_text(action.help)
 
     def add_text(self, text: str | None) -> None:
         """A description or epilog, which may be a message code too."""
-        from companion.i18n import known_text
-
         super().add_text(None if text is None else known_text(text))
 
 
@@ -75,8 +77,6 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        from companion.games.messages import msg
-
         command = self.prog.removeprefix("companion").strip()
         if command:
             raise UserError(msg("cli.usage.error_in", command=command, reason=message, prog=self.prog))
@@ -153,11 +153,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     traceback), and quiet when the reader of standard output has gone away
     (``companion replay X --json | head -c1``), as other Unix tools are.
     """
-    from companion.console.display import shown_line
-    from companion.console.reading import InputError
-    from companion.games.base import RecordError
-    from companion.service.records import ReplayError
-
     _print_safely(sys.stdout)
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -191,8 +186,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:
         if args.debug:
             raise
-        from companion.i18n import text
-
         print(f"companion: {text('cli.unexpected', reason=shown_line(str(error) or type(error).__name__))}",
               file=sys.stderr)
         return 1
@@ -206,8 +199,6 @@ EXIT_BROKEN_PIPE = 141
 def _print_safely(stream: object) -> None:
     """Let ``stream`` print any text: a lone surrogate (from bytes that were not UTF-8 in a
     file name or an argument) becomes ``\udcff`` instead of Python's encoding error."""
-    import io
-
     if isinstance(stream, io.TextIOWrapper):
         stream.reconfigure(errors="backslashreplace")
 
@@ -218,8 +209,6 @@ def _quiet_after_broken_pipe() -> int:
     Python would complain again when it flushes standard output on exit, so
     what is still buffered goes to ``/dev/null`` instead.
     """
-    import os
-
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

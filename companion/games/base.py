@@ -22,6 +22,31 @@ StateT = TypeVar("StateT")
 MoveT = TypeVar("MoveT")
 
 
+class TurnJson(TypedDict):
+    """A summary's ``turn``: whose turn is in progress and who starts the next (:meth:`Turn.to_json`)."""
+
+    player: str | None
+    next: str | None
+
+
+class Summary(TypedDict):
+    """What every game's summary holds (records.md, "``companion replay --json``").
+
+    Each game's summary is a subclass declared in its package (``CampanileSummary`` ...) with
+    its own fields, so a front end reads typed fields, not string keys. Values are JSON, or
+    messages (:class:`~companion.games.messages.Message`, :class:`~companion.games.messages.Words`)
+    that :func:`companion.i18n.summary_json` puts into words where the summary is written out.
+    """
+
+    game: str
+    players: list[str]
+    finished: bool
+    scores: dict[str, int]
+    winners: list[str]
+    to_move: str | None
+    turn: TurnJson
+
+
 class _TemplateType(TypedDict):
     #: The record's move type (``"build"``, ``"reveal"``...): always present.
     type: str
@@ -154,7 +179,7 @@ class Turn:
             return self.player
         return self.next if self.next is not None else self.player
 
-    def to_json(self) -> dict[str, str | None]:
+    def to_json(self) -> TurnJson:
         """The summary's ``turn`` field."""
         return {"player": self.player, "next": self.next}
 
@@ -273,8 +298,9 @@ class Game(ABC, Generic[StateT, MoveT]):
         """The state after ``move``. Raises :class:`IllegalMove`; never mutates ``state``."""
 
     @abstractmethod
-    def summary(self, state: StateT) -> dict[str, Any]:
-        """The ``companion replay --json`` summary of ``state`` (see records.md)."""
+    def summary(self, state: StateT) -> Summary:
+        """The ``companion replay --json`` summary of ``state`` (see records.md): the game's own
+        :class:`Summary` subclass, written out by :func:`companion.i18n.summary_json`."""
 
     @abstractmethod
     def options_json(self, state: StateT) -> dict[str, Any]:
@@ -366,7 +392,7 @@ class Game(ABC, Generic[StateT, MoveT]):
         :class:`~companion.games.notation.NotationError` (message in ``lang``'s
         notation) for a text that means no move at all, or several.
         """
-        from companion.games import notation
+        from companion.games import notation  # not at start-up: replay never reads notation
 
         said = notation.tokens(text)
         if not said:
@@ -398,7 +424,7 @@ class Game(ABC, Generic[StateT, MoveT]):
     def _notation_matches(self, state: StateT, said: list[str], moves: Iterable[dict[str, Any]],
                           acting: str | None) -> dict[str, tuple[dict[str, Any], bool]]:
         """The moves among ``moves`` that ``said`` could mean, each with whether it was spelt out."""
-        from companion.games import notation
+        from companion.games import notation  # not at start-up: replay never reads notation
 
         found: dict[str, tuple[dict[str, Any], bool]] = {}
         for template in moves:
@@ -435,7 +461,7 @@ class Game(ABC, Generic[StateT, MoveT]):
 
 def _may_be_named(player: str | None, said: list[str], acting: str | None) -> bool:
     """Whether a move by ``player`` could be what ``said`` means: the acting player's, or named first."""
-    from companion.games import notation
+    from companion.games import notation  # not at start-up: replay never reads notation
 
     if player is None or player == acting:
         return True

@@ -9,9 +9,19 @@ the reason of a tie-break); it is rendered in the same language. A list or
 tuple of names is joined the language's way ("A, B and C", "A, B és C").
 
 ``str(message)`` gives the words in the front end's current language: the
-engines never call it (they return messages), the front ends and error paths
-do. The renderer is installed by :mod:`companion.i18n`, imported on the first
-``str`` so that the engines themselves import no catalogue code.
+engines return messages, the front ends and error paths put them into words
+(an engine's readable ``report`` is the one engine text, and it too is put
+into words by ``str``). The renderer is installed by :mod:`companion.i18n`
+when that module is imported, which every front end does (the command line's
+``main``, the service, the screens): this module never imports it, so the
+engines import no catalogue code and no module imports in a circle. Without a
+renderer (an engine used on its own) a message reads as its code and
+parameters, as a code missing from the catalogues does.
+
+A summary's field that the ``replay --json`` output carries as English text
+(records.md: an explanation's ``text``) is a :class:`Words`: the messages to
+say, put into words where the summary is written out
+(:func:`companion.i18n.summary_json`), not by the engine.
 """
 
 from __future__ import annotations
@@ -35,8 +45,26 @@ class Message:
 
     def __str__(self) -> str:
         if not _renderers:
-            import companion.i18n  # noqa: F401  (installs the renderer; words live outside the engines)
+            return plain(self)
         return _renderers[-1](self)
+
+
+@dataclass(frozen=True)
+class Words:
+    """Messages a summary shows as one text, in the record's language (English), ``separator`` between.
+
+    The engine says which messages; :func:`companion.i18n.summary_json` puts
+    them into words when the summary is written out, so the engines render nothing.
+    """
+
+    messages: tuple[Message, ...]
+    separator: str = " "
+
+
+def plain(message: Message) -> str:
+    """``code(key=value, ...)``: a message with no renderer installed, visible and never an error."""
+    shown = ", ".join(f"{key}={value}" for key, value in message.params.items())
+    return f"{message.code}({shown})"
 
 
 def _param_json(value: Any) -> Any:

@@ -24,6 +24,7 @@ directly).
 
 from __future__ import annotations
 
+import argparse
 import gettext
 import re
 from collections.abc import Callable, Mapping
@@ -31,7 +32,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.games.messages import Message, install_renderer
+from companion.games.messages import Message, Words, install_renderer
 
 if TYPE_CHECKING:
     from companion.i18n.po import PoEntry
@@ -219,6 +220,25 @@ def render_json(message: Message) -> dict[str, Any]:
     return {**message.to_json(), "text": render(message, DEFAULT_LANGUAGE)}
 
 
+def summary_json(value: Any) -> Any:
+    """An engine's summary (or any part of it) as ``replay --json`` writes it (records.md).
+
+    Each :class:`Message` becomes its code, parameters and English ``text``
+    (:func:`render_json`), each :class:`Words` its English text; mappings and
+    sequences are walked, everything else is already JSON. The engines return
+    messages; this is where they are put into words, the same on every machine.
+    """
+    if isinstance(value, Message):
+        return render_json(value)
+    if isinstance(value, Words):
+        return value.separator.join(render(message, DEFAULT_LANGUAGE) for message in value.messages)
+    if isinstance(value, Mapping):
+        return {key: summary_json(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [summary_json(item) for item in value]
+    return value
+
+
 def choose_language(option: str | None, environ: Mapping[str, str],
                     table_setting: Callable[[], str | None] | None = None) -> str:
     """The language to speak: ``--lang``, else ``$COMPANION_LANG``, else the table's setting, else English.
@@ -251,8 +271,6 @@ def _known(value: str, source: str) -> str:
 
 def install_argparse(language: str) -> None:
     """Make argparse speak ``language``: its texts go through ``gettext`` names bound at its import."""
-    import argparse
-
     translations = catalogue(language, "argparse")
     argparse._ = translations.gettext  # type: ignore[attr-defined]
     argparse.ngettext = translations.ngettext  # type: ignore[attr-defined]

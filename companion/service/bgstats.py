@@ -148,7 +148,7 @@ def push_link(play: Play) -> str:
 
 def write_qr(link: str, path: str | Path, *, scale: int = 4) -> None:
     """Write ``link`` as a QR code PNG (segno), for a player's phone to scan at game over."""
-    import segno
+    import segno  # loaded when a QR code is drawn (game over), not with the service at start-up
 
     segno.make(link, error="m", micro=False).save(str(path), kind="png", scale=scale, border=4)
 

@@ -18,6 +18,7 @@ import sqlite3
 from typing import TYPE_CHECKING
 
 from companion.games.messages import Message, msg
+from companion.storage import doctor
 from companion.storage.store import StoreError
 
 if TYPE_CHECKING:
@@ -51,8 +52,6 @@ def repair_at_table(table: Table) -> Message:
     :class:`StoreError` when the repair could not run (the store reopened as
     it was, so the app goes on).
     """
-    from companion.storage import doctor
-
     app = table.app
     path = app.store.path
     table.close()

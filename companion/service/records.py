@@ -19,6 +19,7 @@ from companion.games.base import Game, IllegalMove, RecordError, one_line
 from companion.games.fields import check_keys, require_object, type_message
 from companion.games.messages import Message, msg
 from companion.games.registry import get_game
+from companion.i18n import say
 
 FORMAT = "companion-record/1"
 RESERVED_NAMES = frozenset({"mine"})
@@ -60,7 +61,7 @@ class ReplayError(Exception):
         return msg("records.replay.move", number=self.index + 1, reason=self.reason)
 
     def __str__(self) -> str:
-        return one_line(str(self.message))
+        return one_line(say(self.message))
 
 
 def check_players(players: Any, game: Game[Any, Any]) -> tuple[str, ...]:

@@ -127,7 +127,6 @@ class Setting:
     key: str
     default: Any
     check: Callable[[Any], Message | None]
-    help: str
 
 
 def _bgg_key(game: str) -> str:
@@ -137,21 +136,16 @@ def _bgg_key(game: str) -> str:
 #: Every simple setting, by key. The flag table, the boards and the profiles
 #: have their own structured values and methods in :mod:`companion.service.app`.
 SETTINGS: dict[str, Setting] = {s.key: s for s in [
-    Setting(LANGUAGE, "en", _choice(LANGUAGES), "the language of the screens and messages"),
-    Setting("oled.brightness", 100, WholeNumber(1, 100), "OLED brightness in percent"),
-    Setting("oled.timeout", 600, WholeNumber(0, DAY),
-            "seconds without an event before the OLED blanks (0: never)"),
-    Setting("backlight.timeout", 900, WholeNumber(0, DAY),
-            "seconds without a touch before the screen's backlight goes off (0: never)"),
-    Setting("table.name", "", _short_text(60), "this table's name, the location of BG Stats plays"),
-    Setting(BACKUPS_KEPT, 7, WholeNumber(0, 365), "how many daily backups of the store to keep (0: none)"),
-    Setting(SAN_GIMIGNANO_GUILDS, "guild-1, guild-2, guild-3, guild-4", _four_guilds,
-            "San Gimignano's four guild names for new games, by commas"),
-    Setting(SAN_GIMIGNANO_GUILD_COLOURS, "red, blue, green, yellow", _four_colours,
-            "the colours the touchscreen draws San Gimignano's four guilds in, by commas"),
-    *[Setting(_bgg_key(game), 0, WholeNumber(0),
-              f"the BoardGameGeek id of {game} for BG Stats (0: let the app match it by name)")
-      for game in GAMES],
+    Setting(LANGUAGE, "en", _choice(LANGUAGES)),  # the language of the screens and messages
+    Setting("oled.brightness", 100, WholeNumber(1, 100)),  # percent
+    Setting("oled.timeout", 600, WholeNumber(0, DAY)),  # seconds without an event before it blanks (0: never)
+    Setting("backlight.timeout", 900, WholeNumber(0, DAY)),  # seconds without a touch to light-off (0: never)
+    Setting("table.name", "", _short_text(60)),  # this table's name, the location of BG Stats plays
+    Setting(BACKUPS_KEPT, 7, WholeNumber(0, 365)),  # daily backups of the store to keep (0: none)
+    Setting(SAN_GIMIGNANO_GUILDS, "guild-1, guild-2, guild-3, guild-4", _four_guilds),  # for new games
+    Setting(SAN_GIMIGNANO_GUILD_COLOURS, "red, blue, green, yellow", _four_colours),  # as drawn
+    # each game's BoardGameGeek id for BG Stats (0: let the app match it by name)
+    *[Setting(_bgg_key(game), 0, WholeNumber(0)) for game in GAMES],
 ]}
 
 

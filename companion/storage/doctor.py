@@ -34,7 +34,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.games.base import Game, IllegalMove, RecordError, one_line
+from companion.games.base import Game, IllegalMove, RecordError, Summary, one_line
 from companion.games.messages import Message, msg
 from companion.games.registry import get_game
 from companion.storage.lock import LockHeld, WriterLock
@@ -65,7 +65,7 @@ class SessionHealth:
     row: dict[str, Any] = field(default_factory=dict, repr=False)
     moves: list[dict[str, Any]] = field(default_factory=list, repr=False)
     redo: list[dict[str, Any]] = field(default_factory=list, repr=False)
-    summary: dict[str, Any] | None = field(default=None, repr=False)
+    summary: Summary | None = field(default=None, repr=False)
 
     @property
     def is_good(self) -> bool:

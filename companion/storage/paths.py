@@ -51,7 +51,7 @@ def data_dir(cli_value: str | os.PathLike[str] | None = None, *,
     first = state.split(":")[0]
     if first:
         return Path(first)
-    import platformdirs
+    import platformdirs  # only without systemd's STATE_DIRECTORY (the appliance never needs it)
 
     return Path(platformdirs.user_data_dir("companion", appauthor=False))
 

@@ -28,7 +28,7 @@ class Notifier(Protocol):
 
 
 def _systemd_notifier() -> Notifier:
-    from sdnotify import SystemdNotifier
+    from sdnotify import SystemdNotifier  # only under systemd (NOTIFY_SOCKET set)
 
     notifier: Notifier = SystemdNotifier()  # sdnotify has no types: its object is this protocol
     return notifier

@@ -33,7 +33,7 @@ def status_pages(game: Game[Any, Any], state: Any, summary: Mapping[str, Any]) -
 
 def valuation_pages(game: Game[Any, Any], state: Any) -> list[Page]:
     """How many groups each player could build a tower on now."""
-    summary = game.summary(state)
+    summary: Mapping[str, Any] = game.summary(state)  # this game's summary, read by its own keys
     short = initials(summary["players"])
     buildable = summary.get("buildable", {})
     lines = cell_lines([f"{short[p]} {len(buildable.get(p, []))}" for p in summary["players"]])

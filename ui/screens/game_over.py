@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import calendar
 import io
+from collections.abc import Mapping
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -58,11 +59,11 @@ def decided_words(outcome: Any) -> str:
     return text("ui.over.by_tiebreak", tiebreak=outcome.tiebreak)
 
 
-def breakdown(summary: dict[str, Any], player: str) -> str:
+def breakdown(summary: Mapping[str, Any], player: str) -> str:
     """What a player's score is made of, from the engine's summary (a game's own line, else the points)."""
     from ui.games import score_breakdown
 
-    custom = score_breakdown(summary.get("game", ""), summary, player)
+    custom = score_breakdown(summary.get("game", ""), dict(summary), player)
     if custom is not None:
         return custom
     chips = summary.get("chips", {}).get(player)

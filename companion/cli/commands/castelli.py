@@ -12,12 +12,18 @@ import json
 import sys
 from typing import Any
 
-from companion.cli.commands.library import store_errors
+from companion.cli.commands.library import open_app, store_errors
 from companion.cli.main import UserError, add_command_group
 from companion.games.base import RecordError
 from companion.games.castelli import tables
+from companion.games.castelli.board import validate_board
+from companion.games.castelli.evaluation import resolve
+from companion.games.castelli.words import amount as unit
+from companion.games.castelli.words import kind as kind_word
+from companion.games.castelli.words import who
 from companion.games.messages import msg
 from companion.i18n import render_json, say
+from companion.service.records import FORMAT, read_json
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -89,9 +95,6 @@ def run_resolve(args: argparse.Namespace) -> int:
     if amount < 0:
         option = {"market": "--tents", "mine": "--silver"}.get(args.kind, "--yield")
         raise UserError(say(msg("castelli.cli.amount_negative", option=option)))
-    from companion.games.castelli.evaluation import resolve
-    from companion.games.castelli.words import amount as unit
-    from companion.games.castelli.words import who
 
     result = resolve(args.kind, amount, shields, players, args.neutral)
     if args.json:
@@ -118,8 +121,6 @@ def run_resolve(args: argparse.Namespace) -> int:
 
 def _read_board(file: str) -> tuple[dict[str, Any], Any]:
     """The board JSON of ``file`` (a layout's ``comment`` dropped) and its validated :class:`Board`."""
-    from companion.games.castelli.board import validate_board
-    from companion.service.records import read_json
 
     data = read_json(file)
     _refuse_whole_record(file, data)
@@ -134,7 +135,6 @@ def _read_board(file: str) -> tuple[dict[str, Any], Any]:
 
 def _refuse_whole_record(file: str, data: Any) -> None:
     """A record given where a board is expected: say where its board is, not "unknown field"."""
-    from companion.service.records import FORMAT
 
     if not isinstance(data, dict) or not (data.get("format") == FORMAT or "moves" in data):
         return
@@ -155,9 +155,8 @@ def run_validate(args: argparse.Namespace) -> int:
                    "villages": villages, "towns": towns}, sys.stdout)
         sys.stdout.write("\n")
         return 0
-    from companion.games.castelli.words import kind
 
-    counted = [msg("castelli.cli.count_kind", count=n, kind=kind(k)) for k, n in kinds.items() if n]
+    counted = [msg("castelli.cli.count_kind", count=n, kind=kind_word(k)) for k, n in kinds.items() if n]
     print(say(msg("castelli.cli.valid", spaces=len(board.spaces), areas=len(board.areas), kinds=counted,
                   villages=msg("castelli.cli.villages", count=villages),
                   towns=msg("castelli.cli.towns", count=towns))))
@@ -167,7 +166,6 @@ def run_validate(args: argparse.Namespace) -> int:
 @store_errors
 def run_import(args: argparse.Namespace) -> int:
     """Keep a validated board in the store, so that `companion new castelli --setup board=NAME` finds it."""
-    from companion.cli.commands.library import open_app
 
     data, board = _read_board(args.file)
     name = args.name.strip()
@@ -182,7 +180,6 @@ def run_import(args: argparse.Namespace) -> int:
 
 @store_errors
 def run_layouts(args: argparse.Namespace) -> int:
-    from companion.cli.commands.library import open_app
 
     with open_app(args, write=False) as app:
         boards = app.boards()

@@ -12,6 +12,7 @@ import sys
 
 from companion.cli.main import EXIT_USAGE, add_command_group
 from companion.i18n import text
+from companion.service.config import check_file, example_toml
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,7 +28,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from companion.service.config import check_file
 
     problems = check_file(args.file)
     if not problems:
@@ -39,7 +39,6 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_example(args: argparse.Namespace) -> int:
-    from companion.service.config import example_toml
 
     sys.stdout.write(example_toml())
     return 0

@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from companion.cli.commands.library import open_store, store_errors, title
 from companion.cli.main import UserError
+from companion.console.display import shown_line
 from companion.games.messages import msg
 from companion.i18n import text
-
-if TYPE_CHECKING:  # the store's module is imported when a command runs, not to build the parser
-    from companion.storage.doctor import Checkup, RepairReport
+from companion.storage import doctor
+from companion.storage.doctor import Checkup, RepairReport
+from companion.storage.paths import DataDirError, database_path
 
 EXIT_DAMAGED = 3
 
@@ -45,8 +46,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _store_path(args: argparse.Namespace) -> Path:
-    from companion.storage.paths import DataDirError, database_path
-
     try:
         return database_path(getattr(args, "data_dir", None), create=False)
     except DataDirError as error:
@@ -56,8 +55,6 @@ def _store_path(args: argparse.Namespace) -> Path:
 @store_errors
 def run_doctor(args: argparse.Namespace) -> int:
     """Restore a backup, repair the store or only check it; the exit status says whether all is good."""
-    from companion.storage import doctor
-
     path = _store_path(args)
     if args.restore is not None:
         aside = doctor.restore(path, Path(args.restore))
@@ -76,8 +73,6 @@ def run_doctor(args: argparse.Namespace) -> int:
             return 0
         checkup = doctor.examine(path)
     except doctor.Unusable as error:
-        from companion.console.display import shown_line
-
         print(f"companion: {shown_line(str(error))}", file=sys.stderr)
         return EXIT_DAMAGED
     _say_checkup(checkup)
@@ -127,8 +122,6 @@ def run_backup(args: argparse.Namespace) -> int:
     if not path.exists():
         raise UserError(msg("doctor.backup.nothing", path=str(path.parent)))
     with open_store(args, write=False) as store:
-        from datetime import datetime
-
         name = f"companion-{datetime.now().astimezone():%Y-%m-%d-%H%M%S}.sqlite3"
         written = store.copy_to(target / name)
     print(text("doctor.backup.done", path=str(written)))

@@ -11,14 +11,17 @@ and the touchscreen adds its own (``"ui.snapshot:write_screens"``) to the list.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 import threading
 from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from companion.cli.main import UserError
+from companion.cli.commands.run import read_config
+from companion.cli.main import UserError, add_command_group
 from companion.i18n import text
+from companion.service.records import final_state, load_record
 
 #: ``module:function`` of each snapshot writer: ``writer(record, state, out_dir) -> [paths written]``.
 SNAPSHOT_WRITERS: list[str] = ["hardware.snapshot:write_oled"]
@@ -27,8 +30,6 @@ TOUCHSCREEN_WRITER = "ui.snapshot:write_for_snapshot"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from companion.cli.main import add_command_group
-
     group = add_command_group(subparsers, "hardware", "hardware.help.group",
                               "hardware.description.group")
     test = group.add_parser(
@@ -53,16 +54,12 @@ def snapshot_writer(spec: str) -> Any:
 
 
 def run_snapshot(args: argparse.Namespace) -> int:
-    from companion.service.records import final_state, load_record
-
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise UserError(text("hardware.snapshot.out_not_dir", path=args.out))
     record = load_record(args.record)
     state = final_state(record)
     out.mkdir(parents=True, exist_ok=True)
-    import importlib.util
-
     writers = [] if args.only == "screens" else list(SNAPSHOT_WRITERS)
     if args.only != "oled" and importlib.util.find_spec("kivy") is not None:
         writers.append(TOUCHSCREEN_WRITER)
@@ -73,7 +70,8 @@ def run_snapshot(args: argparse.Namespace) -> int:
 
 
 def run_test(args: argparse.Namespace) -> int:
-    from companion.cli.commands.run import read_config
+    # The hardware is imported when it is tested, not when the command line starts: it loads
+    # gpiozero and luma (this command drives the devices on its own, like the composition root).
     from hardware.backends import BackendError
     from hardware.hardware_test import HardwareTest
 

@@ -12,7 +12,10 @@ import contextlib
 import functools
 import json
 import os
+import sqlite3
+import stat
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,17 +25,17 @@ from companion.console.display import shown_line
 from companion.games.base import RecordError
 from companion.games.messages import msg
 from companion.games.registry import GAMES, get_game
-from companion.i18n import text
+from companion.i18n import choose_language, set_language, text
+from companion.service.app import AppError, Companion
+from companion.service.bgstats import write_qr
 from companion.service.records import read_json
+from companion.service.settings import LANGUAGE
+from companion.service.stats import format_stats, player_stats
+from companion.storage.paths import DataDirError, database_path, ensure_data_dir
+from companion.storage.store import SessionRow, Store, StoreError, damaged_message
 
 if TYPE_CHECKING:
     from datetime import datetime
-
-    from companion.service.app import Companion
-    from companion.storage.store import SessionRow, Store
-
-# The store (sqlite3), the statistics and the paths are imported by the handlers
-# that use them, so that `companion replay` does not pay for them at start-up.
 
 
 def store_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -40,11 +43,6 @@ def store_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[[argp
 
     @functools.wraps(handler)
     def wrapped(args: argparse.Namespace) -> int:
-        import sqlite3
-
-        from companion.service.app import AppError
-        from companion.storage.store import StoreError
-
         try:
             code = handler(args)
         except (StoreError, AppError) as error:
@@ -72,8 +70,6 @@ def open_store(args: argparse.Namespace, config_value: str | None = None, *, wri
     never writes, so it works while the app runs and on a read-only card. A
     writing command creates a missing data directory, and says so.
     """
-    from companion.storage.paths import DataDirError, database_path, ensure_data_dir
-    from companion.storage.store import Store, StoreError, damaged_message
 
     try:
         path = database_path(getattr(args, "data_dir", None), config_value=config_value, create=False)
@@ -101,8 +97,6 @@ def speak_the_tables_language(args: argparse.Namespace, store: Store) -> None:
 
     Only commands that open the store anyway ask it; ``replay`` and ``moves`` never do.
     """
-    from companion.i18n import choose_language, set_language
-    from companion.service.settings import LANGUAGE
 
     set_language(choose_language(getattr(args, "lang", None), os.environ,
                                  lambda: store.get_setting(LANGUAGE)))
@@ -112,7 +106,6 @@ def open_app(args: argparse.Namespace, config_value: str | None = None, *,
              write: bool = True, damaged_ok: bool = False) -> Companion:
     """The application service over the store of :func:`open_store` (``write=False``: reading only;
     ``damaged_ok``: a store with damaged pages is opened for reading, with the writer's lock, not refused)."""
-    from companion.service.app import Companion
 
     return Companion(open_store(args, config_value, write=write, damaged_ok=damaged_ok))
 
@@ -160,7 +153,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 # -- export ------------------------------------------------------------------------
 
 def _pick_session(store: Store, session_id: int | None, *, finished: bool | None = None) -> SessionRow:
-    from companion.storage.store import StoreError
 
     try:
         if session_id is not None:
@@ -189,7 +181,6 @@ def _write_output(text: str, output: str | None) -> None:
     if output is None:
         sys.stdout.write(text)
         return
-    import tempfile
 
     if not output.strip():
         raise UserError(msg("cli.export.empty_name"))
@@ -218,7 +209,6 @@ def _write_output(text: str, output: str | None) -> None:
 
 def _mode_for(target: Path) -> int:
     """The permission bits ``target`` should get: its own when it exists, else 0666 less the umask."""
-    import stat
 
     try:
         return stat.S_IMODE(target.stat().st_mode)
@@ -261,7 +251,6 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def _write_qr(link: str, output: str) -> None:
-    from companion.service.bgstats import write_qr
 
     if not output.lower().endswith(".png"):
         raise UserError(msg("cli.export.qr_not_png", path=output))
@@ -329,7 +318,6 @@ def run_sessions(args: argparse.Namespace) -> int:
 
 @store_errors
 def run_stats(args: argparse.Namespace) -> int:
-    from companion.service.stats import format_stats, player_stats
 
     with open_store(args, write=False) as store:
         stats = player_stats(store.results(), GAMES)

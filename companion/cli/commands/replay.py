@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from companion.i18n import summary_json
 from companion.service.records import final_state, load_record
 
 
@@ -23,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     record = load_record(args.file)
     state = final_state(record)
     if args.json:
-        json.dump(record.game.summary(state), sys.stdout, ensure_ascii=False)
+        json.dump(summary_json(record.game.summary(state)), sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
         print(record.game.report(state))

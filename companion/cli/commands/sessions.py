@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from companion.cli.commands.library import open_app, store_errors, title
+from companion.cli.commands.library import _pick_session, open_app, store_errors, title
 from companion.i18n import text
 
 
@@ -28,7 +28,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 @store_errors
 def run_rematch(args: argparse.Namespace) -> int:
-    from companion.cli.commands.library import _pick_session
 
     with open_app(args) as app:
         row = _pick_session(app.store, args.session)
@@ -41,7 +40,6 @@ def run_rematch(args: argparse.Namespace) -> int:
 
 @store_errors
 def run_abandon(args: argparse.Namespace) -> int:
-    from companion.cli.commands.library import _pick_session
 
     with open_app(args) as app:
         app.abandon(_pick_session(app.store, args.session).id)

@@ -25,7 +25,8 @@ from companion.games.campanile.state import (
     CampanileState,
     FlagResult,
 )
-from companion.games.messages import Message
+from companion.games.campanile.summary import CampanileSummary, Explanation, FlagJson
+from companion.games.messages import Words
 
 #: The tie-break's key (``Outcome.tiebreak``, ``decided_by``); its words are the catalogue's
 #: ``common.tiebreak.highest_chip``. The report says why the winners won with ``rules.win_reason``.
@@ -104,18 +105,18 @@ class Campanile(Game[CampanileState, Move]):
         return turn_from(legal_moves(state), *in_progress(state))
 
     def notation_shapes(self, state: CampanileState, said: list[str]) -> Iterable[dict[str, Any]]:
-        from companion.games.campanile import notation
+        from companion.games.campanile import notation  # not at start-up: replay never uses it
 
         return notation.shapes(state)
 
     def describe(self, state: CampanileState, move: Mapping[str, Any], lang: str = "en") -> str:
-        from companion.games.campanile import notation
+        from companion.games.campanile import notation  # not at start-up: replay never uses it
 
         return notation.describe(state, move, lang)
 
     def read_observed(self, state: CampanileState, template: Mapping[str, Any],
                       said: list[str]) -> dict[str, Any] | None:
-        from companion.games.campanile import notation
+        from companion.games.campanile import notation  # not at start-up: replay never uses it
 
         return notation.read_observed(state, template, said)
 
@@ -129,10 +130,11 @@ class Campanile(Game[CampanileState, Move]):
         return apply_move(state, move)
 
     # -- views --------------------------------------------------------------
-    def summary(self, state: CampanileState) -> dict[str, Any]:
+    def summary(self, state: CampanileState) -> CampanileSummary:
         rules = state.rules
         scores = state.scores
         finished = state.phase == "finished"
+        player, following = in_progress(state)
         return {
             "game": self.name,
             "players": list(rules.players),
@@ -150,44 +152,30 @@ class Campanile(Game[CampanileState, Move]):
             ],
             "phase": state.phase,
             "to_move": self.to_move(state),
-            "turn": dict(zip(("player", "next"), in_progress(state), strict=True)),
+            "turn": {"player": player, "next": following},
             "markers_left": {p: {str(v): n for v, n in state.markers_of(p).items()} for p in rules.players},
             "display": list(state.display) if rules.tracks_display else None,
-            "explanations": _explanations_json(state),
-            "win_reason": _message_json(win_reason(state)) if finished else None,
+            "explanations": _explanations(state),
+            "win_reason": win_reason(state) if finished else None,
         }
 
     def report(self, state: CampanileState) -> str:
         return report(state, self.summary(state))
 
 
-def _explanations_json(state: CampanileState) -> list[dict[str, Any]]:
-    """Why each flag went as it did: the English text (as before) and each sentence's code and parameters.
+def _explanations(state: CampanileState) -> list[Explanation]:
+    """Why each flag went as it did: its sentences as messages, and the same as one text.
 
-    The same in every language: ``text`` is always English, and ``sentences``
-    carry what a front end needs to say it in another (``render_json``'s shape).
+    Written out (``replay --json``) the same in every language: ``text`` is the
+    English words of the sentences, and each sentence carries its code and
+    parameters for a front end that says it in another.
     """
-    if not state.valuations:
-        return []
-    from companion.i18n import render_json  # the catalogues are read only when a text is shown
-
-    found = []
-    for valuation in state.valuations:
-        for flag in valuation.flags:
-            sentences = [render_json(sentence) for sentence in flag.explanation]
-            found.append({"phase": valuation.phase, "tower": flag.tower,
-                          "text": " ".join(sentence["text"] for sentence in sentences),
-                          "sentences": sentences})
-    return found
+    return [{"phase": valuation.phase, "tower": flag.tower,
+             "text": Words(tuple(flag.explanation)), "sentences": list(flag.explanation)}
+            for valuation in state.valuations for flag in valuation.flags]
 
 
-def _message_json(message: Message) -> dict[str, Any]:
-    from companion.i18n import render_json  # the catalogues are read only when a text is shown
-
-    return render_json(message)
-
-
-def _flag_json(result: FlagResult) -> dict[str, Any]:
+def _flag_json(result: FlagResult) -> FlagJson:
     return {
         "tower": result.tower,
         "rank": result.rank,

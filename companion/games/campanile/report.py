@@ -6,7 +6,7 @@ message); names, tower names from the record and figures are shown as they are.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from companion.games.campanile.rules import win_reason
 from companion.games.campanile.valuation import ranking
@@ -15,11 +15,12 @@ from companion.games.messages import msg
 
 if TYPE_CHECKING:
     from companion.games.campanile.state import CampanileState
+    from companion.games.campanile.summary import CampanileSummary
 
 PHASE_HEADINGS = {"intermezzo": msg("campanile.report.intermezzo"), "finito": msg("campanile.report.finito")}
 
 
-def report(state: CampanileState, summary: dict[str, Any]) -> str:
+def report(state: CampanileState, summary: CampanileSummary) -> str:
     title = msg("campanile.report.finished") if summary["finished"] else msg("campanile.report.in_progress")
     lines = [str(title), "", str(msg("campanile.report.towers"))]
     order = ranking(state.heights)

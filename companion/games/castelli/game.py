@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -13,9 +12,10 @@ from companion.games.castelli.legal import legal_moves
 from companion.games.castelli.moves import Move, move_to_json, parse_move
 from companion.games.castelli.rules import apply_move, winners
 from companion.games.castelli.state import Options, State
+from companion.games.castelli.summary import CastelliSummary, Explanation, FinalPart
 from companion.games.castelli.views import evaluation_line, report
 from companion.games.fields import check_keys, get_int, get_list, get_str, require_object, type_name
-from companion.games.messages import Message, msg
+from companion.games.messages import Message, Words, msg
 
 
 def parse_options(options: Mapping[str, Any]) -> Options:
@@ -96,35 +96,21 @@ def initial_state(players: Sequence[str], options: Mapping[str, Any],
         holds_own_tile=dict.fromkeys(names, True) if opts.dilemma else {})
 
 
-def explanation_json(area: str, kind: str, explanation: Message) -> dict[str, Any]:
-    """A summary's explanation: the area, the explanation's code and parameters, and the English line.
+def explanation_json(area: str, kind: str, explanation: Message) -> Explanation:
+    """A summary's explanation: the area, the explanation's code and parameters, and its line.
 
-    ``text`` is the line as the readable report shows it in English (``a24 (forest): ...``), the
-    same on every machine; ``code`` and ``params`` are the explanation's own, for front ends that
-    say it in another language.
+    ``text`` is the line as the readable report shows it (``a24 (forest): ...``), written out in
+    English (``replay --json``), the same on every machine; ``code`` and ``params`` are the
+    explanation's own, for front ends that say it in another language.
     """
-    from companion.i18n import DEFAULT_LANGUAGE, render
-
-    text = render(evaluation_line(area, kind, explanation), DEFAULT_LANGUAGE)
-    return {"area": area, "kind": kind, **explanation.to_json(), "text": text}
-
-
-#: Explanations already put into words, by the (immutable) evaluation or note they explain: a
-#: summary after every move would otherwise render every past evaluation's English line again.
-_EXPLAINED: OrderedDict[int, tuple[Any, dict[str, Any]]] = OrderedDict()
-_EXPLAINED_KEPT = 512
+    return {"area": area, "kind": kind, "code": explanation.code,
+            "params": explanation.to_json()["params"],
+            "text": Words((evaluation_line(area, kind, explanation),))}
 
 
-def explained(item: Any) -> dict[str, Any]:
-    """:func:`explanation_json` of an evaluation or a note of a state, each made once and kept."""
-    kept = _EXPLAINED.get(id(item))
-    if kept is not None and kept[0] is item:
-        return dict(kept[1])
-    made = explanation_json(item.area, item.kind, item.explanation)
-    _EXPLAINED[id(item)] = (item, made)
-    if len(_EXPLAINED) > _EXPLAINED_KEPT:
-        _EXPLAINED.popitem(last=False)
-    return dict(made)
+def explained(item: Any) -> Explanation:
+    """:func:`explanation_json` of an evaluation or a note of a state (a new dict for each caller)."""
+    return explanation_json(item.area, item.kind, item.explanation)
 
 
 def in_progress(state: State) -> tuple[str | None, str | None]:
@@ -175,18 +161,18 @@ class Castelli(Game[State, Move]):
         return turn_from(legal_moves(state), *in_progress(state))
 
     def notation_shapes(self, state: State, said: list[str]) -> Iterable[dict[str, Any]]:
-        from companion.games.castelli import notation
+        from companion.games.castelli import notation  # not at start-up: replay never uses it
 
         return notation.shapes(state, said)
 
     def describe(self, state: State, move: Mapping[str, Any], lang: str = "en") -> str:
-        from companion.games.castelli import notation
+        from companion.games.castelli import notation  # not at start-up: replay never uses it
 
         return notation.describe(state, move, lang)
 
     def read_observed(self, state: State, template: Mapping[str, Any],
                       said: list[str]) -> dict[str, Any] | None:
-        from companion.games.castelli import notation
+        from companion.games.castelli import notation  # not at start-up: replay never uses it
 
         return notation.read_observed(state, template, said)
 
@@ -201,9 +187,12 @@ class Castelli(Game[State, Move]):
             return state.players[state.current or 0]
         return state.players[state.next_index()]
 
-    def summary(self, state: State) -> dict[str, Any]:
+    def summary(self, state: State) -> CastelliSummary:
         players = state.players
-        out: dict[str, Any] = {
+        player, following = in_progress(state)
+        final: FinalPart = ({"final": {p: dict(state.final[p]) for p in players}}
+                            if state.finished and state.final is not None else {})
+        return {
             "game": self.name,
             "players": list(players),
             "finished": state.finished,
@@ -215,14 +204,12 @@ class Castelli(Game[State, Move]):
             "cards": {p: state.cards[p] for p in players},
             "castles": {p: state.castles_built[p] for p in players},
             "evaluations": [e.to_json() for e in state.evaluations],
+            **final,  # only once the game is over, in its place in the output
+            "explanations": [explained(e) for e in state.evaluations],
+            "not_evaluated": [explained(n) for n in state.notes],
+            "to_move": self.to_move(state),
+            "turn": {"player": player, "next": following},
         }
-        if state.finished and state.final is not None:
-            out["final"] = {p: dict(state.final[p]) for p in players}
-        out["explanations"] = [explained(e) for e in state.evaluations]
-        out["not_evaluated"] = [explained(n) for n in state.notes]
-        out["to_move"] = self.to_move(state)
-        out["turn"] = dict(zip(("player", "next"), in_progress(state), strict=True))
-        return out
 
     def options_json(self, state: State) -> dict[str, Any]:
         opts = state.options

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from companion.games.base import Game, Outcome, Turn, rank_players, turn_from
 from companion.games.san_gimignano import legal, moves, rules, tables, turns, views
 from companion.games.san_gimignano.state import State, start_state
+from companion.games.san_gimignano.summary import SanGimignanoSummary
 
 
 class SanGimignano(Game[State, moves.Move]):
@@ -37,7 +38,7 @@ class SanGimignano(Game[State, moves.Move]):
     def apply(self, state: State, move: moves.Move) -> State:
         return rules.apply(state, move)
 
-    def summary(self, state: State) -> dict[str, Any]:
+    def summary(self, state: State) -> SanGimignanoSummary:
         return views.summary(state, self.name)
 
     def report(self, state: State) -> str:
@@ -56,12 +57,12 @@ class SanGimignano(Game[State, moves.Move]):
         return turn_from(legal.legal_moves(state), *turns.in_progress(state))
 
     def notation_shapes(self, state: State, said: list[str]) -> Iterable[dict[str, Any]]:
-        from companion.games.san_gimignano import notation
+        from companion.games.san_gimignano import notation  # not at start-up: replay never uses it
 
         return notation.shapes(state.players, state.guilds, said)
 
     def describe(self, state: State, move: Mapping[str, Any], lang: str = "en") -> str:
-        from companion.games.san_gimignano import notation
+        from companion.games.san_gimignano import notation  # not at start-up: replay never uses it
 
         return notation.describe(move, lang)
 

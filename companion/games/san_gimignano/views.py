@@ -15,7 +15,9 @@ from companion.games.messages import Message, msg
 from companion.games.san_gimignano import geometry, groups, tables, turns
 from companion.games.san_gimignano.geometry import Edges, Position, Space
 from companion.games.san_gimignano.legal import legal_moves
+from companion.games.san_gimignano.moves import PassMove, SegmentMove, TokenMove, TowerMove
 from companion.games.san_gimignano.state import State
+from companion.games.san_gimignano.summary import SanGimignanoSummary, SpaceJson
 
 
 def space_json(space: Space) -> list[Any]:
@@ -28,7 +30,7 @@ def group_json(group: groups.Group) -> list[list[Any]]:
     return [space_json(space) for space in sorted(group)]
 
 
-def board(state: State) -> list[dict[str, Any]]:
+def board(state: State) -> list[SpaceJson]:
     """Every space with its tokens (placement order) and tower, segment by segment."""
     return [{"space": space_json(space), "tokens": list(state.tokens.get(space, ())),
              "tower": state.towers.get(space)} for space in state.spaces()]
@@ -90,8 +92,9 @@ def segments_left(state: State) -> dict[str, int]:
     return {"pool": state.pool}
 
 
-def summary(state: State, game: str) -> dict[str, Any]:
+def summary(state: State, game: str) -> SanGimignanoSummary:
     """The ``companion replay --json`` summary (records.md, San Gimignano)."""
+    player, following = turns.in_progress(state)
     return {
         "game": game,
         "players": list(state.players),
@@ -104,7 +107,7 @@ def summary(state: State, game: str) -> dict[str, Any]:
         "must_build": who_must_build(state),
         "board": board(state),
         "to_move": turns.to_move(state),
-        "turn": dict(zip(("player", "next"), turns.in_progress(state), strict=True)),
+        "turn": {"player": player, "next": following},
         "segments_left": segments_left(state),
     }
 
@@ -205,8 +208,6 @@ def candidate_moves(state: State, outlines: Sequence[Edges] | None = None) -> li
     each space of each buildable group, and a pass — for the player whose turn
     it is and for the player who would start the next one.
     """
-    from companion.games.san_gimignano.moves import PassMove, SegmentMove, TokenMove, TowerMove
-
     actors = [p for p in (state.current, state.players[state.next_seat]) if p is not None]
     shapes = list(outlines) if outlines is not None else geometry.all_outlines(state.guilds)
     result: list[Any] = []

@@ -10,6 +10,7 @@ from companion.games.campanile.rules import win_reason, winners
 from companion.games.campanile.state import Award, Group
 from companion.games.campanile.valuation import explain, ranking, value_tower, value_towers
 from companion.games.messages import msg
+from companion.i18n import summary_json
 from companion.service.records import final_state, parse_record
 from tests.helpers_campanile import explained, refused
 from tests.refusals import assert_message, rejects_record
@@ -203,7 +204,7 @@ def test_tie_break_in_a_replayed_record_and_chips_highest_first() -> None:
     assert GAME.outcome(state).decided_by == "highest_chip"  # the key; the words: win_reason
     assert_message(win_reason(state), "campanile.outcome.highest_chip", player="A", tied=["A", "B"], points=9,
                    chip=6)
-    assert summary["win_reason"] == {
+    assert summary_json(summary["win_reason"]) == {
         "code": "campanile.outcome.highest_chip",
         "params": {"player": "A", "tied": ["A", "B"], "points": 9, "chip": 6},
         "text": "A and B are tied on 9 points; A wins with the highest chip (6)."}

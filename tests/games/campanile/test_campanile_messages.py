@@ -28,7 +28,7 @@ from companion.games.campanile.rules import win_reason
 from companion.games.campanile.state import Group
 from companion.games.campanile.valuation import value_tower
 from companion.games.messages import Message
-from companion.i18n import LOCALE_DIR, render, set_language
+from companion.i18n import LOCALE_DIR, render, set_language, summary_json
 from companion.i18n.po import read_po
 from tests.conftest import EXAMPLES
 from tests.helpers_campanile import explained
@@ -181,7 +181,7 @@ def test_the_win_is_explained_by_points_by_the_highest_chip_or_as_shared() -> No
 def test_the_summary_carries_each_explanation_in_english_with_its_codes() -> None:
     state = _finished(Build("A", "red", 2), Influence("A", "red"), Build("B", "blue", 1),
                       Influence("B", "red"), Valuation("finito"))
-    summary = GAME.summary(state)
+    summary = summary_json(GAME.summary(state))  # the summary as replay --json writes it
     red = next(e for e in summary["explanations"] if e["tower"] == "red")
     assert red["text"] == ("The red tower, flag 6/4/2: influence A 2 and B 1. Points: A 6 and B 4. "
                            "The 2 is not given: only 2 players have markers here.")

@@ -10,6 +10,7 @@ from companion.games.campanile.state import Award, Group
 from companion.games.campanile.valuation import contenders, value_tower
 from companion.games.campanile.views import marker_choices
 from companion.games.messages import msg
+from companion.i18n import summary_json
 from companion.service.records import final_state, parse_record
 from tests.helpers_campanile import explained, refused
 from tests.refusals import assert_message
@@ -165,7 +166,7 @@ def test_example_record_finito_birgit_5_albert_3_franziska_1_helmut_nothing() ->
                                         {"player": "Birgit", "markers": [2, 2, 1, 3]},
                                         {"player": "Franziska", "markers": [1, 1]},
                                         {"player": "Helmut", "markers": [2]}]
-    texts = [e["text"] for e in summary["explanations"] if e["tower"] == "brown"]
+    texts = [e["text"] for e in summary_json(summary["explanations"]) if e["tower"] == "brown"]
     assert "Albert and Birgit both have 5; Albert's markers are closer to the base" in texts[0]
     assert "Franziska and Helmut both have 2; Franziska's markers are closer to the base" in texts[1]
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from companion.games.campanile import Campanile
 from companion.games.campanile.moves import Build, Influence, Reveal, Take, Valuation
+from companion.i18n import summary_json
 from companion.service.records import final_state, parse_record
 from tests.helpers_campanile import refused
 
@@ -56,7 +57,7 @@ def test_finito_right_after_the_intermezzo_in_a_replayed_record() -> None:
     moves = [{"type": "build", "player": "Albert", "tower": "red", "stories": 1},
              {"type": "valuation", "phase": "intermezzo"},
              {"type": "valuation", "phase": "finito"}]
-    summary = GAME.summary(final_state(parse_record(record(moves))))
+    summary = summary_json(GAME.summary(final_state(parse_record(record(moves)))))
     assert summary["finished"] is True
     assert summary["winners"] == PLAYERS  # nobody placed a marker: 0 points each, shared
     assert summary["win_reason"]["code"] == "campanile.outcome.shared"

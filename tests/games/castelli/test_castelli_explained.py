@@ -1,4 +1,7 @@
-"""A summary's explanation lines are made once per evaluation and handed out as copies."""
+"""A summary's explanation lines: each caller gets its own copy, equal to the summary's.
+
+(The English line is put into words where the summary is written out, not by the engine.)
+"""
 
 from __future__ import annotations
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from castelli_testkit import GAME, Sell, Steward, given, play, refused, rv, sh, start
 
+from companion.i18n import summary_json
 from tests.refusals import assert_message
 
 NEUTRAL_TILE = "blue:1 yellow:1 red:1 green:1"
@@ -114,7 +115,7 @@ def test_nobody_with_points_leaves_the_area_unevaluated_and_noted():
     assert state.evaluations == () and "R" in state.done
     assert [(n.area, n.kind) for n in state.notes] == [("R", "rock")]
     assert "not evaluated" in assert_message(state.notes[0].explanation, "castelli.evaluation.nobody")["en"]
-    assert GAME.summary(state)["not_evaluated"] == [{
+    assert summary_json(GAME.summary(state)["not_evaluated"]) == [{
         "area": "R", "kind": "rock", "code": "castelli.evaluation.nobody", "params": {},
         "text": "R (rock): nobody has a shield point here: the area is not evaluated"}]
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from castelli_testkit import GAME, Steward, given, play, rv, sh, start
 
+from companion.i18n import summary_json
+
 
 def market_reveals(state, s7="green:2 yellow:1 blue:1 red:1"):
     """Anna, Bela, Csaba reveal s5, s6, s7: M gets blue 2 (s5), red 2 (s6) and s7's N shield."""
@@ -38,7 +40,7 @@ def test_a_voided_area_is_not_listed_and_a_zero_split_still_is():
                  rv("Anna", "s7", "green:5 yellow:1 blue:1 red:1"))  # neutral green 5 leads M
     assert GAME.summary(state)["evaluations"] == []
     assert [(note.area, note.kind) for note in state.notes] == [("M", "market")]
-    assert GAME.summary(state)["not_evaluated"][0]["text"].startswith(
+    assert summary_json(GAME.summary(state))["not_evaluated"][0]["text"].startswith(
         "M (market): neutral green has the most (5)")
     # M: blue 2, red 2, green 2 (two neutrals tied with Anna): void lists nothing; split
     # evaluates it, and Anna's third of 2 tents is 0 cards.

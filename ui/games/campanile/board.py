@@ -28,10 +28,11 @@ from kivy.uix.widget import Widget
 from companion.games.base import IllegalMove
 from companion.games.campanile.state import CampanileState
 from companion.games.campanile.views import Targets, markers_left, standings, targets
-from companion.i18n import catalogue, current_language
+from companion.i18n import current_language
 from companion.i18n import text as say
 from companion.service.table import Table
 from ui.games.campanile.widgets import HoldButton, PieceBadge, TapButton, TowerHead
+from ui.games.campanile.words import flag_text, tower_name
 from ui.players import initials, table_colours
 from ui.theme import (
     FONT_LARGE,
@@ -46,18 +47,6 @@ from ui.theme import (
 )
 
 STORIES = (1, 2, 3)
-
-
-def tower_name(tower: str) -> str:
-    """A tower's name in the current language: the box's styles are translated, others shown as set up."""
-    code = f"ui.campanile.tower.{tower}"
-    if catalogue(current_language()).lookup(code) is None and catalogue("en").lookup(code) is None:
-        return tower
-    return say(code)
-
-
-def flag_text(flag: tuple[int, ...] | None) -> str:
-    return "/".join(str(v) for v in flag) if flag else ""
 
 
 class TowerColumn(BoxLayout):

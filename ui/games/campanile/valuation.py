@@ -11,7 +11,8 @@ explanation of every tie. No award is computed here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -19,10 +20,11 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
-from companion.games.campanile.state import FlagResult
+from companion.games.campanile.state import CampanileState, FlagResult
 from companion.games.campanile.views import preview
 from companion.i18n import text as say
 from ui.games.campanile.widgets import PieceBadge, TapButton, TowerTag
+from ui.games.campanile.words import flag_text, tower_name
 from ui.theme import (
     BACKGROUND,
     FONT_SMALL,
@@ -35,8 +37,26 @@ from ui.theme import (
     tower_colour,
 )
 
-if TYPE_CHECKING:
-    from ui.games.campanile.board import CampanileBoard
+
+class CampanileBoard(Protocol):
+    """What the valuation screen asks of the board that opens it (the board imports this module)."""
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+
+    @property
+    def towers(self) -> tuple[str, ...]: ...
+
+    @property
+    def colours(self) -> Mapping[str, str | None]: ...
+
+    @property
+    def initials(self) -> Mapping[str, str]: ...
+
+    @property
+    def state(self) -> CampanileState: ...
+
+    def close_valuation(self) -> None: ...
 
 
 #: The room one player's tally and one award take on a flag's line, and the room there is for them.
@@ -86,8 +106,6 @@ class FlagRow(BoxLayout):
         self.bind(minimum_height=self.setter("height"))
 
     def show(self, view: CampanileValuation, result: FlagResult) -> None:
-        from ui.games.campanile.board import flag_text, tower_name
-
         self.tag.text = tower_name(result.tower)
         self.tag.band = list(tower_colour(result.tower))
         self.flag.text = say("ui.campanile.valuation.flag", rank=result.rank, flag=flag_text(result.flag))

@@ -11,7 +11,7 @@ under it) as well as announced by the table.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -21,6 +21,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from companion.games.castelli import tables
+from companion.games.castelli.state import State
 from companion.games.castelli.words import amount as unit
 from companion.games.castelli.words import colour as colour_word
 from companion.games.castelli.words import kind as kind_word
@@ -40,8 +41,25 @@ from ui.theme import (
     text_on,
 )
 
-if TYPE_CHECKING:
-    from ui.games.castelli.board import CastelliBoard
+
+class CastelliBoard(Protocol):
+    """What the overlays ask of the board that opens them (the board imports this module)."""
+
+    @property
+    def initials(self) -> dict[str, str]: ...
+
+    @property
+    def state(self) -> State: ...
+
+    def enter_reveal(self, pad: RevealPad) -> bool: ...
+
+    def enter_build(self, move: dict[str, Any], widget: Any, overlay: Overlay) -> bool: ...
+
+    def influence_in(self, area: str) -> dict[str, int]: ...
+
+    def area_detail(self, area: str) -> dict[str, Any]: ...
+
+    def close_overlay(self) -> bool: ...
 
 
 def words(text: str = "", size: int = FONT_SMALL, colour: Any = TEXT, **kwargs: Any) -> Label:

@@ -1,0 +1,244 @@
+"""The text console's loop: one command per line, through the command queue, one answer each.
+
+It is the core's, not a front end's: ``companion run`` at a terminal and the
+headless appliance (:mod:`hardware.appliance`, its console beside the OLED and
+the buttons) both run it. A line is a move (JSON, the notation or a number
+from ``moves``), or ``undo``, ``redo``, ``status``, ``help``, ``new ...``
+(``quit`` or ``exit`` ends it); every command goes through a
+:class:`~companion.service.command_queue.CommandQueue`, so buttons and panels
+posting from other threads meet the console's moves in one order.
+
+Starting a game from ``new`` words is the caller's: the words are the
+``companion new`` arguments, which the command line parses, so the caller
+hands in ``start`` (the CLI's :func:`companion.cli.commands.run.starter`).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sqlite3
+import stat
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TextIO
+
+from companion.console.display import shown
+from companion.console.interpret import ConsoleInput
+from companion.console.reading import (
+    MAX_DEPTH,
+    InputError,
+    clean_line,
+    decode_json,
+    split_words,
+    with_player_names,
+)
+from companion.games.base import IllegalMove, RecordError, one_line
+from companion.games.messages import Message, msg
+from companion.i18n import current_language, join_list
+from companion.i18n import text as phrase
+from companion.service.command_queue import CommandQueue
+from companion.service.names import PlayerNameError
+from companion.storage.store import StoreError
+
+if TYPE_CHECKING:
+    from companion.service.session import Session
+
+
+class Refusal(Exception):
+    """A console command refused with a message (no game yet, ``new`` not offered here)."""
+
+
+def next_hint(session: Session) -> Message | None:
+    """Where the game stands: "Bob: influence? — next: Cid" while Bob may still act in his turn."""
+    if session.game.is_finished(session.state):
+        return msg("console.hint.over")
+    turn = session.game.turn(session.state)
+    if turn.may:
+        acting = turn.player if turn.player is not None else msg("console.hint.the_table")
+        may = join_list(list(turn.may), current_language(), "common.list.or")
+        if turn.next:
+            return msg("console.hint.may_next", acting=acting, may=may, next=turn.next)
+        return msg("console.hint.may", acting=acting, may=may)
+    return msg("console.hint.next", next=turn.next) if turn.next else None
+
+
+def with_hint(line: Message, session: Session) -> str:
+    """``line`` and, after it, where the game stands (the catalogue joins the two)."""
+    hint = next_hint(session)
+    return phrase("console.with_hint", line=line, hint=hint) if hint is not None else str(line)
+
+
+def faults(session: Session) -> str:
+    """After a stored change: what failed to keep up with it (the change itself is stored)."""
+    if not session.last_faults:
+        return ""
+    failed = "; ".join(phrase("console.fault", listener=fault.listener, reason=str(fault))
+                       for fault in session.last_faults)
+    return phrase("console.faults", failed=failed)
+
+
+def describe(session: Session, move: Any) -> str:
+    return json.dumps(session.game.move_to_json(move), ensure_ascii=False, separators=(", ", ": "))
+
+
+#: Words that end the console, whatever their case.
+QUIT_WORDS = ("quit", "exit")
+
+#: The console's ``help``: the message code of its text (the commands and what they do).
+HELP = "console.help"
+
+
+def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
+                  start: Callable[[list[str]], Session] | None = None) -> None:
+    """Run commands from ``lines`` through a command queue until the input ends.
+
+    ``start`` creates a new stored game for the ``new`` command (none: ``new`` is refused).
+    """
+    current: dict[str, Session | None] = {"session": session}
+
+    def say(text: str) -> None:
+        out.write(shown(text) + "\n")
+        out.flush()
+
+    def refused(error: Exception) -> None:
+        if isinstance(error, BrokenPipeError):
+            raise error  # nobody reads the answers any more: main() ends quietly
+        if isinstance(error, StoreError | OSError | sqlite3.Error):
+            say(phrase("console.refused.not_saved", reason=one_line(str(error))))
+        else:
+            say(phrase("console.refused", reason=one_line(str(error))))
+
+    queue = CommandQueue(on_error=refused)
+    console = ConsoleInput()
+
+    def playing() -> Session:
+        open_now = current["session"]
+        if open_now is None:
+            raise Refusal(msg("console.no_game.short"))
+        return open_now
+
+    def propose(move: Any) -> Callable[[], None]:
+        def command() -> None:
+            game_session = playing()
+            try:
+                game_session.propose(move)
+            except IllegalMove as refusal:
+                who = game_session.game.actor(move)
+                number = len(game_session.log) + 1
+                say(phrase("console.refused.move_by", number=number, player=who, reason=str(refusal)) if who
+                    else phrase("console.refused.move", number=number, reason=str(refusal)))
+                return
+            say(phrase("console.ok", number=len(game_session.log), move=describe(game_session, move),
+                     faults=faults(game_session)))
+            if game_session.game.is_finished(game_session.state):
+                say(game_session.game.report(game_session.state))
+        return command
+
+    def undo() -> None:
+        game_session = playing()
+        move = game_session.undo()
+        say(phrase("console.undone", number=len(game_session.log) + 1, move=describe(game_session, move),
+                 faults=faults(game_session)))
+
+    def redo() -> None:
+        game_session = playing()
+        move = game_session.redo()
+        say(phrase("console.redone", number=len(game_session.log), move=describe(game_session, move),
+                 faults=faults(game_session)))
+
+    def status() -> None:
+        game_session = playing()
+        say(game_session.game.report(game_session.state))
+        say(with_hint(msg("console.status", count=len(game_session.log)), game_session))
+
+    def new_game(words: list[str]) -> Callable[[], None]:
+        def command() -> None:
+            if start is None:
+                raise Refusal(msg("console.new.not_here"))
+            game_session = start(words)
+            current["session"] = game_session
+            say(with_hint(msg("console.started", game=game_session.game.title,
+                               players=", ".join(game_session.players)), game_session))
+        return command
+
+    def json_move(text: str) -> Any | None:
+        """The move a JSON line means for the game in play, or None once its refusal is said."""
+        try:
+            data = decode_json(text)
+            if not isinstance(data, dict):
+                raise RecordError(msg("console.move.not_object"))
+            game_session = playing()
+            return game_session.game.parse_move(with_player_names(data, game_session.players))
+        except json.JSONDecodeError as error:
+            say(phrase("console.refused.not_json", reason=error.msg, column=error.colno))
+        except (RecordError, Refusal, PlayerNameError) as error:
+            reason = one_line(str(error))
+            say(phrase("console.refused", reason=reason) if current["session"] is None
+                else phrase("console.refused.move", number=len(playing().log) + 1, reason=reason))
+        except InputError as error:
+            say(phrase("console.refused", reason=one_line(str(error))))
+        except RecursionError:
+            say(phrase("console.refused", reason=msg("console.input.too_deep", depth=MAX_DEPTH)))
+        return None
+
+    words: dict[str, Callable[[], None]] = {"undo": undo, "redo": redo, "status": status,
+                                            "help": lambda: say(phrase(HELP))}
+    for line in lines:
+        try:
+            text = clean_line(line)
+        except InputError as error:
+            say(phrase("console.refused", reason=one_line(str(error))))
+            continue
+        if not text or text.startswith("#"):
+            continue
+        command = text.casefold()
+        if command in QUIT_WORDS:
+            break
+        if command in words:
+            queue.post(words[command])
+        elif text.split()[0].casefold() == "new":
+            try:
+                queue.post(new_game(split_words(text)[1:]))
+            except InputError as error:
+                say(phrase("console.refused", reason=one_line(str(error))))
+                continue
+        elif current["session"] is None and not text.startswith(("{", "[")):
+            # a move in the notation, a number or `moves`: there is no game to read it in yet
+            say(phrase("console.refused", reason=msg("console.no_game.short")))
+            continue
+        else:
+            reading = None if current["session"] is None else console.read(
+                current["session"].game, current["session"].state, text)
+            if reading is not None:
+                for said in reading.say:
+                    say(said)
+                if reading.move is not None:
+                    queue.post(propose(reading.move))
+                queue.drain()
+                continue
+            move = json_move(text)
+            if move is None:
+                continue
+            queue.post(propose(move))
+        queue.drain()
+
+
+def stdin_is_null(stream: Any) -> bool:
+    """Whether ``stream`` is ``/dev/null`` (systemd's default standard input) or a closed descriptor:
+    then there is nobody at a console, and the appliance runs without one.
+
+    A stream without a descriptor (a test's ``StringIO``) is a console.
+    """
+    try:
+        descriptor = stream.fileno()
+    except (io.UnsupportedOperation, AttributeError):
+        return False
+    except (OSError, ValueError):
+        return True
+    try:
+        mine = os.fstat(descriptor)
+        null = os.stat(os.devnull)
+    except OSError:
+        return True
+    return stat.S_ISCHR(mine.st_mode) and mine.st_rdev == null.st_rdev
