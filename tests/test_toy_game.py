@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli.commands.run import _starter, headless_loop
+from companion.cli.commands.run import starter
+from companion.console.loop import headless_loop
 from companion.games.registry import game_names, get_game
 from companion.i18n import text
 from companion.service.app import Companion
@@ -74,7 +75,7 @@ def test_without_colours_by_seat_the_service_still_asks_for_them(app: Companion)
 def test_the_console_starts_lists_reads_the_notation_and_asks_for_the_observed_field(app: Companion) -> None:
     out = io.StringIO()
     headless_loop(None, ["new toy-tally Ann Anna Bob", "moves", "2", "Anna: roll", "5", "Bob: +1", "undo",
-                         "status"], out, start=_starter(app))
+                         "status"], out, start=starter(app))
     said = out.getvalue()
     assert "1. Ann: +1" in said and "3. Ann: roll" in said
     assert text("toy.observed.roll") in said  # the descriptor's words for the open field

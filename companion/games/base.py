@@ -32,7 +32,7 @@ class TurnJson(TypedDict):
 class Summary(TypedDict):
     """What every game's summary holds (records.md, "``companion replay --json``").
 
-    Each game's summary is a subclass declared in its package (``CampanileSummary`` ...) with
+    Each game's summary is a subclass in its package's ``summary`` module (``<Game>Summary``) with
     its own fields, so a front end reads typed fields, not string keys. Values are JSON, or
     messages (:class:`~companion.games.messages.Message`, :class:`~companion.games.messages.Words`)
     that :func:`companion.i18n.summary_json` puts into words where the summary is written out.
