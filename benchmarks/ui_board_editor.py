@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     # isort: split
     from companion.games.castelli.board import board_to_json, load_layout
     from tests import board_editor_kit as plans
-    from ui import board_model as model
+    from ui.games.castelli import board_model as model
 
     rows: list[tuple[str, str, str, bool | None]] = []
     with tempfile.TemporaryDirectory() as folder:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.i18n import text
-from ui import board_model as model
+from ui.games.castelli import board_model as model
 from ui.games.castelli.board_editor import GIFT_WORDS, PAD_WORDS, SETTLEMENT_WORDS, SIDE_SHORT
 from ui.games.castelli.board_model import AreaCell, Draft, SpaceCell
 

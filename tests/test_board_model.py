@@ -13,7 +13,7 @@ from companion.games.base import RecordError
 from companion.games.castelli import tables
 from companion.games.castelli.board import board_to_json, layout_names, load_layout, validate_board
 from tests.refusals import assert_message, assert_words
-from ui import board_model as model
+from ui.games.castelli import board_model as model
 from ui.games.castelli.board_model import AreaCell, Draft, EditRefused, SpaceCell
 
 

@@ -18,7 +18,7 @@ from companion import i18n
 from companion.games.castelli.board import validate_board
 from companion.games.messages import msg
 from companion.i18n import say, text
-from ui import board_model as model
+from ui.games.castelli import board_model as model
 from ui.games.castelli.board_editor import BoardEditorScreen
 from ui.games.castelli.board_model import AreaCell, SpaceCell
 from ui.widgets import LongTap, Tap

@@ -40,8 +40,8 @@ from companion.games.castelli.board import layout_names
 from companion.games.messages import msg
 from companion.i18n import say, text
 from companion.service.app import AppError
-from ui import board_model as model
 from ui import theme
+from ui.games.castelli import board_model as model
 from ui.games.castelli.board_model import AreaCell, Cell, Draft, EditRefused, SpaceCell
 from ui.screens import ShellScreen, back_row, column, row, scrolling_list
 from ui.widgets import Field, LongTap, Tap, Words
