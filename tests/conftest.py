@@ -99,20 +99,22 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.basetemp = None
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Keep the tests of a module that shares a module- or class-scoped fixture on one xdist worker.
+#: Test modules that take the longest, begun first so that no long one is left for the end
+#: while the other worker idles: the touchscreen's (``test_ui_*``: a window, frames drawn in
+#: software) and these. Order only; every test runs wherever it is listed.
+LONGEST_FIRST = ("test_ui_", "test_crash_consistency", "test_power_loss_app", "test_damaged_store_kiosk",
+                 "test_contract", "test_headless_appliance")
 
-    ``pytest`` runs on two workers (``-n 2 --dist loadgroup`` in pyproject.toml), which
-    otherwise share out single tests; a module fixture such as the Castelli board's (a child
-    process playing every scenario) would then be set up once per worker. Grouping by module
-    (xdist's ``xdist_group``) sets it up once, and xdist starts the larger groups first.
-    Found from the fixtures, so a module that gains such a fixture is grouped with no mark.
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Put the longest test modules first (pyproject.toml's ``--dist loadfile --no-loadscope-reorder``).
+
+    ``pytest`` runs on two workers, each taking whole test files (so a module's
+    shared fixture, such as the Castelli board's child process playing every
+    scenario, is set up once) in the order collected: long files first, and the
+    many short ones after them even out the end.
     """
-    for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        if info is None:
-            continue
-        if any(definition.scope in ("module", "class")
-               for definitions in info.name2fixturedefs.values() for definition in definitions):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+    def longest_first(item: pytest.Item) -> int:
+        return 0 if item.path.stem.startswith(LONGEST_FIRST) else 1
+
+    items.sort(key=longest_first)  # stable: within each part, collection order

@@ -89,5 +89,5 @@ def test_the_readmes_pytest_runs_on_two_xdist_workers() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     addopts = config["tool"]["pytest"]["ini_options"]["addopts"].split()
     assert addopts[addopts.index("-n") + 1] == "2"
-    assert addopts[addopts.index("--dist") + 1] == "loadgroup"
+    assert addopts[addopts.index("--dist") + 1] == "loadfile"
     assert "pytest-xdist" in {_name(r) for r in _project()["optional-dependencies"]["dev"]}
