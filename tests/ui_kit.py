@@ -20,7 +20,7 @@ from typing import Any
 
 _KIVY_HOME = tempfile.mkdtemp(prefix="kivy-home-")
 atexit.register(shutil.rmtree, _KIVY_HOME, True)
-os.environ.setdefault("KIVY_HOME", _KIVY_HOME)
+os.environ["KIVY_HOME"] = _KIVY_HOME  # this process's own, also under xdist beside another worker
 os.environ.setdefault("KIVY_NO_FILELOG", "1")
 
 from ui.kivy_setup import prepare  # noqa: E402  (imports no Kivy)
