@@ -32,6 +32,7 @@ from hardware.oled_view import OledView
 
 if TYPE_CHECKING:
     from companion.service.app import Companion
+    from companion.service.config import ConfigValues
     from companion.service.table import Table
 
 log = logging.getLogger(__name__)
@@ -44,7 +45,7 @@ TICK_SECONDS = 1.0
 class Appliance:
     """Everything the headless box runs, wired to one table; :meth:`close` releases it all."""
 
-    def __init__(self, table: Table, config: Mapping[str, Any], *,
+    def __init__(self, table: Table, config: ConfigValues, *,
                  environ: Mapping[str, str] | None = None, factory: Any = None,
                  oled_factory: Callable[[], Any] | None = None,
                  retry_seconds: float = RETRY_SECONDS) -> None:
@@ -238,7 +239,7 @@ class _TableApp:
         return self._table.start(*args, **kwargs)
 
 
-def run_headless(app: Companion, live: Any, config: Mapping[str, Any], stdin: TextIO, stdout: TextIO) -> int:
+def run_headless(app: Companion, live: Any, config: ConfigValues, stdin: TextIO, stdout: TextIO) -> int:
     """``companion run --headless``: the appliance, with the console when standard input is not /dev/null."""
     from companion.cli.commands.run import _starter, headless_loop
     from companion.cli.main import UserError

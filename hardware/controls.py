@@ -14,8 +14,11 @@ not wired); buttons are active low with internal pull-ups.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from companion.service.config import ConfigValues
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +34,7 @@ BUTTONS = (
 class Controls:
     """The wired buttons and encoder; ``post(key)`` is called from gpiozero's threads."""
 
-    def __init__(self, config: Mapping[str, Any], post: Callable[[str], None], pin_factory: Any) -> None:
+    def __init__(self, config: ConfigValues, post: Callable[[str], None], pin_factory: Any) -> None:
         from gpiozero import Button, RotaryEncoder
 
         self._post = post
@@ -42,7 +45,7 @@ class Controls:
             self.close()  # a pin that failed: release the ones already taken before the next attempt
             raise
 
-    def _build(self, config: Mapping[str, Any], pin_factory: Any, Button: Any, RotaryEncoder: Any) -> None:
+    def _build(self, config: ConfigValues, pin_factory: Any, Button: Any, RotaryEncoder: Any) -> None:
         hold = float(config["buttons.hold_time"])
         for config_key, short, long in BUTTONS:
             pin = config[config_key]

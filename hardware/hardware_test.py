@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.i18n import text
+from companion.service.config import ConfigValues
 from hardware.backends import choose, pin_factory
 from hardware.oled import OledDevice, dummy_device_factory, real_device_factory
 from hardware.oled_pages import notice_page
@@ -33,7 +34,7 @@ def test_pattern() -> Any:
 class HardwareTest:
     """The backends of the configuration, their events named through ``say`` and on the OLED."""
 
-    def __init__(self, config: Mapping[str, Any], say: Callable[[str], None], *,
+    def __init__(self, config: ConfigValues, say: Callable[[str], None], *,
                  environ: Mapping[str, str] | None = None, factory: Any = None,
                  oled_factory: Callable[[], Any] | None = None) -> None:
         self.config = config

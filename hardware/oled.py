@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from companion.service.config import ConfigValues
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +30,7 @@ DeviceFactory = Callable[[], Any]
 RETRY_SECONDS = 5.0
 
 
-def luma_arguments(config: Mapping[str, Any]) -> list[str]:
+def luma_arguments(config: ConfigValues) -> list[str]:
     """The ``luma.core.cmdline`` arguments for the configured OLED (driver, interface, rotation)."""
     args = ["--display", str(config["oled.driver"]), "--width", "128", "--height", "64",
             "--rotate", str(config["oled.rotation"]), "--interface", str(config["oled.interface"])]
@@ -38,7 +41,7 @@ def luma_arguments(config: Mapping[str, Any]) -> list[str]:
     return args
 
 
-def real_device_factory(config: Mapping[str, Any]) -> DeviceFactory:
+def real_device_factory(config: ConfigValues) -> DeviceFactory:
     """A function building the real OLED through ``luma.core.cmdline`` (raises when it is absent)."""
     def build() -> Any:
         from luma.core import cmdline

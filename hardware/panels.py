@@ -56,7 +56,7 @@ from typing import Any
 
 import serial
 
-from companion.games.base import IllegalMove, RecordError
+from companion.games.base import Game, IllegalMove, RecordError
 from companion.games.messages import Message, msg
 from companion.games.notation import LANGUAGES as NOTATION_LANGUAGES
 from companion.games.notation import NotationError
@@ -460,7 +460,7 @@ class SeatPanels:
             link.send(protocol.refused_line(self._why_not_playing(link.seat)))
             return
         game, state = session.game, session.state
-        choices = [t for t in game.legal_moves(state) if t.get("player") == player]
+        choices = [t for t in game.move_templates(state) if t.get("player") == player]
         if not choices:
             link.cursor = -1
             link.send(protocol.pick_line(0, 0, text("panel.pick.none")))
@@ -525,7 +525,7 @@ class SeatPanels:
         link.send(protocol.accepted_line(words))
 
 
-def _read_notation(game: Any, state: Any, said: str, player: str, language: str) -> dict[str, Any]:
+def _read_notation(game: Game[Any, Any], state: Any, said: str, player: str, language: str) -> dict[str, Any]:
     """The move ``said`` means on ``player``'s panel: without a name it is the seat's player's move
     (not the acting player's, as on the shared console); a text that names someone is read as it is."""
     try:

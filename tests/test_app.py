@@ -312,7 +312,7 @@ def test_import_refuses_a_record_stored_before(app: Companion) -> None:
 
 
 def test_the_store_module_builds_no_session_and_reads_no_summary() -> None:
-    source = (Path(__file__).parent.parent / "companion" / "store.py").read_text(encoding="utf-8")
+    source = (Path(__file__).parent.parent / "companion" / "storage" / "store.py").read_text(encoding="utf-8")
     for needle in ("Session(", ".summary(", "game.start(", "replay(", "parse_record("):
         assert needle not in source, needle
     assert sqlite3.sqlite_version  # the store is SQLite from the standard library

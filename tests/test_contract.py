@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import Turn
+from companion.games.base import MoveTemplate, Turn
 from companion.games.notation import NotationError
 from companion.games.registry import GAMES, get_game
 from companion.service.records import parse_record
@@ -41,8 +41,13 @@ def check_list(game, state) -> list[dict]:
     """The contract's shape rules for one state; returns the list."""
     listed = game.legal_moves(state)
     assert len(keys(listed)) == len(listed), "legal_moves lists a move twice"
+    assert game.move_templates(state) == listed  # the front ends' typed view is the same list
     for move in listed:
         assert move == template(move), f"{move} is not in minimal form"
+        # what MoveTemplate (the front ends' typed view) promises: a type always, a player's name if any
+        assert MoveTemplate.__required_keys__ <= move.keys(), f"{move} lacks a field every template has"
+        assert isinstance(move.get("type"), str), f"{move} has no type"
+        assert isinstance(move.get("player", ""), str), f"{move}: player is not a name"
         assert game.actor(game.parse_move(fill(game, state, move))) == move.get("player")
     if game.is_finished(state):
         assert listed == []

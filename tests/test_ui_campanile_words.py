@@ -20,10 +20,10 @@ CODE = re.compile(r"""f?["'](ui\.campanile\.[a-z_.]*)(\{)?""")
 
 
 def codes_named_in_the_board() -> tuple[set[str], set[str]]:
-    """(whole codes, prefixes of codes completed at run time as f-strings) in ``ui/games/campanile*.py``."""
+    """(whole codes, prefixes of codes completed at run time as f-strings) in ``ui/games/campanile/*.py``."""
     whole: set[str] = set()
     prefixes: set[str] = set()
-    for path in UI.glob("campanile*.py"):
+    for path in (UI / "campanile").glob("*.py"):
         for code, brace in CODE.findall(path.read_text(encoding="utf-8")):
             (prefixes if brace else whole).add(code)
     return whole, prefixes

@@ -24,10 +24,10 @@ CODE = re.compile(r"""f?["'](ui\.castelli\.[a-z_.A-Z]*)(\{)?""")
 
 
 def codes_named_in_the_board() -> tuple[set[str], set[str]]:
-    """(whole codes, prefixes completed at run time) in ``ui/games/castelli*.py``."""
+    """(whole codes, prefixes completed at run time) in ``ui/games/castelli/*.py``."""
     whole: set[str] = set()
     prefixes: set[str] = set()
-    for path in UI.glob("castelli*.py"):
+    for path in (UI / "castelli").glob("*.py"):
         for code, brace in CODE.findall(path.read_text(encoding="utf-8")):
             (prefixes if brace else whole).add(code)
     return whole, prefixes

@@ -13,8 +13,8 @@ from tests.refusals import assert_words
 
 ROOT = Path(__file__).resolve().parent.parent
 CODE = re.compile(r"""["'](ui\.san_gimignano\.[a-z_.0-9]+)["']""")
-SOURCES = [*(ROOT / "ui" / "games").glob("san_gimignano*.py"), ROOT / "ui" / "screens" / "settings.py",
-           ROOT / "companion" / "settings.py"]
+SOURCES = [*(ROOT / "ui" / "games" / "san_gimignano").glob("*.py"), ROOT / "ui" / "screens" / "settings.py",
+           ROOT / "companion" / "service" / "settings.py"]
 
 
 def codes_named() -> set[str]:

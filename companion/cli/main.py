@@ -82,11 +82,16 @@ class _Parser(argparse.ArgumentParser):
         raise UserError(msg("cli.usage.error", reason=message, prog=self.prog))
 
 
-def add_command_group(subparsers: argparse._SubParsersAction, name: str, help: str,
-                      description: str) -> argparse._SubParsersAction:
+def add_command_group(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], name: str, help: str,
+                      description: str) -> argparse._SubParsersAction[argparse.ArgumentParser]:
     """A subcommand that holds subcommands (``companion board validate``); alone it prints its help."""
     group = subparsers.add_parser(name, help=help, description=description)
-    group.set_defaults(handler=lambda args: group.print_help() or 0)
+
+    def show_help(args: argparse.Namespace) -> int:
+        group.print_help()
+        return 0
+
+    group.set_defaults(handler=show_help)
     return group.add_subparsers(dest=f"{name}_command", metavar="COMMAND", parser_class=type(group))
 
 

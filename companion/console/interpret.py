@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.games.base import Game, RecordError, one_line
+from companion.games.base import Game, MoveTemplate, RecordError, one_line
 from companion.games.notation import NotationError, tokens
 from companion.i18n import current_language
 from companion.i18n import text as say_text
@@ -38,10 +38,11 @@ class Reading:
 class ConsoleInput:
     """The console's memory between lines: the last numbered list and a template awaiting fields."""
 
-    listed: list[dict[str, Any]] = field(default_factory=list)
-    waiting: dict[str, Any] | None = None
+    listed: list[MoveTemplate] = field(default_factory=list)
+    #: A listed template or a text's meaning (record JSON), missing the fields observed at the table.
+    waiting: MoveTemplate | dict[str, Any] | None = None
 
-    def read(self, game: Game, state: Any, text: str) -> Reading | None:
+    def read(self, game: Game[Any, Any], state: Any, text: str) -> Reading | None:
         """The reading of ``text``, or ``None`` when it is JSON (the caller's path, as before)."""
         if text.lower() == "moves":
             return self._list(game, state)
@@ -61,14 +62,14 @@ class ConsoleInput:
             return Reading([say_text("console.notation.refused", reason=one_line(str(error)))])
         return self._chosen(game, state, chosen)
 
-    def _list(self, game: Game, state: Any) -> Reading:
-        self.listed = game.legal_moves(state)
+    def _list(self, game: Game[Any, Any], state: Any) -> Reading:
+        self.listed = game.move_templates(state)
         if not self.listed:
             return Reading([say_text("cli.moves.none_now")])
         language = current_language()
         return Reading([f"{n:>3}. {game.describe(state, t, language)}" for n, t in enumerate(self.listed, 1)])
 
-    def _chosen(self, game: Game, state: Any, data: dict[str, Any]) -> Reading:
+    def _chosen(self, game: Game[Any, Any], state: Any, data: MoveTemplate | dict[str, Any]) -> Reading:
         try:
             return Reading(move=game.parse_move(data))
         except RecordError as error:
@@ -79,7 +80,7 @@ class ConsoleInput:
             move = game.describe(state, data, current_language())
             return Reading([say_text("console.observed.ask", move=move, hint=hint)])
 
-    def _complete(self, game: Game, state: Any, text: str) -> Reading:
+    def _complete(self, game: Game[Any, Any], state: Any, text: str) -> Reading:
         template = self.waiting
         assert template is not None
         filled = game.read_observed(state, template, tokens(text))

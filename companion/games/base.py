@@ -14,12 +14,37 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypedDict, TypeVar, cast
 
 from companion.games.messages import Message
 
 StateT = TypeVar("StateT")
 MoveT = TypeVar("MoveT")
+
+
+class _TemplateType(TypedDict):
+    #: The record's move type (``"build"``, ``"reveal"``...): always present.
+    type: str
+
+
+# Two classes rather than ``Required[str]``: with postponed annotations (this module's
+# ``from __future__ import annotations``) ``Required`` is invisible at run time, and
+# ``MoveTemplate.__required_keys__`` would wrongly leave ``type`` out.
+class MoveTemplate(_TemplateType, total=False):
+    """A legal move as the front ends read it: the fields every game's templates share.
+
+    ``legal_moves`` returns record JSON (records.md, "`companion moves`"), a
+    plain ``dict`` per template, so that the JSON contract stays exactly what
+    is printed. Front ends that only ask whose move a template is and of what
+    type (the console, the OLED menus, the seat panels, the move picker) read
+    it through this view (:meth:`Game.move_templates`), so a misspelt key is a
+    type error rather than a ``KeyError`` at the table. The fields a game adds
+    (``tower``, ``area``, ``at``...) are read by that game's own ``views``.
+    ``tests/test_contract.py`` checks every template of every game fits.
+    """
+
+    #: The player whose move it is; absent for moves the table makes (a display refill).
+    player: str
 
 
 def one_line(text: str) -> str:
@@ -291,6 +316,14 @@ class Game(ABC, Generic[StateT, MoveT]):
         filled in, is accepted), without duplicates. Engines build it with
         generators that follow their rules, never by trying candidates.
         """
+
+    def move_templates(self, state: StateT) -> list[MoveTemplate]:
+        """:meth:`legal_moves` typed for the front ends that read ``type`` and ``player``.
+
+        The same dicts (not copies): a front end may hand one back to
+        :meth:`parse_move`, :meth:`describe` or the session as it is.
+        """
+        return cast(list[MoveTemplate], self.legal_moves(state))
 
     @abstractmethod
     def describe(self, state: StateT, move: Mapping[str, Any], lang: str = "en") -> str:

@@ -99,10 +99,10 @@ def _dumps(value: Any) -> str:
 def _profile_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
         raise AppError(msg("app.profile.empty"))
-    name = name.strip()
-    if len(name) > _MAX_NAME or any(ord(c) < 32 for c in name):
+    cleaned = name.strip()
+    if len(cleaned) > _MAX_NAME or any(ord(c) < 32 for c in cleaned):
         raise AppError(msg("app.profile.too_long", limit=_MAX_NAME))
-    return name
+    return cleaned
 
 
 class Companion:
@@ -145,7 +145,7 @@ class Companion:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _engine(self, name: str) -> Game:
+    def _engine(self, name: str) -> Game[Any, Any]:
         try:
             return self._games(name)
         except RecordError as error:
@@ -346,7 +346,7 @@ class Companion:
         live.journal.put_down()
 
     @staticmethod
-    def _parse_moves(session_id: int, engine: Game, raw: Sequence[Any], code: str) -> list[Any]:
+    def _parse_moves(session_id: int, engine: Game[Any, Any], raw: Sequence[Any], code: str) -> list[Any]:
         parsed = []
         for index, data in enumerate(raw):
             try:
@@ -357,7 +357,7 @@ class Companion:
         return parsed
 
     @staticmethod
-    def results_of(engine: Game, players: Sequence[str], state: Any) -> list[Result] | None:
+    def results_of(engine: Game[Any, Any], players: Sequence[str], state: Any) -> list[Result] | None:
         """Each seat's score and whether it won, from the engine's summary; ``None`` while unfinished."""
         if not engine.is_finished(state):
             return None

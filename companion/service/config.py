@@ -22,7 +22,7 @@ import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from companion.games.base import one_line
 from companion.games.messages import Message, msg
@@ -187,6 +187,16 @@ class ConfigError(Exception):
     def __init__(self, problem: Problem) -> None:
         super().__init__(problem)
         self.problem = problem
+
+
+class ConfigValues(Protocol):
+    """What the hardware adapters read from the configuration: a value by its key (``"oled.driver"``).
+
+    :class:`Config` is one, and so is a plain ``dict`` of keys (the tests
+    build adapters from one), so the adapters name this rather than either.
+    """
+
+    def __getitem__(self, name: str, /) -> Any: ...
 
 
 @dataclass(frozen=True)

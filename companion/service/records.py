@@ -29,7 +29,7 @@ MAX_NAME_LENGTH = 24
 class Record:
     """A parsed, structurally valid record: the engine, its opening state and the moves."""
 
-    game: Game
+    game: Game[Any, Any]
     players: tuple[str, ...]
     options: dict[str, Any]
     setup: dict[str, Any]
@@ -63,7 +63,7 @@ class ReplayError(Exception):
         return one_line(str(self.message))
 
 
-def check_players(players: Any, game: Game) -> tuple[str, ...]:
+def check_players(players: Any, game: Game[Any, Any]) -> tuple[str, ...]:
     """The ``players`` list, checked: names unique, 1–24 characters, not reserved, count in range."""
     if not isinstance(players, list):
         raise RecordError(msg("records.players.not_list", kind=type_message(players)), "players")
@@ -159,7 +159,7 @@ def load_record(path: str | Path) -> Record:
     return parse_record(read_json(path))
 
 
-def states_after(game: Game, initial: Any, moves: Sequence[Any]) -> Iterator[Any]:
+def states_after(game: Game[Any, Any], initial: Any, moves: Sequence[Any]) -> Iterator[Any]:
     """The state after each move in turn; :class:`ReplayError` at the first illegal one.
 
     The one replay loop: records, sessions, amends and the store all use it.
@@ -173,7 +173,7 @@ def states_after(game: Game, initial: Any, moves: Sequence[Any]) -> Iterator[Any
         yield state
 
 
-def replay(game: Game, initial: Any, moves: Sequence[Any]) -> list[Any]:
+def replay(game: Game[Any, Any], initial: Any, moves: Sequence[Any]) -> list[Any]:
     """Every state from ``initial`` through each move: ``states[i]`` is before move ``i``."""
     return [initial, *states_after(game, initial, moves)]
 
@@ -187,7 +187,8 @@ def final_state(record: Record) -> Any:
     return last[0] if last else record.initial
 
 
-def record_json(game: Game, players: Sequence[str], state: Any, moves: Sequence[Any]) -> dict[str, Any]:
+def record_json(game: Game[Any, Any], players: Sequence[str], state: Any,
+                moves: Sequence[Any]) -> dict[str, Any]:
     """A complete record: every option written out and the board inline, so it replays anywhere."""
     return {
         "format": FORMAT,

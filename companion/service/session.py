@@ -115,7 +115,7 @@ class Session:
     :class:`~companion.service.command_queue.CommandQueue` that the main loop drains.
     """
 
-    def __init__(self, game: Game, players: Sequence[str], initial: Any,
+    def __init__(self, game: Game[Any, Any], players: Sequence[str], initial: Any,
                  moves: Sequence[Any] = (), redo: Sequence[Any] = (),
                  journal: Journal | None = None) -> None:
         self.game = game
@@ -181,7 +181,7 @@ class Session:
             try:
                 listener(self, change)
             except Exception as error:
-                name = self._names.get(id(listener)) or getattr(listener, "__qualname__", repr(listener))
+                name = self._names.get(id(listener)) or str(getattr(listener, "__qualname__", repr(listener)))
                 log.exception("listener %s failed after %s %d", name, change.kind, change.index + 1)
                 faults.append(ListenerFault(name, error))
         self.last_faults = tuple(faults)

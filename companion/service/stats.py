@@ -15,11 +15,22 @@ from companion.i18n import text
 
 
 class Result(Protocol):
-    session_id: int
-    game: str
-    player: str
-    score: int
-    winner: bool
+    """One player's result in one finished session, as :func:`player_stats` reads it.
+
+    Read-only members, so that the store's frozen ``ResultRow`` (and any
+    other row-like value) satisfies it.
+    """
+
+    @property
+    def session_id(self) -> int: ...
+    @property
+    def game(self) -> str: ...
+    @property
+    def player(self) -> str: ...
+    @property
+    def score(self) -> int: ...
+    @property
+    def winner(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -59,7 +70,7 @@ def format_stats(stats: Sequence[PlayerStats], titles: Mapping[str, str] | None 
     headings = [text(f"cli.stats.heading.{column}")
                 for column in ("player", "played", "won", "average", "best")]
     widths = [max(width, len(heading)) for width, heading in zip((24, 6, 4, 8, 5), headings, strict=True)]
-    lines = []
+    lines: list[str] = []
     current = None
     for entry in stats:
         if entry.game != current:

@@ -41,7 +41,7 @@ from companion.storage.lock import LockHeld, WriterLock
 from companion.storage.migrations import MIGRATIONS
 from companion.storage.store import StoreError, connect_reading, fsync_path, is_corrupt, read_only_message
 
-GameLookup = Callable[[str], Game]
+GameLookup = Callable[[str], Game[Any, Any]]
 
 
 class Unusable(StoreError):
@@ -79,7 +79,7 @@ class Checkup:
     path: Path
     pages: list[str | Message]  # integrity_check problems; [] when the pages are sound
     sessions: list[SessionHealth]
-    unreadable: list[str | Message]  # rows or tables that could not be read at all
+    unreadable: list[Message]  # rows or tables that could not be read at all
 
     @property
     def is_good(self) -> bool:
@@ -88,9 +88,10 @@ class Checkup:
 
 # -- reading what can be read -------------------------------------------------------------
 
-def _rows(db: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> tuple[list[tuple], str | None]:
+def _rows(db: sqlite3.Connection, sql: str,
+          params: Sequence[Any] = ()) -> tuple[list[tuple[Any, ...]], str | None]:
     """The rows of ``sql`` up to the first unreadable one, and the error that stopped it (if any)."""
-    rows: list[tuple] = []
+    rows: list[tuple[Any, ...]] = []
     try:
         for row in db.execute(sql, params):
             rows.append(row)
@@ -111,15 +112,16 @@ def _has_rowid(db: sqlite3.Connection, table: str) -> bool:
     return True
 
 
-def _salvage(db: sqlite3.Connection, table: str, columns: Sequence[str]) -> tuple[list[tuple], list[str]]:
+def _salvage(db: sqlite3.Connection, table: str,
+             columns: Sequence[str]) -> tuple[list[tuple[Any, ...]], list[Message]]:
     """Every readable row of ``table`` (``columns`` only), skipping past damaged pages by rowid."""
     names = ", ".join(f'"{c}"' for c in columns)
     if not _has_rowid(db, table):
         rows, error = _rows(db, f'SELECT {names} FROM "{table}" NOT INDEXED')
         return rows, [] if error is None else [msg("doctor.rows.after_first", table=table, count=len(rows),
                                                    reason=error)]
-    found: list[tuple] = []
-    problems: list[str] = []
+    found: list[tuple[Any, ...]] = []
+    problems: list[Message] = []
     after = -(2 ** 63)
     while True:
         rows, error = _rows(db, f'SELECT rowid, {names} FROM "{table}" NOT INDEXED WHERE rowid > ? '
@@ -204,7 +206,8 @@ def _check_session(row: dict[str, Any], moves: list[tuple[int, str]], read_error
 def _examine_db(db: sqlite3.Connection, path: Path, games: GameLookup, *, full: bool) -> Checkup:
     pragma = "integrity_check" if full else "quick_check"
     pages, error = _rows(db, f"PRAGMA {pragma}")
-    problems = [str(r[0]) for r in pages if r[0] != "ok"]
+    # SQLite's own words for damaged pages (they have no code of ours), then our messages
+    problems: list[str | Message] = [str(r[0]) for r in pages if r[0] != "ok"]
     if error is not None:
         problems.append(error)
     tables = {name for (name,) in _rows(db, "SELECT name FROM sqlite_master WHERE type = 'table'")[0]}
@@ -456,7 +459,7 @@ class RepairReport:
 
 
 def _rebuild(source: sqlite3.Connection, checkup: Checkup, target: sqlite3.Connection,
-             now: str) -> list[str]:
+             now: str) -> list[Message]:
     lines: list[Message] = []
     old_tables = {name for (name,) in _rows(source, "SELECT name FROM sqlite_master WHERE type = 'table'")[0]}
     new_tables = [name for (name,) in target.execute(

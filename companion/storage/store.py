@@ -39,7 +39,7 @@ from companion.storage.lock import LockHeld, WriterLock
 from companion.storage.migrations import MIGRATIONS, Migration
 
 Clock = Callable[[], datetime]
-GameLookup = Callable[[str], Game]
+GameLookup = Callable[[str], Game[Any, Any]]
 
 
 class StoreError(Exception):
@@ -557,7 +557,7 @@ class Store:
         (sid, game, players, options, setup, started, finished, source, moves, abandoned, unsure,
          played) = record
         return SessionRow(int(sid), game, tuple(json.loads(players)), json.loads(options),
-                          json.loads(setup), _moment(started), _moment(finished),  # type: ignore[arg-type]
+                          json.loads(setup), datetime.fromisoformat(started), _moment(finished),
                           int(moves), source, _moment(abandoned), bool(unsure),
                           None if played is None else float(played))
 

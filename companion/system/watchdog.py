@@ -30,7 +30,8 @@ class Notifier(Protocol):
 def _systemd_notifier() -> Notifier:
     from sdnotify import SystemdNotifier
 
-    return SystemdNotifier()
+    notifier: Notifier = SystemdNotifier()  # sdnotify has no types: its object is this protocol
+    return notifier
 
 
 class Watchdog:

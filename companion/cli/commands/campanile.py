@@ -20,7 +20,7 @@ from companion.i18n import text
 EXAMPLE = "--intermezzo '4/2 3/1 2 1' --finito '6/4/2 5/3/1 4/2 3/1 2'"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     # Help texts are codes, put into words only when help is shown; descriptions are words already
     # (this module is registered only for its own command and for help, which show them anyway).
     sub = add_command_group(subparsers, "campanile", help="campanile.cli.help",

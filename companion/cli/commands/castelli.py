@@ -20,7 +20,7 @@ from companion.games.messages import msg
 from companion.i18n import render_json, say
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``castelli`` and ``board`` command groups."""
     sub = add_command_group(subparsers, "castelli", help="castelli.help.castelli",
                             description="castelli.description.tools")

@@ -14,7 +14,7 @@ from companion.cli.main import EXIT_USAGE, add_command_group
 from companion.i18n import text
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sub = add_command_group(subparsers, "config", help="cli.config.help",
                             description="cli.config.description")
     check = sub.add_parser("check", help="cli.config.check.help",

@@ -22,7 +22,7 @@ from companion.i18n import text
 EXIT_DAMAGED = 3
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     doctor = subparsers.add_parser(
         "doctor", help="cli.doctor.help",
         description="cli.doctor.description")

@@ -26,7 +26,7 @@ SNAPSHOT_WRITERS: list[str] = ["hardware.snapshot:write_oled"]
 TOUCHSCREEN_WRITER = "ui.snapshot:write_for_snapshot"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from companion.cli.main import add_command_group
 
     group = add_command_group(subparsers, "hardware", "hardware.help.group",

@@ -125,7 +125,7 @@ def title(game: str) -> str:
         return game
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     export = subparsers.add_parser(
         "export", help="cli.export.help",
         description="cli.export.description")

@@ -14,7 +14,7 @@ from companion.i18n import current_language, text
 from companion.service.records import final_state, load_record
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "moves", help="cli.moves.help",
         description="cli.moves.description")

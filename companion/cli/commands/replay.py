@@ -9,7 +9,7 @@ import sys
 from companion.service.records import final_state, load_record
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "replay", help="cli.replay.help",
         description="cli.replay.description")

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 # that use them, so that other commands do not pay for them at start-up.
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     run = subparsers.add_parser(
         "run", help="cli.run.help",
         description="cli.run.description")
@@ -327,7 +327,7 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
     from companion.service.command_queue import CommandQueue
     from companion.storage.store import StoreError
 
-    current: dict[str, Any] = {"session": session}
+    current: dict[str, Session | None] = {"session": session}
 
     def say(text: str) -> None:
         out.write(shown(text) + "\n")
@@ -345,9 +345,10 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
     console = ConsoleInput()
 
     def playing() -> Session:
-        if current["session"] is None:
+        live = current["session"]
+        if live is None:
             raise UserError(msg("console.no_game.short"))
-        return current["session"]
+        return live
 
     def propose(move: Any) -> Callable[[], None]:
         def command() -> None:

@@ -11,7 +11,7 @@ from companion.cli.commands.library import open_app, store_errors, title
 from companion.i18n import text
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     rematch = subparsers.add_parser(
         "rematch", help="cli.rematch.help",
         description="cli.rematch.description")

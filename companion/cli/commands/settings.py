@@ -15,7 +15,7 @@ from companion.games.messages import msg
 from companion.i18n import text
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     settings = subparsers.add_parser(
         "settings", help="cli.settings.help",
         description="cli.settings.description")

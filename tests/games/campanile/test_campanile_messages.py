@@ -36,7 +36,7 @@ from tests.refusals import assert_message, english_words_in, refuses
 
 ROOT = Path(__file__).resolve().parents[3]
 PACKAGE = ROOT / "companion" / "games" / "campanile"
-CLI_MODULE = ROOT / "companion" / "commands" / "campanile.py"
+CLI_MODULE = ROOT / "companion" / "cli" / "commands" / "campanile.py"
 COMPANION = Path(sys.executable).with_name("companion")
 EXAMPLE = EXAMPLES / "campanile-3p.json"
 GAME = Campanile()

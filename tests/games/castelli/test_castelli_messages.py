@@ -27,7 +27,7 @@ from tests.refusals import english_words_in
 
 ROOT = Path(__file__).resolve().parents[3]
 PACKAGE = ROOT / "companion" / "games" / "castelli"
-COMMANDS = ROOT / "companion" / "commands" / "castelli.py"
+COMMANDS = ROOT / "companion" / "cli" / "commands" / "castelli.py"
 EXAMPLE = EXAMPLES / "castelli.json"
 CODE = re.compile(r"^castelli\.[a-z0-9_.-]*[a-z0-9_]$")
 
