@@ -25,7 +25,8 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 # The touchscreen tests draw in an offscreen window with Mesa's software renderer (llvmpipe),
 # where Kivy's default multisampling makes every frame and every label's texture cost several
-# times what it costs without (it more than halved the UI tests' CPU time). The tests look at
+# times what it costs without (two of the Castelli board's scenarios: 10.2 s of CPU with it,
+# 4.5 s without; docs/performance.md, "The test suite"). The tests look at
 # widgets, touches, texts and whole-pixel colours, never at antialiased edges, so they draw
 # without it; child processes (the board kits, `companion run`) inherit the setting, and a
 # value set by whoever runs the tests wins. The appliance keeps Kivy's default.
