@@ -387,3 +387,17 @@ def test_a_san_gimignano_game_without_a_layout_starts_on_the_offered_one_with_th
     given = {"guilds": offered["guilds"], "segments": offered["segments"][:2]}
     again = app.start("san-gimignano", ["Ada", "Bo"], setup=given)
     assert app.store.session(again.id).setup["segments"] == given["segments"]
+
+
+def test_the_whole_number_settings_say_their_limits_and_keep_to_them() -> None:
+    from companion.service.settings import DAY, WholeNumber, whole_number
+
+    assert whole_number("oled.brightness") == WholeNumber(1, 100)
+    assert whole_number("oled.timeout").clamp(DAY + 60) == DAY
+    assert whole_number("backups.kept").clamp(-1) == 0
+    for key, setting in SETTINGS.items():
+        if isinstance(setting.check, WholeNumber):
+            assert setting.check(setting.default) is None, key
+            assert setting.check(setting.check.low - 1) is not None, key
+    with pytest.raises(TypeError):
+        whole_number("table.name")

@@ -19,7 +19,7 @@ from companion.storage.store import Store
 from hardware.oled_pages import notice_page, refused_pages
 from tests import helpers_campanile as camp
 from tests.test_hardware_buttons import Box, _config
-from ui.screens.settings import SettingsScreen
+from ui.app import ShellOptions
 
 
 def _stock(path: Path) -> None:
@@ -39,9 +39,8 @@ def test_the_settings_back_up_to_the_stick_and_say_when_it_may_be_pulled(
     store = tmp_path / "companion.sqlite3"
     _stock(store)
     stick = tmp_path / "COMPANION"
-    monkeypatch.setattr(SettingsScreen, "stick_mount", str(stick))
     i18n.set_language(language)
-    shell = kit.open_shell(store)
+    shell = kit.open_shell(store, ShellOptions(stick_mount=str(stick)))
     try:
         kit.tap(kit.find(text("ui.home.settings")))
         button = kit.find(text("appliance.stick.button"))

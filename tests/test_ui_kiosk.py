@@ -15,7 +15,7 @@ from tests import ui_kit as kit  # first: it prepares Kivy
 # isort: split
 from companion import i18n
 from tests.power_kit import Systemctl
-from ui.screens.settings import SettingsScreen
+from ui.app import ShellOptions
 from ui.widgets import LongTap
 
 DENIED = "Interactive authentication required."
@@ -37,9 +37,9 @@ def _hold(shell, code: str, systemctl: Systemctl) -> None:
 
 
 def test_the_power_actions_need_a_long_press_and_a_refusal_shows_in_the_banner(
-        shell, shots: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        shell, shots: Path) -> None:
     refusing = Systemctl(status=1, complaint=DENIED)
-    monkeypatch.setattr(SettingsScreen, "power_run", staticmethod(refusing))
+    shell.options = ShellOptions(power_run=refusing)
     kit.tap(kit.find(i18n.text("ui.home.settings")))
     switch_off = kit.find(i18n.text("ui.settings.power_off_hold"), LongTap)
     kit.tap(switch_off)  # a tap is not enough to switch the table off
@@ -59,10 +59,9 @@ def test_the_power_actions_need_a_long_press_and_a_refusal_shows_in_the_banner(
                  "the refusal in Hungarian")
 
 
-def test_accepted_power_actions_run_systemctl_and_show_no_refusal(shell,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_accepted_power_actions_run_systemctl_and_show_no_refusal(shell) -> None:
     accepting = Systemctl()
-    monkeypatch.setattr(SettingsScreen, "power_run", staticmethod(accepting))
+    shell.options = ShellOptions(power_run=accepting)
     kit.tap(kit.find(i18n.text("ui.home.settings")))
     _hold(shell, "ui.settings.maintenance_hold", accepting)
     _hold(shell, "ui.settings.restart_hold", accepting)

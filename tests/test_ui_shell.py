@@ -202,6 +202,42 @@ def test_settings_round_trip_through_the_store(shell, tmp_path: Path) -> None:
     shell.table.app.close = lambda: None
 
 
+def test_the_steppers_stop_at_the_limits_of_the_settings_table(shell) -> None:
+    from companion.service.settings import BACKUPS_KEPT, whole_number
+
+    app = shell.table.app
+    app.change_setting("oled.brightness", whole_number("oled.brightness").high - 5)
+    app.change_setting(BACKUPS_KEPT, whole_number(BACKUPS_KEPT).low)
+    kit.tap(kit.find("Settings"))
+    for label, key, expected in (("ui.settings.oled_brightness", "oled.brightness", 100),
+                                 ("ui.settings.backups_kept", BACKUPS_KEPT, 0)):
+        line = kit.find(i18n.text(label)).parent
+        minus, plus = [w for w in line.children if isinstance(w, Tap)][::-1]
+        for _ in range(2):
+            kit.tap(plus if key == "oled.brightness" else minus)
+        assert app.settings()[key] == expected
+        kit.find(str(expected), root=kit.find(i18n.text(label)).parent)
+    assert not shell.banner.shown  # stopped at the limit, not refused past it
+
+
+def test_the_settings_screen_has_one_row_per_setting_of_the_settings_table(shell, monkeypatch) -> None:
+    import dataclasses
+
+    from companion.service import settings as table
+    from ui.screens.settings import SettingsScreen
+
+    kit.tap(kit.find("Settings"))
+    screen = shell.screens.get_screen("settings")
+    assert {table.LANGUAGE, *screen.steppers, *screen.texts} == set(table.SETTINGS)
+    assert [c.code for c in screen.choices] == list(table.LANGUAGES)
+    # a setting the table gains is on the screen with no change to the screen
+    motto = dataclasses.replace(table.SETTINGS["table.name"], key="table.motto")
+    monkeypatch.setitem(table.SETTINGS, "table.motto", motto)
+    grown = SettingsScreen(shell, name="grown")
+    grown.redraw()  # the page is built when the screen is first shown
+    assert "table.motto" in grown.texts and "table.motto" in grown.fields
+
+
 def test_game_over_shows_the_winner_breakdown_and_a_scannable_qr_code(shell, shots: Path) -> None:
     import zxingcpp
     from PIL import Image
@@ -241,6 +277,27 @@ def test_statistics_show_each_players_record_and_the_score_chart(shell, shots: P
     assert sorted(values[-1] for values in chart.series.values()) == sorted(expected)
     assert all(len(values) == app.sessions()[0].moves + 1 for values in chart.series.values())
     kit.screenshot(shots / "en-statistics.png")
+
+
+def test_statistics_say_when_there_is_none_and_step_between_finished_games(shell) -> None:
+    app = shell.table.app
+    kit.tap(kit.find("Statistics"))
+    screen = shell.screens.get_screen("stats")
+    kit.find(i18n.text("ui.stats.none"), root=screen)
+    kit.find(i18n.text("ui.stats.no_chart"), root=screen)
+    app.import_record(json.loads(EXAMPLE.read_text(encoding="utf-8")))
+    app.import_record(json.loads(EXAMPLE.read_text(encoding="utf-8").replace("Albert", "Agnes")))
+    shell.go("stats")  # the same screen brought up to date, its widgets kept
+    assert screen.has_stats and len([s for s in app.sessions() if s.is_finished]) == 2
+    newest = screen.shown_game
+    older = kit.find(i18n.text("ui.stats.older"), Tap, root=screen)
+    newer = kit.find(i18n.text("ui.stats.newer"), Tap, root=screen)
+    assert newer.disabled and not older.disabled
+    kit.tap(older)
+    assert screen.shown_game not in (None, newest) and screen.chart.series
+    assert older.disabled and not newer.disabled
+    kit.tap(newer)
+    assert screen.shown_game == newest
 
 
 def test_an_unfinished_game_is_resumed_or_abandoned_with_a_long_press(shell) -> None:
@@ -462,6 +519,27 @@ def test_an_undo_from_elsewhere_closes_the_amend_of_a_move_that_is_gone(shell) -
     assert shell.table.session.log == ()
     assert [w for w in kit.walk() if getattr(w, "text", "") == i18n.text("ui.amend.title", number=1)] == []
     kit.find(i18n.text("ui.history.empty"))
+
+
+def test_a_tap_left_over_from_a_game_closed_elsewhere_enters_nothing(shell) -> None:
+    """The game closed by a button or another screen between a row drawn and its tap: no crash, no move."""
+    start_three_player_campanile(shell)
+    kit.tap(kit.find("Albert: brown +3"))
+    game, history = shell.screens.get_screen("game"), shell.screens.get_screen("history")
+    kit.tap(kit.find(i18n.text("ui.bar.history"), Tap))
+    kit.tap(kit.find("1. Albert: brown +3"))
+    live = shell.table.live
+    template = {"type": "build", "player": "Birgit", "tower": "grey", "stories": 2}
+    replacement = live.session.game.parse_move(
+        {"type": "build", "player": "Albert", "tower": "grey", "stories": 2})
+    shell.table.close()  # what a hardware button's "close" does, on the main loop
+    kit.pump(2)
+    assert shell.table.session is None
+    history.consider(replacement)  # the amend panel's choice, tapped late
+    game.choose(template)  # the move picker's row, tapped late
+    game.enter_notation()
+    assert history.verdict is None and not shell.banner.shown
+    assert len(live.session.log) == 1  # stored as it was: nothing entered, nothing amended
 
 
 def test_the_garbage_is_collected_only_after_a_quiet_while(shell) -> None:

@@ -27,8 +27,10 @@ def _fields(text: str) -> set[str]:
 
 
 def codes_used() -> set[str]:
-    """The literal codes in ui/, and the codes of the families built from a name (colours, languages)."""
-    source = "\n".join(path.read_text(encoding="utf-8") for path in (ROOT / "ui").rglob("*.py"))
+    """The literal codes in ui/ (its modules and its .kv rules), and the codes of the families built
+    from a name (colours, languages)."""
+    source = "\n".join(path.read_text(encoding="utf-8") for pattern in ("*.py", "*.kv")
+                       for path in (ROOT / "ui").rglob(pattern))
     used = set(LITERAL.findall(source))
     families = set(FAMILY.findall(source))
     assert families == {"ui.colour.", "ui.language.", "ui.settings.flags_"}, families

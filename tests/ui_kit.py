@@ -66,12 +66,13 @@ def wait_for(condition: Callable[[], Any], what: str, patience: float = PATIENCE
         time.sleep(0.01)
 
 
-def open_shell(store_path: Path) -> Any:
-    """A shell over a new :class:`Table` on the store at ``store_path``, shown in the window."""
+def open_shell(store_path: Path, options: Any = None) -> Any:
+    """A shell over a new :class:`Table` on the store at ``store_path``, shown in the window;
+    ``options`` (a :class:`ui.app.ShellOptions`) is what the configuration would tell its screens."""
     from ui.app import Shell, wire_commands, wire_window
 
     table = Table(Companion.open(store_path))
-    shell = Shell(table)
+    shell = Shell(table, options)
     for child in list(Window.children):
         Window.remove_widget(child)
     Window.add_widget(shell.root)

@@ -19,6 +19,7 @@ import importlib
 import logging
 import signal
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,9 @@ from companion.service.damage import damage
 from companion.service.session import SessionError
 from companion.service.settings import LANGUAGE
 from companion.service.table import Table, TableEvent
+from companion.storage import stick
 from companion.storage.store import StoreError
+from companion.system import power
 from companion.system.watchdog import Watchdog
 from ui import theme
 from ui.keys import command_for_key
@@ -76,18 +79,35 @@ SCREENS: dict[str, str] = {
 }
 
 
+@dataclass(frozen=True)
+class ShellOptions:
+    """What the box's configuration tells the screens, handed to the :class:`Shell` when it is built.
+
+    Configuration reaches a screen through its shell (``screen.shell.options``),
+    never through class attributes a caller overwrites: two shells in one
+    process (the tests) each keep their own.
+    """
+
+    #: Where the backup stick is mounted (the config's ``backup.stick``).
+    stick_mount: str = stick.DEFAULT_MOUNT
+    #: How the power actions run their command (``None``: ``systemctl``); tests give a stand-in.
+    power_run: power.Runner | None = None
+
+
 class Shell:
     """The screens, the refusal banner and the commands the buttons and the keyboard share.
 
     One per window. ``root`` is the widget to show; :meth:`command` runs a
     named command ("undo", "redo", "history", "home", "back") whether it came
-    from a key or a hardware button.
+    from a key or a hardware button. ``options`` is what the configuration says
+    (the stick's mount point…).
     """
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, options: ShellOptions | None = None) -> None:
         load_kv()
         Window.clearcolor = theme.BACKGROUND
         self.table = table
+        self.options = options if options is not None else ShellOptions()
         self.banner = RefusalBanner()
         self.screens = ScreenManager(transition=NoTransition())
         for name, where in SCREENS.items():
@@ -225,9 +245,11 @@ class CompanionApp(App):
 
     title = "Tabletop companion"
 
-    def __init__(self, table: Table, oled_panel: bool = False, **kwargs: Any) -> None:
+    def __init__(self, table: Table, oled_panel: bool = False, options: ShellOptions | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.table = table
+        self.options = options
         #: On a laptop: the live OLED frame beside the screen (ui/oled_panel.py).
         self.oled_panel = oled_panel
         self.panel: Any = None
@@ -237,7 +259,7 @@ class CompanionApp(App):
 
     def build(self) -> Any:
         Window.clearcolor = theme.BACKGROUND
-        self.shell = shell = Shell(self.table)
+        self.shell = shell = Shell(self.table, self.options)
         wire_window(shell)
         wire_commands(self.table)
         from ui.backlight import TouchLight
@@ -305,9 +327,9 @@ def wire_commands(table: Table) -> None:
     Clock.schedule_interval(lambda _dt: table.commands.drain(), 0.1)
 
 
-def run_app(table: Table, kiosk: bool = False) -> None:
+def run_app(table: Table, kiosk: bool = False, options: ShellOptions | None = None) -> None:
     """Open the window (800×480, on a laptop with the OLED beside it; full screen as the kiosk) and run
-    until it is closed."""
+    until it is closed; ``options`` is what the configuration tells the screens."""
     from kivy.config import Config
 
     from ui import oled_panel
@@ -319,7 +341,7 @@ def run_app(table: Table, kiosk: bool = False) -> None:
     Config.set("graphics", "width", str(theme.WINDOW[0] + (oled_panel.PANEL_WIDTH if beside else 0)))
     Config.set("graphics", "height", str(theme.WINDOW[1]))
     Config.set("kivy", "exit_on_escape", "0")  # Escape is "back" here
-    app = CompanionApp(table, oled_panel=beside)
+    app = CompanionApp(table, oled_panel=beside, options=options)
     # systemd stops the unit with SIGTERM: close the window on Kivy's clock, as a tap on "close" would.
     signal.signal(signal.SIGTERM, lambda *_args: Clock.schedule_once(lambda _dt: app.stop(), 0))
     app.run()

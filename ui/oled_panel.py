@@ -42,7 +42,8 @@ TICK_SECONDS = 0.1
 
 def frame_pixels(image: PilImage.Image) -> PilImage.Image:
     """The OLED's 1-bit frame as the panel shows it: RGB, scaled ×:data:`SCALE`, nearest neighbour."""
-    return image.convert("RGB").resize((image.width * SCALE, image.height * SCALE), PilImage.NEAREST)
+    return image.convert("RGB").resize((image.width * SCALE, image.height * SCALE),
+                                       PilImage.Resampling.NEAREST)
 
 
 class OledPanel(Image):

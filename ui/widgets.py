@@ -75,7 +75,7 @@ class LongTap(Tap):
 
     def on_touch_down(self, touch: Any) -> bool:
         if self.disabled or not self.collide_point(*touch.pos):
-            return super().on_touch_down(touch)
+            return bool(super().on_touch_down(touch))
         touch.grab(self)
         self._timer = Clock.schedule_once(self._fire, theme.LONG_PRESS_SECONDS)
         Animation.cancel_all(self, "held")
@@ -86,7 +86,7 @@ class LongTap(Tap):
 
     def on_touch_up(self, touch: Any) -> bool:
         if touch.grab_current is not self:
-            return super().on_touch_up(touch)
+            return bool(super().on_touch_up(touch))
         touch.ungrab(self)
         self._cancel()
         return True

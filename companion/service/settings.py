@@ -48,19 +48,36 @@ GUILD_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple", "o
 LANGUAGES: tuple[str, ...] = CATALOGUE_LANGUAGES
 
 
+#: The longest timeout (seconds): a screen that stays on longer than a day might as well never blank.
+DAY = 24 * 3600
+
+
 class SettingError(ValueError):
     """A setting value the companion cannot use; the message names the setting."""
 
 
-def _whole(low: int, high: int | None = None) -> Callable[[Any], Message | None]:
-    def check(value: Any) -> Message | None:
+@dataclass(frozen=True)
+class WholeNumber:
+    """The check of a whole-number setting, its limits readable: a screen steps inside them.
+
+    ``high`` ``None``: no upper limit.
+    """
+
+    low: int
+    high: int | None = None
+
+    def __call__(self, value: Any) -> Message | None:
         if isinstance(value, bool) or not isinstance(value, int):
             return msg("app.setting.not_whole_number", value=repr(value))
-        if value < low or (high is not None and value > high):
-            return (msg("app.setting.between", low=low, high=high) if high is not None
-                    else msg("app.setting.at_least", low=low))
+        if value < self.low or (self.high is not None and value > self.high):
+            return (msg("app.setting.between", low=self.low, high=self.high) if self.high is not None
+                    else msg("app.setting.at_least", low=self.low))
         return None
-    return check
+
+    def clamp(self, value: int) -> int:
+        """``value`` moved inside the limits (where − and + stop)."""
+        value = max(self.low, value)
+        return value if self.high is None else min(self.high, value)
 
 
 def _choice(choices: tuple[str, ...]) -> Callable[[Any], Message | None]:
@@ -121,17 +138,18 @@ def _bgg_key(game: str) -> str:
 #: have their own structured values and methods in :mod:`companion.service.app`.
 SETTINGS: dict[str, Setting] = {s.key: s for s in [
     Setting(LANGUAGE, "en", _choice(LANGUAGES), "the language of the screens and messages"),
-    Setting("oled.brightness", 100, _whole(1, 100), "OLED brightness in percent"),
-    Setting("oled.timeout", 600, _whole(0), "seconds without an event before the OLED blanks (0: never)"),
-    Setting("backlight.timeout", 900, _whole(0),
+    Setting("oled.brightness", 100, WholeNumber(1, 100), "OLED brightness in percent"),
+    Setting("oled.timeout", 600, WholeNumber(0, DAY),
+            "seconds without an event before the OLED blanks (0: never)"),
+    Setting("backlight.timeout", 900, WholeNumber(0, DAY),
             "seconds without a touch before the screen's backlight goes off (0: never)"),
     Setting("table.name", "", _short_text(60), "this table's name, the location of BG Stats plays"),
-    Setting(BACKUPS_KEPT, 7, _whole(0, 365), "how many daily backups of the store to keep (0: none)"),
+    Setting(BACKUPS_KEPT, 7, WholeNumber(0, 365), "how many daily backups of the store to keep (0: none)"),
     Setting(SAN_GIMIGNANO_GUILDS, "guild-1, guild-2, guild-3, guild-4", _four_guilds,
             "San Gimignano's four guild names for new games, by commas"),
     Setting(SAN_GIMIGNANO_GUILD_COLOURS, "red, blue, green, yellow", _four_colours,
             "the colours the touchscreen draws San Gimignano's four guilds in, by commas"),
-    *[Setting(_bgg_key(game), 0, _whole(0),
+    *[Setting(_bgg_key(game), 0, WholeNumber(0),
               f"the BoardGameGeek id of {game} for BG Stats (0: let the app match it by name)")
       for game in GAMES],
 ]}
@@ -140,6 +158,14 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in [
 def bgg_id_key(game: str) -> str:
     """The setting holding ``game``'s BoardGameGeek id."""
     return _bgg_key(game)
+
+
+def whole_number(key: str) -> WholeNumber:
+    """The limits of the whole-number setting ``key`` (a screen's − and + stay inside them)."""
+    check = SETTINGS[key].check
+    if not isinstance(check, WholeNumber):
+        raise TypeError(f"{key} is not a whole-number setting")
+    return check
 
 
 def check_setting(key: str, value: Any) -> Any:

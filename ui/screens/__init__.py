@@ -1,10 +1,25 @@
-"""The shell's screens. Each builds its widgets in :meth:`ShellScreen.redraw` from the
-service and the catalogues, so that a language switch redraws every screen."""
+"""The shell's screens.
+
+A screen's layout is its class's rule in a ``.kv`` file beside its module
+(:func:`load_rules`): the widgets are built once, with ids, and Kivy
+properties of the screen carry what the table says (texts, counts, whether
+something may be done now). :meth:`ShellScreen.redraw` sets those
+properties from the service on the table's events and as the screen enters;
+the widgets bound to them update themselves. The words of the catalogues
+are bound to the screen's ``language`` (:func:`say`), so a language switch
+changes every text in place.
+
+Screens not moved to rules yet still build their widgets in ``redraw`` with
+the helpers below (:func:`column`, :func:`row`...).
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kivy.lang import Builder
+from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
@@ -17,15 +32,67 @@ if TYPE_CHECKING:
     from ui.app import Shell
 
 
+def load_rules(module_file: str) -> None:
+    """Load the rules of the ``.kv`` file named like the module ``module_file`` (once per process:
+    Kivy keeps rules globally, and a file loaded twice would apply its rules twice)."""
+    path = str(Path(module_file).with_suffix(".kv"))
+    if path not in Builder.files:
+        Builder.load_file(path)
+
+
+def say(code: str, language: str, **values: Any) -> str:
+    """The catalogue's words for ``code``, for a ``.kv`` rule: ``say("ui.home.title", root.language)``.
+
+    ``language`` is not read: naming ``root.language`` in the rule is what makes
+    Kivy evaluate it again when the language changes.
+    """
+    from companion.i18n import text
+
+    return text(code, **values)
+
+
+def show(widget: Widget, visible: bool) -> None:
+    """Put a widget of a rule back in its place among its siblings, or take it out while it has no
+    meaning now (a hidden widget that stayed would still take its share of the spacing).
+
+    The first call remembers the order of the widget's siblings as the rule built them.
+    """
+    place: tuple[Widget, list[Widget]] | None = getattr(widget, "_shell_place", None)
+    if place is None:
+        parent = widget.parent
+        order = list(reversed(parent.children))  # as laid out (Kivy keeps the last added first)
+        for sibling in order:
+            sibling._shell_place = (parent, order)
+        place = (parent, order)
+    parent, order = place
+    if visible == (widget.parent is parent):
+        return
+    if not visible:
+        parent.remove_widget(widget)
+        return
+    after = [w for w in order[order.index(widget) + 1:] if w.parent is parent]
+    parent.add_widget(widget, index=len(after))
+
+
 class ShellScreen(Screen):
     """A screen of the shell: it knows the :class:`~ui.app.Shell` and redraws itself from it."""
 
+    #: The language the screen's words are in (the rules' :func:`say` depends on it).
+    language = StringProperty("")
+
     def __init__(self, shell: Shell, **kwargs: Any) -> None:
+        self.shell = shell  # before the rule applies: its bindings may read it
         super().__init__(**kwargs)
-        self.shell = shell
 
     def redraw(self) -> None:
-        """Build the widgets anew from the service, in the current language."""
+        """Bring the screen up to date with the service, in the current language."""
+        from companion.i18n import current_language
+
+        self.language = current_language()
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Set the screen's properties (and so its widgets) from the service."""
 
     def on_pre_enter(self, *args: Any) -> None:
         self.redraw()

@@ -20,7 +20,7 @@ from companion.service.names import initials
 from ui import theme
 from ui.games import board_class
 from ui.players import table_colours
-from ui.screens import ShellScreen, column, filler, row
+from ui.screens import ShellScreen, column, filler, row, show
 from ui.widgets import BarTap, Field, Figure, Tap, Words, badge
 
 
@@ -62,10 +62,10 @@ class GameScreen(ShellScreen):
         self._built_for: tuple[int, str] | None = None
 
     def redraw(self) -> None:
-        session = self.shell.table.session
-        if session is None:
-            return
         live = self.shell.table.live
+        if live is None:
+            return
+        session = live.session
         if self._built_for == (live.id, current_language()) and self.children:
             self._redraw_bar(session)
             if self.board is not None:
@@ -102,6 +102,8 @@ class GameScreen(ShellScreen):
         self.redo_button = BarTap(text=text("ui.bar.redo"))
         self.redo_button.bind(on_release=lambda *_: self.shell.command("redo"))
         self.turn_badge_box = BoxLayout(size_hint_x=None, width=theme.TOUCH)
+        self.turn_badge = badge("", None)  # one badge, its initials and colour set on each turn
+        self.turn_badge_box.add_widget(self.turn_badge)
         self.turn_label = Words(text="", bold=True)
         history = BarTap(text=text("ui.bar.history"))
         history.bind(on_release=lambda *_: self.shell.command("history"))
@@ -116,12 +118,14 @@ class GameScreen(ShellScreen):
         self.undo_button.disabled = not session.can_undo
         self.redo_button.disabled = not session.can_redo
         self.turn_label.text = turn_words(session)
-        self.turn_badge_box.clear_widgets()
         turn = session.game.turn(session.state)
         acting = turn.acting
-        if acting is not None and not session.game.is_finished(session.state):
-            colours = player_colours(self.shell, session)
-            self.turn_badge_box.add_widget(badge(initials(session.players)[acting], colours[acting]))
+        shown = acting is not None and not session.game.is_finished(session.state)
+        if acting is not None and shown:
+            fill = theme.piece_colour(player_colours(self.shell, session)[acting])
+            self.turn_badge.text = initials(session.players)[acting]
+            self.turn_badge.swatch, self.turn_badge.color = fill, theme.text_on(fill)
+        show(self.turn_badge, shown)
         if self.board is None and self.children:
             self._fill_picker(session)
 
@@ -174,8 +178,14 @@ class GameScreen(ShellScreen):
                                 "chooser": self.choose} for template in game.legal_moves(state)]
 
     def choose(self, template: dict[str, Any]) -> None:
-        """A legal move tapped: enter it; one with something observed still open goes to the field."""
+        """A legal move tapped: enter it; one with something observed still open goes to the field.
+
+        A row tapped after the game was closed (by a button, a panel, another
+        screen) enters nothing.
+        """
         session = self.shell.table.session
+        if session is None:
+            return
         try:
             move = session.game.parse_move(template)
         except RecordError:

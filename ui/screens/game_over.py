@@ -77,9 +77,10 @@ class GameOverScreen(ShellScreen):
     def redraw(self) -> None:
         self.clear_widgets()
         table = self.shell.table
-        session = table.session
-        if session is None or not session.game.is_finished(session.state):
+        live = table.live
+        if live is None or not live.session.game.is_finished(live.session.state):
             return
+        session = live.session
         game, state = session.game, session.state
         outcome = game.outcome(state)
         summary = game.summary(state)
@@ -114,7 +115,7 @@ class GameOverScreen(ShellScreen):
         whole.add_widget(left)
         right = column(padding=0, size_hint_x=None, width=QR_SIZE + theme.SPACING)
         self.qr = None
-        stored = table.app.store.session(table.live.id)
+        stored = table.app.store.session(live.id)
         started = stored.started.astimezone().strftime("%Y-%m-%d %H:%M")
         if stored.date_unsure:
             self._ask_for_the_date(right, started)
@@ -123,7 +124,7 @@ class GameOverScreen(ShellScreen):
             return
         right.add_widget(Words(text=text("ui.over.played_on", date=started), halign="center"))
         try:
-            link = table.app.bgstats_link(table.live.id)
+            link = table.app.bgstats_link(live.id)
         except AppError as error:
             right.add_widget(Words(text=str(error)))
         else:

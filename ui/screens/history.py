@@ -118,8 +118,14 @@ class HistoryScreen(ShellScreen):
         return panel
 
     def consider(self, move: Any) -> None:
-        """Show what changing the move to ``move`` would do (nothing changes yet)."""
+        """Show what changing the move to ``move`` would do (nothing changes yet).
+
+        A choice tapped after the game was closed or the move undone meanwhile
+        considers nothing.
+        """
         session = self.shell.table.session
+        if session is None or self.amending is None or self.amending >= len(session.log):
+            return
         self.replacement = move
         self.verdict = session.try_amend(self.amending, move)
         self.redraw()

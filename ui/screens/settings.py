@@ -2,9 +2,13 @@
 the backlight's timeout, the table's name, backups kept, each game's BoardGameGeek id, the 2-player
 Campanile flag table, the player profiles, and switching the appliance off (long presses).
 
-Numbers change by steps with − and + (no keyboard needed); texts are typed
-and kept with a tap. Each change is checked by the service; a refusal names
-the setting and changes nothing.
+The rows of the simple settings come from the settings table
+(:data:`companion.service.settings.SETTINGS`): one row per setting, in the
+table's order, with its limits and type from there. Numbers change by steps
+with − and + (no keyboard needed); texts are typed and kept with a tap. Each
+change is checked by the service; a refusal names the setting and changes
+nothing. The layout is ``settings.kv``; the rows are built once and updated
+from the store on every redraw.
 """
 
 from __future__ import annotations
@@ -12,7 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.uix.scrollview import ScrollView
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.registry import GAMES, get_game
 from companion.i18n import LANGUAGES, text
@@ -23,20 +28,41 @@ from companion.service.settings import (
     SAN_GIMIGNANO_GUILDS,
     SETTINGS,
     bgg_id_key,
+    whole_number,
 )
 from companion.storage import stick
 from companion.system import power
-from ui import theme
-from ui.screens import ShellScreen, column, row, scrolling_list
-from ui.widgets import Field, LongTap, Tap, Words
+from ui.screens import ShellScreen, load_rules
+from ui.widgets import LongTap, Tap
 
-#: The number settings: key -> (the step of − and +, the message code of its label).
+#: The number settings changed with − and +: key -> (the step, the message code of its label).
+#: Their limits and defaults are the settings table's (:mod:`companion.service.settings`).
 STEPPED: dict[str, tuple[int, str]] = {
     "oled.brightness": (10, "ui.settings.oled_brightness"),
     "oled.timeout": (60, "ui.settings.oled_timeout"),
     "backlight.timeout": (60, "ui.settings.backlight_timeout"),
     BACKUPS_KEPT: (1, "ui.settings.backups_kept"),
 }
+
+#: The message codes of the labels of the settings typed in (the BoardGameGeek ids are worded per game).
+TYPED: dict[str, str] = {
+    "table.name": "ui.settings.table_name",
+    SAN_GIMIGNANO_GUILDS: "ui.san_gimignano.settings.guilds",
+    SAN_GIMIGNANO_GUILD_COLOURS: "ui.san_gimignano.settings.colours",
+}
+
+
+def setting_label(key: str) -> str:
+    """The words beside the setting ``key`` on the screen (the key itself for one the screen has no
+    words for yet: still shown, still changeable)."""
+    if key in STEPPED:
+        return text(STEPPED[key][1])
+    if key in TYPED:
+        return text(TYPED[key])
+    for game in GAMES:
+        if key == bgg_id_key(game):
+            return text("ui.settings.bgg_id", game=get_game(game).title)
+    return key
 
 
 def flags_text(flags: list[list[int]]) -> str:
@@ -65,130 +91,148 @@ POWER_HOLDS: dict[power.PowerAction, str] = {
 }
 
 
+class SettingRow(BoxLayout):
+    """A row of the settings screen: what it knows of the screen and the language its words are in."""
+
+    screen = ObjectProperty(None, allownone=True)
+    language = StringProperty("")
+
+
+class StepperRow(SettingRow):
+    """A whole-number setting changed with − and + by ``step``, within the settings table's limits."""
+
+    key = StringProperty("")
+    label = StringProperty("")
+    value = StringProperty("")
+    step = NumericProperty(1)
+
+
+class TextSettingRow(SettingRow):
+    """A setting typed in and kept with a tap (or Enter)."""
+
+    key = StringProperty("")
+    label = StringProperty("")
+    field = ObjectProperty(None, allownone=True)
+
+
+class FlagsRow(SettingRow):
+    """One part of the 2-player Campanile flag table ("intermezzo", "finito"), typed as :func:`flags_text`
+    writes it."""
+
+    part = StringProperty("")
+    field = ObjectProperty(None, allownone=True)
+
+
+class ProfileRow(SettingRow):
+    """A player profile, removed with a long press."""
+
+    name = StringProperty("")
+
+
+class LanguageChoice(Tap):
+    """A language the screens can speak (its name in that language's words); the one spoken is the accent."""
+
+    screen = ObjectProperty(None, allownone=True)
+    language = StringProperty("")
+    code = StringProperty("")
+
+
+class PowerHold(LongTap):
+    """A power action on a long press; ``label`` is the message code of its words."""
+
+    screen = ObjectProperty(None, allownone=True)
+    language = StringProperty("")
+    action = ObjectProperty(None, allownone=True)
+    label = StringProperty("")
+
+
+class SettingsPage(BoxLayout):
+    """The settings screen's widgets (``settings.kv``), built when the screen is first shown: the
+    page is the largest of the shell, and start-up should not wait for it."""
+
+    screen = ObjectProperty(None, allownone=True)
+
+
 class SettingsScreen(ShellScreen):
     """Every setting on one scrolling page."""
 
-    #: How the power actions run their command (``None``: ``systemctl``); tests put their own here.
-    power_run: power.Runner | None = None
-    #: Where the backup stick is mounted (the config's ``backup.stick``; ``companion run`` sets it).
-    stick_mount: str = stick.DEFAULT_MOUNT
     #: What the last backup to the stick said (shown under its button until the screen is left).
-    stick_said: str = ""
+    stick_said = StringProperty("")
+    #: Whether the players confirmed a 2-player flag table (then it can be forgotten).
+    flags_confirmed = BooleanProperty(False)
 
-    def redraw(self) -> None:
-        self.clear_widgets()
+    def __init__(self, shell: Any, **kwargs: Any) -> None:
+        super().__init__(shell, **kwargs)
+        #: The fields typed in, by setting key ("flags.intermezzo", "flags.finito", "profile" too).
+        self.fields: dict[str, Any] = {}
+        self.steppers: dict[str, StepperRow] = {}
+        self.texts: dict[str, TextSettingRow] = {}
+        self.choices: list[LanguageChoice] = []
+        self.profile_rows: list[ProfileRow] = []
+        self.page: SettingsPage | None = None
+
+    def _build(self) -> SettingsPage:
+        """The page, and on it one row per setting of the settings table, once (a redraw only sets
+        their values)."""
+        self.page = SettingsPage(screen=self)
+        self.add_widget(self.page)
+        ids = self.page.ids
+        for key in SETTINGS:
+            if key == LANGUAGE:
+                self.choices = [self._row(LanguageChoice, ids.languages, code=language)
+                                for language in LANGUAGES]
+            elif key in STEPPED:
+                self.steppers[key] = self._row(StepperRow, ids.numbers, key=key, step=STEPPED[key][0])
+            else:
+                typed = self._row(TextSettingRow, ids.texts, key=key)
+                self.texts[key] = typed
+                self.fields[key] = typed.field
+        self.fields["flags.intermezzo"] = ids.intermezzo.field
+        self.fields["flags.finito"] = ids.finito.field
+        self.fields["profile"] = ids.profile
+        for action, label in POWER_HOLDS.items():
+            self._row(PowerHold, ids.power, action=action, label=label)
+        return self.page
+
+    def _row(self, kind: type[Any], group: Any, **values: Any) -> Any:
+        """A ``kind`` of row added to ``group``, speaking the screen's language from now on."""
+        row = kind(screen=self, language=self.language, **values)
+        self.bind(language=row.setter("language"))
+        group.add_widget(row)
+        return row
+
+    def refresh(self) -> None:
+        if self.page is None:
+            self._build()
         app = self.shell.table.app
         values = app.settings()
-        body = column()
-        top = self.home_row(text("ui.settings.title"))
-        editor = Tap(text=text("ui.editor.open"), size_hint_x=None, width=theme.TOUCH * 6)  # Castelli boards
-        editor.bind(on_release=lambda *_: self.shell.go("editor"))
-        top.add_widget(editor)
-        body.add_widget(top)
-        view, grid = scrolling_list()
-        self.fields: dict[str, Field] = {}
-
-        line = row()
-        line.add_widget(Words(text=text("ui.settings.language")))
-        for language in LANGUAGES:
-            choice = Tap(text=text(f"ui.language.{language}"), accent=values[LANGUAGE] == language,
-                         size_hint_x=None, width=theme.TOUCH * 3)
-            choice.bind(on_release=lambda _b, chosen=language: self.shell.set_language(chosen))
-            line.add_widget(choice)
-        grid.add_widget(line)
-
-        for key, (step, label) in STEPPED.items():
-            line = row()
-            line.add_widget(Words(text=text(label)))
-            less = Tap(text="−", size_hint_x=None, width=theme.TOUCH)
-            less.bind(on_release=lambda _b, k=key, s=step: self.step(k, -s))
-            more = Tap(text="+", size_hint_x=None, width=theme.TOUCH)
-            more.bind(on_release=lambda _b, k=key, s=step: self.step(k, s))
-            line.add_widget(less)
-            shown = Words(text=str(values[key]), size_hint_x=None, width=theme.TOUCH * 1.8, halign="center")
-            line.add_widget(shown)
-            line.add_widget(more)
-            grid.add_widget(line)
-
-        self._text_row(grid, "table.name", text("ui.settings.table_name"), str(values["table.name"]))
-        for game in GAMES:
-            key = bgg_id_key(game)
-            self._text_row(grid, key, text("ui.settings.bgg_id", game=get_game(game).title), str(values[key]))
-        self._text_row(grid, SAN_GIMIGNANO_GUILDS, text("ui.san_gimignano.settings.guilds"),
-                       str(values[SAN_GIMIGNANO_GUILDS]))
-        self._text_row(grid, SAN_GIMIGNANO_GUILD_COLOURS, text("ui.san_gimignano.settings.colours"),
-                       str(values[SAN_GIMIGNANO_GUILD_COLOURS]))
-
-        grid.add_widget(Words(text=text("ui.settings.flags"), bold=True, color=theme.ACCENT))
+        for choice in self.choices:
+            choice.accent = values[LANGUAGE] == choice.code
+        for key, stepper in self.steppers.items():
+            stepper.label = setting_label(key)
+            stepper.value = str(values[key])
+        for key, typed in self.texts.items():
+            typed.label = setting_label(key)
+            typed.field.text = str(values[key])
         confirmed = app.flag_table()
-        grid.add_widget(Words(text=text("ui.settings.flags_help")))
+        self.flags_confirmed = confirmed is not None
         for part in ("intermezzo", "finito"):
-            line = row()
-            line.add_widget(Words(text=text(f"ui.settings.flags_{part}"), size_hint_x=None, width=150))
-            field = Field(text=flags_text(confirmed[part]) if confirmed else "", hint_text="3 1, 2, 1")
-            self.fields[f"flags.{part}"] = field
-            line.add_widget(field)
-            grid.add_widget(line)
-        line = row()
-        keep = Tap(text=text("ui.settings.flags_confirm"), accent=confirmed is None)
-        keep.bind(on_release=lambda *_: self.confirm_flags())
-        line.add_widget(keep)
-        forget = LongTap(text=text("ui.settings.flags_forget_hold"), disabled=confirmed is None)
-        forget.bind(on_long_press=lambda *_: self.forget_flags())
-        line.add_widget(forget)
-        grid.add_widget(line)
+            self.fields[f"flags.{part}"].text = flags_text(confirmed[part]) if confirmed else ""
+        self._refresh_profiles([profile.name for profile in app.profiles()])
 
-        grid.add_widget(Words(text=text("ui.settings.profiles"), bold=True, color=theme.ACCENT))
-        for profile in app.profiles():
-            line = row()
-            line.add_widget(Words(text=profile.name))
-            drop = LongTap(text=text("ui.settings.profile_remove_hold"), size_hint_x=None,
-                           width=theme.TOUCH * 5)
-            drop.bind(on_long_press=lambda _b, name=profile.name: self.remove_profile(name))
-            line.add_widget(drop)
-            grid.add_widget(line)
-        line = row()
-        field = Field(hint_text=text("ui.new.name_hint"))
-        self.fields["profile"] = field
-        line.add_widget(field)
-        add = Tap(text=text("ui.new.add"), size_hint_x=None, width=theme.TOUCH * 2.5)
-        add.bind(on_release=lambda *_: self.add_profile())
-        line.add_widget(add)
-        grid.add_widget(line)
+    def _refresh_profiles(self, names: list[str]) -> None:
+        """As many profile rows as profiles (rows kept, added or taken off), each with its name."""
+        while len(self.profile_rows) < len(names):
+            self.profile_rows.append(self._row(ProfileRow, self._ids().profiles))
+        while len(self.profile_rows) > len(names):
+            self._ids().profiles.remove_widget(self.profile_rows.pop())
+        for row, name in zip(self.profile_rows, names, strict=True):
+            row.name = name
 
-        self._stick_rows(grid)
-        grid.add_widget(Words(text=text("ui.settings.power"), bold=True, color=theme.ACCENT))
-        for action, label in POWER_HOLDS.items():
-            line = row()
-            hold = LongTap(text=text(label))
-            hold.bind(on_long_press=lambda _b, chosen=action: self.power(chosen))
-            line.add_widget(hold)
-            grid.add_widget(line)
-        body.add_widget(view)
-        self.add_widget(body)
-
-    def _text_row(self, grid: Any, key: str, label: str, value: str) -> None:
-        line = row()
-        line.add_widget(Words(text=label))
-        field = Field(text=value, size_hint_x=None, width=260)
-        field.bind(on_text_validate=lambda *_: self.keep_text(key))
-        self.fields[key] = field
-        line.add_widget(field)
-        keep = Tap(text=text("ui.settings.keep"), size_hint_x=None, width=theme.TOUCH * 2)
-        keep.bind(on_release=lambda *_: self.keep_text(key))
-        line.add_widget(keep)
-        grid.add_widget(line)
-
-    def _stick_rows(self, grid: Any) -> None:
-        """"Back up to the stick", and under it what the last backup said (safe to remove, or why not)."""
-        grid.add_widget(Words(text=text("appliance.stick.heading"), bold=True, color=theme.ACCENT))
-        line = row()
-        backup = Tap(text=text("appliance.stick.button"))
-        backup.bind(on_release=lambda *_: self.back_up_to_stick())
-        line.add_widget(backup)
-        grid.add_widget(line)
-        self.stick_words = Words(text=self.stick_said, size_hint_y=None, height=theme.TOUCH * 1.5)
-        grid.add_widget(self.stick_words)
+    def _ids(self) -> Any:
+        """The page's widgets by id (the page is built by then: every change follows a redraw)."""
+        page = self.page if self.page is not None else self._build()
+        return page.ids
 
     def on_leave(self, *args: Any) -> None:
         self.stick_said = ""
@@ -196,23 +240,21 @@ class SettingsScreen(ShellScreen):
     def back_up_to_stick(self) -> None:
         """Write the backup onto the stick and say it may be pulled; a refusal also in the banner."""
         try:
-            done = stick.backup_to_stick(self.shell.table.app.store, self.stick_mount)
+            done = stick.backup_to_stick(self.shell.table.app.store, self.shell.options.stick_mount)
         except stick.StickError as error:
             self.stick_said = str(error)
             self.shell.refuse(self.stick_said)
         else:
             self.stick_said = str(done.message)
             self.shell.banner.hide()  # an earlier "no stick" is answered now
-        self.stick_words.text = self.stick_said  # in place, and scrolled into view: the answer to this tap
-        view = self.stick_words.parent.parent if self.stick_words.parent is not None else None
-        if isinstance(view, ScrollView):
-            Clock.schedule_once(lambda _dt: view.scroll_to(self.stick_words, padding=8, animate=False), 0)
+        # shown in place (bound to stick_said), and scrolled into view: the answer to this tap
+        view, words = self._ids().view, self._ids().stick_words
+        Clock.schedule_once(lambda _dt: view.scroll_to(words, padding=8, animate=False), 0)
 
     # -- changes -----------------------------------------------------------------------
     def step(self, key: str, by: int) -> None:
         app = self.shell.table.app
-        low, high = {"oled.brightness": (1, 100), BACKUPS_KEPT: (0, 365)}.get(key, (0, 24 * 3600))
-        value = max(low, min(high, app.settings()[key] + by))
+        value = whole_number(key).clamp(app.settings()[key] + by)
         self.shell.attempt(app.change_setting, key, value)
         self.redraw()
 
@@ -252,7 +294,10 @@ class SettingsScreen(ShellScreen):
 
     def power(self, action: power.PowerAction) -> None:
         """Switch off, restart or stop for maintenance; a refusal (no polkit rule, a laptop) in the banner."""
-        run = self.power_run
+        run = self.shell.options.power_run
         refusal = power.perform(action) if run is None else power.perform(action, run=run)
         if refusal is not None:
             self.shell.refuse(str(refusal))
+
+
+load_rules(__file__)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.graphics import Color, Line, Rectangle
+from kivy.properties import BooleanProperty, DictProperty, NumericProperty, StringProperty
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
@@ -15,8 +16,8 @@ from companion.service.names import initials
 from companion.service.stats import player_stats
 from ui import theme
 from ui.players import table_colours
-from ui.screens import ShellScreen, column, row, scrolling_list
-from ui.widgets import Tap, Words
+from ui.screens import ShellScreen, load_rules, show
+from ui.widgets import Words
 
 
 def score_progression(session: Any) -> dict[str, list[int]]:
@@ -31,13 +32,16 @@ def score_progression(session: Any) -> dict[str, list[int]]:
 
 
 class ProgressionChart(Widget):
-    """Lines of scores over the moves; redrawn whenever its size or data changes."""
+    """Lines of scores over the moves; drawn again whenever its size or data changes."""
 
-    def __init__(self, series: dict[str, list[int]], colours: dict[str, Any], tags: dict[str, str],
-                 **kwargs: Any) -> None:
+    #: Each player's score after every move, their piece colours and initials.
+    series = DictProperty({})
+    colours = DictProperty({})
+    tags = DictProperty({})
+
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.series, self.colours, self.tags = series, colours, tags
-        self.bind(pos=self.draw, size=self.draw)
+        self.bind(pos=self.draw, size=self.draw, series=self.draw)
 
     def draw(self, *_args: Any) -> None:
         self.canvas.clear()
@@ -77,72 +81,113 @@ class ProgressionChart(Widget):
                                   bold=True, color=theme.TEXT, pos=(left + width + 4, y), size=(46, 24)))
 
 
+#: The table's column headers after the player's name.
+HEADERS = ("ui.stats.played", "ui.stats.won", "ui.stats.average", "ui.stats.best")
+
+
 class StatsScreen(ShellScreen):
-    """The table of every player's record, and a finished game's progression (step through them)."""
+    """The table of every player's record, and a finished game's progression (step through them).
+
+    Layout: ``stats.kv``. The table's cells are kept and their words changed
+    (only added or taken off when the count changes); the chart is one widget
+    whose data is set.
+    """
+
+    #: Whether any game is finished (the table has columns then, else one line saying none).
+    has_stats = BooleanProperty(False)
+    #: The stored games one step older and newer than the one charted (0: none).
+    older = NumericProperty(0)
+    newer = NumericProperty(0)
+    chart_title = StringProperty("")
+    #: Said instead of a chart (no finished game, a damaged one).
+    note = StringProperty("")
 
     def __init__(self, shell: Any, **kwargs: Any) -> None:
         super().__init__(shell, **kwargs)
         self.shown_game: int | None = None
+        self.cells: list[Words] = []
+        self.chart: ProgressionChart = self.ids.chart
 
-    def redraw(self) -> None:
-        self.clear_widgets()
+    def refresh(self) -> None:
         app = self.shell.table.app
-        body = column()
-        body.add_widget(self.home_row(text("ui.stats.title")))
-        area = row(size_hint_y=1, height=0)
-        view, grid = scrolling_list(columns=5)
-        grid.cols_minimum = {0: 120, 1: 72, 2: 72, 3: 72, 4: 72}  # the longest Hungarian header fits
         stats = player_stats(app.store.results(), GAMES)
+        self.has_stats = bool(stats)
+        self._fill_table(self._table_cells(stats) if stats else [{"text": text("ui.stats.none")}])
+        self._progression()
+
+    @staticmethod
+    def _table_cells(stats: Any) -> list[dict[str, Any]]:
+        """The table's cells in reading order: a header row per game, then a row per player."""
+        plain = {"bold": False, "color": theme.TEXT, "halign": "left"}
+        cells: list[dict[str, Any]] = []
         current = None
         for entry in stats:
             if entry.game != current:
                 current = entry.game
-                grid.add_widget(Words(text=get_game(entry.game).title, bold=True, color=theme.ACCENT))
-                for code in ("ui.stats.played", "ui.stats.won", "ui.stats.average", "ui.stats.best"):
-                    grid.add_widget(Words(text=text(code), color=theme.TEXT_QUIET, halign="right"))
-            grid.add_widget(Words(text=entry.player))
-            for value in (entry.played, entry.won, f"{entry.average:.1f}", entry.best):
-                grid.add_widget(Words(text=str(value), halign="right"))
-        if not stats:
-            grid.cols = 1
-            grid.add_widget(Words(text=text("ui.stats.none")))
-        area.add_widget(view)
-        area.add_widget(self._progression())
-        body.add_widget(area)
-        self.add_widget(body)
+                cells.append({"text": get_game(entry.game).title, "bold": True, "color": theme.ACCENT,
+                              "halign": "left"})
+                cells += [{**plain, "text": text(code), "color": theme.TEXT_QUIET, "halign": "right"}
+                          for code in HEADERS]
+            cells.append({**plain, "text": entry.player})
+            cells += [{**plain, "text": str(value), "halign": "right"}
+                      for value in (entry.played, entry.won, f"{entry.average:.1f}", entry.best)]
+        return cells
 
-    def _progression(self) -> Any:
+    def _fill_table(self, cells: list[dict[str, Any]]) -> None:
+        """As many cells as words to show, each set to its words and looks."""
+        grid = self.ids.table
+        while len(self.cells) < len(cells):
+            self.cells.append(Words())
+            grid.add_widget(self.cells[-1])
+        while len(self.cells) > len(cells):
+            grid.remove_widget(self.cells.pop())
+        plain = {"bold": False, "color": theme.TEXT, "halign": "left"}
+        for cell, looks in zip(self.cells, cells, strict=True):
+            for name, value in {**plain, **looks}.items():
+                setattr(cell, name, value)
+
+    def _progression(self) -> None:
+        """The chart of the game stepped to (the newest first), with the steps to older and newer ones."""
         app = self.shell.table.app
         finished = [s for s in app.sessions() if s.is_finished]
-        panel = column(padding=0, size_hint_x=None, width=320)
+        self.older = self.newer = 0
+        self.chart_title = self.note = ""
+        self.chart.series = {}
         if not finished:
-            panel.add_widget(Words(text=text("ui.stats.no_chart")))
-            return panel
+            self.note = text("ui.stats.no_chart")
+            self._show_parts(steps=False, chart=False)
+            return
         ids = [s.id for s in finished]
         if self.shown_game not in ids:
             self.shown_game = ids[0]
         at = ids.index(self.shown_game)
         stored = finished[at]
-        steps = row()
-        earlier = Tap(text=text("ui.stats.older"), disabled=at + 1 >= len(ids))
-        earlier.bind(on_release=lambda *_: self._show(ids[at + 1]))
-        later = Tap(text=text("ui.stats.newer"), disabled=at == 0)
-        later.bind(on_release=lambda *_: self._show(ids[at - 1]))
-        steps.add_widget(earlier)
-        steps.add_widget(later)
-        panel.add_widget(steps)
-        panel.add_widget(Words(text=text("ui.stats.chart_title", game=get_game(stored.game).title,
-                                         date=stored.started.astimezone().strftime("%Y-%m-%d"))))
+        self.older = ids[at + 1] if at + 1 < len(ids) else 0
+        self.newer = ids[at - 1] if at > 0 else 0
+        self.chart_title = text("ui.stats.chart_title", game=get_game(stored.game).title,
+                                date=stored.started.astimezone().strftime("%Y-%m-%d"))
         try:
             session = app.open_game(stored.id).session
         except Exception as error:  # a damaged game: say so, keep the screen
-            panel.add_widget(Words(text=str(error)))
-            return panel
-        colours = table_colours(app, stored.game, stored.players, stored.setup)
-        self.chart = ProgressionChart(score_progression(session), colours, initials(stored.players))
-        panel.add_widget(self.chart)
-        return panel
+            self.note = str(error)
+            self._show_parts(steps=True, chart=False)
+            return
+        self.chart.colours = table_colours(app, stored.game, stored.players, stored.setup)
+        self.chart.tags = initials(stored.players)
+        self.chart.series = score_progression(session)
+        self._show_parts(steps=True, chart=True)
 
-    def _show(self, session_id: int) -> None:
+    def _show_parts(self, steps: bool, chart: bool) -> None:
+        ids = self.ids
+        show(ids.steps, steps)
+        show(ids.chart_title, steps)
+        show(ids.note, not chart)
+        show(ids.chart, chart)
+
+    def show_game(self, session_id: int) -> None:
+        """Chart the stored game ``session_id`` (an older or newer one)."""
         self.shown_game = session_id
         self.redraw()
+
+
+load_rules(__file__)

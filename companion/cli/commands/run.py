@@ -178,15 +178,14 @@ def run_touchscreen(app: Companion, live: LiveGame | None, config: Any = None) -
 
     rotation = int(config["screen.rotation"]) if config is not None else 0
     kiosk = prepare(rotation=rotation)  # before Kivy is imported
-    from ui.app import run_app
-    from ui.screens.settings import SettingsScreen
+    from ui.app import ShellOptions, run_app
 
-    if config is not None:
-        SettingsScreen.stick_mount = config["backup.stick"]  # where "back up to the stick" writes
+    # where "back up to the stick" writes
+    options = ShellOptions(stick_mount=config["backup.stick"]) if config is not None else ShellOptions()
     table = Table(app)
     if live is not None:
         table.open(live)
-    run_app(table, kiosk=kiosk)
+    run_app(table, kiosk=kiosk, options=options)
     return 0
 
 

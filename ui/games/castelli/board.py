@@ -37,7 +37,7 @@ from kivy.uix.label import Label
 from companion.games.base import IllegalMove, RecordError
 from companion.games.castelli import legal, tables
 from companion.games.castelli.moves import Reveal, shields_json
-from companion.games.castelli.state import State
+from companion.games.castelli.state import Evaluation, State, Unevaluated
 from companion.games.castelli.views import Targets, build_targets, player_views, preview_area, targets
 from companion.games.castelli.words import amount as unit
 from companion.games.castelli.words import card as card_word
@@ -304,9 +304,10 @@ class CastelliBoard(FloatLayout):
 
     def show_followed(self) -> None:
         items = self.followed()
-        if items:
+        pending = self.state.pending
+        if items and pending is not None:  # followed() finds items only after a reveal
             overlay = self.evaluation_overlay()
-            overlay.show(say("ui.castelli.evaluation.after_reveal", space=self.state.pending.space), items)
+            overlay.show(say("ui.castelli.evaluation.after_reveal", space=pending.space), items)
             self.open_overlay(overlay)
 
     def enter_build(self, move: dict[str, Any], widget: Any, overlay: Overlay) -> bool:
@@ -337,7 +338,8 @@ class CastelliBoard(FloatLayout):
             lines.append((say("ui.castelli.area.face_down", count=len(down), spaces=down) if down
                           else say("ui.castelli.area.all_up"), TEXT_QUIET))
         if area in state.done:
-            explained = [e.explanation for e in (*state.evaluations, *state.notes) if e.area == area]
+            explained = ([e.explanation for e in state.evaluations if e.area == area]
+                         + [n.explanation for n in state.notes if n.area == area])
             if explained:
                 lines.append((say("ui.castelli.area.evaluated", explanation=explained[-1]), TEXT))
         elif spec.kind != "plain":
@@ -407,10 +409,10 @@ class CastelliBoard(FloatLayout):
             return lambda w: self._refused_in(picker, self.propose(move, w.flash)) and self.close_overlay()
 
         if play is None:  # not now: proposed anyway, so that the engine says why
-            extra: dict[str, Any] = {"king": {"value": 3},
-                                     "traitor": {"target": next(p for p in self.players if p != player)},
-                                     "peasant": {"area": ""}, "prince": {"area": ""},
-                                     "arsonist": {"area": ""}}.get(card, {})
+            extras: dict[str, dict[str, Any]] = {
+                "king": {"value": 3}, "traitor": {"target": next(p for p in self.players if p != player)},
+                "peasant": {"area": ""}, "prince": {"area": ""}, "arsonist": {"area": ""}}
+            extra = extras.get(card, {})
             return [(choice(name, {**base, **extra}, live=False), enter({**base, **extra}))]
         if card == "king":
             return [(choice(say("ui.castelli.cards.king", card=name, value=value), {**base, "value": value}),
@@ -532,7 +534,7 @@ class CastelliBoard(FloatLayout):
         ``companion snapshot``."""
         state = self.state
         written: list[Path] = []
-        last = [*state.evaluations[-1:]] or [*state.notes[-1:]]
+        last: list[Evaluation | Unevaluated] = [*state.evaluations[-1:]] or [*state.notes[-1:]]
         if last:
             overlay = self.open_evaluations(last)
             settle()

@@ -114,7 +114,7 @@ class BoardView(Widget):
     def cell(self) -> float:
         across = self.cols[1] - self.cols[0] + 1 + 2 * MARGIN
         down = self.rows[1] - self.rows[0] + 1 + 2 * MARGIN
-        return max(1.0, min(self.width / across, self.height / down, MAX_CELL))
+        return float(max(1.0, min(self.width / across, self.height / down, MAX_CELL)))
 
     def origin(self) -> tuple[float, float]:
         """The top-left corner of the grid (without the margin), centred in the widget."""
@@ -133,7 +133,8 @@ class BoardView(Widget):
         """A space's or an area's centre, in window coordinates (where a finger taps it)."""
         thing = self.layout.spaces.get(name) or self.layout.areas[name]
         x, y, side = self.box(thing.at)
-        return self.to_window(x + side / 2, y + side / 2)
+        wx, wy = self.to_window(x + side / 2, y + side / 2)
+        return float(wx), float(wy)
 
     def hit(self, x: float, y: float) -> tuple[str, str] | None:
         """("space" | "area", name) under the point (parent coordinates), or None."""

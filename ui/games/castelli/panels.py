@@ -28,9 +28,15 @@ TRACK_COLOURS = {r: GIFT_COLOURS[r] for r in tables.RESOURCES}
 class Tracks(Widget):
     """Three rows of five pips: wood, grain, stone, filled up to what the player holds."""
 
+    def __init__(self, **kwargs: Any) -> None:
+        #: What is drawn: the amounts, the position and the size (the same again draws nothing).
+        #: Set first: the size given to the constructor already calls on_size.
+        self._shown: tuple[tuple[int, ...], tuple[float, ...], tuple[float, ...]] | None = None
+        super().__init__(**kwargs)
+
     def show(self, held: Mapping[str, int]) -> None:
         key = (tuple(held.values()), tuple(self.pos), tuple(self.size))
-        if getattr(self, "_shown", None) == key:
+        if self._shown == key:
             return
         self._shown = key
         self.canvas.clear()
@@ -49,14 +55,14 @@ class Tracks(Widget):
                     self.canvas.add(Line(rectangle=(x + 0.5, y + 0.5, pip_w - 1, pip_h - 1), width=1))
 
     def on_size(self, *_args: Any) -> None:
-        if getattr(self, "_shown", None):
-            self._redo()
+        self._redo()
 
     def on_pos(self, *_args: Any) -> None:
-        if getattr(self, "_shown", None):
-            self._redo()
+        self._redo()
 
     def _redo(self) -> None:
+        if self._shown is None:
+            return
         held = dict(zip(tables.RESOURCES, self._shown[0], strict=True))
         self._shown = None
         self.show(held)

@@ -103,7 +103,7 @@ class ResolverScreen(ShellScreen):
         """The open Castelli game's colours, neutral rule and mine (once per game); else all colours play."""
         session = self.shell.table.session
         state = session.state if session is not None and session.game.name == "castelli" else None
-        if state is None:
+        if session is None or state is None:
             if self._from_game is not None or not self.question.players:
                 self.question.players = {c: self.seat(c) for c in tables.COLORS}
                 self.question.neutral = tables.NEUTRAL_CHOICES[0]

@@ -104,6 +104,7 @@ class SanGimignanoBoard(FloatLayout):
 
         body = BoxLayout(orientation="horizontal", spacing=SPACING, padding=(SPACING, SPACING),
                          size_hint=(1, 1), pos_hint={"x": 0, "y": 0})
+        self.map = HexMap()
         self.controls = MapControls(orientation="horizontal", spacing=6, size_hint_y=None, height=TOUCH)
         self.zoom_in = TapButton(text="+", font_size=28, size_hint_x=None, width=TOUCH)
         self.zoom_in.bind(on_release=lambda _w: self.map.zoom(ZOOM_STEP))
@@ -126,7 +127,6 @@ class SanGimignanoBoard(FloatLayout):
         self.keys = {guild: GuildKey(swatch=list(self.guild_colours[guild])) for guild in state.guilds}
         for key in self.keys.values():
             self.legend.add_widget(key)
-        self.map = HexMap()
         self.map.bind(on_space=lambda _m, space: self.tap_space(space),
                       on_position=lambda _m, at: self.tap_position(at))
         middle.add_widget(self.legend)
@@ -147,9 +147,9 @@ class SanGimignanoBoard(FloatLayout):
         #: The palette of segment types, or the orientations (or groups) to choose from.
         self.choices = GridLayout(cols=4, spacing=4, size_hint_y=None, height=2 * TOUCH + 4)
         self.palette: dict[tuple[str, str, str], SegmentPicture] = {}
-        colours = [[guild, list(colour)] for guild, colour in self.guild_colours.items()]
+        swatches = [[guild, list(colour)] for guild, colour in self.guild_colours.items()]
         for kind in self.types:
-            key = SegmentPicture(edges=list(geometry.rotations(kind)[0]), colours=colours)
+            key = SegmentPicture(edges=list(geometry.rotations(kind)[0]), colours=swatches)
             key.bind(on_release=lambda w, k=kind: self.tap_type(k, w))
             self.palette[kind] = key
         panel.add_widget(self.choices)

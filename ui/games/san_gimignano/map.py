@@ -130,16 +130,16 @@ class HexMap(StencilView):
         at = (space[0], space[1])
         edge = first_edges(self.scene.segments[at])[space[2]]
         x, y = self.view.space_centre(at, edge)
-        return self.to_window(self.x + x, self.y + y)
+        return window_point(self.to_window(self.x + x, self.y + y))
 
     def point_of_position(self, at: Position) -> tuple[float, float]:
         assert self.view is not None
         x, y = self.view.centre(at)
-        return self.to_window(self.x + x, self.y + y)
+        return window_point(self.to_window(self.x + x, self.y + y))
 
     def shows(self, point: tuple[float, float]) -> bool:
         """Whether a window point lies inside the map (not hidden by the clipping)."""
-        return self.collide_point(*self.to_widget(*point))
+        return bool(self.collide_point(*self.to_widget(*point)))
 
     # -- touches -------------------------------------------------------------------------------
     def on_touch_down(self, touch: Any) -> bool:
@@ -335,3 +335,9 @@ def _shrunk(corners: list[tuple[float, float]], factor: float) -> list[tuple[flo
     mx = sum(x for x, _ in corners) / len(corners)
     my = sum(y for _, y in corners) / len(corners)
     return [(mx + (x - mx) * factor, my + (y - my) * factor) for x, y in corners]
+
+
+def window_point(point: Any) -> tuple[float, float]:
+    """A point Kivy's ``to_window`` gave (untyped: Kivy has no stubs) as the floats it holds."""
+    x, y = point
+    return float(x), float(y)

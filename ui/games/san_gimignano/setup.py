@@ -247,8 +247,8 @@ class SanGimignanoSetup(BoxLayout):
         if self.selected is None:
             widget.flash()
             return
-        edges = self.layout[self.selected]
-        self.layout[self.selected] = tuple(edges[(i - 1) % 6] for i in range(6))
+        first, second, third, fourth, fifth, sixth = self.layout[self.selected]
+        self.layout[self.selected] = (sixth, first, second, third, fourth, fifth)
         self.refresh()
 
     # -- starting --------------------------------------------------------------------------------
