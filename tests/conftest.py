@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,15 @@ UNTIMED = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 settings.register_profile("dev", **UNTIMED)
 settings.register_profile("ci", derandomize=True, print_blob=True, **UNTIMED)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+# The touchscreen tests draw in an offscreen window with Mesa's software renderer (llvmpipe),
+# where Kivy's default multisampling makes every frame and every label's texture cost several
+# times what it costs without (two of the Castelli board's scenarios: 10.2 s of CPU with it,
+# 4.5 s without; docs/performance.md, "The test suite"). The tests look at
+# widgets, touches, texts and whole-pixel colours, never at antialiased edges, so they draw
+# without it; child processes (the board kits, `companion run`) inherit the setting, and a
+# value set by whoever runs the tests wins. The appliance keeps Kivy's default.
+os.environ.setdefault("KCFG_GRAPHICS_MULTISAMPLES", "0")
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES = DATA / "examples"
@@ -68,3 +78,44 @@ def _english_unless_asked(monkeypatch):
 def shots(tmp_path: Path) -> Path:
     """Where a UI test saves its screenshots for review: ``$UI_SCREENSHOTS`` when set, else a temp folder."""
     return Path(os.environ.get("UI_SCREENSHOTS") or tmp_path / "shots")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """On an xdist worker, temporary folders of the same shape as in one process.
+
+    xdist puts a worker's ``tmp_path`` one level deeper than pytest does
+    (``.../pytest-76/popen-gw0/test_x0``), and the CLI's messages cut a value
+    (a path) longer than 80 characters with an ellipsis: the tests that read
+    such a message back would fail only under xdist. A worker that was handed
+    xdist's folder inside pytest's own numbered one makes its own numbered folder
+    instead, as a single pytest process does (same place, same retention).
+    A ``--basetemp`` given on the command line is left as it is.
+    """
+    if not hasattr(config, "workerinput") or not config.option.basetemp:
+        return
+    given = Path(config.option.basetemp)
+    if given.name.startswith("popen-") and re.fullmatch(r"pytest-\d+", given.parent.name) \
+            and given.parent.parent.name.startswith("pytest-of-"):
+        config.option.basetemp = None
+
+
+#: Test modules that take the longest, begun first so that no long one is left for the end
+#: while the other worker idles: the touchscreen's (``test_ui_*``: a window, frames drawn in
+#: software) and these. Order only; every test runs wherever it is listed.
+LONGEST_FIRST = ("test_ui_", "test_crash_consistency", "test_power_loss_app", "test_damaged_store_kiosk",
+                 "test_contract", "test_headless_appliance")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Put the longest test modules first (pyproject.toml's ``--dist loadfile --no-loadscope-reorder``).
+
+    ``pytest`` runs on two workers, each taking whole test files (so a module's
+    shared fixture, such as the Castelli board's child process playing every
+    scenario, is set up once) in the order collected: long files first, and the
+    many short ones after them even out the end.
+    """
+    def longest_first(item: pytest.Item) -> int:
+        return 0 if item.path.stem.startswith(LONGEST_FIRST) else 1
+
+    items.sort(key=longest_first)  # stable: within each part, collection order

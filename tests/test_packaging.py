@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
 import tomllib
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,3 +56,38 @@ def test_the_constraints_pin_kivy_and_pillow_exactly() -> None:
             pins[name.lower()] = version
     assert {"kivy", "pillow"} <= set(pins)
     assert all(re.fullmatch(r"\d+(\.\d+)+", v) for v in pins.values())
+
+
+@pytest.mark.parametrize("pytest_exit", [0, 1, 5])
+def test_ci_fails_when_pytest_fails_or_collects_nothing(tmp_path: Path, pytest_exit: int) -> None:
+    """``.ci/run`` exits with pytest's status: a failed test (1) and no test collected (5) fail CI.
+
+    The script runs on a copy of itself with stand-ins for ``python3`` (whose ``-m venv``
+    makes a ``.venv`` whose ``pip`` succeeds and whose ``pytest`` exits ``pytest_exit``).
+    """
+    (tmp_path / ".ci").mkdir()
+    shutil.copy(ROOT / ".ci" / "run", tmp_path / ".ci" / "run")
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    python3 = tools / "python3"
+    python3.write_text(
+        "#!/bin/sh\n"
+        "mkdir -p .venv/bin\n"
+        "printf '#!/bin/sh\\nexit 0\\n' > .venv/bin/pip\n"
+        f"printf '#!/bin/sh\\necho pytest ran\\nexit {pytest_exit}\\n' > .venv/bin/pytest\n"
+        "chmod +x .venv/bin/pip .venv/bin/pytest\n", encoding="utf-8")
+    python3.chmod(0o755)
+    env = {**os.environ, "PATH": f"{tools}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run(["bash", str(tmp_path / ".ci" / "run")], env=env, capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert "pytest ran" in done.stdout
+    assert done.returncode == pytest_exit
+
+
+def test_the_readmes_pytest_runs_on_two_xdist_workers() -> None:
+    """The bare ``pytest`` of the README spreads the suite over two processes (docs/performance.md)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    addopts = config["tool"]["pytest"]["ini_options"]["addopts"].split()
+    assert addopts[addopts.index("-n") + 1] == "2"
+    assert addopts[addopts.index("--dist") + 1] == "loadfile"
+    assert "pytest-xdist" in {_name(r) for r in _project()["optional-dependencies"]["dev"]}

@@ -20,7 +20,7 @@ from typing import Any
 
 _KIVY_HOME = tempfile.mkdtemp(prefix="kivy-home-")
 atexit.register(shutil.rmtree, _KIVY_HOME, True)
-os.environ.setdefault("KIVY_HOME", _KIVY_HOME)
+os.environ["KIVY_HOME"] = _KIVY_HOME  # this process's own, also under xdist beside another worker
 os.environ.setdefault("KIVY_NO_FILELOG", "1")
 
 from ui.kivy_setup import prepare  # noqa: E402  (imports no Kivy)
@@ -135,8 +135,33 @@ def texts(root: Widget | None = None) -> list[str]:
     return [w.text for w in walk(root) if isinstance(getattr(w, "text", None), str) and w.text]
 
 
-def into_view(widget: Widget) -> None:
-    """Scroll the lists holding ``widget`` until it is on the screen (as a finger would)."""
+def settled(widget: Widget) -> tuple[float, float]:
+    """Where ``widget``'s centre is on the window once the layout has stopped moving it.
+
+    A screen drawn anew (a language switch, a redraw) lays out over a few
+    frames: labels wrap once their text is rendered, rows grow, a scrolled list
+    shifts. How many frames that takes depends on what Kivy has cached from
+    earlier tests in the process, so a finger aimed after a fixed number of
+    frames could land on the row above (the tests run on two worker processes,
+    in an order that varies). Frames run until the centre is the same in two in a row.
+    """
+    last: list[tuple[float, float]] = []
+
+    def still() -> bool:
+        now = tuple(widget.to_window(*widget.center))
+        same = bool(last) and last[-1] == now
+        last.append(now)  # type: ignore[arg-type]
+        return same
+
+    wait_for(still, f"{widget} to stop moving")
+    return last[-1]
+
+
+def into_view(widget: Widget) -> tuple[float, float]:
+    """Scroll the lists holding ``widget`` until it is on the screen (as a finger would).
+
+    Returns where its centre then is on the window, laid out (:func:`settled`).
+    """
     from kivy.uix.scrollview import ScrollView
 
     parent = widget.parent
@@ -145,15 +170,16 @@ def into_view(widget: Widget) -> None:
         # factory imports it as kivy.uix.recycleview.__init__, a second copy of the module)
         recycled = any(cls.__name__ == "RecycleView" for cls in type(parent).__mro__)
         if isinstance(parent, ScrollView) and not recycled:
+            settled(widget)  # scroll to where it will stay, not to where it is in mid-layout
             parent.scroll_to(widget, padding=8, animate=False)
             pump(2)
         parent = parent.parent
+    return settled(widget)
 
 
 def tap(widget: Widget) -> None:
     """A finger on the middle of ``widget`` and off again."""
-    into_view(widget)
-    x, y = widget.to_window(*widget.center)
+    x, y = into_view(widget)
     touch = UnitTestTouch(x, y)
     touch.touch_down()
     pump(1)
@@ -163,8 +189,7 @@ def tap(widget: Widget) -> None:
 
 def hold(widget: Widget, until: Callable[[], Any], what: str) -> None:
     """A finger held on ``widget`` until ``until()`` (the long press has acted), then lifted."""
-    into_view(widget)
-    x, y = widget.to_window(*widget.center)
+    x, y = into_view(widget)
     touch = UnitTestTouch(x, y)
     touch.touch_down()
     try:
