@@ -36,9 +36,6 @@ REGISTRIES = {
 #: Each entry is a debt to pay, not a place where a name is welcome: the list may only shrink.
 PENDING = {
     "companion/service/settings.py": "per-game setting keys and checks (the settings table is being rebuilt)",
-    "companion/games/messages.py": "a docstring's example code (the module is being rewritten)",
-    "companion/i18n/__init__.py": "the docstring lists the catalogue files (the package is being rewritten)",
-    "ui/theme.py": "the tower styles' colour bands (belong in ui/games/campanile/)",
     "ui/screens/settings.py": "the guild settings' rows (the settings screen is being built from the table)",
 }
 

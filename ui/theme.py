@@ -74,21 +74,6 @@ NO_COLOUR = rgb("#5b6673")
 #: A black piece on the dark background needs an outline to be seen at all.
 MARKER_OUTLINE = rgb("#c3cad4")
 
-#: Campanile's five tower styles (a setup may name others: they get :data:`NO_COLOUR`).
-TOWER_COLOURS: dict[str, Colour] = {
-    "grey": rgb("#9aa0a6"),
-    "brown": rgb("#9a6332"),
-    "red": rgb("#d7263d"),
-    "blue": rgb("#2f6fdb"),
-    "yellow": rgb("#f2c500"),
-}
-
-
-def tower_colour(name: str) -> Colour:
-    """A Campanile tower style's colour band; :data:`NO_COLOUR` for a style the box does not have."""
-    return TOWER_COLOURS.get(name, NO_COLOUR)
-
-
 def piece_colour(name: str | None) -> Colour:
     """The colour for a piece colour's name; :data:`NO_COLOUR` for none or an unknown one."""
     return PIECE_COLOURS.get(name or "", NO_COLOUR)

@@ -1,6 +1,6 @@
 """Messages as data: a code and its parameters, rendered by the catalogues outside the engines.
 
-Engines say *what* happened ("castelli.sell.mine_short" with ``silver=3``),
+Engines say *what* happened (a code such as ``<game>.sell.mine_short`` with ``silver=3``),
 never in which words: the words live in the catalogues (``companion/locale``),
 one per language, so the same refusal reads in English or Hungarian and a
 ``--json`` output carries the code and its parameters the same on every

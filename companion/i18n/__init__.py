@@ -5,8 +5,8 @@ Two kinds of catalogue, both gettext ``.po`` files under ``companion/locale``:
 - the **message catalogues** (one set per language, English included) map a
   **message code** to its text. They are split by area so that each is small
   and owned by one part of the code: ``messages.po`` (the core and the CLI),
-  ``campanile.po``, ``castelli.po``, ``san_gimignano.po``, ``hardware.po``,
-  ``ui.po`` …; every ``.po`` of a language except ``argparse.po`` belongs to
+  one ``<game>.po`` per game, ``hardware.po``, ``ui.po`` …; every ``.po``
+  of a language except ``argparse.po`` belongs to
   one merged catalogue, and a code is defined in exactly one file. They
   give a code its text: engines and the core return codes with parameters
   (:class:`~companion.games.messages.Message`), and :func:`render` puts them

@@ -31,7 +31,7 @@ from companion.games.campanile.views import Targets, markers_left, standings, ta
 from companion.i18n import current_language
 from companion.i18n import text as say
 from companion.service.table import Table
-from ui.games.campanile.widgets import HoldButton, PieceBadge, TapButton, TowerHead
+from ui.games.campanile.widgets import HoldButton, PieceBadge, TapButton, TowerHead, tower_colour
 from ui.games.campanile.words import flag_text, tower_name
 from ui.players import initials, table_colours
 from ui.theme import (
@@ -43,7 +43,6 @@ from ui.theme import (
     TOUCH,
     piece_colour,
     text_on,
-    tower_colour,
 )
 
 STORIES = (1, 2, 3)

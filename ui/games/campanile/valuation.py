@@ -23,7 +23,7 @@ from kivy.uix.widget import Widget
 from companion.games.campanile.state import CampanileState, FlagResult
 from companion.games.campanile.views import preview
 from companion.i18n import text as say
-from ui.games.campanile.widgets import PieceBadge, TapButton, TowerTag
+from ui.games.campanile.widgets import PieceBadge, TapButton, TowerTag, tower_colour
 from ui.games.campanile.words import flag_text, tower_name
 from ui.theme import (
     BACKGROUND,
@@ -34,7 +34,6 @@ from ui.theme import (
     TOUCH,
     piece_colour,
     text_on,
-    tower_colour,
 )
 
 

@@ -20,9 +20,24 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
-from ui.theme import FLASH_SECONDS, LONG_PRESS_SECONDS, TEXT
+from ui.theme import FLASH_SECONDS, LONG_PRESS_SECONDS, NO_COLOUR, TEXT, Colour, rgb
 
 #: The look of every Campanile widget, in one file beside the board's module.
+#: Campanile's five tower styles (a setup may name others: they get :data:`NO_COLOUR`).
+TOWER_COLOURS: dict[str, Colour] = {
+    "grey": rgb("#9aa0a6"),
+    "brown": rgb("#9a6332"),
+    "red": rgb("#d7263d"),
+    "blue": rgb("#2f6fdb"),
+    "yellow": rgb("#f2c500"),
+}
+
+
+def tower_colour(name: str) -> Colour:
+    """A tower style's colour band; :data:`NO_COLOUR` for a style the box does not have."""
+    return TOWER_COLOURS.get(name, NO_COLOUR)
+
+
 KV = Path(__file__).with_name("campanile.kv")
 if str(KV) not in Builder.files:
     Builder.load_file(str(KV))
