@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.console.display import shown_line
+from companion.games.campanile.descriptor import TWO_PLAYER_FLAGS as CAMPANILE_TWO_PLAYER_FLAGS
 from companion.service.app import Companion
-from companion.service.settings import CAMPANILE_TWO_PLAYER_FLAGS
 from companion.storage.migrations import MIGRATIONS
 from companion.storage.paths import DB_FILENAME
 from companion.storage.store import Store, StoreError, damaged_message

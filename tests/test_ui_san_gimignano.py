@@ -364,7 +364,8 @@ def keep_button(field: Any) -> Any:
 
 
 def test_guild_names_and_colours_come_from_the_settings_screen(shell: Any, shots: Path) -> None:
-    from companion.service.settings import SAN_GIMIGNANO_GUILD_COLOURS, SAN_GIMIGNANO_GUILDS
+    from companion.games.san_gimignano.descriptor import GUILD_COLOURS as SAN_GIMIGNANO_GUILD_COLOURS
+    from companion.games.san_gimignano.descriptor import GUILDS as SAN_GIMIGNANO_GUILDS
     from ui.games.san_gimignano.widgets import GUILD_RGB
 
     shell.go("settings")

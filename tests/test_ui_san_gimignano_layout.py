@@ -13,12 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.games.san_gimignano import geometry
-from companion.service.settings import (
-    SAN_GIMIGNANO_GUILD_COLOURS,
-    SAN_GIMIGNANO_GUILDS,
-    SettingError,
-    check_setting,
-)
+from companion.games.san_gimignano.descriptor import GUILD_COLOURS as SAN_GIMIGNANO_GUILD_COLOURS
+from companion.games.san_gimignano.descriptor import GUILDS as SAN_GIMIGNANO_GUILDS
+from companion.service.settings import SettingError, check_setting
 from tests.refusals import assert_words
 from ui.games.san_gimignano.layout import View, first_edges, fit, space_at, zoomed
 

@@ -14,7 +14,7 @@ from tests.refusals import assert_words
 ROOT = Path(__file__).resolve().parent.parent
 CODE = re.compile(r"""["'](ui\.san_gimignano\.[a-z_.0-9]+)["']""")
 SOURCES = [*(ROOT / "ui" / "games" / "san_gimignano").glob("*.py"), ROOT / "ui" / "screens" / "settings.py",
-           ROOT / "companion" / "service" / "settings.py"]
+           ROOT / "companion" / "games" / "san_gimignano" / "descriptor.py"]
 
 
 def codes_named() -> set[str]:

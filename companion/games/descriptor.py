@@ -60,6 +60,26 @@ class NewGame:
     setup: Mapping[str, Any]
 
 
+def split_words(value: str) -> list[str]:
+    """A setting's list typed by commas ("a, b, c"), each word stripped."""
+    return [word.strip() for word in value.split(",")]
+
+
+@dataclass(frozen=True)
+class TableSetting:
+    """A setting players change that belongs to one game (its guild names, say): the settings
+    table (:mod:`companion.service.settings`) and the settings screen take it from here."""
+
+    #: Its key in the store, under the game's own prefix.
+    key: str
+    #: Its value until the players change it.
+    default: Any
+    #: ``check(value)``: ``None`` for a value the game can use, else the message saying why not.
+    check: Callable[[Any], Message | None]
+    #: The message code of the words beside it on the settings screen.
+    label: str
+
+
 #: ``defaults(new, table) -> (options, setup)``: the game's options and setup with what the table
 #: supplies by default filled in (never overriding what the players gave); may raise :class:`SetupNeeded`.
 Defaults = Callable[[NewGame, TableSettings], tuple[dict[str, Any], dict[str, Any]]]
@@ -94,6 +114,9 @@ class GameDescriptor:
     setting_keys: tuple[str, ...] = ()
     #: What a new game gets from the table by default (see :data:`Defaults`).
     defaults: Defaults = no_defaults
+    #: The game's simple settings players change (a subset of :attr:`setting_keys`; the others,
+    #: such as a flag table or stored boards, have structured values and a service part of their own).
+    settings: tuple[TableSetting, ...] = ()
 
     def __post_init__(self) -> None:
         # a descriptor is shared by every layer: nobody may change its hints behind the others' backs

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.games.base import Game, RecordError
-from companion.games.descriptor import GameDescriptor, NewGame, SetupNeeded, seat_colours
+from companion.games.descriptor import GameDescriptor, NewGame, SetupNeeded, seat_colours, split_words
 from companion.games.messages import Message, msg
 from companion.games.registry import descriptor, descriptors, get_game
 from companion.service import bgstats
@@ -39,7 +39,6 @@ from companion.service.settings import (
     bgg_id_key,
     check_setting,
     effective_settings,
-    split_words,
 )
 from companion.storage.store import Clock, GameLookup, Result, SessionRow, Store, StoreError, StoreJournal
 from companion.system.clock import clock_is_sure

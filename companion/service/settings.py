@@ -17,16 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.messages import Message, msg
-from companion.games.registry import GAMES
+from companion.games.registry import GAMES, descriptors
 from companion.i18n import LANGUAGES as CATALOGUE_LANGUAGES
-
-#: The Campanile 2-player flag table the players confirmed from their cards:
-#: ``{"intermezzo": [[...], ...4], "finito": [[...], ...5]}``.
-CAMPANILE_TWO_PLAYER_FLAGS = "campanile.flags.2p"
-
-#: Castelli boards entered on this companion: ``{name: board JSON}``. A game
-#: started on one carries the board inline in its setup.
-CASTELLI_BOARDS = "castelli.boards"
 
 #: How many daily automatic backups the data directory's ``backups/`` keeps
 #: (a whole number; 0 turns them off). See :mod:`companion.storage.backup`.
@@ -36,13 +28,6 @@ BACKUPS_KEPT = "backups.kept"
 #: open the store speak unless ``--lang`` or ``$COMPANION_LANG`` says otherwise.
 LANGUAGE = "language"
 
-#: San Gimignano's four guild names for new games, by commas ("guild-1, guild-2, guild-3, guild-4"):
-#: the rulebook names none. A game keeps the names in its own record.
-SAN_GIMIGNANO_GUILDS = "san_gimignano.guilds"
-#: The colours the touchscreen draws the four guilds in, by commas, in the order of the guilds.
-SAN_GIMIGNANO_GUILD_COLOURS = "san_gimignano.guild_colours"
-#: The colours a guild may be drawn in (the touchscreen's palette has each).
-GUILD_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple", "orange", "brown", "grey")
 
 #: The languages the companion's messages come in (those with catalogues).
 LANGUAGES: tuple[str, ...] = CATALOGUE_LANGUAGES
@@ -97,29 +82,6 @@ def _short_text(limit: int) -> Callable[[Any], Message | None]:
     return check
 
 
-def split_words(value: str) -> list[str]:
-    """A setting's list typed by commas ("a, b, c"), each word stripped."""
-    return [word.strip() for word in value.split(",")]
-
-
-def _four_guilds(value: Any) -> Message | None:
-    if not isinstance(value, str):
-        return msg("app.setting.not_text", value=repr(value))
-    names = split_words(value)
-    if len(names) != 4 or not all(names) or len({n.casefold() for n in names}) != 4 or len(value) > 120:
-        return msg("ui.san_gimignano.setting.guilds", value=repr(value))
-    return None
-
-
-def _four_colours(value: Any) -> Message | None:
-    if not isinstance(value, str):
-        return msg("app.setting.not_text", value=repr(value))
-    colours = split_words(value)
-    if len(colours) != 4 or len(set(colours)) != 4 or not set(colours) <= set(GUILD_COLOURS):
-        return msg("ui.san_gimignano.setting.colours", value=repr(value), colours=", ".join(GUILD_COLOURS))
-    return None
-
-
 @dataclass(frozen=True)
 class Setting:
     """One setting a player may change: its key in the store, default and what it accepts."""
@@ -142,8 +104,8 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in [
     Setting("backlight.timeout", 900, WholeNumber(0, DAY)),  # seconds without a touch to light-off (0: never)
     Setting("table.name", "", _short_text(60)),  # this table's name, the location of BG Stats plays
     Setting(BACKUPS_KEPT, 7, WholeNumber(0, 365)),  # daily backups of the store to keep (0: none)
-    Setting(SAN_GIMIGNANO_GUILDS, "guild-1, guild-2, guild-3, guild-4", _four_guilds),  # for new games
-    Setting(SAN_GIMIGNANO_GUILD_COLOURS, "red, blue, green, yellow", _four_colours),  # as drawn
+    # each game's own simple settings (a game's guild names, say), from its descriptor
+    *[Setting(s.key, s.default, s.check) for known in descriptors() for s in known.settings],
     # each game's BoardGameGeek id for BG Stats (0: let the app match it by name)
     *[Setting(_bgg_key(game), 0, WholeNumber(0)) for game in GAMES],
 ]}

@@ -19,13 +19,11 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
-from companion.games.registry import GAMES, get_game
+from companion.games.registry import GAMES, descriptors, get_game
 from companion.i18n import LANGUAGES, text
 from companion.service.settings import (
     BACKUPS_KEPT,
     LANGUAGE,
-    SAN_GIMIGNANO_GUILD_COLOURS,
-    SAN_GIMIGNANO_GUILDS,
     SETTINGS,
     bgg_id_key,
     whole_number,
@@ -47,8 +45,8 @@ STEPPED: dict[str, tuple[int, str]] = {
 #: The message codes of the labels of the settings typed in (the BoardGameGeek ids are worded per game).
 TYPED: dict[str, str] = {
     "table.name": "ui.settings.table_name",
-    SAN_GIMIGNANO_GUILDS: "ui.san_gimignano.settings.guilds",
-    SAN_GIMIGNANO_GUILD_COLOURS: "ui.san_gimignano.settings.colours",
+    # each game's own settings, worded by the game (its descriptor names the message code)
+    **{setting.key: setting.label for known in descriptors() for setting in known.settings},
 }
 
 

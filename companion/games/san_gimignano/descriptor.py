@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.descriptor import GameDescriptor, NewGame, TableSettings
+from companion.games.descriptor import GameDescriptor, NewGame, TableSetting, TableSettings, split_words
+from companion.games.messages import Message, msg
 
 #: The prefix of the game's settings' keys (not message codes).
 SETTINGS = "san_gimignano"
@@ -12,6 +13,28 @@ SETTINGS = "san_gimignano"
 GUILDS = f"{SETTINGS}.guilds"
 #: The setting with the colours the touchscreen draws the four guilds in, by commas.
 GUILD_COLOURS = f"{SETTINGS}.guild_colours"
+#: The colours a guild may be drawn in (the touchscreen's palette has each).
+GUILD_PALETTE: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple", "orange", "brown", "grey")
+
+
+def four_guilds(value: Any) -> Message | None:
+    """Four different guild names by commas (120 characters at most), else why not."""
+    if not isinstance(value, str):
+        return msg("app.setting.not_text", value=repr(value))
+    names = split_words(value)
+    if len(names) != 4 or not all(names) or len({n.casefold() for n in names}) != 4 or len(value) > 120:
+        return msg("ui.san_gimignano.setting.guilds", value=repr(value))
+    return None
+
+
+def four_colours(value: Any) -> Message | None:
+    """Four different colours of :data:`GUILD_PALETTE` by commas, else why not."""
+    if not isinstance(value, str):
+        return msg("app.setting.not_text", value=repr(value))
+    colours = split_words(value)
+    if len(colours) != 4 or len(set(colours)) != 4 or not set(colours) <= set(GUILD_PALETTE):
+        return msg("ui.san_gimignano.setting.colours", value=repr(value), colours=", ".join(GUILD_PALETTE))
+    return None
 
 
 def defaults(new: NewGame, table: TableSettings) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -32,4 +55,10 @@ DESCRIPTOR = GameDescriptor(
     piece_colours=None,  # the rulebook says "four colours" and names none
     setting_keys=(GUILDS, GUILD_COLOURS),
     defaults=defaults,
+    settings=(
+        TableSetting(GUILDS, "guild-1, guild-2, guild-3, guild-4", four_guilds,
+                     "ui.san_gimignano.settings.guilds"),  # for new games
+        TableSetting(GUILD_COLOURS, "red, blue, green, yellow", four_colours,
+                     "ui.san_gimignano.settings.colours"),  # as drawn
+    ),
 )

@@ -34,10 +34,10 @@ from kivy.uix.widget import Widget
 from companion.games.base import IllegalMove
 from companion.games.messages import msg
 from companion.games.san_gimignano import geometry, views
+from companion.games.san_gimignano.descriptor import GUILD_COLOURS
 from companion.games.san_gimignano.layout import segment_types
 from companion.games.san_gimignano.state import State
 from companion.i18n import text as words
-from companion.service.settings import SAN_GIMIGNANO_GUILD_COLOURS
 from companion.service.table import Table
 from ui.games.campanile.widgets import TapButton
 from ui.games.san_gimignano.map import ZOOM_STEP, HexMap, Scene
@@ -89,7 +89,7 @@ class SanGimignanoBoard(FloatLayout):
                                 live.row.setup if live is not None else None)
         self.fills = player_fills(self.players, colours)
         self.initials = initials(self.players)
-        setting = table.app.settings()[SAN_GIMIGNANO_GUILD_COLOURS]
+        setting = table.app.settings()[GUILD_COLOURS]
         self.guild_colours = guild_colours(state.guilds, setting)
         self.guild_tags = {guild: str(index + 1) for index, guild in enumerate(state.guilds)}
         self.types = segment_types(tuple(state.guilds))

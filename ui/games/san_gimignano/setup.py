@@ -26,11 +26,12 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from companion.games.descriptor import split_words
 from companion.games.san_gimignano import geometry, tables
+from companion.games.san_gimignano.descriptor import GUILD_COLOURS, GUILDS
 from companion.games.san_gimignano.layout import default_layout, laid_count, segment_types
 from companion.i18n import text as words
 from companion.service.app import Companion
-from companion.service.settings import SAN_GIMIGNANO_GUILD_COLOURS, SAN_GIMIGNANO_GUILDS, split_words
 from ui.games import StartDetails
 from ui.games.campanile.widgets import TapButton
 from ui.games.san_gimignano.board import guild_name, type_of
@@ -69,8 +70,8 @@ class SanGimignanoSetup(BoxLayout):
         self.players = players
         self.on_confirmed = on_confirmed
         settings = app.settings()
-        self.guilds = tuple(split_words(settings[SAN_GIMIGNANO_GUILDS]))
-        self.colours = guild_colours(self.guilds, settings[SAN_GIMIGNANO_GUILD_COLOURS])
+        self.guilds = tuple(split_words(settings[GUILDS]))
+        self.colours = guild_colours(self.guilds, settings[GUILD_COLOURS])
         self.rules = tables.RULEBOOK
         self.variant = tables.FOUR
         self.count = tables.default_hand(len(players)) if len(players) in tables.RULEBOOK_SETUP else 3

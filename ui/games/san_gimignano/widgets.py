@@ -19,7 +19,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from companion.service.settings import GUILD_COLOURS, split_words
+from companion.games.descriptor import split_words
+from companion.games.san_gimignano.descriptor import GUILD_PALETTE
 from ui.games.campanile.widgets import Flashes, PieceBadge
 from ui.games.san_gimignano.layout import View, first_edges
 from ui.theme import FONT_LARGE, FONT_SMALL, TEXT, TEXT_QUIET, Colour, piece_colour, rgb, text_on
@@ -39,7 +40,7 @@ GUILD_RGB: dict[str, Colour] = {
     "brown": rgb("#7b5636"),
     "grey": rgb("#6e7681"),
 }
-assert set(GUILD_RGB) == set(GUILD_COLOURS)
+assert set(GUILD_RGB) == set(GUILD_PALETTE)
 
 #: Colours for players who have none (the rulebook names none): the board still tells them apart.
 SPARE_PLAYER_COLOURS = ("white", "black", "orange", "purple")
