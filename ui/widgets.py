@@ -125,7 +125,19 @@ def badge(initials: str, colour: str | None) -> Badge:
 
 
 class Field(TextInput):
-    """One line of text to type (a name, a notation move, a number)."""
+    """One line of text to type (a name, a notation move, a number).
+
+    A value put in by the program (a stored setting) shows from its beginning, as a person reads
+    it; Kivy leaves the cursor at the end, so a long value showed only its tail ("ild-1, guild-2").
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bind(text=self._from_the_start)
+
+    def _from_the_start(self, *_: Any) -> None:
+        if not self.focus:  # typing keeps the cursor where the person is typing
+            Clock.schedule_once(lambda _dt: setattr(self, "cursor", (0, 0)) if not self.focus else None)
 
 
 class RefusalBanner(BoxLayout):
