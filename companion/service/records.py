@@ -38,13 +38,18 @@ class Record:
     initial: Any = field(repr=False)
 
 
-class ReplayError(Exception):
-    """A move of a record that the rules refuse; ``str()`` is the one-line message.
+class MoveRefusal(Exception):
+    """A move of a log that the rules refuse: its 0-based ``index``, whose it was, and the rule.
 
-    ``reason`` is the refusal's :class:`Message`, kept as data so that the
-    line reads in the language current when it is shown (``move 7 (Albert):
-    ...``, ``7. lépés (Albert): ...``); :attr:`message` is the whole line.
+    ``reason`` is the refusal's :class:`Message`, kept as data so that the line
+    reads in the language current when it is shown; :attr:`message` is the
+    whole line, worded by the subclass's two message codes (with and without
+    the player); ``str()`` is that line.
     """
+
+    #: The message code of the whole line when the move has a player, and when it has none.
+    by_player = "records.replay.move_by"
+    without_player = "records.replay.move"
 
     def __init__(self, index: int, player: str | None, reason: Message | str) -> None:
         super().__init__(index, player, reason)
@@ -56,12 +61,16 @@ class ReplayError(Exception):
     def message(self) -> Message:
         """The whole line as a message: the move's number, whose it was and the rule."""
         if self.player:
-            return msg("records.replay.move_by", number=self.index + 1, player=one_line(self.player),
+            return msg(self.by_player, number=self.index + 1, player=one_line(self.player),
                        reason=self.reason)
-        return msg("records.replay.move", number=self.index + 1, reason=self.reason)
+        return msg(self.without_player, number=self.index + 1, reason=self.reason)
 
     def __str__(self) -> str:
         return one_line(say(self.message))
+
+
+class ReplayError(MoveRefusal):
+    """A move of a record that the rules refuse (``move 7 (Albert): ...``, ``7. lépés (Albert): ...``)."""
 
 
 def check_players(players: Any, game: Game[Any, Any]) -> tuple[str, ...]:

@@ -17,7 +17,7 @@ from typing import Any, Literal, Protocol
 
 from companion.games.base import Game, IllegalMove, one_line
 from companion.games.messages import Message, msg
-from companion.service.records import ReplayError, replay
+from companion.service.records import MoveRefusal, ReplayError, replay
 
 log = logging.getLogger(__name__)
 
@@ -36,30 +36,15 @@ class SessionError(Exception):
     """A session command that cannot be done (nothing to undo, no such move)."""
 
 
-class AmendRefused(SessionError):
+class AmendRefused(SessionError, MoveRefusal):
     """An amended move makes a later move illegal; nothing was changed.
 
     ``index`` is the 0-based index of the later move that no longer fits;
-    ``reason`` the rule's :class:`Message`, so the line reads in the language
-    current when it is shown.
+    ``reason`` the rule it would break.
     """
 
-    def __init__(self, index: int, player: str | None, reason: Message | str) -> None:
-        super().__init__(index, player, reason)
-        self.index = index
-        self.player = player
-        self.reason = reason
-
-    @property
-    def message(self) -> Message:
-        """The whole line as a message: the later move, whose it is and the rule it would break."""
-        if self.player:
-            return msg("app.amend.breaks_by", number=self.index + 1, player=one_line(self.player),
-                       reason=self.reason)
-        return msg("app.amend.breaks", number=self.index + 1, reason=self.reason)
-
-    def __str__(self) -> str:
-        return one_line(str(self.message))
+    by_player = "app.amend.breaks_by"
+    without_player = "app.amend.breaks"
 
 
 EventKind = Literal["move", "undo", "redo", "amend", "truncate"]
