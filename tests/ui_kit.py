@@ -208,3 +208,23 @@ def screenshot(path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     Window.children[0].export_to_png(str(path))
     return path
+
+
+def widgets_made_by(action: Callable[[], Any], root: Widget | None = None, frames: int = 4) -> list[Widget]:
+    """The widgets under ``root`` (the whole window by default) that ``action`` created.
+
+    A screen used with Kivy's grain updates the widgets it has when the table
+    changes — properties change, texts change — rather than throwing its tree
+    away and building it again. This is how a test sees the difference: every
+    widget on the screen before ``action`` is held (so no id is reused), and
+    after ``action`` and ``frames`` frames the widgets that were not there
+    before are returned. A move on a screen built once returns few or none; a
+    screen that rebuilds returns all of them.
+    """
+    before = list(walk(root))
+    seen = {id(widget) for widget in before}
+    action()
+    pump(frames)
+    made = [widget for widget in walk(root) if id(widget) not in seen]
+    del before
+    return made
