@@ -31,7 +31,7 @@ from companion.games.registry import descriptor, descriptors, get_game
 from companion.service import bgstats
 from companion.service.errors import AppError
 from companion.service.games import Board, GameServices
-from companion.service.names import check_distinct
+from companion.service.names import check_distinct, name_refusal
 from companion.service.records import ReplayError, check_players, final_state, parse_record, record_json
 from companion.service.session import Change, Session
 from companion.service.settings import (
@@ -113,7 +113,10 @@ def _profile_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
         raise AppError(msg("app.profile.empty"))
     cleaned = name.strip()
-    if len(cleaned) > _MAX_NAME or any(ord(c) < 32 for c in cleaned):
+    refusal = name_refusal(cleaned)
+    if refusal is not None:  # a control or bidi character would reach every screen and terminal
+        raise AppError(refusal)
+    if len(cleaned) > _MAX_NAME:
         raise AppError(msg("app.profile.too_long", limit=_MAX_NAME))
     return cleaned
 
