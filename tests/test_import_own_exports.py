@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from companion.service.app import AppError, Companion
+from companion.service.records import parse_record
 from tests import helpers_campanile as camp
 
 EXAMPLES = Path(__file__).parent / "data" / "examples"
@@ -47,8 +48,20 @@ def _played_here(data_dir: Path, moves: int, finish: bool = True) -> int:
         return live.id
 
 
+def _example_played_here(data_dir: Path) -> int:
+    """The example record's finished game, played move by move at this table (not imported)."""
+    record = parse_record(json.loads((EXAMPLES / "campanile-3p.json").read_text(encoding="utf-8")))
+    with Companion.open(data_dir / "companion.sqlite3") as app:
+        live = app.start("campanile", record.players, options=record.options, setup=record.setup)
+        for move in record.moves:
+            live.session.propose(move)
+        assert live.session.game.is_finished(live.session.state)
+        app.put_down(live)
+        return live.id
+
+
 def test_a_game_played_here_exported_and_imported_again_is_reported_not_stored(cli, data_dir, tmp_path):
-    session = _played_here(data_dir, 400)  # the whole game: it counts in the statistics
+    session = _example_played_here(data_dir)  # a finished game: it counts in the statistics
     stats_before = cli("stats")
     exported = tmp_path / "game.json"
     assert cli("export", str(session), "--output", str(exported))[0] == 0
