@@ -222,7 +222,7 @@ def test_the_oled_asks_no_first_and_allow_answers_the_request(table):
     answers: list[bool] = []
     navigator.ask_pairing(2, "Birgit", answers.append)
     assert navigator.listing is not None
-    assert (navigator.listing.title, navigator.listing.labels) == ("Panel asks seat 2",
+    assert (navigator.listing.title, navigator.listing.labels) == ("Panel for seat 2?",
                                                                     ["No, refuse", "Allow: Birgit"])
     navigator.key("confirm")  # a push by mistake: "no"
     navigator.ask_pairing(2, None, answers.append)
