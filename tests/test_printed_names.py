@@ -67,6 +67,15 @@ def test_a_new_game_refuses_such_a_name_and_ordinary_names_still_pass(cli) -> No
         assert unsafe_character(fine) is None, fine
 
 
+def test_the_tables_name_refuses_them_too(cli) -> None:
+    """The table's name is shown on the screens and in BG Stats plays, like a player's."""
+    code, out, err = cli("settings", "table.name", "Kitchen\u202e table")
+    assert (code, out) == (2, "") and "U+202E RIGHT-TO-LEFT OVERRIDE" in err and not _raw_of(err)
+    assert cli("settings", "table.name", "Kitchen\ttable")[0] == 2  # a tab is a control character too
+    spaced = "Konyhaasztal\u00a02"  # a no-break space is no trouble
+    assert cli("settings", "table.name", spaced) == (0, f'table.name = "{spaced}"\n', "")
+
+
 def _legacy_store(cli, name: str) -> Path:
     """A store from before the check: a profile and a game whose second player is ``name``."""
     assert cli("players", "add", "Birgit")[0] == 0
