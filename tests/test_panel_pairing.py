@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from serial.tools import list_ports, list_ports_common
 
 from companion.service.app import Companion
 from companion.service.table import Table
 from hardware.navigator import Navigator
-from hardware.panel_pairing import PAIRINGS, Identity, PairingRequest, Pairings, wired_seat
+from hardware.panel_pairing import PAIRINGS, Identity, PairingRequest, Pairings, usb_serial, wired_seat
 from hardware.panels import SeatPanels, from_config
 from tests import helpers_campanile as camp
 from tests.panel_helpers import PtyPanel, pump
@@ -282,3 +283,18 @@ def test_the_appliance_asks_on_the_oled_and_its_allow_seats_the_panel(tmp_path: 
         finally:
             appliance.close()
             panel.unplug()
+
+
+def test_the_usb_serial_number_is_the_one_listed_for_the_device_a_port_name_points_at(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pyserial's list of ports (udev's ID_SERIAL_SHORT, read from sysfs) stood in for by a list of its
+    own ListPortInfo objects: a /dev/serial/by-id link is followed to its device first."""
+    board = list_ports_common.ListPortInfo("/dev/null")
+    board.serial_number = "E660583883265F2A"
+    uart = list_ports_common.ListPortInfo("/dev/zero")  # a port without a USB serial number
+    monkeypatch.setattr(list_ports, "comports", lambda: [uart, board])
+    by_id = tmp_path / "usb-MicroPython_Board_in_FS_mode_e660583883265f2a-if00"
+    by_id.symlink_to("/dev/null")
+    assert usb_serial(str(by_id)) == "E660583883265F2A"
+    assert usb_serial("/dev/zero") is None and usb_serial(str(tmp_path / "ttyACM9")) is None
+    assert usb_serial("socket://127.0.0.1:9") is None
