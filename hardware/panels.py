@@ -314,6 +314,9 @@ class SeatPanels:
         self.on_refused = on_refused
         self.pairings = Pairings(lambda: table.app.store.get_setting(PAIRINGS),
                                  lambda value: table.app.store.set_setting(PAIRINGS, value))
+        #: Panels a person refused, with the seat, while this runs: not asked about again (a device
+        #: that repeats its HELLO cannot keep the OLED asking).
+        self._refused: set[tuple[Identity, int]] = set()
         self._stop = threading.Event()
         self._changed = threading.Condition()
         self._links: dict[str, PanelPort] = {}
@@ -422,7 +425,9 @@ class SeatPanels:
 
     def _greet(self, link: PanelPort, hello: protocol.Hello) -> None:
         """A panel's HELLO: seat it when its port is wired to that seat or the panel was allowed
-        there; refuse it when another panel holds the seat; otherwise ask a person (:attr:`on_request`)."""
+        there; refuse it when another panel holds the seat; otherwise ask a person (:attr:`on_request`),
+        once: a HELLO repeated while the question is open, or after a "no", asks nothing."""
+        was_asking = (link.identity, link.asking)
         link.seat, link.asking, link.identity = None, None, None
         if hello.version != protocol.VERSION:
             link.send(protocol.refused_line(text("panel.hello.version", version=hello.version,
@@ -443,8 +448,13 @@ class SeatPanels:
             self._seat(link, hello.seat)
             return
         assert identity is not None
+        if (identity, hello.seat) in self._refused:
+            link.send(protocol.refused_line(text("panel.pair.refused", seat=hello.seat)))
+            return
         link.asking = hello.seat
         link.send(protocol.refused_line(text("panel.pair.asking", seat=hello.seat)))
+        if was_asking == (identity, hello.seat):
+            return  # the question is on the OLED already
         log.info("the panel %s on %s asks for seat %d", identity.shown(), link.url, hello.seat)
         if self.on_request is not None:
             self.on_request(PairingRequest(link.url, hello.seat, identity, self._player(hello.seat)))
@@ -480,10 +490,12 @@ class SeatPanels:
         waiting = (link is not None and link.connected and link.asking == request.seat
                    and link.identity == request.identity)
         if not allowed:
+            self._refused.add((request.identity, request.seat))
             if waiting and link is not None:
                 link.asking = None
                 link.send(protocol.refused_line(text("panel.pair.refused", seat=request.seat)))
             return
+        self._refused.discard((request.identity, request.seat))
         if waiting and link is not None and not self._claim_free(link, request.seat):
             return
         try:

@@ -149,11 +149,15 @@ def test_a_refused_panel_is_told_and_stays_without_a_seat(table, started):
     panel, asked = PtyPanel(), Asked()
     panels = started([panel], asked)
     _hello(table, panels, panel, "HELLO 1 3 someone-else")
+    _hello(table, panels, panel, "HELLO 1 3 someone-else")  # repeated while the question is open
+    assert len(asked.requests) == 1  # ... asked once
     panels_answer(table, panels, asked.requests[-1], False)
-    pump(table, lambda: len(panel.got("REFUSED")) == 2)
+    pump(table, lambda: len(panel.got("REFUSED")) == 3)
     assert panel.got("REFUSED")[-1] == "this panel was not allowed at seat 3"
     assert panels.link(panel.name).seat is None
     assert _move(table, panel, {**BUILD, "player": "Franziska"}) == "REFUSED say HELLO with your seat first"
+    _hello(table, panels, panel, "HELLO 1 3 someone-else")  # after a "no", its HELLO asks nothing
+    assert panel.got("REFUSED")[-1] == "this panel was not allowed at seat 3" and len(asked.requests) == 1
 
 
 def test_a_panel_without_an_id_is_refused_unless_its_port_is_wired(table, started):
