@@ -31,6 +31,7 @@ from hardware.backends import choose, pin_factory
 from hardware.controls import Controls
 from hardware.navigator import Navigator
 from hardware.oled import RETRY_SECONDS, OledDevice, dummy_device_factory, real_device_factory
+from hardware.oled_pages import refused_pages
 from hardware.oled_view import OledView
 
 if TYPE_CHECKING:
@@ -88,6 +89,8 @@ class Appliance:
 
         self.panels: Any = panels_from_config(config, table, environ)
         if self.panels is not None:
+            self.panels.on_request = self._ask_pairing
+            self.panels.on_refused = self._panel_refused
             self.panels.start()
 
     def _start_buttons(self) -> None:
@@ -127,6 +130,17 @@ class Appliance:
         self.view.wake()
         if current_language() != language:
             self.view.refresh()
+
+    def _ask_pairing(self, request: Any) -> None:
+        """A new seat panel asks for a seat (on the main loop): the OLED asks a person, lit."""
+        self.navigator.ask_pairing(request.seat, request.player,
+                                   lambda allowed: self.panels.answer(request, allowed))
+        self.view.wake()
+
+    def _panel_refused(self, message: Any) -> None:
+        """A second claim of a taken seat: shown on the OLED for a moment, and logged by the panels."""
+        self.navigator.notify(refused_pages(message))
+        self.view.wake()
 
     def _power(self, contrast: int | None, visible: bool | None) -> None:
         if self.oled is None:

@@ -31,7 +31,7 @@ from companion.games.registry import descriptor, descriptors, get_game
 from companion.service import bgstats
 from companion.service.errors import AppError
 from companion.service.games import Board, GameServices
-from companion.service.names import check_distinct
+from companion.service.names import check_distinct, name_refusal
 from companion.service.records import ReplayError, check_players, final_state, parse_record, record_json
 from companion.service.session import Change, Session
 from companion.service.settings import (
@@ -113,7 +113,10 @@ def _profile_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
         raise AppError(msg("app.profile.empty"))
     cleaned = name.strip()
-    if len(cleaned) > _MAX_NAME or any(ord(c) < 32 for c in cleaned):
+    refusal = name_refusal(cleaned)
+    if refusal is not None:  # a control or bidi character would reach every screen and terminal
+        raise AppError(refusal)
+    if len(cleaned) > _MAX_NAME:
         raise AppError(msg("app.profile.too_long", limit=_MAX_NAME))
     return cleaned
 
@@ -403,8 +406,9 @@ class Companion(GameServices):
 
         The record is parsed and replayed first (:class:`RecordError` /
         :class:`~companion.service.records.ReplayError` with the record's message); it
-        is stored finished, with results, if its game is finished. The same
-        record imported twice is refused.
+        is stored finished, with results, if its game is finished. A record of
+        a game this store holds already — imported before, or played here and
+        exported — is refused (:class:`AppError` naming the session).
         """
         record = parse_record(data)
         state = final_state(record)
@@ -415,11 +419,31 @@ class Companion(GameServices):
         digest = hashlib.sha256(_dumps([engine.name, list(record.players), options, setup, moves])
                                 .encode()).hexdigest()
         known = self.store.session_with_hash(digest)
+        if known is None:  # a game played here (or exported from here) has no hash: compare it
+            known = self._stored_game(engine.name, record.players, options, setup, moves)
         if known is not None:
             raise AppError(msg("app.import.duplicate", session=known))
         return self.store.insert_session(engine.name, record.players, options, setup, moves=moves,
                                          results=self.results_of(engine, record.players, state),
                                          source="import", record_hash=digest)
+
+    def _stored_game(self, game: str, players: Sequence[str], options: Mapping[str, Any],
+                     setup: Mapping[str, Any], moves: Sequence[dict[str, Any]]) -> int | None:
+        """The stored session that is this very game (game, players in order, options, setup, every
+        move), if any: a record exported from this store and imported again is not a second game.
+
+        The rows are compared as the store keeps them (the engine's complete JSON, written the same
+        way by a new game and by an import); only a row that matches in all else has its moves read.
+        """
+        wanted = (_dumps(dict(options)), _dumps(dict(setup)))
+        for row in self.store.list_sessions():
+            if (row.game, row.players, row.moves) != (game, tuple(players), len(moves)):
+                continue
+            if (_dumps(row.options), _dumps(row.setup)) != wanted:
+                continue
+            if _dumps(self.store.stored_moves(row.id)[0]) == _dumps(list(moves)):
+                return row.id
+        return None
 
     def export_record(self, session_id: int) -> dict[str, Any]:
         """The game as a complete record (every option written out, boards inline)."""
