@@ -289,3 +289,24 @@ def test_new_san_gimignano_starts_on_the_offered_layout(tmp_path):
         assert out[0] == "started San Gimignano: Ada, Bo, Cy; next: Ada"
         assert len(out) > 2 and out[1].strip().startswith("1. Ada")  # her moves, listed
         assert len(app.store.list_sessions()[0].setup["segments"]) == 3
+
+
+def test_a_number_means_the_current_list_even_when_moves_was_not_typed_in_this_sitting(tmp_path):
+    with console(tmp_path) as (store, sid):
+        listed = play(store, sid, "moves")
+        first = listed[0].split(". ", 1)[1]  # "Albert: red +1" or whichever the engine lists first
+        out = play(store, sid, "1", "status")  # a new sitting: a restart, no `moves` typed
+        assert out[0].startswith("ok 1"), out
+        assert first.split(":")[0] in out[0]
+        # and after that move the number means the new list's first entry, not the old one
+        relisted = play(store, sid, "moves")
+        assert relisted[0] != listed[0]
+
+
+def test_redoing_the_finito_valuation_ends_the_game_as_entering_it_did(tmp_path):
+    with console(tmp_path) as (store, sid):
+        entered = play(store, sid, move(), '{"type": "valuation", "phase": "finito"}')
+        assert len(entered) > 3, entered  # two ok lines, then the final table and the winner
+        report = entered[2:]
+        redone = play(store, sid, "undo", "redo")
+        assert redone[2:] == report
