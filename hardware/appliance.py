@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
-from companion.console.loop import headless_loop, stdin_is_null
+from companion.console.loop import Started, headless_loop, stdin_is_null
 from companion.i18n import current_language
 from companion.service.table import Table
 from companion.system.watchdog import Watchdog
@@ -36,7 +36,6 @@ from hardware.oled_view import OledView
 if TYPE_CHECKING:
     from companion.service.app import Companion
     from companion.service.config import ConfigValues
-    from companion.service.session import Session
 
 log = logging.getLogger(__name__)
 
@@ -216,7 +215,7 @@ class _TableApp:
 
 #: What starts a game from the console's ``new`` words, given the service: the composition root
 #: hands in the command line's (:func:`companion.cli.commands.run.starter`).
-Starter = Callable[["Companion"], Callable[[list[str]], "Session"]]
+Starter = Callable[["Companion"], Callable[[list[str]], Started]]
 
 
 def run_headless(app: Companion, live: Any, config: ConfigValues, stdin: TextIO, stdout: TextIO,

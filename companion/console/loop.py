@@ -21,6 +21,7 @@ import os
 import sqlite3
 import stat
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.console.display import shown
@@ -43,6 +44,14 @@ from companion.storage.store import StoreError
 
 if TYPE_CHECKING:
     from companion.service.session import Session
+
+
+@dataclass(frozen=True)
+class Started:
+    """A game the console's ``new`` started, and what the companion assumed for it (or ``None``)."""
+
+    session: Session
+    assumed: Message | None = None
 
 
 class Refusal(Exception):
@@ -90,7 +99,7 @@ HELP = "console.help"
 
 
 def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
-                  start: Callable[[list[str]], Session] | None = None) -> None:
+                  start: Callable[[list[str]], Started] | None = None) -> None:
     """Run commands from ``lines`` through a command queue until the input ends.
 
     ``start`` creates a new stored game for the ``new`` command (none: ``new`` is refused).
@@ -146,6 +155,8 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
         move = game_session.redo()
         say(phrase("console.redone", number=len(game_session.log), move=describe(game_session, move),
                  faults=faults(game_session)))
+        if game_session.game.is_finished(game_session.state):
+            say(game_session.game.report(game_session.state))  # the same end as when it was entered
 
     def status() -> None:
         game_session = playing()
@@ -156,8 +167,10 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
         def command() -> None:
             if start is None:
                 raise Refusal(msg("console.new.not_here"))
-            game_session = start(words)
-            current["session"] = game_session
+            started = start(words)
+            game_session = current["session"] = started.session
+            if started.assumed is not None:
+                say(phrase("console.assumed", assumed=started.assumed))
             say(with_hint(msg("console.started", game=game_session.game.title,
                                players=", ".join(game_session.players)), game_session))
         return command

@@ -19,7 +19,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -95,6 +95,10 @@ class LiveGame:
     session: Session
     #: The journal that stores the session's changes and measures how long the game was open.
     journal: StoreJournal | None = None
+    #: For a game just started: the setup fields the players did not give, as the companion filled
+    #: them (colours by seat, the board for the player count, the offered layout), so that a front
+    #: end can say what it assumed and how to change it.
+    assumed: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -196,6 +200,7 @@ class Companion(GameServices):
         names = check_players(list(players), engine)
         check_distinct(names)  # "Ann" and "ANN" could not be told apart at the table
         setup = dict(setup or {})
+        given = set(setup)
         if about.colours_in_setup:
             chosen = self._colours(about, names, colours, setup, by_seat=colours_by_seat)
             if chosen is not None:
@@ -211,7 +216,8 @@ class Companion(GameServices):
         session_id = self.store.insert_session(engine.name, names, engine.options_json(initial),
                                                engine.setup_json(initial),
                                                date_unsure=not self._clock_sure())
-        return self.resume(session_id)
+        return replace(self.resume(session_id),
+                       assumed={key: value for key, value in setup.items() if key not in given})
 
     def confirm_date(self, session_id: int, started: datetime | None = None) -> None:
         """The players confirm a game's unsure date, or set when it started (an aware datetime)."""
