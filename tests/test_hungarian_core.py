@@ -160,13 +160,13 @@ def test_a_console_session_in_hungarian_has_no_english_left(tmp_path) -> None:
     set_language("hu")
     build = json.dumps({"type": "build", "player": "Ann", "tower": "grey", "stories": 1})
     out = _console(tmp_path, json.dumps({"type": "build", "player": "Zed", "tower": "grey", "stories": 1}),
-                   "[", "7", build, "undo", "redo", "status", "help", "new")
+                   "[", "700", build, "undo", "redo", "status", "help", "new")
     assert out[0] == "elutasítva: 1. lépés: „Zed” nem játszik ebben a játszmában; a játékosok: Ann, Bob, Cid"
     assert out[1].startswith("elutasítva: se JSON-lépés, se parancs (")
-    assert out[2] == "elutasítva: nincs 7. lépés a listában; írja be: moves"
-    assert out[3].startswith("rendben 1: {")
-    assert out[4].startswith("visszavonva 1: {")
-    assert out[5].startswith("újra 1: {")
+    assert out[2] == "elutasítva: nincs 700. lépés a listában; írja be: moves"
+    assert out[3] == "rendben 1: Ann: szürke +1"  # the notation in the session's language, not JSON
+    assert out[4] == "visszavonva 1: Ann: szürke +1"
+    assert out[5] == "újra 1: Ann: szürke +1"
     status = next(line for line in out if line.startswith("1 lépés; Ann: "))
     assert status.endswith("— következik: Bob")
     assert "parancsok, soronként egy:" in out
@@ -184,8 +184,8 @@ def test_a_console_session_in_hungarian_has_no_english_left(tmp_path) -> None:
 def test_the_same_console_session_in_english_keeps_its_words(tmp_path) -> None:
     build = json.dumps({"type": "build", "player": "Ann", "tower": "grey", "stories": 1})
     out = _console(tmp_path, build, "undo", "status")
-    assert out[0] == 'ok 1: {"type": "build", "player": "Ann", "tower": "grey", "stories": 1}'
-    assert out[1] == 'undone 1: {"type": "build", "player": "Ann", "tower": "grey", "stories": 1}'
+    assert out[0] == 'ok 1: Ann: grey +1'
+    assert out[1] == 'undone 1: Ann: grey +1'
     assert out[-1] == "0 moves; next: Ann"
 
 

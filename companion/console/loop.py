@@ -36,7 +36,7 @@ from companion.console.reading import (
 )
 from companion.games.base import IllegalMove, RecordError, one_line
 from companion.games.messages import Message, msg
-from companion.i18n import current_language, join_list
+from companion.i18n import current_language, join_list, render
 from companion.i18n import text as phrase
 from companion.service.command_queue import CommandQueue
 from companion.service.names import PlayerNameError
@@ -65,7 +65,9 @@ def next_hint(session: Session) -> Message | None:
     turn = session.game.turn(session.state)
     if turn.may:
         acting = turn.player if turn.player is not None else msg("console.hint.the_table")
-        may = join_list(list(turn.may), current_language(), "common.list.or")
+        language = current_language()
+        may = join_list([render(session.game.may_word(kind), language) for kind in turn.may], language,
+                        "common.list.or")
         if turn.next:
             return msg("console.hint.may_next", acting=acting, may=may, next=turn.next)
         return msg("console.hint.may", acting=acting, may=may)
@@ -87,8 +89,11 @@ def faults(session: Session) -> str:
     return phrase("console.faults", failed=failed)
 
 
-def describe(session: Session, move: Any) -> str:
-    return json.dumps(session.game.move_to_json(move), ensure_ascii=False, separators=(", ", ": "))
+def describe(session: Session, move: Any, before: Any) -> str:
+    """A move in the game's notation in the session's language (``Albert: marker 2 under brown``),
+    as players type it, described in the state ``before`` it (where its numbers are read); the
+    record's JSON stays for ``--json`` and the records."""
+    return session.game.describe(before, session.game.move_to_json(move), current_language())
 
 
 #: Words that end the console, whatever their case.
@@ -130,6 +135,7 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
     def propose(move: Any) -> Callable[[], None]:
         def command() -> None:
             game_session = playing()
+            before = game_session.state
             try:
                 game_session.propose(move)
             except IllegalMove as refusal:
@@ -138,7 +144,7 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
                 say(phrase("console.refused.move_by", number=number, player=who, reason=str(refusal)) if who
                     else phrase("console.refused.move", number=number, reason=str(refusal)))
                 return
-            say(phrase("console.ok", number=len(game_session.log), move=describe(game_session, move),
+            say(phrase("console.ok", number=len(game_session.log), move=describe(game_session, move, before),
                      faults=faults(game_session)))
             if game_session.game.is_finished(game_session.state):
                 say(game_session.game.report(game_session.state))
@@ -147,13 +153,15 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
     def undo() -> None:
         game_session = playing()
         move = game_session.undo()
-        say(phrase("console.undone", number=len(game_session.log) + 1, move=describe(game_session, move),
+        say(phrase("console.undone", number=len(game_session.log) + 1,
+                   move=describe(game_session, move, game_session.state),
                  faults=faults(game_session)))
 
     def redo() -> None:
         game_session = playing()
+        before = game_session.state
         move = game_session.redo()
-        say(phrase("console.redone", number=len(game_session.log), move=describe(game_session, move),
+        say(phrase("console.redone", number=len(game_session.log), move=describe(game_session, move, before),
                  faults=faults(game_session)))
         if game_session.game.is_finished(game_session.state):
             say(game_session.game.report(game_session.state))  # the same end as when it was entered

@@ -267,6 +267,8 @@ class Game(ABC, Generic[StateT, MoveT]):
     name: ClassVar[str]
     #: The name players know the game by, for screens.
     title: ClassVar[str]
+    #: The catalogue prefix of this game's move-type words (see :meth:`may_word`), if it has them.
+    may_words: ClassVar[str | None] = None
     min_players: ClassVar[int]
     max_players: ClassVar[int]
 
@@ -469,6 +471,16 @@ class Game(ABC, Generic[StateT, MoveT]):
                         key = json.dumps(move, sort_keys=True)
                         found[key] = (move, exact or found.get(key, (None, False))[1])
         return found
+
+    def may_word(self, move_type: str) -> Message:
+        """A move type of :attr:`Turn.may` in words ("place a marker" for ``influence``).
+
+        A game whose catalogue has ``<catalogue>.may.<type>`` names its catalogue in
+        :attr:`may_words`; any other shows the record's type as it is.
+        """
+        if self.may_words is None:
+            return Message("common.may.type", {"type": move_type})
+        return Message(f"{self.may_words}.may.{move_type}")
 
     @abstractmethod
     def turn(self, state: StateT) -> Turn:

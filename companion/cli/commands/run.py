@@ -40,9 +40,8 @@ from companion.storage.backup import daily_backup_quietly
 from companion.system import logs
 
 if TYPE_CHECKING:
-    from companion.service.app import Companion, LiveGame
+    from companion.service.app import Companion
     from companion.service.config import Config
-    from companion.service.session import Session
 
 # This is the composition root: the one module that wires front ends (the touchscreen in ui/,
 # the OLED, buttons and panels in hardware/) to the core. They are imported in the handler that
@@ -277,8 +276,9 @@ def _read_any_bytes(stream: TextIO) -> None:
 
 
 def starter(app: Companion) -> Callable[[list[str]], Started]:
-    """What the console's ``new ...`` command calls: the ``companion new`` arguments, then the session."""
-    def start(words: list[str]) -> Session:
+    """What the console's ``new ...`` command calls: the ``companion new`` arguments, then the
+    session and what the companion assumed for it."""
+    def start(words: list[str]) -> Started:
         try:
             args = build_parser("new").parse_args(["new", *words])
         except SystemExit:  # --help: argparse printed it

@@ -47,6 +47,7 @@ def in_progress(state: CampanileState) -> tuple[str | None, str | None]:
 class Campanile(Game[CampanileState, Move]):
     name = "campanile"
     title = "Campanile"
+    may_words = "campanile"
     min_players = tables.MIN_PLAYERS
     max_players = tables.MAX_PLAYERS
 

@@ -128,6 +128,7 @@ class Castelli(Game[State, Move]):
 
     name = "castelli"
     title = "Castelli"
+    may_words = "castelli"
     min_players = 2
     max_players = 4
 

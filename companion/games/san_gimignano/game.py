@@ -21,6 +21,7 @@ class SanGimignano(Game[State, moves.Move]):
 
     name: ClassVar[str] = "san-gimignano"
     title: ClassVar[str] = "San Gimignano"
+    may_words = "san_gimignano"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
 
