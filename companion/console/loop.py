@@ -22,6 +22,7 @@ import sqlite3
 import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.console.display import shown
@@ -36,10 +37,11 @@ from companion.console.reading import (
 )
 from companion.games.base import IllegalMove, RecordError, one_line
 from companion.games.messages import Message, msg
-from companion.i18n import current_language, join_list, render
+from companion.i18n import LANGUAGES, current_language, join_list, render
 from companion.i18n import text as phrase
 from companion.service.command_queue import CommandQueue
 from companion.service.names import PlayerNameError
+from companion.service.records import json_problem
 from companion.storage.store import StoreError
 
 if TYPE_CHECKING:
@@ -96,8 +98,29 @@ def describe(session: Session, move: Any, before: Any) -> str:
     return session.game.describe(before, session.game.move_to_json(move), current_language())
 
 
-#: Words that end the console, whatever their case.
+#: Words that end the console, whatever their case (and each language's word for ``quit``).
 QUIT_WORDS = ("quit", "exit")
+
+#: The console's commands; each has its word in every language (``console.command.<name>``).
+COMMANDS = ("moves", "undo", "redo", "status", "help", "quit", "new")
+
+
+@cache
+def command_words() -> dict[str, str]:
+    """Every word that names a command, in any language and case -> the command (``visszavon`` ->
+    ``undo``): a table types its own language's words or the English ones, as the notation allows."""
+    words = {word: "quit" for word in QUIT_WORDS}
+    for language in LANGUAGES:
+        for command in COMMANDS:
+            words[render(Message(f"console.command.{command}"), language).casefold()] = command
+    return words
+
+
+def _as_command(text: str) -> str:
+    """``text`` with its first word in English when it is a command's word in another language."""
+    first, _, rest = text.partition(" ")
+    command = command_words().get(first.casefold())
+    return text if command is None else f"{command} {rest}".strip()
 
 #: The console's ``help``: the message code of its text (the commands and what they do).
 HELP = "console.help"
@@ -187,12 +210,15 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
         """The move a JSON line means for the game in play, or None once its refusal is said."""
         try:
             data = decode_json(text)
+            if isinstance(data, int | float) and not isinstance(data, bool):
+                say(phrase("console.list.no_such_number", number=text))  # -1, 2.5: meant from the list
+                return None
             if not isinstance(data, dict):
                 raise RecordError(msg("console.move.not_object"))
             game_session = playing()
             return game_session.game.parse_move(with_player_names(data, game_session.players))
         except json.JSONDecodeError as error:
-            say(phrase("console.refused.not_json", reason=error.msg, column=error.colno))
+            say(phrase("console.refused.not_json", reason=json_problem(error), column=error.colno))
         except (RecordError, Refusal, PlayerNameError) as error:
             reason = one_line(str(error))
             say(phrase("console.refused", reason=reason) if current["session"] is None
@@ -213,6 +239,7 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
             continue
         if not text or text.startswith("#"):
             continue
+        text = _as_command(text)
         command = text.casefold()
         if command in QUIT_WORDS:
             break

@@ -267,8 +267,6 @@ class Game(ABC, Generic[StateT, MoveT]):
     name: ClassVar[str]
     #: The name players know the game by, for screens.
     title: ClassVar[str]
-    #: The catalogue prefix of this game's move-type words (see :meth:`may_word`), if it has them.
-    may_words: ClassVar[str | None] = None
     min_players: ClassVar[int]
     max_players: ClassVar[int]
 
@@ -359,6 +357,11 @@ class Game(ABC, Generic[StateT, MoveT]):
 
         A template is described as far as it goes (``Anna: reveal s32``).
         """
+
+    def notation_forms(self, state: StateT, move: Mapping[str, Any], lang: str) -> list[str]:
+        """Every text that spells ``move`` in ``lang`` (:meth:`describe`'s first): a game whose
+        language allows two word orders lists both, and :meth:`parse_notation` reads either."""
+        return [self.describe(state, move, lang)]
 
     def read_observed(self, state: StateT, template: Mapping[str, Any],
                       said: list[str]) -> dict[str, Any] | None:
@@ -455,10 +458,9 @@ class Game(ABC, Generic[StateT, MoveT]):
         for template in moves:
             player = template.get("player")
             for language in notation.LANGUAGES:
-                form = notation.tokens(self.describe(state, template, language))
-                forms = [form]
+                forms = [notation.tokens(text) for text in self.notation_forms(state, template, language)]
                 if player is not None and unnamed in (None, player):
-                    forms.append(form[len(notation.tokens(player)):])
+                    forms += [form[len(notation.tokens(player)):] for form in forms]
                 for shape in forms:
                     head = said[:len(shape)]
                     if not notation.prefix_match(head, shape):
@@ -475,12 +477,9 @@ class Game(ABC, Generic[StateT, MoveT]):
     def may_word(self, move_type: str) -> Message:
         """A move type of :attr:`Turn.may` in words ("place a marker" for ``influence``).
 
-        A game whose catalogue has ``<catalogue>.may.<type>`` names its catalogue in
-        :attr:`may_words`; any other shows the record's type as it is.
+        A game overrides it with its catalogue's words; by default the record's type is shown as it is.
         """
-        if self.may_words is None:
-            return Message("common.may.type", {"type": move_type})
-        return Message(f"{self.may_words}.may.{move_type}")
+        return Message("common.may.type", {"type": move_type})
 
     @abstractmethod
     def turn(self, state: StateT) -> Turn:
