@@ -83,3 +83,27 @@ def test_the_console_s_new_says_what_it_assumed(data):
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("assumed: colors Anna blue, Bela yellow, Csaba red; board example-4p")
     assert lines[1].startswith("started Castelli: Anna, Bela, Csaba")
+
+
+@pytest.mark.parametrize("typed", ['{"Anna": "kék", "Bela": "PIROS"}', '{"Anna": "Blue", "Bela": "red"}'])
+def test_colours_are_read_in_any_case_and_in_the_table_s_language(data, typed):
+    assert main(["new", "castelli", "Anna", "Bela", "--setup", f"colors={typed}"]) == 0
+    session = _setup_of_session(data, 1)
+    assert session.game.setup_json(session.state)["colors"] == {"Anna": "blue", "Bela": "red"}
+
+
+def test_an_unknown_colour_is_refused_listing_the_colours_in_the_table_s_words(data, capsys):
+    assert main(["--lang", "hu", "new", "castelli", "Anna", "Bela", "--setup",
+                 'colors={"Anna": "lila", "Bela": "piros"}']) == 2
+    assert capsys.readouterr().err.strip() == (
+        "companion: setup.colors.Anna: „lila” nem színe a Castelli játéknak (választható: kék, sárga, piros, zöld)")
+    with Companion.open(data / "companion.sqlite3") as app:
+        assert app.store.list_sessions() == []
+
+
+def test_a_profile_colour_is_read_in_the_table_s_language(data, capsys):
+    assert main(["players", "add", "Anna"]) == 0
+    assert main(["--lang", "hu", "players", "colour", "Anna", "castelli", "zöld"]) == 0
+    capsys.readouterr()
+    assert main(["players", "list"]) == 0
+    assert "castelli green" in capsys.readouterr().out

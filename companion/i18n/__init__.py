@@ -262,6 +262,13 @@ def join_list(items: list[Any], language: str = DEFAULT_LANGUAGE, code: str = "c
                                           .join(words[:-1]), "last": words[-1]}), language)
 
 
+def decimal(value: float, digits: int = 1, language: str | None = None) -> str:
+    """``value`` with ``digits`` decimals as ``language`` writes it (6.7 in English, 6,7 in
+    Hungarian); the current language by default."""
+    separator = render(Message("common.decimal_separator"), language or _current[0])
+    return f"{value:.{digits}f}".replace(".", separator)
+
+
 def render_json(message: Message) -> dict[str, Any]:
     """What ``--json`` output carries: the code, its parameters and the English text."""
     return {**message.to_json(), "text": render(message, DEFAULT_LANGUAGE)}

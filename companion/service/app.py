@@ -28,6 +28,7 @@ from companion.games.base import Game, RecordError
 from companion.games.descriptor import GameDescriptor, NewGame, SetupNeeded, seat_colours, split_words
 from companion.games.messages import Message, msg
 from companion.games.registry import descriptor, descriptors, get_game
+from companion.i18n import LANGUAGES, catalogue, known_text
 from companion.service import bgstats
 from companion.service.errors import AppError
 from companion.service.games import Board, GameServices
@@ -107,6 +108,23 @@ class Profile:
 
     name: str
     colours: Mapping[str, str]
+
+
+def _colour_code(game: str, colour: str) -> str:
+    """The message code of a game's piece colour (``castelli.colour.blue``)."""
+    return f"{game.replace('-', '_')}.colour.{colour}"
+
+
+def _colour_words(game: str, colour: str) -> list[str]:
+    """Every language's word for a piece colour (none when the catalogues have no word for it)."""
+    code = _colour_code(game, colour)
+    return [word for word in (catalogue(language).lookup(code) for language in LANGUAGES) if word]
+
+
+def _colour_word(game: str, colour: str) -> str:
+    """A piece colour in the table's language, or as the record spells it."""
+    word = known_text(_colour_code(game, colour))
+    return colour if word == _colour_code(game, colour) else word
 
 
 def _dumps(value: Any) -> str:
@@ -201,6 +219,11 @@ class Companion(GameServices):
         check_distinct(names)  # "Ann" and "ANN" could not be told apart at the table
         setup = dict(setup or {})
         given = set(setup)
+        if about.colours_in_setup and isinstance(setup.get("colors"), dict):
+            # typed in the table's language or any case: the record keeps the box's names
+            setup["colors"] = {player: self._check_colour(about.name, colour, f"setup.colors.{player}")
+                               if isinstance(colour, str) else colour
+                               for player, colour in setup["colors"].items()}
         if about.colours_in_setup:
             chosen = self._colours(about, names, colours, setup, by_seat=colours_by_seat)
             if chosen is not None:
@@ -244,9 +267,8 @@ class Companion(GameServices):
         unknown = [p for p in colours if p not in players]
         if unknown:
             raise AppError(msg("app.colours.not_a_player", player=unknown[0]))
-        for player, colour in colours.items():
-            self._check_colour(about.name, colour, f"colours.{player}")
-        return dict(colours)
+        return {player: self._check_colour(about.name, colour, f"colours.{player}")
+                for player, colour in colours.items()}
 
     def seat_colours(self, game: str, players: Sequence[str],
                      setup: Mapping[str, Any] | None = None) -> dict[str, str | None]:
@@ -257,13 +279,20 @@ class Companion(GameServices):
         return seat_colours(allowed, players, recorded, {p: self.preferred_colour(p, game) for p in players})
 
     def _check_colour(self, game: str, colour: Any, where: str) -> str:
+        """The piece colour ``colour`` names, as the record spells it: typed in any case and in any
+        language the catalogues speak (``kék`` is ``blue``). :class:`AppError` naming ``where``
+        and the colours, in the table's words, for anything else."""
         allowed = PIECE_COLOURS.get(game)
         if not isinstance(colour, str) or not colour.strip():
             raise AppError(msg("app.colours.not_a_word", where=where))
-        if allowed is not None and colour not in allowed:
-            raise AppError(msg("app.colours.unknown", where=where, colour=colour,
-                               game=self._engine(game).title, colours=", ".join(allowed)))
-        return colour.strip()
+        if allowed is None:
+            return colour.strip()
+        typed = colour.strip().casefold()
+        for known in allowed:
+            if typed == known.casefold() or typed in (word.casefold() for word in _colour_words(game, known)):
+                return known
+        raise AppError(msg("app.colours.unknown", where=where, colour=colour, game=self._engine(game).title,
+                           colours=", ".join(_colour_word(game, known) for known in allowed)))
 
     def rematch(self, session_id: int, *, setup: Mapping[str, Any] | None = None) -> LiveGame:
         """A new game with the same players and options as ``session_id``.
