@@ -279,7 +279,8 @@ def test_run_headless_plays_undoes_redoes_and_persists(cli, monkeypatch, data_di
         'redone 2: Ann: marker 2 under red',
         "refused: there is nothing to redo",
         "refused: move 3: stories must be 1, 2 or 3",
-        "refused: move 3: a move is typed in the notation (Albert: brown +3), as a number from the list (moves) or as a JSON object; help lists the commands",
+        "refused: move 3: a move is typed in the notation (Albert: brown +3), as a number from the list "
+        "(moves) or as a JSON object; help lists the commands",
     ]
     assert lines[9].startswith('refused: "hello" is not a move that may be entered now')
     assert lines[10] == 'ok 3: Bob: blue +1'

@@ -96,7 +96,8 @@ def test_an_unknown_colour_is_refused_listing_the_colours_in_the_table_s_words(d
     assert main(["--lang", "hu", "new", "castelli", "Anna", "Bela", "--setup",
                  'colors={"Anna": "lila", "Bela": "piros"}']) == 2
     assert capsys.readouterr().err.strip() == (
-        "companion: setup.colors.Anna: „lila” nem színe a Castelli játéknak (választható: kék, sárga, piros, zöld)")
+        "companion: setup.colors.Anna: „lila” nem színe a Castelli játéknak "
+        "(választható: kék, sárga, piros, zöld)")
     with Companion.open(data / "companion.sqlite3") as app:
         assert app.store.list_sessions() == []
 

@@ -152,8 +152,10 @@ def test_a_long_value_is_cut_with_an_ellipsis(tmp_path):
      "refused: the line holds bytes that are not UTF-8 text"),
     ('{"type": "build", "player": "\\ud800"}',
      'refused: move 1: "\\ud800" is not playing in this game; the players are Albert, Zoë, Franziska'),
-    ("\ufeff \ufeff[]", "refused: move 1: a move is typed in the notation (Albert: brown +3), as a number from the list (moves) or as a JSON object; help lists the commands"),
-    ("[\ufeff]", "refused: not a JSON move nor a command (a value is missing or misspelt, column 2); type help"),
+    ("\ufeff \ufeff[]", "refused: move 1: a move is typed in the notation (Albert: brown +3), as a number "
+                         "from the list (moves) or as a JSON object; help lists the commands"),
+    ("[\ufeff]",
+     "refused: not a JSON move nor a command (a value is missing or misspelt, column 2); type help"),
 ])
 def test_hostile_lines_are_refused_in_one_line(tmp_path, line, answer):
     with console(tmp_path) as (store, sid):
