@@ -20,10 +20,11 @@ import queue
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.console.loop import Started, headless_loop, stdin_is_null
+from companion.console.terminal import TerminalLines
 from companion.i18n import current_language
 from companion.service.table import Table
 from companion.system.watchdog import Watchdog
@@ -165,7 +166,7 @@ class Appliance:
         self.stopping.set()
         self.wakeup.set()
 
-    def lines(self, stream: TextIO) -> Iterator[str]:
+    def lines(self, stream: Iterable[str]) -> Iterator[str]:
         """The console's lines, read by a thread, handed out on the main loop between its steps."""
         arrived: queue.SimpleQueue[str | None] = queue.SimpleQueue()
 
@@ -218,8 +219,8 @@ class _TableApp:
 Starter = Callable[["Companion"], Callable[[list[str]], Started]]
 
 
-def run_headless(app: Companion, live: Any, config: ConfigValues, stdin: TextIO, stdout: TextIO,
-                 starter: Starter | None = None) -> int:
+def run_headless(app: Companion, live: Any, config: ConfigValues, stdin: TextIO | TerminalLines,
+                 stdout: TextIO, starter: Starter | None = None) -> int:
     """``companion run --headless``: the appliance, with the console when standard input is not /dev/null.
 
     Raises :class:`~hardware.backends.BackendError` when a backend the configuration names is
@@ -240,7 +241,8 @@ def run_headless(app: Companion, live: Any, config: ConfigValues, stdin: TextIO,
             appliance.run()
         else:
             start = None if starter is None else starter(_TableApp(app, table))  # type: ignore[arg-type]
-            headless_loop(table.session, appliance.lines(stdin), stdout, start=start)
+            terminal = stdin if isinstance(stdin, TerminalLines) else None
+            headless_loop(table.session, appliance.lines(stdin), stdout, start=start, terminal=terminal)
     finally:
         watchdog.stopping()
         signal.signal(signal.SIGTERM, previous)

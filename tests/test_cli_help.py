@@ -57,3 +57,14 @@ def test_board_list_is_the_layouts_command_under_the_name_the_help_once_gave(cap
     listed = capsys.readouterr().out
     assert main(["board", "layouts"]) == 0
     assert capsys.readouterr().out == listed
+
+
+@pytest.mark.parametrize("language", ["en", "hu"])
+def test_run_help_names_what_the_console_takes(language, capsys):
+    from companion.console.loop import COMMANDS
+
+    with pytest.raises(SystemExit):
+        main(["--lang", language, "run", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())  # argparse wraps the description
+    assert all(command in shown for command in COMMANDS), shown
+    assert "Albert: " in shown and "JSON" in shown  # the notation, and the record's JSON

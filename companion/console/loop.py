@@ -20,7 +20,7 @@ import json
 import os
 import sqlite3
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, TextIO
@@ -35,8 +35,10 @@ from companion.console.reading import (
     split_words,
     with_player_names,
 )
+from companion.console.terminal import TerminalLines
 from companion.games.base import IllegalMove, RecordError, one_line
 from companion.games.messages import Message, msg
+from companion.games.registry import descriptors
 from companion.i18n import LANGUAGES, current_language, join_list, render
 from companion.i18n import text as phrase
 from companion.service.command_queue import CommandQueue
@@ -126,13 +128,39 @@ def _as_command(text: str) -> str:
 HELP = "console.help"
 
 
+def prompt_for(session: Session | None) -> str:
+    """The terminal's prompt: who acts now ("Albert> "), or a bare one without a game in play."""
+    if session is None or session.game.is_finished(session.state):
+        return phrase("console.prompt.none")
+    acting = session.game.turn(session.state).acting
+    return phrase("console.prompt", player=acting if acting is not None else msg("console.hint.the_table"))
+
+
+def completions_for(session: Session | None) -> list[str]:
+    """What Tab completes at a terminal: the commands, and every move that may be entered now as
+    the notation writes it in the table's language."""
+    words = sorted({word for word in command_words() if word.isalpha()})
+    if session is None:
+        return [*words, *(f"new {game.name} " for game in descriptors())]
+    language = current_language()
+    return [*(session.game.describe(session.state, template, language)
+              for template in session.game.move_templates(session.state)), *words]
+
+
 def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
-                  start: Callable[[list[str]], Started] | None = None) -> None:
+                  start: Callable[[list[str]], Started] | None = None,
+                  terminal: TerminalLines | None = None) -> None:
     """Run commands from ``lines`` through a command queue until the input ends.
 
     ``start`` creates a new stored game for the ``new`` command (none: ``new`` is refused).
+    ``terminal``: a person types at a terminal (``lines`` reads from it); it gets a prompt naming
+    who acts and completion of what may be typed, each after the previous line was answered.
     """
     current: dict[str, Session | None] = {"session": session}
+    if terminal is not None:
+        terminal.prompt = lambda: prompt_for(current["session"])
+        terminal.completions = lambda: completions_for(current["session"])
+        lines = _answering(lines, terminal)
 
     def say(text: str) -> None:
         out.write(shown(text) + "\n")
@@ -270,6 +298,13 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
                 continue
             queue.post(propose(move))
         queue.drain()
+
+
+def _answering(lines: Iterable[str], terminal: TerminalLines) -> Iterator[str]:
+    """``lines``, telling ``terminal`` when each was answered (when the loop asks for the next)."""
+    for line in lines:
+        yield line
+        terminal.answered()
 
 
 def stdin_is_null(stream: Any) -> bool:

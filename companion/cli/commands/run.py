@@ -26,6 +26,7 @@ from companion.cli.main import UserError, build_parser
 from companion.console.display import shown_line
 from companion.console.loop import Started, stdin_is_null, with_hint
 from companion.console.reading import InputError, decode_json
+from companion.console.terminal import TerminalLines, is_terminal
 from companion.games.fields import require_object
 from companion.games.messages import Message, msg
 from companion.games.registry import GAMES, game_named, get_game
@@ -258,7 +259,8 @@ def run_run(args: argparse.Namespace) -> int:
         from hardware.backends import BackendError
 
         try:
-            return run_headless(app, live, config, sys.stdin, sys.stdout, starter=starter)
+            typed = TerminalLines() if is_terminal(sys.stdin, sys.stdout) else sys.stdin
+            return run_headless(app, live, config, typed, sys.stdout, starter=starter)
         except BackendError as error:
             raise UserError(str(error)) from None
 
