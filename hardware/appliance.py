@@ -20,10 +20,11 @@ import queue
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
-from companion.console.loop import headless_loop, stdin_is_null
+from companion.console.loop import Started, headless_loop, stdin_is_null
+from companion.console.terminal import TerminalLines
 from companion.i18n import current_language
 from companion.service.table import Table
 from companion.system.watchdog import Watchdog
@@ -37,7 +38,6 @@ from hardware.oled_view import OledView
 if TYPE_CHECKING:
     from companion.service.app import Companion
     from companion.service.config import ConfigValues
-    from companion.service.session import Session
 
 log = logging.getLogger(__name__)
 
@@ -180,7 +180,7 @@ class Appliance:
         self.stopping.set()
         self.wakeup.set()
 
-    def lines(self, stream: TextIO) -> Iterator[str]:
+    def lines(self, stream: Iterable[str]) -> Iterator[str]:
         """The console's lines, read by a thread, handed out on the main loop between its steps."""
         arrived: queue.SimpleQueue[str | None] = queue.SimpleQueue()
 
@@ -230,11 +230,11 @@ class _TableApp:
 
 #: What starts a game from the console's ``new`` words, given the service: the composition root
 #: hands in the command line's (:func:`companion.cli.commands.run.starter`).
-Starter = Callable[["Companion"], Callable[[list[str]], "Session"]]
+Starter = Callable[["Companion"], Callable[[list[str]], Started]]
 
 
-def run_headless(app: Companion, live: Any, config: ConfigValues, stdin: TextIO, stdout: TextIO,
-                 starter: Starter | None = None) -> int:
+def run_headless(app: Companion, live: Any, config: ConfigValues, stdin: TextIO | TerminalLines,
+                 stdout: TextIO, starter: Starter | None = None) -> int:
     """``companion run --headless``: the appliance, with the console when standard input is not /dev/null.
 
     Raises :class:`~hardware.backends.BackendError` when a backend the configuration names is
@@ -255,7 +255,8 @@ def run_headless(app: Companion, live: Any, config: ConfigValues, stdin: TextIO,
             appliance.run()
         else:
             start = None if starter is None else starter(_TableApp(app, table))  # type: ignore[arg-type]
-            headless_loop(table.session, appliance.lines(stdin), stdout, start=start)
+            terminal = stdin if isinstance(stdin, TerminalLines) else None
+            headless_loop(table.session, appliance.lines(stdin), stdout, start=start, terminal=terminal)
     finally:
         watchdog.stopping()
         signal.signal(signal.SIGTERM, previous)

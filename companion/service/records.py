@@ -201,9 +201,32 @@ def read_json(path: str | Path) -> Any:
         raise RecordError(msg("records.file.too_many_digits", path=str(path), digits=MAX_DIGITS)) from None
     except json.JSONDecodeError as error:
         raise RecordError(msg("records.file.not_json", path=str(path), line=error.lineno,
-                              column=error.colno, reason=error.msg)) from None
+                              column=error.colno, reason=json_problem(error))) from None
     except RecursionError:
         raise RecordError(msg("records.file.too_deep", path=str(path))) from None
+
+
+#: Python's JSON error texts (their start) -> the message code saying the same in player words.
+_JSON_PROBLEMS = {
+    "Expecting ':' delimiter": "json.problem.colon",
+    "Expecting ',' delimiter": "json.problem.comma",
+    "Expecting property name enclosed in double quotes": "json.problem.name",
+    "Expecting value": "json.problem.value",
+    "Unterminated string": "json.problem.open_string",
+    "Invalid control character": "json.problem.control",
+    "Extra data": "json.problem.extra",
+    "Invalid \\escape": "json.problem.escape",
+    "Invalid \\uXXXX escape": "json.problem.escape",
+}
+
+
+def json_problem(error: json.JSONDecodeError) -> Message:
+    """What is wrong with a JSON text, in words (Python's ``Expecting ',' delimiter`` is English
+    and speaks of a parser), for every front end that reads JSON a person wrote."""
+    for start, code in _JSON_PROBLEMS.items():
+        if error.msg.startswith(start):
+            return msg(code)
+    return msg("json.problem.other")
 
 
 def _not_utf8(path: str | Path, error: UnicodeDecodeError) -> Message:
