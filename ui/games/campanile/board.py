@@ -37,7 +37,7 @@ from companion.games.campanile.views import Targets, markers_left, standings, ta
 from companion.i18n import current_language
 from companion.i18n import text as say
 from companion.service.table import Table
-from ui.games.campanile.widgets import HoldButton, PieceBadge, TapButton, TowerHead, tower_colour
+from ui.games.campanile.widgets import HoldButton, PieceBadge, TapButton, TowerHead, arrange, tower_colour
 from ui.games.campanile.words import flag_text, tower_name
 from ui.players import initials, table_colours
 from ui.theme import TEXT, piece_colour, text_on
@@ -281,7 +281,7 @@ class CampanileBoard(FloatLayout):
                 ) + (self.language,)
         if mode != self._actions_shown:
             self._actions_shown = mode
-            self._arrange(self._refill_question() if found.refill
+            arrange(self.action_row, self._refill_question() if found.refill
                           else self._cards(mode[1], found.cards, state.rules.two_player_move))
         phase = "intermezzo" if state.phase == "opening" else "finito"
         self.preview_code = f"ui.campanile.preview.{phase}"
@@ -294,13 +294,6 @@ class CampanileBoard(FloatLayout):
         self.relocate_code = ("ui.campanile.relocate" if self.relocating is None
                               else "ui.campanile.relocate.from" if self.relocating == ""
                               else "ui.campanile.relocate.to")
-
-    def _arrange(self, wanted: list[Any]) -> None:
-        """The action row holding exactly ``wanted``, in that order (widgets moved, none made)."""
-        if list(reversed(self.action_row.children)) != wanted:
-            self.action_row.clear_widgets()
-            for widget in wanted:
-                self.action_row.add_widget(widget)
 
     def _cards(self, display: tuple[str, ...], takeable: tuple[str, ...], two_player: bool) -> list[Any]:
         """The display's cards (bright and ringed where one may be taken), then the buttons."""
