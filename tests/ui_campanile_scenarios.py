@@ -468,21 +468,13 @@ def widgets_kept(h: Harness) -> dict[str, Any]:
         made["build"] = _made_by(lambda: play(h, moves[4]), board)
         play(h, moves[5])
         made["build_no_marker"] = _made_by(lambda: play(h, moves[6]), board)
-        for move in moves[7:11]:
-            play(h, move)
         h.tap(board.preview_button)  # the valuation screen is made the first time it opens
         view = board.valuation_view
         game = h.session.game
         made["preview_follows_a_move"] = _made_by(
-            lambda: h.table.propose(game.parse_move(moves[11]), "buttons"), view)
+            lambda: h.table.propose(game.parse_move(moves[7]), "buttons"), view)
         h.tap(view.content.close_button)
-        for move in moves[12:19]:
-            play(h, move)
-        made["valuation_held"] = _made_by(lambda: play(h, moves[19]), board._popup)  # made at the preview
-        view = board.valuation_view
-        made["valuation_tab"] = _made_by(lambda: h.tap(view.content.tabs[None]), view)
-        made["undo_valuation"] = _made_by(lambda: (h.table.undo(), h.pump(2)), view)
-        h.tap(view.content.close_button)
+    # A tracked display: a card taken, the refill asked and answered, then the Intermezzo held.
     setup = {"towers": ["grey", "brown", "red", "blue", "yellow"], "display": ["red", "red", "blue"]}
     with h.game(["Albert", "Birgit", "Franziska"], setup=setup):
         board = h.board
@@ -490,6 +482,15 @@ def widgets_kept(h: Harness) -> dict[str, Any]:
         h.tap(board.columns["red"].head)
         made["card_taken_refill_asked"] = _made_by(lambda: h.tap(_cards(h)[2]), board)
         made["refilled"] = _made_by(lambda: h.tap(_refill_button(h, "grey")), board)
+        h.tap(board.preview_button)  # made here, as above; closed
+        h.tap(board.valuation_view.content.close_button)
+        h.tap(board.columns["red"].builds[1])
+        h.tap(next(b for b in _cards(h) if b.card == "grey"))
+        made["valuation_held"] = _made_by(lambda: h.hold(board.phase_buttons["intermezzo"]), board._popup)
+        view = board.valuation_view
+        made["valuation_tab"] = _made_by(lambda: h.tap(view.content.tabs[None]), view)
+        made["undo_valuation"] = _made_by(lambda: (h.table.undo(), h.pump(2)), view)
+        h.tap(view.content.close_button)
     import tempfile
 
     from companion.service.app import Companion
