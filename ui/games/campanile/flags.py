@@ -1,7 +1,7 @@
 """The 2-player flag table, confirmed once on the touchscreen before the first 2-player game.
 
 The rulebook does not print the values of the 2-player flag cards, so the
-companion must not invent them (``shared/rules/README.md``): the players copy
+companion must not invent them (docs/rules.md): the players copy
 them from their cards. Every field starts empty, so nothing invented can be
 confirmed by one tap; the 3–5 player values are shown beside each flag as a
 reminder of the layout. A value is entered in two taps (the field, then the
