@@ -23,7 +23,6 @@ from tests import ui_kit as kit  # first: it prepares Kivy
 from kivy.uix.boxlayout import BoxLayout
 
 from companion import i18n
-from companion.service.app import Companion
 from ui.widgets import LongTap, Tap
 
 EXAMPLE = Path(__file__).parent / "data" / "examples" / "campanile-3p.json"
@@ -131,14 +130,16 @@ def test_the_history_reuses_its_rows_and_its_amend_panel(shell: Any, monkeypatch
     opened = kit.widgets_made_by(lambda: kit.tap(kit.find("1. Albert: brown +3")), screen)
     assert {id(w) for w in opened if id(w) not in panel} == {id(c) for c in choices} and choices  # main: 43
     first = len(choices)
-    assert kit.widgets_made_by(lambda: kit.tap(kit.find("1. Albert: brown +3")), screen) == []  # closed
-    kit.tap(kit.find("1. Albert: brown +3"))
-    considered = kit.widgets_made_by(lambda: kit.tap(kit.find("Albert: grey +2")), screen)
+    assert kit.widgets_made_by(lambda: screen.pick(0), screen) == []  # closed
+    screen.pick(0)
+    game = session.game
+    grey = [game.parse_move({"type": "build", "player": "Albert", "tower": "grey", "stories": stories})
+            for stories in (2, 3)]
+    considered = kit.widgets_made_by(lambda: screen.consider(grey[0]), screen)
     kit.find(i18n.text("ui.amend.fits"))
     assert under(considered, [screen.parts["verdict"], screen.parts["confirm"]])  # put back; main: 45
-    kit.tap(kit.find("Albert: grey +3"))
-    kit.find(i18n.text("ui.amend.fits"))
-    assert len(choices) == first and rows == []  # every choice considered on rows already made
+    assert kit.widgets_made_by(lambda: screen.consider(grey[1]), screen) == []
+    assert screen.verdict.accepted and len(choices) == first and rows == []  # rows made: none
     assert kit.widgets_made_by(shell.table.undo, screen) == []  # main: 22
     kit.find(i18n.text("ui.history.title", count=5))
     # one move more: at most its one row (a recycled row, its badge and its words) is made
@@ -146,30 +147,25 @@ def test_the_history_reuses_its_rows_and_its_amend_panel(shell: Any, monkeypatch
     kit.find(i18n.text("ui.history.title", count=6))
 
 
-def test_game_over_is_updated_in_place_by_the_date_stepper_and_a_redraw(tmp_path: Path) -> None:
-    store = tmp_path / "unsure.db"
-    with Companion.open(store, clock_sure=lambda: False) as app:
-        session_id = app.import_record(json.loads(EXAMPLE.read_text(encoding="utf-8")))
-        with app.store._transaction() as db:  # as if played before the clock was set
-            db.execute("UPDATE sessions SET date_unsure = 1 WHERE id = ?", (session_id,))
-    i18n.set_language("en")
-    shell = kit.open_shell(store)
-    try:
-        shell.table.open(shell.table.app.open_game(session_id))
-        screen = shell.screens.get_screen("over")
-        kit.find(i18n.text("ui.over.winner", player="Albert"))
-        chosen = screen.chosen
-        assert kit.widgets_made_by(lambda: kit.tap(screen.steppers["day"][1]), screen) == []  # main: 44
-        assert screen.chosen != chosen
-        assert kit.widgets_made_by(shell.redraw_all, screen) == []  # main: 29
-        confirm = kit.find(i18n.text("ui.over.confirm_date_hold"), LongTap)
-        shown = kit.widgets_made_by(lambda: kit.hold(confirm, lambda: screen.qr is not None, "the QR code"),
-                                    screen)
-        # the date, the QR code and its words put back in their places, none made
-        assert under(shown, [screen.parts[name] for name in ("played_on", "qr", "scan")])
-        kit.find(i18n.text("ui.over.scan"))
-    finally:
-        kit.close_shell(shell)
+def test_game_over_is_updated_in_place_by_the_date_stepper_and_a_redraw(shell: Any) -> None:
+    app = shell.table.app
+    session_id = app.import_record(json.loads(EXAMPLE.read_text(encoding="utf-8")))
+    with app.store._transaction() as db:  # as if played before the clock was set
+        db.execute("UPDATE sessions SET date_unsure = 1 WHERE id = ?", (session_id,))
+    shell.table.open(app.open_game(session_id))
+    screen = shell.screens.get_screen("over")
+    kit.find(i18n.text("ui.over.winner", player="Albert"))
+    chosen = screen.chosen
+    assert kit.widgets_made_by(lambda: kit.tap(screen.steppers["day"][1]), screen) == []  # main: 44
+    assert screen.chosen != chosen
+    assert kit.widgets_made_by(lambda: screen.step_date("month", 1), screen) == []
+    assert kit.widgets_made_by(shell.redraw_all, screen) == []  # main: 29
+    kit.find(i18n.text("ui.over.confirm_date_hold"), LongTap)
+    shown = kit.widgets_made_by(screen.confirm_date, screen)  # what the long press does; main: 29
+    assert screen.qr is not None and not app.store.session(session_id).date_unsure
+    # the date, the QR code and its words put back in their places, none made
+    assert under(shown, [screen.parts[name] for name in ("played_on", "qr", "scan")])
+    kit.find(i18n.text("ui.over.scan"))
 
 
 def test_the_new_game_screen_adds_only_the_row_of_a_player_seated(shell: Any) -> None:
@@ -179,20 +175,20 @@ def test_the_new_game_screen_adds_only_the_row_of_a_player_seated(shell: Any) ->
         shell.table.app.add_profile(name)
     kit.tap(kit.find(i18n.text("ui.home.new_game")))
     screen = shell.screens.get_screen("new")
-    kit.tap(kit.find("Albert", Tap))
+    screen.toggle("Albert")
     seated = kit.widgets_made_by(lambda: kit.tap(kit.find("Birgit", Tap)), screen)
     rows = [w for w in seated if isinstance(w, SeatRow)]
     assert len(rows) == 1 and under(seated, rows)  # main: 27, the screen built again
-    assert kit.widgets_made_by(lambda: kit.tap(kit.find("Birgit", Tap)), screen) == []  # left: main 27
-    kit.tap(kit.find("Birgit", Tap))
-    ups = [w for w in kit.walk(screen) if getattr(w, "text", "") == i18n.text("ui.new.up")]
-    assert kit.widgets_made_by(lambda: kit.tap(ups[1]), screen) == []  # main: 32
+    assert kit.widgets_made_by(lambda: screen.toggle("Birgit"), screen) == []  # left: main 27
+    screen.toggle("Birgit")
+    assert kit.widgets_made_by(lambda: screen.move_up(1), screen) == []  # main: 32
     assert screen.seated == ["Birgit", "Albert"]
-    assert kit.widgets_made_by(lambda: kit.tap(kit.find("San Gimignano", Tap)), screen) == []  # main: 30
+    kit.find(i18n.text("ui.new.seat", seat=1, player="Birgit"))
+    assert kit.widgets_made_by(lambda: screen.choose_game("san-gimignano"), screen) == []  # main: 30
     # Castelli: the colour buttons back in their rows, and the board to play on, the one widget the
     # game's own part makes (ui/games/castelli/new_game.py)
-    castelli = kit.widgets_made_by(lambda: kit.tap(kit.find("Castelli", Tap)), screen)
+    castelli = kit.widgets_made_by(lambda: screen.choose_game("castelli"), screen)
     assert under(castelli, [screen.offered, *(row.colour for row in screen.seat_rows)])  # main: 33
-    colour = next(w for w in kit.walk(screen) if getattr(w, "text", "") == i18n.text("ui.new.colour"))
-    assert kit.widgets_made_by(lambda: kit.tap(colour), screen) == []  # main: 33
+    assert kit.widgets_made_by(lambda: screen.next_colour("Albert"), screen) == []  # main: 33
     kit.find(i18n.text("ui.new.start", game="Castelli"))
+    kit.find(i18n.text(f"ui.colour.{screen.colours['Albert']}"), Tap)
