@@ -13,9 +13,12 @@ import pytest
 from companion.cli.commands.run import starter
 from companion.cli.main import main
 from companion.console.loop import COMMANDS, command_words, headless_loop
-from companion.i18n import set_language
+from companion.games.messages import msg
+from companion.games.registry import get_game
+from companion.i18n import render, set_language
 from companion.service.app import Companion
 from companion.service.records import json_problem
+from tests.conftest import EXAMPLES
 
 #: A malformed JSON text for each way Python's reader fails.
 BROKEN = ['{"type" "build"}', '{"type": "build"', "{type: 1}", "[1,]", '"abc', '{"a": "b\x01"}',
@@ -85,3 +88,25 @@ def test_new_in_hungarian_starts_a_game(console):
     set_language("hu")
     out = console("campanile", ["új castelli Anna Bela"])
     assert any(line.startswith("elindult: Castelli, Anna, Bela") for line in out), out
+
+
+def test_a_castelli_reveal_says_which_areas_it_evaluated_and_who_gained_what(tmp_path):
+    """The example game's 16th move (a reveal) evaluates three areas; the console names each."""
+    record = json.loads((EXAMPLES / "castelli.json").read_text(encoding="utf-8"))
+    game = get_game("castelli")
+    state = game.start(record["players"], record.get("options", {}), record["setup"])
+    for move in record["moves"][:15]:
+        state = game.apply(state, game.parse_move(move))
+    after = game.apply(state, game.parse_move(record["moves"][15]))
+    caused = [render(effect, "en") for effect in game.effects(state, after)]
+    new = after.evaluations[len(state.evaluations):]
+    assert caused == [render(msg("castelli.effect.area", kind=msg(f"castelli.kind.{e.kind}"),
+                                 explanation=e.explanation), "en") for e in new]
+    assert len(caused) == 3 and all(": " in line and "gains" in line for line in caused)
+    assert game.effects(after, state) == []  # an undo causes nothing new
+    with Companion.open(tmp_path / "store.sqlite3") as app:
+        live = app.start("castelli", record["players"], options=record.get("options", {}),
+                         setup=record["setup"])
+        out = io.StringIO()
+        headless_loop(live.session, [json.dumps(m) for m in record["moves"][:16]], out)
+    assert out.getvalue().splitlines()[-3:] == [f"  {line}" for line in caused]

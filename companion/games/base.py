@@ -474,6 +474,12 @@ class Game(ABC, Generic[StateT, MoveT]):
                         found[key] = (move, exact or found.get(key, (None, False))[1])
         return found
 
+    def effects(self, before: StateT, after: StateT) -> list[Message]:
+        """What a move caused beyond itself, in words the console prints after confirming it (a
+        Castelli reveal's evaluated areas and who gained what). None by default: most moves show
+        what they did in their own notation."""
+        return []
+
     def may_word(self, move_type: str) -> Message:
         """A move type of :attr:`Turn.may` in words ("place a marker" for ``influence``).
 
