@@ -197,6 +197,11 @@ class Castelli(Game[State, Move]):
 
         return notation.describe(state, move, lang)
 
+    def observed_problem(self, state: State, template: Mapping[str, Any], said: list[str]) -> Message | None:
+        from companion.games.castelli import notation  # not at start-up: replay never uses it
+
+        return notation.observed_problem(template, said)
+
     def read_observed(self, state: State, template: Mapping[str, Any],
                       said: list[str]) -> dict[str, Any] | None:
         from companion.games.castelli import notation  # not at start-up: replay never uses it
