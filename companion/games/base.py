@@ -504,8 +504,8 @@ class Game(ABC, Generic[StateT, MoveT]):
         return found
 
     def effects(self, before: StateT, after: StateT) -> list[Message]:
-        """What a move caused beyond itself, in words the console prints after confirming it (a
-        Castelli reveal's evaluated areas and who gained what). None by default: most moves show
+        """What a move caused beyond itself, in words the console prints after confirming it (the
+        areas a revealed tile evaluated and who gained what). None by default: most moves show
         what they did in their own notation."""
         return []
 
