@@ -503,6 +503,12 @@ class Game(ABC, Generic[StateT, MoveT]):
                         found[key] = (move, exact or found.get(key, (None, False))[1])
         return found
 
+    def listing_group(self, state: StateT, template: Mapping[str, Any], lang: str) -> str | None:
+        """A heading under which a long list of legal moves gathers ``template`` ("Ada: segment
+        guild-1 guild-1 …": one segment, its many places), so that the console lists the kinds
+        first and the places on request; ``None``: listed on its own line (the default)."""
+        return None
+
     def effects(self, before: StateT, after: StateT) -> list[Message]:
         """What a move caused beyond itself, in words the console prints after confirming it (the
         areas a revealed tile evaluated and who gained what). None by default: most moves show
