@@ -24,10 +24,11 @@ CODE = re.compile(r"""f?["'](ui\.castelli\.[a-z_.A-Z]*)(\{)?""")
 
 
 def codes_named_in_the_board() -> tuple[set[str], set[str]]:
-    """(whole codes, prefixes completed at run time) in ``ui/games/castelli/*.py``."""
+    """(whole codes, prefixes completed at run time) in ``ui/games/castelli/*.py`` and its ``.kv``
+    rules (the buttons' and overlays' fixed words are named there)."""
     whole: set[str] = set()
     prefixes: set[str] = set()
-    for path in (UI / "castelli").glob("*.py"):
+    for path in [*(UI / "castelli").glob("*.py"), *(UI / "castelli").glob("*.kv")]:
         for code, brace in CODE.findall(path.read_text(encoding="utf-8")):
             (prefixes if brace else whole).add(code)
     return whole, prefixes

@@ -19,7 +19,9 @@ engine's refusal says why (the shell's banner shows it from the table's
 and nothing changes.
 
 The shell builds ``CastelliBoard(table=table)`` and calls :meth:`refresh` on
-every table event; the board never subscribes on its own.
+every table event; the board never subscribes on its own. Its layout is its
+rule in ``castelli.kv``; a refresh sets its Kivy properties and its parts
+(the drawn board, the panels, an open overlay), and makes no widget.
 """
 
 from __future__ import annotations
@@ -30,9 +32,8 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.lang import Builder
-from kivy.uix.boxlayout import BoxLayout
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
-from kivy.uix.label import Label
 
 from companion.games.base import IllegalMove, RecordError
 from companion.games.castelli import legal, tables
@@ -44,92 +45,77 @@ from companion.games.castelli.words import card as card_word
 from companion.games.castelli.words import kind as kind_word
 from companion.games.castelli.words import resource as resource_word
 from companion.games.castelli.words import settlement as settlement_word
+from companion.i18n import current_language
 from companion.i18n import text as say
 from companion.service.table import Table
-from ui.games.campanile.widgets import HoldButton, TapButton
-from ui.games.castelli.drawing import BoardView, Shown
-from ui.games.castelli.panels import PlayerPanel
+from ui.games.castelli.drawing import CastelliBoardView, Shown
+from ui.games.castelli.panels import CastelliPanel
 from ui.games.castelli.popups import (
     AreaDetail,
+    CastelliOverlay,
+    CastelliPicker,
+    Choice,
     EvaluationOverlay,
-    Overlay,
-    Picker,
+    PlayerChoices,
     RevealPad,
-    TileButton,
 )
 from ui.players import initials
-from ui.theme import FONT_SMALL, SPACING, TEXT, TEXT_QUIET, TOUCH
+from ui.theme import TEXT, TEXT_QUIET
 
-#: The layout's looks (background only: the widgets are built here).
+#: The layout of the board, its panels and its overlays (one file for the Castelli touchscreen).
 KV = Path(__file__).with_name("castelli.kv")
 if str(KV) not in Builder.files:
     Builder.load_file(str(KV))
 
-#: The width of the players' column beside the board.
-SIDE_WIDTH = 372
-#: A player's panel's height.
-PANEL_HEIGHT = 52
-
-
-def choice(words: str, move: dict[str, Any] | None, live: bool = True) -> TapButton:
-    """A picker's button for ``move`` (record JSON; kept on the button, for the tests to find it)."""
-    button = TapButton(text=words, live=live, accent=live)
-    button.move = move
-    return button
-
 
 class CastelliBoard(FloatLayout):
-    """The Castelli game screen below the shell's bar; see the module's docstring."""
+    """The Castelli game screen below the shell's bar; see the module's docstring.
+
+    Its layout is its rule in ``castelli.kv``; :meth:`refresh` sets the
+    properties below from the table, and the buttons bound to them follow.
+    """
+
+    #: The language the rule's words are in (the shell makes the board again for another language).
+    language = StringProperty("")
+    #: What the next tap may be, in a line.
+    hint_text = StringProperty("")
+    #: Which buttons are live now (the engine would take what they offer).
+    card_live = BooleanProperty(False)
+    sell_live = BooleanProperty(False)
+    steward_live = BooleanProperty(False)
+    guard_live = BooleanProperty(False)
+    evaluations_live = BooleanProperty(False)
+    end_live = BooleanProperty(False)
+    #: A card waits for its area on the board (Card is lit: a second tap takes it back).
+    card_waiting = BooleanProperty(False)
 
     def __init__(self, table: Table, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
         self.table = table
+        super().__init__(language=current_language(), **kwargs)
         state = self.state
         self.players = tuple(state.players)
         self.initials = initials(self.players)
         #: The card that is waiting for its area on the board: (player, card, areas), or None.
         self.area_card: tuple[str, str, tuple[str, ...]] | None = None
         #: The overlay open now (reveal pad, evaluations, an area, a picker), or None.
-        self.overlay: Overlay | None = None
+        self.overlay: CastelliOverlay | None = None
         self.found: Targets = targets(state)
-        #: The overlays made so far, reused (making widgets is what costs): the pad, evaluations, an area.
+        #: The overlays made so far, reused (making widgets is what costs): the pad, evaluations, an
+        #: area, the picker.
         self._pad: RevealPad | None = None
         self._evaluations: EvaluationOverlay | None = None
         self._area: AreaDetail | None = None
+        self._picker: CastelliPicker | None = None
         self._proposing = False
-
-        # 4 px around the board, so that a 32-space board's cells keep 48 px (ui.md's touch target)
-        body = BoxLayout(orientation="horizontal", spacing=SPACING, padding=(4, 4, SPACING, SPACING),
-                         size_hint=(1, 1), pos_hint={"x": 0, "y": 0})
-        self.view = BoardView(state.board, self.tap_space, self.tap_area, size_hint_x=1)
-        body.add_widget(self.view)
-        side = BoxLayout(orientation="vertical", spacing=SPACING, size_hint_x=None, width=SIDE_WIDTH)
-        self.panels = {p: PlayerPanel(p, self.initials[p], state.colors[p], size_hint_y=None,
-                                      height=PANEL_HEIGHT) for p in self.players}
-        for panel in self.panels.values():
-            side.add_widget(panel)
-        self.hint = Label(font_size=FONT_SMALL, color=TEXT, halign="left", valign="middle", size_hint_y=None,
-                          height=2 * FONT_SMALL + SPACING)
-        self.hint.bind(size=lambda w, s: setattr(w, "text_size", s))
-        side.add_widget(self.hint)
-        self.buttons: dict[str, TapButton] = {}
-        # Card, Sell, Steward; then Guard (rare: narrow), Evaluations (the longest word) and End
-        for names, widths in ((("card", "sell", "steward"), (None, None, None)),
-                              (("guard", "evaluations"), (72, 150))):
-            line = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH)
-            for name, width in zip(names, widths, strict=True):
-                button = TapButton(text=say(f"ui.castelli.button.{name}"))
-                if width:
-                    button.size_hint_x, button.width = None, width
-                button.bind(on_release=lambda w, n=name: getattr(self, f"tap_{n}")(w))
-                self.buttons[name] = button
-                line.add_widget(button)
-            side.add_widget(line)
-        self.end_button = HoldButton(text=say("ui.castelli.button.end"))
-        self.end_button.bind(on_long_press=lambda w: self.hold_end(w))
-        line.add_widget(self.end_button)
-        body.add_widget(side)
-        self.add_widget(body)
+        ids = self.ids
+        self.view: CastelliBoardView = ids.view
+        self.view.set_layout(state.board)
+        self.hint = ids.hint
+        self.panels = {p: CastelliPanel(p, self.initials[p], state.colors[p]) for p in self.players}
+        for above, panel in enumerate(self.panels.values()):  # above the hint, in seat order
+            ids.side.add_widget(panel, index=len(ids.side.children) - above)
+        self.buttons = {name: ids[name] for name in ("card", "sell", "steward", "guard", "evaluations")}
+        self.end_button = ids.end
         self.refresh()
         # The overlays are made in the frame after the board is shown, not in the tap that first needs
         # one (a ModalView with its rows costs a noticeable moment on the Pi).
@@ -196,17 +182,12 @@ class CastelliBoard(FloatLayout):
         acting = session.game.turn(state).acting
         for player, view in player_views(state).items():
             self.panels[player].show(view, player == acting and not state.finished)
-        self.hint.text = self.hint_words(state, found, builder, bool(builds))
-        self.buttons["card"].live = bool(found.plays)
-        self.buttons["card"].accent = self.area_card is not None
-        self.buttons["sell"].live = bool(found.sell)
-        self.buttons["steward"].live = bool(found.stewards)
-        self.buttons["steward"].accent = bool(found.stewards)
-        self.buttons["guard"].live = found.guard is not None
-        self.buttons["guard"].accent = found.guard is not None
-        self.buttons["evaluations"].live = bool(state.evaluations or state.notes)
-        self.end_button.live = found.end
-        self.end_button.accent = found.end
+        self.hint_text = self.hint_words(state, found, builder, bool(builds))
+        self.card_live, self.card_waiting = bool(found.plays), self.area_card is not None
+        self.sell_live, self.steward_live = bool(found.sell), bool(found.stewards)
+        self.guard_live = found.guard is not None
+        self.evaluations_live = bool(state.evaluations or state.notes)
+        self.end_live = found.end
         if self.overlay is not None and not self._proposing:
             self.overlay.refresh()
 
@@ -243,7 +224,7 @@ class CastelliBoard(FloatLayout):
             self._proposing = False
         return None
 
-    def _refused_in(self, overlay: Overlay, reason: str | None) -> bool:
+    def _refused_in(self, overlay: CastelliOverlay, reason: str | None) -> bool:
         if reason is None:
             return True
         overlay.refused(reason)
@@ -257,7 +238,7 @@ class CastelliBoard(FloatLayout):
             if self._pad is None:
                 self._pad = RevealPad(self, space, found.revealer, found.swap)
             else:
-                self._pad.reset(space, found.revealer)
+                self._pad.reset(space, found.revealer, found.swap)
             self.open_overlay(self._pad)
             return True
         shields = state.revealed.get(space) or tuple((c, 1) for c in tables.COLORS)
@@ -310,7 +291,7 @@ class CastelliBoard(FloatLayout):
             overlay.show(say("ui.castelli.evaluation.after_reveal", space=pending.space), items)
             self.open_overlay(overlay)
 
-    def enter_build(self, move: dict[str, Any], widget: Any, overlay: Overlay) -> bool:
+    def enter_build(self, move: dict[str, Any], widget: Any, overlay: CastelliOverlay) -> bool:
         if not self._refused_in(overlay, self.propose(move, widget.flash)):
             return False
         self.close_overlay()
@@ -411,66 +392,70 @@ class CastelliBoard(FloatLayout):
         state, found = self.state, self.found
         players = list(dict.fromkeys([*legal.turn_players(state), *(p.player for p in found.plays)])) or \
             [self.to_move(state)]
-        picker = Picker(self, say("ui.castelli.cards.title"))
+        rows = []
         for player in players:
-            choices = []
+            choices: list[Choice] = []
             for card in tables.PLAY_CARDS:
                 if card in tables.BATTLE_ONLY and not state.options.battle:
                     continue
                 play = next((p for p in found.plays if p.player == player and p.card == card), None)
-                choices += self._card_choices(picker, player, card, play)
-            picker.player_row(player, choices, per_line=4)
-        picker.finish()
-        self.open_overlay(picker)
+                choices += self._card_choices(player, card, play)
+            rows.append(PlayerChoices(player, choices, per_line=4))
+        self.open_picker(say("ui.castelli.cards.title"), rows)
         return True
 
-    def _card_choices(self, picker: Picker, player: str, card: str, play: Any) -> list[tuple[Any, Any]]:
+    def _card_choices(self, player: str, card: str, play: Any) -> list[Choice]:
         name = str(card_word(card))
         base = {"type": "play", "player": player, "card": card}
 
-        def enter(move: dict[str, Any]) -> Callable[[Any], Any]:
-            return lambda w: self._refused_in(picker, self.propose(move, w.flash)) and self.close_overlay()
+        def entered(words: str, move: dict[str, Any], live: bool = True) -> Choice:
+            return Choice(words, move, self._choice_entered(move), live)
 
         if play is None:  # not now: proposed anyway, so that the engine says why
             extras: dict[str, dict[str, Any]] = {
                 "king": {"value": 3}, "traitor": {"target": next(p for p in self.players if p != player)},
                 "peasant": {"area": ""}, "prince": {"area": ""}, "arsonist": {"area": ""}}
-            extra = extras.get(card, {})
-            return [(choice(name, {**base, **extra}, live=False), enter({**base, **extra}))]
+            return [entered(name, {**base, **extras.get(card, {})}, live=False)]
         if card == "king":
-            return [(choice(say("ui.castelli.cards.king", card=name, value=value), {**base, "value": value}),
-                     enter({**base, "value": value})) for value in play.values]
+            return [entered(say("ui.castelli.cards.king", card=name, value=value), {**base, "value": value})
+                    for value in play.values]
         if card == "traitor":
-            return [(choice(say("ui.castelli.cards.traitor", card=name, player=target),
-                            {**base, "target": target}), enter({**base, "target": target}))
-                    for target in play.players]
+            return [entered(say("ui.castelli.cards.traitor", card=name, player=target),
+                            {**base, "target": target}) for target in play.players]
         if play.areas:
             def choose_area(_w: Any) -> None:
                 self.area_card = (player, card, play.areas)
                 self.close_overlay()
                 self.refresh()
-            return [(choice(say("ui.castelli.cards.needs_area", card=name), None), choose_area)]
-        return [(choice(name, base), enter(base))]
+            return [Choice(say("ui.castelli.cards.needs_area", card=name), None, choose_area)]
+        return [entered(name, base)]
+
+    def _choice_entered(self, move: dict[str, Any]) -> Callable[[Any], bool]:
+        """What a tap on a picker's choice does: ``move`` proposed; the picker closes, or says why the
+        engine refused it."""
+        return lambda widget: self._refused_in(self.picker(), self.propose(move, widget.flash)) \
+            and self.close_overlay()
+
+    def _turn_entered(self, move: dict[str, Any]) -> Callable[[Any], bool]:
+        """What a tap on one of the Steward's turns does (the evaluations it sets off follow)."""
+        return lambda widget: self._steward_entered(self.picker(), move, widget)
 
     def tap_sell(self, widget: Any) -> bool:
         """Sell: one button per number of cards each player may sell now (2 silver each)."""
         state, found = self.state, self.found
-        picker = Picker(self, say("ui.castelli.sell.title", price=tables.SELL_PRICE))
         offered = dict(found.sell)
         players = list(dict.fromkeys([*legal.turn_players(state), *offered])) or [self.to_move(state)]
+        rows = []
         for player in players:
             most = offered.get(player, 0)
             counts = range(1, most + 1) if most else (1,)
-            choices = []
+            choices: list[Choice] = []
             for count in counts:
                 move = {"type": "sell", "player": player, "cards": count}
-                button = choice(say("ui.castelli.sell.cards", count=count, silver=count * tables.SELL_PRICE),
-                                move, live=bool(most))
-                choices.append((button, lambda w, m=move: self._refused_in(picker, self.propose(m, w.flash))
-                                and self.close_overlay()))
-            picker.player_row(player, choices, per_line=3)
-        picker.finish()
-        self.open_overlay(picker)
+                words = say("ui.castelli.sell.cards", count=count, silver=count * tables.SELL_PRICE)
+                choices.append(Choice(words, move, self._choice_entered(move), bool(most)))
+            rows.append(PlayerChoices(player, choices, per_line=3))
+        self.open_picker(say("ui.castelli.sell.title", price=tables.SELL_PRICE), rows)
         return True
 
     def tap_steward(self, widget: Any) -> bool:
@@ -479,20 +464,30 @@ class CastelliBoard(FloatLayout):
         if not found.stewards:
             return self._steward_refused(state, widget)
         space = state.pending.space if state.pending else ""
-        picker = Picker(self, say("ui.castelli.steward.title", space=space))
+        rows = []
         for player in dict.fromkeys(t.player for t in found.stewards):
-            choices = []
+            choices: list[Choice] = []
             for turn in (t for t in found.stewards if t.player == player):
                 move = {"type": "steward", "player": player, "shields": shields_json(turn.shields)}
-                button = TileButton(turn.shields, accent=True)
-                button.move = move
-                choices.append((button, lambda w, m=move: self._steward_entered(picker, m, w)))
-            picker.player_row(player, choices, per_line=3, height=120)
-        picker.finish()
-        self.open_overlay(picker)
+                choices.append(Choice("", move, self._turn_entered(move), shields=tuple(turn.shields)))
+            rows.append(PlayerChoices(player, choices, per_line=3, height=120))
+        self.open_picker(say("ui.castelli.steward.title", space=space), rows)
         return True
 
-    def _steward_entered(self, picker: Picker, move: dict[str, Any], widget: Any) -> bool:
+    def picker(self) -> CastelliPicker:
+        """The one picker Card, Sell and Steward fill (made on first use, then kept)."""
+        if self._picker is None:
+            self._picker = CastelliPicker(self)
+        return self._picker
+
+    def open_picker(self, title: str, rows: list[PlayerChoices]) -> CastelliPicker:
+        picker = self.picker()
+        self.close_overlay()
+        picker.show(title, rows)
+        self.open_overlay(picker)
+        return picker
+
+    def _steward_entered(self, picker: CastelliPicker, move: dict[str, Any], widget: Any) -> bool:
         if not self._refused_in(picker, self.propose(move, widget.flash)):
             return False
         self.close_overlay()
@@ -540,7 +535,7 @@ class CastelliBoard(FloatLayout):
         return self.propose({"type": "end"}, widget.flash) is None
 
     # -- overlays ------------------------------------------------------------------------------------
-    def open_overlay(self, overlay: Overlay) -> Overlay:
+    def open_overlay(self, overlay: CastelliOverlay) -> CastelliOverlay:
         self.close_overlay()
         self.overlay = overlay
         overlay.open(animation=False)

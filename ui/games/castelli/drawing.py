@@ -7,16 +7,19 @@ triangles in the players' colours with their values) in each. Frame pieces
 lie beside the spaces that face them, in a margin around the grid. The cell
 size follows the widget's size, so a 32-space board and a small one both fit.
 
-Everything is drawn on one canvas with cached text textures: a redraw is a
-few hundred instructions, rebuilt only when what is shown changed. The
-widget knows nothing of rules: the board (:mod:`ui.games.castelli.board`) tells it
-what is live (a target now) and gets the taps back as a space's or an area's name.
+Everything is drawn on one canvas with cached text textures. Each cell keeps
+its instructions: what lies under and over its ring is drawn again only when
+what the cell shows changed (a move changes a few cells of up to 64), and the
+ring itself is one kept line whose colour and width follow what is live or
+flashing now (most moves change only rings). The widget knows nothing of
+rules: the board (:mod:`ui.games.castelli.board`) tells it what is live (a
+target now) and gets the taps back as a space's or an area's name.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -88,26 +91,58 @@ class Shown:
     mine: int = 0
 
 
-class BoardView(Widget):
-    """The drawn board; ``on_space(name)`` and ``on_area(name)`` receive the taps."""
+@dataclass
+class _Cell:
+    """One space's or area's instructions: what lies under its ring, the ring (kept: its colour and
+    width change with what is live or flashing), and what lies over it."""
 
-    def __init__(self, board: Board, on_space: Callable[[str], Any], on_area: Callable[[str], Any],
-                 **kwargs: Any) -> None:
+    under: InstructionGroup
+    ring_colour: Color
+    ring: Line
+    over: InstructionGroup
+    #: What ``under`` and ``over`` show (:meth:`CastelliBoardView._cell_key`), None: nothing yet.
+    drawn: tuple[Any, ...] | None = None
+
+
+class CastelliBoardView(Widget):
+    """The drawn board (:attr:`layout` set once by the board); ``on_space(name)`` and ``on_area(name)``
+    are dispatched for the taps."""
+
+    __events__ = ("on_space", "on_area")
+
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.layout = board
-        self.on_space = on_space
-        self.on_area = on_area
-        cells = [a.at for a in board.areas.values()] + [s.at for s in board.spaces.values()]
-        self.rows = (min(r for r, _ in cells), max(r for r, _ in cells))
-        self.cols = (min(c for _, c in cells), max(c for _, c in cells))
-        self.at: dict[tuple[int, int], tuple[str, str]] = {
-            a.at: ("area", a.name) for a in board.areas.values()}
-        self.at.update({s.at: ("space", s.name) for s in board.spaces.values()})
+        self.layout: Board | None = None
+        self.rows = self.cols = (0, 0)
+        self.at: dict[tuple[int, int], tuple[str, str]] = {}
         self.shown: Shown | None = None
         self.flashing: str | None = None
         self._drawn_for: tuple[Any, ...] | None = None
-        self._cells: dict[str, tuple[Any, InstructionGroup]] = {}
+        self._cells: dict[str, _Cell] = {}
         self.bind(pos=lambda *_: self.redraw(), size=lambda *_: self.redraw())
+
+    def set_layout(self, board: Board) -> None:
+        """The board's layout: where each space and area lies (a game's board does not change)."""
+        self.layout = board
+        cells = [a.at for a in board.areas.values()] + [s.at for s in board.spaces.values()]
+        self.rows = (min(r for r, _ in cells), max(r for r, _ in cells))
+        self.cols = (min(c for _, c in cells), max(c for _, c in cells))
+        self.at = {a.at: ("area", a.name) for a in board.areas.values()}
+        self.at.update({s.at: ("space", s.name) for s in board.spaces.values()})
+        self._drawn_for = None
+        self.redraw()
+
+    def on_space(self, name: str) -> None:
+        pass
+
+    def on_area(self, name: str) -> None:
+        pass
+
+    @property
+    def board(self) -> Board:
+        if self.layout is None:
+            raise ValueError("the board view has no layout yet")
+        return self.layout
 
     # -- geometry ---------------------------------------------------------------------------------
     @property
@@ -131,7 +166,7 @@ class BoardView(Widget):
 
     def centre_of(self, name: str) -> tuple[float, float]:
         """A space's or an area's centre, in window coordinates (where a finger taps it)."""
-        thing = self.layout.spaces.get(name) or self.layout.areas[name]
+        thing = self.board.spaces.get(name) or self.board.areas[name]
         x, y, side = self.box(thing.at)
         wx, wy = self.to_window(x + side / 2, y + side / 2)
         return float(wx), float(wy)
@@ -144,6 +179,19 @@ class BoardView(Widget):
         row = math.floor((top - y) / cell) + self.rows[0]
         return self.at.get((row, col))
 
+    def _outline(self, name: str) -> list[float]:
+        """The ring's points: an area's octagon, a space's square."""
+        if name in self.board.areas:
+            x, y, side = self.box(self.board.areas[name].at)
+            inset, cut = side * 0.06, side * 0.26
+            x0, y0, x1, y1 = x + inset, y + inset, x + side - inset, y + side - inset
+            return [x0 + cut, y0, x1 - cut, y0, x1, y0 + cut, x1, y1 - cut, x1 - cut, y1, x0 + cut, y1,
+                    x0, y1 - cut, x0, y0 + cut]
+        x, y, side = self.box(self.board.spaces[name].at)
+        inset = side * 0.04
+        x0, y0, x1, y1 = x + inset, y + inset, x + side - inset, y + side - inset
+        return [x0, y0, x1, y0, x1, y1, x0, y1]
+
     def on_touch_down(self, touch: Any) -> bool:
         if not self.collide_point(*touch.pos):
             return False
@@ -151,93 +199,106 @@ class BoardView(Widget):
         if found is None:
             return False
         kind, name = found
-        (self.on_space if kind == "space" else self.on_area)(name)
+        self.dispatch("on_space" if kind == "space" else "on_area", name)
         return True
 
     def flash(self, name: str) -> None:
         """A refused tap: the space or area is ringed red for a moment."""
         self.flashing = name
-        self.redraw(force=True)
+        self.redraw()
         Clock.schedule_once(self._unflash, FLASH_SECONDS)
 
     def _unflash(self, _dt: float) -> None:
         self.flashing = None
-        self.redraw(force=True)
+        self.redraw()
 
     # -- drawing ------------------------------------------------------------------------------------
     def show(self, shown: Shown) -> None:
         self.shown = shown
         self.redraw()
 
-    def redraw(self, force: bool = False) -> None:
-        """Draw what changed: each cell is its own instruction group, redrawn only when what it shows
-        changed (a move changes a few cells of up to 64), all of them when the board moved or resized."""
-        if self.shown is None:
+    def redraw(self) -> None:
+        """Draw what changed: each cell keeps its instructions; what lies under and over its ring is
+        drawn again only when what it shows changed (a move changes a few cells of up to 64), its ring
+        only changes colour. All of them are made again when the board moved or resized."""
+        if self.shown is None or self.layout is None:
             return
         geometry = (tuple(self.pos), tuple(self.size))
         if geometry != self._drawn_for:
             self._drawn_for = geometry
-            self.canvas.clear()
-            self._cells = {}
-            for name in (*self.layout.areas, *self.layout.spaces):  # areas first: spaces' gifts lie over
-                group = InstructionGroup()
-                self.canvas.add(group)
-                self._cells[name] = (None, group)
+            self._make_cells()
         shown = self.shown
-        for name, (drawn, group) in self._cells.items():
+        for name, cell in self._cells.items():
             key = self._cell_key(name, shown)
-            if key == drawn and not force:
-                continue
-            group.clear()
-            if name in self.layout.areas:
-                self._area(group, name, shown)
-            else:
-                self._space(group, name, shown)
-            self._cells[name] = (key, group)
+            if key != cell.drawn:
+                cell.under.clear()
+                cell.over.clear()
+                if name in self.board.areas:
+                    self._area(cell, name, shown)
+                else:
+                    self._space(cell.under, name, shown)
+                cell.drawn = key
+            self._set_ring(cell, name, shown)
+
+    def _make_cells(self) -> None:
+        """Each cell's instructions, in the order they are drawn (areas first: spaces' gifts lie over)."""
+        self.canvas.clear()
+        self._cells = {}
+        for name in (*self.board.areas, *self.board.spaces):
+            cell = _Cell(InstructionGroup(), Color(0, 0, 0, 0), Line(points=self._outline(name), close=True),
+                         InstructionGroup())
+            for instruction in (cell.under, cell.ring_colour, cell.ring, cell.over):
+                self.canvas.add(instruction)
+            self._cells[name] = cell
 
     def _cell_key(self, name: str, shown: Shown) -> tuple[Any, ...]:
-        """Everything a cell's drawing depends on."""
-        flashing = self.flashing == name
-        if name in self.layout.spaces:
-            return (shown.revealed.get(name), shown.silver_on.get(name, 0), name in shown.live_spaces,
-                    flashing)
+        """Everything a cell's drawing under and over its ring depends on."""
+        if name in self.board.spaces:
+            return (shown.revealed.get(name), shown.silver_on.get(name, 0))
         owners = tuple(stack[-1] for stack in shown.castles.get(name, ()))
         colours = tuple(shown.colours.get(p) for p in owners)
-        return (name in shown.done, name in shown.live_areas, colours, shown.settlements.get(name), flashing,
-                shown.mine if self.layout.areas[name].kind == "mine" else None)
+        return (name in shown.done, colours, shown.settlements.get(name),
+                shown.mine if self.board.areas[name].kind == "mine" else None)
 
-    def _ring(self, canvas: Any, name: str, points: list[float], live: bool) -> None:
+    def _set_ring(self, cell: _Cell, name: str, shown: Shown) -> None:
+        """Red while a refused tap flashes, the accent while live (a target now); a face-down space
+        that is not a target keeps a dimmed outline."""
+        face_down = name in self.board.spaces and name not in shown.revealed
+        live = name in shown.live_areas or (face_down and name in shown.live_spaces)
         if self.flashing == name:
-            canvas.add(Color(*REFUSED))
-            canvas.add(Line(points=points, close=True, width=3))
+            rgba, width = REFUSED, 3.0
         elif live:
-            canvas.add(Color(*ACCENT))
-            canvas.add(Line(points=points, close=True, width=2.5))
+            rgba, width = ACCENT, 2.5
+        elif face_down:
+            rgba, width = DIMMED, 1.0
+        else:
+            rgba, width = (0, 0, 0, 0), 1.0
+        cell.ring_colour.rgba = rgba
+        if cell.ring.width != width:
+            cell.ring.width = width
 
-    def _area(self, canvas: Any, name: str, shown: Shown) -> None:
-        spec = self.layout.areas[name]
+    def _area(self, cell: _Cell, name: str, shown: Shown) -> None:
+        spec = self.board.areas[name]
         x, y, side = self.box(spec.at)
         inset = side * 0.06
-        cut = side * 0.26
-        x0, y0, x1, y1 = x + inset, y + inset, x + side - inset, y + side - inset
-        corners = [x0 + cut, y0, x1 - cut, y0, x1, y0 + cut, x1, y1 - cut, x1 - cut, y1, x0 + cut, y1,
-                   x0, y1 - cut, x0, y0 + cut]
+        y0 = y + inset
         fill = KIND_COLOURS[spec.kind]
         if name in shown.done and spec.kind != "plain":
             fill = (fill[0] * 0.7, fill[1] * 0.7, fill[2] * 0.7, 1.0)
-        canvas.add(Color(*fill))
+        corners = self._outline(name)
+        cell.under.add(Color(*fill))
         vertices: list[float] = []
         for index in range(0, len(corners), 2):
             vertices += [corners[index], corners[index + 1], 0, 0]
-        canvas.add(Mesh(vertices=vertices, indices=list(range(8)), mode="triangle_fan"))
-        self._ring(canvas, name, corners, name in shown.live_areas)
+        cell.under.add(Mesh(vertices=vertices, indices=list(range(8)), mode="triangle_fan"))
+        canvas = cell.over
         cx, cy = x + side / 2, y + side / 2
         size = max(20, round(side * 0.34))
         figure = {"forest": str(spec.amount), "field": str(spec.amount), "rock": str(spec.amount),
                   "market": str(spec.amount), "mine": str(shown.mine)}.get(spec.kind, "")
         castles = [stack[-1] for stack in shown.castles.get(name, ())]
         if spec.kind == "market":
-            self._tents(canvas, cx, y1 - side * 0.22, side, spec.amount)
+            self._tents(canvas, cx, y + side - inset - side * 0.22, side, spec.amount)
             draw_text(canvas, figure, size, (cx, cy - side * 0.1))
         elif spec.kind == "mine":
             canvas.add(Color(*GIFT_COLOURS["silver"]))
@@ -291,12 +352,11 @@ class BoardView(Widget):
                                         left + house / 2, cy + house * 0.55]))
 
     def _space(self, canvas: Any, name: str, shown: Shown) -> None:
-        spec = self.layout.spaces[name]
+        spec = self.board.spaces[name]
         x, y, side = self.box(spec.at)
         inset = side * 0.04
         x0, y0, x1, y1 = x + inset, y + inset, x + side - inset, y + side - inset
         cx, cy = x + side / 2, y + side / 2
-        outline = [x0, y0, x1, y0, x1, y1, x0, y1]
         shields = shown.revealed.get(name)
         for side_index, target in enumerate(spec.sides):
             if target.startswith(FRAME_PREFIX):
@@ -309,10 +369,6 @@ class BoardView(Widget):
                             width=1))
             canvas.add(Line(points=[x0 + side * 0.2, y1 - side * 0.2, x1 - side * 0.2, y0 + side * 0.2],
                             width=1))
-            self._ring(canvas, name, outline, name in shown.live_spaces)
-            if self.flashing != name and name not in shown.live_spaces:
-                canvas.add(Color(*DIMMED))
-                canvas.add(Line(points=outline, close=True, width=1))
             return
         # N, E, S, W: the triangle from each edge to the centre
         edges = [(x0, y1, x1, y1), (x1, y1, x1, y0), (x1, y0, x0, y0), (x0, y0, x0, y1)]
@@ -336,7 +392,6 @@ class BoardView(Widget):
             r = side * 0.07
             ox = cx + (index - (silver - 1) / 2) * r * 2.4
             canvas.add(Line(circle=(ox, cy, r), width=2))
-        self._ring(canvas, name, outline, False)
 
     def _card(self, canvas: Any, cx: float, cy: float, size: float, ink: tuple[float, ...]) -> None:
         """A card-covered shield: a small card outline (worth 0)."""

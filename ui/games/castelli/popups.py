@@ -1,23 +1,35 @@
 """The Castelli board's overlays: the reveal pad, the evaluation overlay, an area's detail (with its
-builds), and the pickers for cards, selling and the Steward's re-turn.
+builds), and the picker for cards, selling and the Steward's re-turn.
 
-Each is a :class:`Overlay` over the whole window, closed by its own button (no
-tap outside needed). They show the engine's words (``str`` of its messages)
-and its targets; a tap that is a move goes back to the board's ``propose``,
-and a refusal is written in the overlay itself (the shell's banner lies
-under it) as well as announced by the table.
+Each is a :class:`CastelliOverlay` over the whole window, closed by its own
+button (no tap outside needed). They show the engine's words (``str`` of its
+messages) and its targets; a tap that is a move goes back to the board's
+``propose``, and a refusal is written in the overlay itself (the shell's
+banner lies under it) as well as announced by the table.
+
+Their layout is in ``castelli.kv``. The board makes each overlay once and
+keeps it; what one shows reaches it through its Kivy properties, and its
+rows (evaluations, an area's lines and builds, a picker's players and
+choices) are kept too: a list that grows gets only the rows it never had
+(:func:`keep`), one that shrinks takes the extra rows out and keeps them
+for later. Making widgets is what costs on the Pi, not changing their texts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
 
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    StringProperty,
+)
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
-from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from companion.games.castelli import tables
@@ -26,24 +38,19 @@ from companion.games.castelli.words import amount as unit
 from companion.games.castelli.words import colour as colour_word
 from companion.games.castelli.words import kind as kind_word
 from companion.i18n import text as say
-from ui.games.campanile.widgets import PieceBadge, TapButton
+from ui.games.campanile.widgets import TapButton
 from ui.games.castelli.tile import TileView
-from ui.theme import (
-    BACKGROUND,
-    FONT_LARGE,
-    FONT_SMALL,
-    REFUSED,
-    SPACING,
-    TEXT,
-    TEXT_QUIET,
-    TOUCH,
-    piece_colour,
-    text_on,
-)
+from ui.screens import show
+from ui.theme import FONT_LARGE, FONT_SMALL, TEXT, TOUCH, piece_colour, text_on
+
+W = TypeVar("W", bound=Widget)
 
 
 class CastelliBoard(Protocol):
     """What the overlays ask of the board that opens them (the board imports this module)."""
+
+    @property
+    def language(self) -> str: ...
 
     @property
     def initials(self) -> dict[str, str]: ...
@@ -53,7 +60,7 @@ class CastelliBoard(Protocol):
 
     def enter_reveal(self, pad: RevealPad) -> bool: ...
 
-    def enter_build(self, move: dict[str, Any], widget: Any, overlay: Overlay) -> bool: ...
+    def enter_build(self, move: dict[str, Any], widget: Any, overlay: CastelliOverlay) -> bool: ...
 
     def influence_in(self, area: str) -> dict[str, int]: ...
 
@@ -62,59 +69,108 @@ class CastelliBoard(Protocol):
     def close_overlay(self) -> bool: ...
 
 
-def words(text: str = "", size: int = FONT_SMALL, colour: Any = TEXT, **kwargs: Any) -> Label:
-    """A label wrapped to its width and as tall as its text (never cut)."""
-    label = Label(text=text, font_size=size, color=colour, halign="left", valign="middle",
-                  size_hint_y=None, height=28, **kwargs)
-    label.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
-               texture_size=lambda w, size: setattr(w, "height", max(size[1], 28)))
-    return label
+def strong(widget: Any) -> Any:
+    """The widget a rule's id names, itself rather than the weak proxy ``ids`` holds: a widget the
+    overlay takes off the screen for a while (a line with nothing to say now) is kept alive by
+    this reference alone."""
+    return widget.__self__
 
 
-def colour_badge(colour: str, player: str | None, initials: dict[str, str]) -> PieceBadge:
-    """A shield colour as a badge: the player's initials on it, or a dash for a neutral colour."""
-    fill = piece_colour(colour)
-    return PieceBadge(text=initials[player] if player else "–", fill=list(fill), ink=list(text_on(fill)),
-                      size=(44, 32), pos_hint={"center_y": 0.5})
+def keep(box: Widget, made: list[W], count: int, make: Callable[[], W], trailing: int = 0) -> list[W]:
+    """The first ``count`` of the widgets ``made`` for ``box``, shown in order, the rest taken out.
+
+    A widget is made only when more are wanted than were ever made (and is
+    kept in ``made`` for later); ``trailing`` is how many of ``box``'s widgets
+    come after these in its layout (they stay last).
+    """
+    while len(made) < count:
+        made.append(make())
+    children = box.children  # the widgets themselves (``box`` may be a rule's weak proxy)
+    for widget in made[count:]:
+        if widget in children:
+            box.remove_widget(widget)
+    for widget in made[:count]:
+        if widget not in children:
+            box.add_widget(widget, index=trailing)  # Kivy lays children out last-first: after the shown ones
+    return made[:count]
 
 
-class Overlay(ModalView):
-    """A full-window overlay with a title row (the title and Close) and a body below it."""
+class CastelliWords(Label):
+    """A label wrapped to its width and as tall as its text (never cut); looks in ``castelli.kv``."""
+
+
+class CastelliOverlayHead(BoxLayout):
+    """An overlay's title and its Close (or Cancel) button; ``on_close`` when that is tapped."""
+
+    title = StringProperty("")
+    close_words = StringProperty("")
+    __events__ = ("on_close",)
+
+    def on_close(self) -> None:
+        pass
+
+
+class CastelliInfluence(BoxLayout):
+    """A shield colour as a badge (the player's initials on it, or a dash for a neutral colour) and
+    the influence it has."""
+
+    tag = StringProperty("–")
+    fill = ListProperty([0, 0, 0, 1])
+    ink = ListProperty(list(TEXT))
+    figure = StringProperty("")
+    figure_size = NumericProperty(FONT_SMALL + 8)
+    figure_width = NumericProperty(36)
+
+    def show(self, colour: str, points: int, player: str | None, initials: dict[str, str]) -> None:
+        fill = piece_colour(colour)
+        self.tag = initials[player] if player else "–"
+        self.fill, self.ink = list(fill), list(text_on(fill))
+        self.figure = str(points)
+
+
+def influence_figures(box: Widget, made: list[CastelliInfluence], influence: dict[str, int],
+                      board: CastelliBoard, trailing: int, size: int, width: int) -> None:
+    """Each colour's influence in ``box``, the figures ``size`` points, ``width`` px wide."""
+    shown = keep(box, made, len(influence),
+                 lambda: CastelliInfluence(figure_size=size, figure_width=width), trailing)
+    by_colour = board.state.players_by_colour
+    for figure, (colour, points) in zip(shown, influence.items(), strict=True):
+        figure.show(colour, points, by_colour.get(colour), board.initials)
+
+
+class CastelliOverlay(ModalView):
+    """A full-window overlay with a title row (the title and Close) and a body below it; each kind's
+    layout is its rule in ``castelli.kv``."""
+
+    #: The language the rule's words are in (the board's: it is made again for another language).
+    language = StringProperty("")
+    title_text = StringProperty("")
+    #: A refusal's words, written in the overlay (the banner lies under it).
+    problem_text = StringProperty("")
 
     def __init__(self, board: CastelliBoard, **kwargs: Any) -> None:
-        super().__init__(size_hint=(1, 1), auto_dismiss=False, background_color=BACKGROUND,
-                         overlay_color=(0, 0, 0, 0), **kwargs)
-        self.board = board
-        self.frame = BoxLayout(orientation="vertical", spacing=SPACING, padding=SPACING)
-        self.title_row = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH)
-        self.title = Label(font_size=FONT_SMALL + 6, bold=True, color=TEXT, halign="left", valign="middle")
-        self.title.bind(size=lambda w, s: setattr(w, "text_size", s))
-        self.close_button = TapButton(text=say("ui.castelli.close"), size_hint_x=None, width=130)
-        self.close_button.bind(on_release=lambda _w: self.board.close_overlay())
-        self.title_row.add_widget(self.title)
-        self.title_row.add_widget(self.close_button)
-        self.problem = words("", FONT_SMALL, REFUSED)
-        self.frame.add_widget(self.title_row)
-        self.add_widget(self.frame)
+        self.board = board  # before the rule: its bindings name the board
+        super().__init__(language=board.language, **kwargs)
+        head = self.ids.head
+        self.title: Label = head.ids.title
+        self.close_button: TapButton = head.ids.close
+
+    @property
+    def problem(self) -> Label:
+        """The label the refusal is written in."""
+        label: Label = self.ids.problem
+        return label
 
     def refused(self, reason: str) -> None:
         """Write a refusal's words in the overlay (the banner lies under it)."""
-        self.problem.text = reason
+        self.problem_text = reason
 
     def refresh(self) -> None:
         """Redraw from the board's state (an overlay open while a move arrives from elsewhere)."""
 
 
-def scrolled(content: BoxLayout) -> ScrollView:
-    content.size_hint_y = None
-    content.bind(minimum_height=content.setter("height"))
-    view = ScrollView(do_scroll_x=False, bar_width=8)
-    view.add_widget(content)
-    return view
-
-
 # -- the reveal pad --------------------------------------------------------------------------------
-class RevealPad(Overlay):
+class RevealPad(CastelliOverlay):
     """A face-down space's four shields entered in a few taps: per side a colour and a value.
 
     Sides go N, E, S, W; a side is done when it has both (in either order),
@@ -122,47 +178,43 @@ class RevealPad(Overlay):
     the last one is filled in by itself; silver starts at 0. So a tile is
     7 taps, 8 with silver, and Confirm: at most 10 with the tap on the space.
     A tap on a side of the drawn tile goes back to it.
+
+    One pad serves every reveal (:meth:`reset`); its buttons are made once,
+    the colour buttons stay in their places and take the colour that goes
+    there now (the colours not yet on the tile first).
     """
+
+    space = StringProperty("")
+    player = StringProperty("")
+    #: What to enter next (a side, or that the tile is complete).
+    prompt = StringProperty("")
+    #: The tile is complete: Confirm is live.
+    ready = BooleanProperty(False)
+    #: The reveal swaps with the tile beside it (a variant's choice).
+    swapping = BooleanProperty(False)
 
     def __init__(self, board: CastelliBoard, space: str, player: str, swap: bool, **kwargs: Any) -> None:
         super().__init__(board, **kwargs)
-        body = BoxLayout(orientation="horizontal", spacing=SPACING * 2)
-        left = BoxLayout(orientation="vertical", spacing=SPACING, size_hint_x=None, width=260)
-        self.tile = TileView(on_side=self.tap_side, size_hint=(None, None), size=(240, 240))
-        left.add_widget(self.tile)
-        silver_row = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH)
-        self.silver_label = Label(text=say("ui.castelli.reveal.silver"), font_size=FONT_SMALL, color=TEXT,
-                                  size_hint_x=None, width=92, halign="left", valign="middle")
-        self.silver_label.bind(size=lambda w, s: setattr(w, "text_size", s))
-        silver_row.add_widget(self.silver_label)
+        ids = self.ids
+        self.tile: TileView = ids.tile
+        self.confirm: TapButton = ids.confirm
+        self.colour_row: BoxLayout = ids.colour_row
+        self._swap_button: TapButton = strong(ids.swap)
         self.silver_buttons: dict[int, TapButton] = {}
         for amount in tables.TILE_SILVER:
-            button = TapButton(text=str(amount), font_size=FONT_SMALL + 4, size_hint_x=None, width=TOUCH)
+            button = TapButton(text=str(amount), font_size=FONT_SMALL + 4, size_hint_x=None,
+                               width=TOUCH)
             button.bind(on_release=lambda _w, n=amount: self.tap_silver(n))
             self.silver_buttons[amount] = button
-            silver_row.add_widget(button)
-        left.add_widget(silver_row)
-        self.swap_button: TapButton | None = None
-        if swap:
-            self.swap_button = TapButton(text=say("ui.castelli.reveal.swap"), size_hint_y=None, height=TOUCH)
-            self.swap_button.bind(on_release=lambda _w: self.tap_swap())
-            left.add_widget(self.swap_button)
-        left.add_widget(Widget())
-        right = BoxLayout(orientation="vertical", spacing=SPACING)
-        self.prompt = Label(font_size=FONT_SMALL, color=TEXT, halign="left", valign="middle",
-                            size_hint_y=None, height=52)
-        self.prompt.bind(size=lambda w, s: setattr(w, "text_size", s))
-        right.add_widget(self.prompt)
-        self.colour_row = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=60)
+            ids.silver_row.add_widget(button)
+        #: The colour buttons in their places; :attr:`colour_buttons` says which colour each has now.
+        self.colour_slots: list[TapButton] = []
+        for _colour in tables.COLORS:
+            slot = TapButton()
+            slot.bind(on_release=lambda w: self.tap_colour(w.colour))
+            self.colour_slots.append(slot)
+            self.colour_row.add_widget(slot)
         self.colour_buttons: dict[str, TapButton] = {}
-        for colour in tables.COLORS:
-            fill = piece_colour(colour)
-            button = TapButton(text=str(colour_word(colour)), band=list(fill))
-            button.colour = colour
-            button.bind(on_release=lambda _w, c=colour: self.tap_colour(c))
-            self.colour_buttons[colour] = button
-        right.add_widget(self.colour_row)
-        pad = GridLayout(cols=4, spacing=SPACING, size_hint_y=None, height=2 * 60 + SPACING)
         self.value_buttons: dict[int | str, TapButton] = {}
         for value in (*tables.SHIELD_VALUES, tables.CARD_SHIELD):
             label = str(value) if isinstance(value, int) else say("ui.castelli.reveal.card")
@@ -170,21 +222,15 @@ class RevealPad(Overlay):
                                bold=True)
             button.bind(on_release=lambda _w, v=value: self.tap_value(v))
             self.value_buttons[value] = button
-            pad.add_widget(button)
-        right.add_widget(pad)
-        right.add_widget(self.problem)
-        right.add_widget(Widget())
-        self.confirm = TapButton(text=say("ui.castelli.reveal.confirm"), size_hint_y=None, height=56,
-                                 font_size=FONT_SMALL + 4, bold=True)
-        self.confirm.bind(on_release=lambda _w: self.tap_confirm())
-        right.add_widget(self.confirm)
-        body.add_widget(left)
-        body.add_widget(right)
-        self.frame.add_widget(body)
-        self.close_button.text = say("ui.castelli.cancel")
-        self.reset(space, player)
+            ids.value_grid.add_widget(button)
+        self.reset(space, player, swap)
 
-    def reset(self, space: str, player: str) -> None:
+    @property
+    def swap_button(self) -> TapButton | None:
+        """Swap, when this reveal may swap (else it is not shown)."""
+        return self._swap_button if self._swap_button.parent is not None else None
+
+    def reset(self, space: str, player: str, swap: bool = False) -> None:
         """Empty again, for ``player``'s tile on ``space`` (the board keeps one pad and reuses it)."""
         self.space = space
         self.player = player
@@ -192,8 +238,8 @@ class RevealPad(Overlay):
         self.current = 0
         self.silver = 0
         self.swap = False
-        self.problem.text = ""
-        self.title.text = say("ui.castelli.reveal.title", player=player, space=space)
+        self.problem_text = ""
+        show(self._swap_button, swap)
         self.update()
 
     # -- what has been entered ------------------------------------------------------------------
@@ -263,186 +309,232 @@ class RevealPad(Overlay):
     def tap_confirm(self) -> None:
         if not self.complete():
             self.confirm.flash()
-            self.problem.text = say("ui.castelli.reveal.incomplete")
+            self.problem_text = say("ui.castelli.reveal.incomplete")
             return
         self.board.enter_reveal(self)
 
     def update(self) -> None:
-        self.tile.show([tuple(s) for s in self.sides], None if self.complete() else self.current, self.silver)
+        """The pad's properties and buttons set from what has been entered."""
+        complete = self.complete()
+        self.tile.show([tuple(s) for s in self.sides], None if complete else self.current, self.silver)
         side = tables.SIDES[self.current]
         colour, value = self.sides[self.current]
-        self.prompt.text = (say("ui.castelli.reveal.done") if self.complete()
-                            else say(f"ui.castelli.reveal.side.{side}"))
+        self.prompt = say("ui.castelli.reveal.done") if complete else say(f"ui.castelli.reveal.side.{side}")
         used = self.used()
         # the colours not yet on the tile first, so that the one wanted is nearly always at hand
         order = [c for c in tables.COLORS if c not in used] + [c for c in tables.COLORS if c in used]
-        self.colour_row.clear_widgets()
-        for name in order:
-            button = self.colour_buttons[name]
-            button.live = name not in used or name == colour
-            button.accent = name == colour
-            self.colour_row.add_widget(button)
+        self.colour_buttons = {}
+        for slot, name in zip(self.colour_slots, order, strict=True):
+            if getattr(slot, "colour", None) != name:
+                slot.colour = name
+                slot.text = str(colour_word(name))
+                slot.band = list(piece_colour(name))
+            slot.live = name not in used or name == colour
+            slot.accent = name == colour
+            self.colour_buttons[name] = slot
         for key, button in self.value_buttons.items():
             button.accent = value == key and type(value) is type(key)
         for amount, button in self.silver_buttons.items():
             button.accent = amount == self.silver
-        if self.swap_button is not None:
-            self.swap_button.accent = self.swap
-        self.confirm.live = self.complete()
-        self.confirm.accent = self.complete()
+        self.swapping = self.swap
+        self.ready = complete
 
 
 # -- evaluations ------------------------------------------------------------------------------------
 class EvaluationRow(BoxLayout):
     """One evaluated area: its name and kind, each colour's influence, the awards, the engine's why."""
 
-    def __init__(self, board: CastelliBoard, area: str, kind: str, influence: dict[str, int],
-                 awards: dict[str, dict[str, int]], explanation: str, **kwargs: Any) -> None:
-        super().__init__(orientation="vertical", spacing=4, size_hint_y=None, **kwargs)
-        self.bind(minimum_height=self.setter("height"))
-        head = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=40)
-        name = Label(text=say("ui.castelli.area.name", area=area, kind=kind_word(kind)), font_size=FONT_SMALL,
-                     bold=True, color=TEXT, size_hint_x=None, width=220, halign="left", valign="middle")
-        name.bind(size=lambda w, s: setattr(w, "text_size", s))
-        head.add_widget(name)
+    title = StringProperty("")
+    awards = StringProperty("")
+    explanation = StringProperty("")
+
+    def __init__(self, board: CastelliBoard, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.board = board
+        self.influence: dict[str, int] = {}
+        self.why: Label = self.ids.why
+        self._awards: Label = strong(self.ids.awards)
+        self._figures: list[CastelliInfluence] = []
+
+    def show(self, area: str, kind: str, influence: dict[str, int], awards: dict[str, dict[str, int]],
+             explanation: str) -> None:
+        board = self.board
+        self.title = say("ui.castelli.area.name", area=area, kind=kind_word(kind))
         self.influence = influence
-        by_colour = board.state.players_by_colour
-        for colour, points in influence.items():
-            head.add_widget(colour_badge(colour, by_colour.get(colour), board.initials))
-            head.add_widget(Label(text=str(points), font_size=FONT_SMALL + 8, bold=True, color=TEXT,
-                                  size_hint_x=None, width=36))
-        head.add_widget(Widget())
-        self.add_widget(head)
-        if awards:
-            gains = [say("ui.castelli.evaluation.award", initials=board.initials[p],
-                         amount=str(unit(gain, count)))
-                     for p, got in awards.items() for gain, count in got.items()]
-            self.add_widget(words("   ".join(gains), FONT_SMALL + 2, TEXT, bold=True))
-        self.why = words(explanation, FONT_SMALL, TEXT_QUIET)
-        self.add_widget(self.why)
+        influence_figures(self.ids.head, self._figures, influence, board, 1, FONT_SMALL + 8, 36)
+        gains = [say("ui.castelli.evaluation.award", initials=board.initials[p],
+                     amount=str(unit(gain, count)))
+                 for p, got in awards.items() for gain, count in got.items()]
+        self.awards = "   ".join(gains)
+        show(self._awards, bool(awards))
+        self.explanation = explanation
 
 
-class EvaluationOverlay(Overlay):
+class EvaluationOverlay(CastelliOverlay):
     """The evaluations a reveal set off (or all so far): influence per colour, the awards, ties explained."""
 
     def __init__(self, board: CastelliBoard, **kwargs: Any) -> None:
         super().__init__(board, **kwargs)
-        self.rows = BoxLayout(orientation="vertical", spacing=SPACING * 2, padding=(0, 0, 12, 0))
-        self.frame.add_widget(scrolled(self.rows))
+        self.rows: BoxLayout = self.ids.rows
+        self._none: Label = strong(self.ids.none)
+        self._rows: list[EvaluationRow] = []
 
     def show(self, title: str, items: Sequence[Any]) -> None:
         """``items``: evaluations and unevaluated notes of the state (each explained by the engine)."""
-        self.title.text = title
-        self.problem.text = ""
-        self.rows.clear_widgets()
-        if not items:
-            self.rows.add_widget(words(say("ui.castelli.evaluation.none"), FONT_SMALL, TEXT_QUIET))
-        for item in items:
+        self.title_text = title
+        self.problem_text = ""
+        show(self._none, not items)
+        rows = keep(self.rows, self._rows, len(items), lambda: EvaluationRow(self.board))
+        for row, item in zip(rows, items, strict=True):
             influence = dict(getattr(item, "influence", {}) or {})
             if not influence:
                 influence = self.board.influence_in(item.area)
             awards = {p: dict(a) for p, a in (getattr(item, "awards", {}) or {}).items()}
-            self.rows.add_widget(EvaluationRow(self.board, item.area, item.kind, influence, awards,
-                                               str(item.explanation)))
+            row.show(item.area, item.kind, influence, awards, str(item.explanation))
+        self.ids.scroll.scroll_y = 1
 
 
 # -- an area ----------------------------------------------------------------------------------------
-class AreaDetail(Overlay):
+class AreaDetail(CastelliOverlay):
     """An area: its kind and yield, the influence so far, the tiles still face down, "if it were scored
     now" (or how it was scored), its castles, and the builds the engine would accept there."""
 
     def __init__(self, board: CastelliBoard, area: str, **kwargs: Any) -> None:
         super().__init__(board, **kwargs)
         self.area = area
-        self.body = BoxLayout(orientation="vertical", spacing=SPACING)
-        self.frame.add_widget(scrolled(self.body))
+        self.body: BoxLayout = self.ids.body
+        self._nobody: Label = strong(self.ids.nobody)
+        self._figures: list[CastelliInfluence] = []
+        self._lines: list[CastelliWords] = []
+        self._builds: list[TapButton] = []
         self.build_buttons: list[TapButton] = []
         self.refresh()
 
     def show(self, area: str) -> None:
         """Another area's detail (the board keeps one and reuses it)."""
         self.area = area
-        self.problem.text = ""
+        self.problem_text = ""
         self.refresh()
+        self.ids.scroll.scroll_y = 1
 
     def refresh(self) -> None:
-        board, area = self.board, self.area
-        detail = board.area_detail(area)
-        self.title.text = detail["title"]
-        self.body.clear_widgets()
-        line = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=44)
-        line.add_widget(Label(text=say("ui.castelli.area.influence"), font_size=FONT_SMALL, color=TEXT_QUIET,
-                              size_hint_x=None, width=200, halign="left", valign="middle",
-                              text_size=(200, 44)))
-        by_colour = board.state.players_by_colour
-        for colour, points in detail["influence"].items():
-            line.add_widget(colour_badge(colour, by_colour.get(colour), board.initials))
-            line.add_widget(Label(text=str(points), font_size=FONT_LARGE, bold=True, color=TEXT,
-                                  size_hint_x=None, width=44))
-        if not detail["influence"]:
-            line.add_widget(Label(text="0", font_size=FONT_LARGE, bold=True, color=TEXT, size_hint_x=None,
-                                  width=44))
-        line.add_widget(Widget())
-        self.body.add_widget(line)
-        for text, colour in detail["lines"]:
-            self.body.add_widget(words(text, FONT_SMALL, colour))
-        self.build_buttons = []
-        for option in detail["builds"]:
-            button = TapButton(text=option["text"], live=option["live"], accent=option["live"],
-                               size_hint_y=None, height=56, font_size=FONT_SMALL)
-            button.option = option
-            button.move = option["move"]
-            button.bind(on_release=lambda w: self.board.enter_build(w.option["move"], w, self))
-            self.build_buttons.append(button)
-            self.body.add_widget(button)
-        self.body.add_widget(self.problem)
+        board, ids = self.board, self.ids
+        detail = board.area_detail(self.area)
+        self.title_text = detail["title"]
+        influence = detail["influence"]
+        show(self._nobody, not influence)
+        influence_figures(ids.influence, self._figures, influence, board, 1 + (not influence), FONT_LARGE, 44)
+        options = detail["builds"]
+        self.build_buttons = keep(self.body, self._builds, len(options), self._build_button, 1)
+        for button, option in zip(self.build_buttons, options, strict=True):
+            button.text, button.live, button.accent = option["text"], option["live"], option["live"]
+            button.option, button.move = option, option["move"]
+        lines = keep(self.body, self._lines, len(detail["lines"]), CastelliWords, 1 + len(options))
+        for label, (text, colour) in zip(lines, detail["lines"], strict=True):
+            label.text, label.color = text, colour
+
+    def _build_button(self) -> TapButton:
+        button = TapButton(size_hint_y=None, height=56, font_size=FONT_SMALL)
+        button.bind(on_release=lambda w: self.board.enter_build(w.move, w, self))
+        return button
 
 
 # -- pickers ----------------------------------------------------------------------------------------
-class Picker(Overlay):
-    """Rows of choices, one row per player (their badge first), each choice one tap."""
+@dataclass(frozen=True)
+class Choice:
+    """One choice of a picker: its words (or a tile turned one way), the move it stands for (record
+    JSON; kept on the button, for the tests to find it), whether it is live, and what a tap does."""
 
-    def __init__(self, board: CastelliBoard, title: str, **kwargs: Any) -> None:
+    text: str
+    move: dict[str, Any] | None
+    action: Callable[[Any], Any]
+    live: bool = True
+    shields: tuple[tuple[str, int | str], ...] = ()
+
+
+@dataclass(frozen=True)
+class PlayerChoices:
+    """A player's row of a picker: their choices, ``per_line`` to a line of ``height`` px."""
+
+    player: str
+    choices: Sequence[Choice]
+    per_line: int = 4
+    height: int = 56
+
+
+class CastelliPickerRow(BoxLayout):
+    """One player's choices: their badge first, then the choices wrapped to lines."""
+
+    tag = StringProperty("")
+    fill = ListProperty([0, 0, 0, 1])
+    ink = ListProperty(list(TEXT))
+    per_line = NumericProperty(4)
+    line_height = NumericProperty(56)
+    lines = NumericProperty(1)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._buttons: list[TapButton] = []
+        self._tiles: list[TileButton] = []
+        self.shown: list[Any] = []
+
+    def show(self, row: PlayerChoices, board: CastelliBoard) -> None:
+        fill = piece_colour(board.state.colors[row.player])
+        self.tag, self.fill, self.ink = board.initials[row.player], list(fill), list(text_on(fill))
+        self.per_line, self.line_height = row.per_line, row.height
+        self.lines = max(1, -(-len(row.choices) // row.per_line))
+        grid, count = self.ids.grid, len(row.choices)
+        tiles = any(c.shields for c in row.choices)
+        if tiles:  # the Steward's turns; any other picker's rows are words
+            keep(grid, self._buttons, 0, TapButton)
+            self.shown = keep(grid, self._tiles, count, lambda: self._made(TileButton(accent=True)))
+        else:
+            keep(grid, self._tiles, 0, TileButton)
+            self.shown = keep(grid, self._buttons, count, lambda: self._made(TapButton()))
+        for widget, choice in zip(self.shown, row.choices, strict=True):
+            widget.move, widget.action = choice.move, choice.action
+            widget.live = choice.live
+            if tiles:
+                widget.show_shields(choice.shields)
+            else:
+                widget.text, widget.accent = choice.text, choice.live
+
+    @staticmethod
+    def _made(button: Any) -> Any:
+        button.bind(on_release=lambda w: w.action(w))
+        return button
+
+
+class CastelliPicker(CastelliOverlay):
+    """Rows of choices, one row per player (their badge first), each choice one tap; the board keeps
+    one picker for its Card, Sell and Steward buttons."""
+
+    def __init__(self, board: CastelliBoard, **kwargs: Any) -> None:
         super().__init__(board, **kwargs)
-        self.title.text = title
-        self.rows = BoxLayout(orientation="vertical", spacing=SPACING, padding=(0, 0, 12, 0))
-        self.frame.add_widget(scrolled(self.rows))
+        self.rows: BoxLayout = self.ids.rows
+        self._rows: list[CastelliPickerRow] = []
         self.buttons: list[Any] = []
 
-    def player_row(self, player: str, choices: Sequence[tuple[Any, Callable[[Any], Any]]],
-                   per_line: int = 4, height: int = 56) -> None:
-        """``choices``: (widget, what a tap does) for ``player``; they wrap ``per_line`` to a line."""
-        lines = max(1, -(-len(choices) // per_line))
-        row = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None,
-                        height=lines * height + (lines - 1) * SPACING)
-        colour = self.board.state.colors[player]
-        fill = piece_colour(colour)
-        row.add_widget(PieceBadge(text=self.board.initials[player], fill=list(fill), ink=list(text_on(fill)),
-                                  size=(48, 40), pos_hint={"top": 1}))
-        grid = GridLayout(cols=per_line, spacing=SPACING, row_force_default=True, row_default_height=height)
-        for widget, action in choices:
-            widget.bind(on_release=lambda w, act=action: act(w))
-            grid.add_widget(widget)
-            self.buttons.append(widget)
-        row.add_widget(grid)
-        self.rows.add_widget(row)
-
-    def finish(self) -> None:
-        self.rows.add_widget(self.problem)
+    def show(self, title: str, rows: Sequence[PlayerChoices]) -> None:
+        self.title_text = title
+        self.problem_text = ""
+        shown = keep(self.rows, self._rows, len(rows), CastelliPickerRow, 1)
+        self.buttons = []
+        for widget, row in zip(shown, rows, strict=True):
+            widget.show(row, self.board)
+            self.buttons += widget.shown
+        self.ids.scroll.scroll_y = 1
 
 
 class TileButton(TapButton):
-    """A button showing a tile turned one way (the Steward's choices)."""
+    """A button showing a tile turned one way (the Steward's choices); the tile is its rule's child."""
 
-    def __init__(self, shields: Sequence[tuple[str, int | str]], **kwargs: Any) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.shields: tuple[tuple[str, int | str], ...] = ()
+        self.tile: TileView = self.ids.tile
+
+    def show_shields(self, shields: Sequence[tuple[str, int | str]]) -> None:
         self.shields = tuple(shields)
-        self.tile = TileView(size_hint=(None, None))
-        self.add_widget(self.tile)
-        self.bind(pos=self._place, size=self._place)
         self.tile.show(list(self.shields))
 
-    def _place(self, *_args: Any) -> None:
-        side = min(self.width, self.height) - 8
-        self.tile.size = (side, side)
-        self.tile.center = self.center
