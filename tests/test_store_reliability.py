@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from companion.service.app import Companion
+from companion.service.damage import damage
 from companion.storage import doctor
 from companion.storage.backup import daily_backup
 from companion.storage.lock import lock_path
@@ -312,3 +313,11 @@ def test_a_write_protected_store_file_is_named_as_such_not_as_a_read_only_folder
             assert (code, out) == (2, ""), command
             assert "is write-protected" in err and "read-only" not in err, (command, err)
         assert run_cli("--data-dir", str(data), "sessions")[0] == 0  # reading still works
+
+
+def test_a_store_the_app_cannot_write_always_says_why(data: Path) -> None:
+    """Never read-only in silence: the kiosk's damage line names why nothing can be saved."""
+    with Companion(Store.open(data / DB_FILENAME, read_only=True)) as app:
+        found = damage(app)
+        assert found is not None and found.code == "appliance.damage.read_only"
+        assert str(found).startswith("Nothing can be saved: ") and "is open for reading only" in str(found)
