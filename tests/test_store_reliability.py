@@ -321,3 +321,27 @@ def test_a_store_the_app_cannot_write_always_says_why(data: Path) -> None:
         found = damage(app)
         assert found is not None and found.code == "appliance.damage.read_only"
         assert str(found).startswith("Nothing can be saved: ") and "is open for reading only" in str(found)
+
+
+def test_a_copy_that_does_not_read_back_is_never_called_safe_to_remove(small: Store, tmp_path: Path,
+                                                                       monkeypatch) -> None:
+    """A stick that garbles what it is given: the copy is read back before "safe to remove"."""
+    from companion.storage import store as store_module
+    from companion.storage.stick import StickError
+
+    real_fsync = store_module.fsync_path
+
+    def garbling(path: Path) -> None:
+        if path.name == "copy.sqlite3":  # the copy, before it is renamed to its name
+            with open(path, "r+b") as handle:
+                handle.seek(4096)
+                handle.write(bytes(range(256)) * 16)
+        real_fsync(path)
+
+    monkeypatch.setattr(store_module, "fsync_path", garbling)
+    stick = tmp_path / "COMPANION"
+    stick.mkdir()
+    with pytest.raises(StickError) as refused:
+        backup_to_stick(small, stick)
+    assert "does not read back" in str(refused.value)
+    assert list(stick.iterdir()) == []
