@@ -20,10 +20,11 @@ import queue
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
-from companion.console.loop import headless_loop, stdin_is_null
+from companion.console.loop import Started, headless_loop, stdin_is_null
+from companion.console.terminal import TerminalLines
 from companion.i18n import current_language
 from companion.service.table import Table
 from companion.system.watchdog import Watchdog
@@ -31,12 +32,12 @@ from hardware.backends import choose, pin_factory
 from hardware.controls import Controls
 from hardware.navigator import Navigator
 from hardware.oled import RETRY_SECONDS, OledDevice, dummy_device_factory, real_device_factory
+from hardware.oled_pages import refused_pages
 from hardware.oled_view import OledView
 
 if TYPE_CHECKING:
     from companion.service.app import Companion
     from companion.service.config import ConfigValues
-    from companion.service.session import Session
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +89,8 @@ class Appliance:
 
         self.panels: Any = panels_from_config(config, table, environ)
         if self.panels is not None:
+            self.panels.on_request = self._ask_pairing
+            self.panels.on_refused = self._panel_refused
             self.panels.start()
 
     def _start_buttons(self) -> None:
@@ -128,6 +131,17 @@ class Appliance:
         if current_language() != language:
             self.view.refresh()
 
+    def _ask_pairing(self, request: Any) -> None:
+        """A new seat panel asks for a seat (on the main loop): the OLED asks a person, lit."""
+        self.navigator.ask_pairing(request.seat, request.player,
+                                   lambda allowed: self.panels.answer(request, allowed))
+        self.view.wake()
+
+    def _panel_refused(self, message: Any) -> None:
+        """A second claim of a taken seat: shown on the OLED for a moment, and logged by the panels."""
+        self.navigator.notify(refused_pages(message))
+        self.view.wake()
+
     def _power(self, contrast: int | None, visible: bool | None) -> None:
         if self.oled is None:
             return
@@ -166,7 +180,7 @@ class Appliance:
         self.stopping.set()
         self.wakeup.set()
 
-    def lines(self, stream: TextIO) -> Iterator[str]:
+    def lines(self, stream: Iterable[str]) -> Iterator[str]:
         """The console's lines, read by a thread, handed out on the main loop between its steps."""
         arrived: queue.SimpleQueue[str | None] = queue.SimpleQueue()
 
@@ -216,11 +230,11 @@ class _TableApp:
 
 #: What starts a game from the console's ``new`` words, given the service: the composition root
 #: hands in the command line's (:func:`companion.cli.commands.run.starter`).
-Starter = Callable[["Companion"], Callable[[list[str]], "Session"]]
+Starter = Callable[["Companion"], Callable[[list[str]], Started]]
 
 
-def run_headless(app: Companion, live: Any, config: ConfigValues, stdin: TextIO, stdout: TextIO,
-                 starter: Starter | None = None) -> int:
+def run_headless(app: Companion, live: Any, config: ConfigValues, stdin: TextIO | TerminalLines,
+                 stdout: TextIO, starter: Starter | None = None) -> int:
     """``companion run --headless``: the appliance, with the console when standard input is not /dev/null.
 
     Raises :class:`~hardware.backends.BackendError` when a backend the configuration names is
@@ -241,7 +255,8 @@ def run_headless(app: Companion, live: Any, config: ConfigValues, stdin: TextIO,
             appliance.run()
         else:
             start = None if starter is None else starter(_TableApp(app, table))  # type: ignore[arg-type]
-            headless_loop(table.session, appliance.lines(stdin), stdout, start=start)
+            terminal = stdin if isinstance(stdin, TerminalLines) else None
+            headless_loop(table.session, appliance.lines(stdin), stdout, start=start, terminal=terminal)
     finally:
         watchdog.stopping()
         signal.signal(signal.SIGTERM, previous)

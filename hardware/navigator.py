@@ -16,6 +16,8 @@ only place that changes the game from the buttons, through the
   game's valuation card, in a game that has one;
 - ``menu``: the small menu (new game, rematch, resume, undo list, language,
   hardware test, switching off), or back out of any list; ``menu_hold`` leaves the hardware test.
+- a seat panel that asks for a seat (:meth:`Navigator.ask_pairing`) is asked
+  about over whatever is shown: "no" first, then "allow".
   Switching off, restarting and stopping for maintenance each ask once more
   ("cancel" first, so a second push by mistake does nothing).
 
@@ -412,6 +414,16 @@ class Navigator:
                                [text("oled.power.cancel"), text("oled.power.yes")],
                                [lambda: None, lambda: self._perform_power(action)],
                                back=self._menu_listing())
+
+    # -- a seat panel asks for a seat ---------------------------------------------
+    def ask_pairing(self, seat: int, player: str | None, answer: Callable[[bool], None]) -> None:
+        """Ask whether the panel that claims ``seat`` (``player``'s, if the open game seats someone
+        there) may have it: "no" first, so a push by mistake allows nothing. Shown at once over
+        whatever the OLED showed; backing out with Menu answers nothing (the panel keeps waiting)."""
+        allow = text("oled.panel.allow", player=player) if player else text("oled.panel.allow_empty")
+        self.preview = []
+        self.listing = Listing(text("oled.panel.ask", seat=seat), [text("oled.panel.refuse"), allow],
+                               [lambda: answer(False), lambda: answer(True)])
 
     def _perform_power(self, action: Any) -> None:
         from companion.system.power import perform

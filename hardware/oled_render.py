@@ -19,6 +19,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from companion.service.names import escaped
+
 if TYPE_CHECKING:
     from PIL import Image, ImageFont
 
@@ -38,6 +40,10 @@ class Line:
     text: str
     big: bool = False
     inverted: bool = False
+
+    def __post_init__(self) -> None:
+        # No control or bidi character of a name is drawn: it is written \uXXXX, like on a terminal.
+        object.__setattr__(self, "text", escaped(self.text))
 
 
 @dataclass(frozen=True)
@@ -108,6 +114,7 @@ def wrap(text: str, columns: int = COLUMNS) -> list[str]:
     """``text`` broken into lines of at most ``columns`` characters, at spaces where it can."""
     lines: list[str] = []
     for paragraph in text.splitlines() or [""]:
+        paragraph = escaped(paragraph)  # cut as it is shown (a Line escapes what is left)
         current = ""
         for word in paragraph.split(" "):
             while len(word) > columns:  # a word longer than a line is cut
@@ -127,5 +134,7 @@ def wrap(text: str, columns: int = COLUMNS) -> list[str]:
 
 
 def fit(text: str, columns: int = COLUMNS) -> str:
-    """``text`` cut to one line of ``columns`` characters (an ellipsis marks the cut)."""
+    """``text`` cut to one line of ``columns`` characters (an ellipsis marks the cut), escaped first
+    (a control or bidi character of a name is shown ``\\uXXXX``) so that the cut is where it shows."""
+    text = escaped(text)
     return text if len(text) <= columns else text[:columns - 1] + "…"

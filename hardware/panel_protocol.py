@@ -31,6 +31,10 @@ MAX_SEAT = 9
 KEYS = ("NEXT", "PREV", "OK")
 #: The longest token of an ``ECHO``.
 MAX_TOKEN = 32
+#: A panel's own id (the third field of its ``HELLO``): 4 to 32 of these characters. It is made once
+#: on the panel and kept, so that the companion can remember which panel it allowed at which seat.
+ID_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:")
+MIN_ID, MAX_ID = 4, 32
 
 _ELLIPSIS = "…"
 
@@ -46,10 +50,16 @@ class ProtocolError(ValueError):
 
 @dataclass(frozen=True)
 class Hello:
-    """The panel introduces itself: the protocol version it speaks and the seat it stands at."""
+    """The panel introduces itself: the protocol version it speaks, the seat it asks for, and its id.
+
+    ``panel_id`` is ``None`` when the panel sent none (a panel from before ids)
+    or one that is not an id: such a panel is only ever seated by a port the
+    configuration wires to a seat, never trusted for the seat it claims.
+    """
 
     version: int
     seat: int
+    panel_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -103,6 +113,13 @@ def _token(word: str) -> str:
     return word
 
 
+def panel_id(word: str) -> str | None:
+    """``word`` if it is a panel id (:data:`MIN_ID` to :data:`MAX_ID` of :data:`ID_CHARACTERS`), else None."""
+    if MIN_ID <= len(word) <= MAX_ID and all(ch in ID_CHARACTERS for ch in word):
+        return word
+    return None
+
+
 def parse_line(raw: bytes) -> PanelLine | None:
     """One line from a panel (without its line end), or ``None`` for a blank line or a ``#`` comment.
 
@@ -124,8 +141,9 @@ def parse_line(raw: bytes) -> PanelLine | None:
     if keyword == "HELLO":
         if len(words) < 2:
             raise ProtocolError("malformed", "HELLO needs the version and the seat")
-        # words after the seat are ignored: a later version may add some
-        return Hello(_whole(words[0], 1, 9999, "the version"), _whole(words[1], 1, MAX_SEAT, "the seat"))
+        # the panel's id is the third word; words after it are ignored (a later version may add some)
+        return Hello(_whole(words[0], 1, 9999, "the version"), _whole(words[1], 1, MAX_SEAT, "the seat"),
+                     panel_id(words[2]) if len(words) > 2 else None)
     if keyword == "KEY":
         if len(words) != 1 or words[0].upper() not in KEYS:
             raise ProtocolError("malformed", f"KEY needs one of {', '.join(KEYS)}")

@@ -16,6 +16,13 @@ the game:
   loop only appends to it, so a panel that stops reading (or a port stuck in
   ``write``) never blocks the main loop; when the queue is full the oldest
   line goes.
+- **a panel is paired, not trusted**: the seat in its ``HELLO`` is a request.
+  It is granted when the configuration wires the port to that seat
+  (``serial.wired``) or a person allowed this panel's identity (its id and
+  USB serial number, :mod:`hardware.panel_pairing`) there before; otherwise
+  :attr:`SeatPanels.on_request` asks (the OLED menu) and :meth:`SeatPanels.answer`
+  takes the answer. A second claim of a held seat is refused and shown
+  (:attr:`SeatPanels.on_refused`); a panel without a seat enters nothing.
 - **the game is touched only on the main loop**: what a panel asks (its
   ``HELLO``, a key, a move) is posted with :meth:`Table.submit`, and the
   answers are computed there. A move is entered with the source
@@ -63,6 +70,8 @@ from companion.games.notation import NotationError
 from companion.i18n import current_language, text
 from companion.service.table import Table, TableEvent
 from hardware import panel_protocol as protocol
+from hardware.panel_pairing import PAIRINGS, Identity, PairingRequest, Pairings, wired_seat, wired_seats
+from hardware.panel_pairing import usb_serial as find_usb_serial
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +117,12 @@ class PanelPort:
         self.url = url
         self.from_glob = from_glob
         self.seat: int | None = None
+        #: The seat this port's panel asked for and waits to be allowed at (``None``: not waiting).
+        self.asking: int | None = None
+        #: Who the panel said it is in its last HELLO (``None`` before one, or on a wired port).
+        self.identity: Identity | None = None
+        #: The USB serial number of the device behind the port, looked up when it opens.
+        self.usb_serial: str | None = None
         #: The move chosen with NEXT/PREV (an index into the seat's moves), -1 before the first.
         self.cursor = -1
         self.counts: Counter[str] = Counter()
@@ -206,6 +221,7 @@ class PanelPort:
 
     def _serve(self, port: Any) -> None:
         splitter = protocol.LineSplitter()
+        self.usb_serial = self._owner.usb_serial(self.url)  # before any HELLO is posted
         with self._lock:
             self._port = port
             self._out.clear()
@@ -275,7 +291,10 @@ class SeatPanels:
     def __init__(self, table: Table, ports: Sequence[str], baudrate: int = 115200, *,
                  open_port: PortOpener | None = None, first_retry: float = FIRST_RETRY,
                  longest_retry: float = LONGEST_RETRY, scan_every: float = SCAN_EVERY,
-                 queue_limit: int = QUEUE_LIMIT) -> None:
+                 queue_limit: int = QUEUE_LIMIT, wired: Mapping[str, int] | None = None,
+                 usb_serial: Callable[[str], str | None] = find_usb_serial,
+                 on_request: Callable[[PairingRequest], None] | None = None,
+                 on_refused: Callable[[Message], None] | None = None) -> None:
         self.table = table
         self.ports = tuple(ports)
         self.baudrate = baudrate
@@ -284,6 +303,20 @@ class SeatPanels:
         self.longest_retry = longest_retry
         self.scan_every = scan_every
         self.queue_limit = queue_limit
+        #: Ports the configuration wires to a seat (``serial.wired``): seated without a question.
+        self.wired: Mapping[str, int] = dict(wired or {})
+        #: How a port's USB serial number is found (udev's, through pyserial; tests put their own).
+        self.usb_serial = usb_serial
+        #: Called on the main loop when a panel not yet allowed asks for a seat; the front end asks
+        #: a person and calls :meth:`answer`. Without one, nobody can allow a new panel.
+        self.on_request = on_request
+        #: Called on the main loop with what a front end should show: a refused claim of a taken seat.
+        self.on_refused = on_refused
+        self.pairings = Pairings(lambda: table.app.store.get_setting(PAIRINGS),
+                                 lambda value: table.app.store.set_setting(PAIRINGS, value))
+        #: Panels a person refused, with the seat, while this runs: not asked about again (a device
+        #: that repeats its HELLO cannot keep the OLED asking).
+        self._refused: set[tuple[Identity, int]] = set()
         self._stop = threading.Event()
         self._changed = threading.Condition()
         self._links: dict[str, PanelPort] = {}
@@ -391,20 +424,96 @@ class SeatPanels:
                 self._push(link)
 
     def _greet(self, link: PanelPort, hello: protocol.Hello) -> None:
+        """A panel's HELLO: seat it when its port is wired to that seat or the panel was allowed
+        there; refuse it when another panel holds the seat; otherwise ask a person (:attr:`on_request`),
+        once: a HELLO repeated while the question is open, or after a "no", asks nothing."""
+        was_asking = (link.identity, link.asking)
+        link.seat, link.asking, link.identity = None, None, None
         if hello.version != protocol.VERSION:
-            link.seat = None
             link.send(protocol.refused_line(text("panel.hello.version", version=hello.version,
                                                  supported=protocol.VERSION)))
             return
-        for other in self.links():
-            if other is not link and other.seat == hello.seat:
-                other.seat = None
-                other.send(protocol.refused_line(text("panel.seat.taken", seat=hello.seat)))
-        link.seat, link.cursor = hello.seat, -1
+        wired = wired_seat(self.wired, link.url)
+        if wired is not None and hello.seat != wired:
+            link.send(protocol.refused_line(text("panel.seat.wired", seat=wired)))
+            return
+        if wired is None and hello.panel_id is None:
+            link.send(protocol.refused_line(text("panel.pair.no_id")))
+            return
+        identity = None if wired is not None else Identity(str(hello.panel_id), link.usb_serial)
+        link.identity = identity
+        if not self._claim_free(link, hello.seat):
+            return
+        if wired is not None or (identity is not None and self.pairings.allows(identity, hello.seat)):
+            self._seat(link, hello.seat)
+            return
+        assert identity is not None
+        if (identity, hello.seat) in self._refused:
+            link.send(protocol.refused_line(text("panel.pair.refused", seat=hello.seat)))
+            return
+        link.asking = hello.seat
+        link.send(protocol.refused_line(text("panel.pair.asking", seat=hello.seat)))
+        if was_asking == (identity, hello.seat):
+            return  # the question is on the OLED already
+        log.info("the panel %s on %s asks for seat %d", identity.shown(), link.url, hello.seat)
+        if self.on_request is not None:
+            self.on_request(PairingRequest(link.url, hello.seat, identity, self._player(hello.seat)))
+
+    def _claim_free(self, link: PanelPort, seat: int) -> bool:
+        """Whether ``link`` may have ``seat`` as far as other ports go; a second claim is refused and
+        shown. The same panel (same identity, not wired) on a new port takes its seat from its stale
+        old port, which is told."""
+        holder = next((other for other in self.links() if other is not link and other.seat == seat), None)
+        if holder is None:
+            return True
+        if link.identity is not None and holder.identity == link.identity:
+            holder.seat = None
+            holder.send(protocol.refused_line(text("panel.seat.taken", seat=seat)))
+            return True
+        link.seat, link.asking = None, None
+        link.send(protocol.refused_line(text("panel.seat.held", seat=seat)))
+        log.warning("a panel on %s asked for seat %d, which the panel on %s holds: refused",
+                    link.url, seat, holder.url)
+        if self.on_refused is not None:
+            self.on_refused(msg("panel.seat.second_claim", seat=seat, port=link.url))
+        return False
+
+    def _seat(self, link: PanelPort, seat: int) -> None:
+        link.seat, link.asking, link.cursor = seat, None, -1
         self._push(link)
 
+    def answer(self, request: PairingRequest, allowed: bool) -> None:
+        """On the main loop: a person's answer to ``request``. Allowed, the panel is remembered at
+        the seat (and seated, if it still waits on that port and nobody took the seat meanwhile);
+        refused, it is told so."""
+        link = self.link(request.port)
+        waiting = (link is not None and link.connected and link.asking == request.seat
+                   and link.identity == request.identity)
+        if not allowed:
+            self._refused.add((request.identity, request.seat))
+            if waiting and link is not None:
+                link.asking = None
+                link.send(protocol.refused_line(text("panel.pair.refused", seat=request.seat)))
+            return
+        self._refused.discard((request.identity, request.seat))
+        if waiting and link is not None and not self._claim_free(link, request.seat):
+            return
+        try:
+            self.pairings.pair(request.identity, request.seat)
+        except Exception as error:  # a store that cannot be written: seated now, asked again next time
+            log.warning("the panel %s at seat %d cannot be remembered: %s", request.identity.shown(),
+                        request.seat, error)
+        if waiting and link is not None:
+            self._seat(link, request.seat)
+
     def _forget(self, link: PanelPort) -> None:
-        link.seat = None  # a HELLO after the panel came back is posted after this
+        link.seat, link.asking = None, None  # a HELLO after the panel came back is posted after this
+
+    def _unseated(self, link: PanelPort) -> str:
+        """Why a panel without a seat may not play: it waits to be allowed, or never said HELLO."""
+        if link.asking is not None:
+            return text("panel.pair.waiting", seat=link.asking)
+        return text("panel.seat.unknown")
 
     def _player(self, seat: int) -> str | None:
         session = self.table.session
@@ -453,7 +562,7 @@ class SeatPanels:
 
     def _key(self, link: PanelPort, key: str) -> None:
         if link.seat is None:
-            link.send(protocol.refused_line(text("panel.seat.unknown")))
+            link.send(protocol.refused_line(self._unseated(link)))
             return
         session, player = self.table.session, self._player(link.seat)
         if session is None or player is None:
@@ -489,7 +598,7 @@ class SeatPanels:
         for its own seat, and tell that panel only what became of it."""
         seat = link.seat
         if seat is None:
-            link.send(protocol.refused_line(text("panel.seat.unknown")))
+            link.send(protocol.refused_line(self._unseated(link)))
             return
         session, player = self.table.session, self._player(seat)
         if session is None or player is None:
@@ -565,10 +674,15 @@ def from_config(config: Any, table: Table, environ: Mapping[str, str] | None = N
     laptop simulates one (``docs/serial-protocol.md``).
     """
     environ = os.environ if environ is None else environ
+    try:
+        wired = wired_seats(config["serial.wired"])
+    except KeyError:  # a configuration from before the key: nothing is wired
+        wired = {}
     ports = list(config["serial.panels"])
+    ports += [port for port in wired if port not in ports]  # a wired port is a panel's port too
     if not ports or backend(environ) == "none":
         return None
-    return SeatPanels(table, ports, baudrate=int(config["serial.baudrate"]))
+    return SeatPanels(table, ports, baudrate=int(config["serial.baudrate"]), wired=wired)
 
 
 # -- the hardware test -------------------------------------------------------------------

@@ -249,7 +249,7 @@ def test_run_without_a_game_says_how_to_start_one_and_starts_it(cli, monkeypatch
     assert lines[3].startswith('refused: game: unknown game "chess"')
     assert lines[4] == "commands, one per line:"
     assert "started Campanile: Ann, Bob, Cid; next: Ann" in lines
-    assert lines[-1] == 'ok 1: {"type": "build", "player": "Ann", "tower": "red", "stories": 1}'
+    assert lines[-1] == 'ok 1: Ann: red +1'
     with Store.open(data_dir / DB_FILENAME) as store:
         assert [row.players for row in store.list_sessions()] == [("Ann", "Bob", "Cid")]
         assert store.stored_moves(1)[0] == [
@@ -272,18 +272,19 @@ def test_run_headless_plays_undoes_redoes_and_persists(cli, monkeypatch, data_di
     lines = out.splitlines()
     assert lines[:9] == [
         "resuming session 1: Campanile, Ann, Bob, Cid, 0 moves; next: Ann",
-        'ok 1: {"type": "build", "player": "Ann", "tower": "red", "stories": 2}',
+        'ok 1: Ann: red +2',
         "refused: move 2 (Bob): it is Ann's turn, not Bob's",
-        'ok 2: {"type": "influence", "player": "Ann", "tower": "red"}',
-        'undone 2: {"type": "influence", "player": "Ann", "tower": "red"}',
-        'redone 2: {"type": "influence", "player": "Ann", "tower": "red"}',
+        'ok 2: Ann: marker 2 under red',
+        'undone 2: Ann: marker 2 under red',
+        'redone 2: Ann: marker 2 under red',
         "refused: there is nothing to redo",
         "refused: move 3: stories must be 1, 2 or 3",
-        "refused: move 3: a move must be a JSON object (or undo, redo, status)",
+        "refused: move 3: a move is typed in the notation (Albert: brown +3), as a number from the list "
+        "(moves) or as a JSON object; help lists the commands",
     ]
     assert lines[9].startswith('refused: "hello" is not a move that may be entered now')
-    assert lines[10] == 'ok 3: {"type": "build", "player": "Bob", "tower": "blue", "stories": 1}'
-    assert lines[-1] == "3 moves; Bob: influence? — next: Cid"  # Bob's turn goes on until Cid builds
+    assert lines[10] == 'ok 3: Bob: blue +1'
+    assert lines[-1] == "3 moves; Bob: place a marker? — next: Cid"  # Bob's turn goes on until Cid builds
     with Store.open(data_dir / DB_FILENAME) as store:
         moves, redo = store.stored_moves(1)
     assert [m["type"] for m in moves] == ["build", "influence", "build"] and redo == []
@@ -291,8 +292,8 @@ def test_run_headless_plays_undoes_redoes_and_persists(cli, monkeypatch, data_di
     feed(monkeypatch, '{"type": "influence", "player": "Bob", "tower": "blue"}')
     code, out, _ = cli("run", "--headless")
     assert out.splitlines() == ["resuming session 1: Campanile, Ann, Bob, Cid, 3 moves; "
-                                "Bob: influence? — next: Cid",
-                                'ok 4: {"type": "influence", "player": "Bob", "tower": "blue"}']
+                                "Bob: place a marker? — next: Cid",
+                                'ok 4: Bob: marker 1 under blue']
 
 
 def test_run_finishing_the_game_prints_the_result(cli, monkeypatch, write_record) -> None:

@@ -88,6 +88,10 @@ def test_a_good_file_is_read_as_written(write) -> None:
     ('[serial]\npanels = "/dev/ttyACM0"\n', "serial.panels", "must be a list of serial ports"),
     ('[serial]\npanels = ["loop://", "loop://"]\n', "serial.panels", "names a port twice"),
     ("[serial]\nbaudrate = 1200\n", "serial.baudrate", "not 1200; using the default 115200"),
+    ('[serial]\nwired = "/dev/ttyAMA0=1"\n', "serial.wired", 'must be a list of "PORT=SEAT" strings'),
+    ('[serial]\nwired = ["/dev/ttyAMA0=10"]\n', "serial.wired", "with a seat from 1 to 9"),
+    ('[serial]\nwired = ["/dev/ttyAMA0"]\n', "serial.wired", '"/dev/ttyAMA0" is not "PORT=SEAT"'),
+    ('[serial]\nwired = ["/dev/ttyAMA0=1", "/dev/ttyS0=1"]\n', "serial.wired", "a seat twice"),
     ("[buttons]\nundo = 6\n", "buttons.confirm", "pin 6 is already buttons.undo; buttons.confirm is off"),
     ("[encoder]\nenabled = true\na = 5\n", "encoder.a", "pin 5 is already buttons.undo; encoder.a is off"),
 ])

@@ -58,8 +58,8 @@ def test_names_match_whatever_case_or_unicode_form_is_typed(tmp_path):
     with console(tmp_path) as (store, sid):
         out = play(store, sid, move(player="albert"), json.dumps(
             {"type": "build", "player": unicodedata.normalize("NFD", "ZOË"), "tower": "red", "stories": 1}))
-        assert out == ['ok 1: {"type": "build", "player": "Albert", "tower": "red", "stories": 1}',
-                       'ok 2: {"type": "build", "player": "Zoë", "tower": "red", "stories": 1}']
+        assert out == ['ok 1: Albert: red +1',
+                       'ok 2: Zoë: red +1']
         assert [m["player"] for m in store.stored_moves(sid)[0]] == ["Albert", "Zoë"]
 
 
@@ -75,7 +75,7 @@ def test_an_unknown_player_is_refused_listing_the_real_players(tmp_path):
 def test_quit_and_exit_end_the_console(tmp_path, word):
     with console(tmp_path) as (store, sid):
         assert play(store, sid, move(), word, move(player="Zoë"), "status") == [
-            'ok 1: {"type": "build", "player": "Albert", "tower": "red", "stories": 1}']
+            'ok 1: Albert: red +1']
         assert len(store.stored_moves(sid)[0]) == 1
 
 
@@ -120,7 +120,7 @@ def test_records_that_already_hold_names_differing_in_case_still_play(tmp_path):
                   "moves": [{"type": "build", "player": "Ann", "tower": "red", "stories": 1}]}
         sid = app.import_record(record)
         out = play(store, sid, move(player="ANN"), move(player="ann"))
-        assert out == ['ok 2: {"type": "build", "player": "ANN", "tower": "red", "stories": 1}',
+        assert out == ['ok 2: ANN: red +1',
                        'refused: move 3: "ann" could be Ann or ANN; type the name exactly as it was entered']
 
 
@@ -152,8 +152,10 @@ def test_a_long_value_is_cut_with_an_ellipsis(tmp_path):
      "refused: the line holds bytes that are not UTF-8 text"),
     ('{"type": "build", "player": "\\ud800"}',
      'refused: move 1: "\\ud800" is not playing in this game; the players are Albert, Zoë, Franziska'),
-    ("\ufeff \ufeff[]", "refused: move 1: a move must be a JSON object (or undo, redo, status)"),
-    ("[\ufeff]", "refused: not a JSON move nor a command (Expecting value, column 2); type help"),
+    ("\ufeff \ufeff[]", "refused: move 1: a move is typed in the notation (Albert: brown +3), as a number "
+                         "from the list (moves) or as a JSON object; help lists the commands"),
+    ("[\ufeff]",
+     "refused: not a JSON move nor a command (a value is missing or misspelt, column 2); type help"),
 ])
 def test_hostile_lines_are_refused_in_one_line(tmp_path, line, answer):
     with console(tmp_path) as (store, sid):
@@ -164,7 +166,7 @@ def test_hostile_lines_are_refused_in_one_line(tmp_path, line, answer):
 def test_a_byte_order_mark_before_a_move_is_ignored(tmp_path):
     with console(tmp_path) as (store, sid):
         assert play(store, sid, "\ufeff" + move()) == [
-            'ok 1: {"type": "build", "player": "Albert", "tower": "red", "stories": 1}']
+            'ok 1: Albert: red +1']
 
 
 # -- fuzzing: nothing a player types ends the console or changes the game -------------------------
@@ -272,8 +274,8 @@ def test_status_says_who_is_in_turn_and_what_the_table_owes(tmp_path):
         out = play(app.store, sid, '{"type": "build", "player": "Ann", "tower": "grey", "stories": 1}',
                    "status", '{"type": "take", "player": "Ann", "card": "grey"}',
                    '{"type": "valuation", "phase": "intermezzo"}', "status")
-    assert out[-1] == "3 moves; the table: reveal or valuation? — next: Bob"  # the refill card
-    assert "1 move; Ann: influence or take? — next: Bob" in out  # a plural from the catalogue
+    assert out[-1] == "3 moves; the table: turn over the next card or a valuation? — next: Bob"  # the refill
+    assert "1 move; Ann: place a marker or take a card? — next: Bob" in out  # a plural from the catalogue
 
 
 def test_without_a_game_a_move_a_number_or_moves_is_refused_as_no_game_yet(tmp_path):
@@ -286,6 +288,28 @@ def test_without_a_game_a_move_a_number_or_moves_is_refused_as_no_game_yet(tmp_p
 def test_new_san_gimignano_starts_on_the_offered_layout(tmp_path):
     with Companion.open(tmp_path / "companion.sqlite3") as app:
         out = play(app.store, None, "new san-gimignano Ada Bo Cy", "moves")
-        assert out[0] == "started San Gimignano: Ada, Bo, Cy; next: Ada"
-        assert len(out) > 2 and out[1].strip().startswith("1. Ada")  # her moves, listed
+        assert out[0] == "assumed: guilds; segments (give another with --setup KEY=VALUE)"
+        assert out[1] == "started San Gimignano: Ada, Bo, Cy; next: Ada"
+        assert len(out) > 3 and out[2].strip().startswith("1. Ada")  # her moves, listed
         assert len(app.store.list_sessions()[0].setup["segments"]) == 3
+
+
+def test_a_number_means_the_current_list_even_when_moves_was_not_typed_in_this_sitting(tmp_path):
+    with console(tmp_path) as (store, sid):
+        listed = play(store, sid, "moves")
+        first = listed[0].split(". ", 1)[1]  # "Albert: red +1" or whichever the engine lists first
+        out = play(store, sid, "1", "status")  # a new sitting: a restart, no `moves` typed
+        assert out[0].startswith("ok 1"), out
+        assert first.split(":")[0] in out[0]
+        # and after that move the number means the new list's first entry, not the old one
+        relisted = play(store, sid, "moves")
+        assert relisted[0] != listed[0]
+
+
+def test_redoing_the_finito_valuation_ends_the_game_as_entering_it_did(tmp_path):
+    with console(tmp_path) as (store, sid):
+        entered = play(store, sid, move(), '{"type": "valuation", "phase": "finito"}')
+        assert len(entered) > 3, entered  # two ok lines, then the final table and the winner
+        report = entered[2:]
+        redone = play(store, sid, "undo", "redo")
+        assert redone[2:] == report

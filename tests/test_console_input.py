@@ -20,7 +20,7 @@ def test_moves_then_a_number_then_the_notation(tmp_path):
     out, log = play(tmp_path, "campanile", ["Ann", "Bob", "Cid"], {},
                     ["moves", "2", "moves", "marker 2 under red", "Bob: blue +1"])
     assert out[0] == "  1. Ann: grey +1" and out[14] == " 15. Ann: yellow +3"
-    assert out[15] == 'ok 1: {"type": "build", "player": "Ann", "tower": "grey", "stories": 2}'
+    assert out[15] == 'ok 1: Ann: grey +2'
     assert log == [{"type": "build", "player": "Ann", "tower": "grey", "stories": 2},
                    {"type": "influence", "player": "Ann", "tower": "red"},
                    {"type": "build", "player": "Bob", "tower": "blue", "stories": 1}]

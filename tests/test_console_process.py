@@ -53,9 +53,9 @@ def test_the_console_takes_hostile_lines_and_quits_on_request(tmp_path):
         "no game in progress; start one by typing `new GAME PLAYER...` "
         "(games: campanile, castelli, san-gimignano; `help` lists every command)",
         "started Campanile: Albert, Zoë, Franziska; next: Albert",
-        'ok 1: {"type": "build", "player": "Albert", "tower": "red", "stories": 1}',
+        'ok 1: Albert: red +1',
         "refused: the line is nested too deeply (more than 100 levels of brackets)",
-        'ok 2: {"type": "build", "player": "Zoë", "tower": "red", "stories": 1}',
+        'ok 2: Zoë: red +1',
         "refused: the line holds bytes that are not UTF-8 text",
         'refused: move 3: "\\x1b[2J" is not playing in this game; the players are Albert, Zoë, Franziska',
         'refused: move 3 (Franziska): there is no tower called "\\ud800" '
@@ -75,7 +75,7 @@ def test_the_end_of_input_ends_the_console_and_a_rerun_resumes(tmp_path):
     again = companion(tmp_path, "run", "--headless", stdin=b"status\nexit\n")
     assert again.returncode == 0
     assert again.stdout.decode().splitlines()[0] == (
-        "resuming session 1: Campanile, Ann, Bob, Cid, 1 move; Ann: influence? — next: Bob")
+        "resuming session 1: Campanile, Ann, Bob, Cid, 1 move; Ann: place a marker? — next: Bob")
 
 
 def test_bad_input_exits_2_with_one_line(tmp_path):

@@ -220,9 +220,10 @@ def test_notation_is_forgiving_about_case_prefixes_and_the_acting_player():
     game, state = campanile_after({"type": "build", "player": "Albert", "tower": "brown", "stories": 3})
     marker = {"type": "influence", "player": "Albert", "tower": "red"}
     assert game.describe(state, marker) == "Albert: marker 3 under red"
-    assert game.describe(state, marker, "hu") == "Albert: jelző 3 alá piros"
+    assert game.describe(state, marker, "hu") == "Albert: jelző 3 piros alá"  # Hungarian word order
     for text in ("Albert: marker 3 under red", "ALBERT: MARKER 3 UNDER RED", "al: m 3 u r",
-                 "marker 3 under red", "jelző 3 alá piros", "Albert jel 3 al pir"):
+                 "marker 3 under red", "jelző 3 piros alá", "jelző 3 alá piros", "Albert jel 3 al pir",
+                 "Albert jel 3 pir al"):
         assert game.parse_notation(state, text) == marker, text
     assert game.parse_notation(state, "Birgit: yellow +2") == {
         "type": "build", "player": "Birgit", "tower": "yellow", "stories": 2}

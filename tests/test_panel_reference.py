@@ -23,6 +23,8 @@ import pytest
 from companion.service.app import Companion
 from companion.service.config import defaults
 from companion.service.table import Table
+from hardware.panel_pairing import Identity, PairingRequest
+from hardware.panel_protocol import panel_id
 from hardware.panels import SeatPanels, echo_from_config, echo_test
 from tests import helpers_campanile as camp
 from tests.panel_helpers import WAIT, pump
@@ -42,7 +44,7 @@ class ReferencePanel:
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)
         self.name = os.ttyname(self.slave)
-        self.panel = panel_logic.Panel(seat)
+        self.panel = panel_logic.Panel(seat, f"reference-{seat}")
         self.reader = panel_logic.LineReader()
         self.lock = threading.Lock()
         self.stop = threading.Event()
@@ -103,8 +105,14 @@ def table(tmp_path: Path) -> Iterator[Table]:
 def test_a_game_is_played_from_the_reference_panel_with_its_keys(table, reference):
     table.start("campanile", camp.PLAYERS, setup=camp.SETUP)
     board = reference(1)
-    panels = SeatPanels(table, [board.name], first_retry=0.02, longest_retry=0.2).start()
+    asked: list[PairingRequest] = []
+    panels = SeatPanels(table, [board.name], first_retry=0.02, longest_retry=0.2,
+                        on_request=asked.append).start()
     try:
+        # a new panel waits to be allowed, and shows why; then the OLED's "allow" seats it
+        pump(table, lambda: asked and board.panel.answer.startswith("! allow"), shown=board.screen)
+        assert asked[0].identity == Identity("reference-1")
+        table.commands.post(lambda: panels.answer(asked[0], True))
         # The seat line and the status come as separate protocol lines: wait for the whole screen.
         expected = ["*1 Albert      0", "Your turn"]
         pump(table, lambda: board.screen() == expected, shown=board.screen)
@@ -121,14 +129,24 @@ def test_a_game_is_played_from_the_reference_panel_with_its_keys(table, referenc
 
 
 def test_the_reference_panel_shows_hungarian_without_accents():
-    panel = panel_logic.Panel(2)
+    panel = panel_logic.Panel(2, "p-0011223344556677")
     for line in ("SEAT 2 Birgit", "TURN other Albert", "STATUS Albert következik", "SCORE 12",
                  "REFUSED ez a panel csak Birgit lépéseit viheti be", "A LATER LINE"):
         assert panel.receive(line) == []
     assert panel.receive("ECHO ab12") == ["ECHO ab12"]
-    assert panel.receive("HELLO 1") == ["HELLO 1 2"]
+    assert panel.receive("HELLO 1") == ["HELLO 1 2 p-0011223344556677"]
     assert panel.screen(16) == [" 2 Birgit     12", "Albert kovetkezi", "k", "! ez a panel csa",
                                 "k Birgit lepesei", "t viheti be"]
+
+
+def test_the_reference_panel_makes_its_id_once_and_keeps_it(tmp_path):
+    kept = tmp_path / panel_logic.ID_FILE
+    draws = iter([bytes(range(8)), bytes(range(8, 16)), bytes(range(16, 24))])
+    first = panel_logic.load_or_make_id(str(kept), lambda n: next(draws))
+    assert first == "p-0001020304050607" and panel_id(first) == first  # the companion reads it as an id
+    assert panel_logic.load_or_make_id(str(kept), lambda n: next(draws)) == first  # kept, not made again
+    kept.write_text("not an id, too long and with spaces\n")  # a damaged file: a new id
+    assert panel_logic.load_or_make_id(str(kept), lambda n: next(draws)) == "p-08090a0b0c0d0e0f"
 
 
 def test_the_reference_panels_reader_drops_an_overlong_line():

@@ -23,6 +23,7 @@ from companion.i18n import render, set_language
 from companion.service.app import Companion
 from companion.service.config import defaults
 from companion.service.table import Table, TableEvent
+from hardware.panel_pairing import Identity
 from hardware.panels import SeatPanels, from_config
 from tests import helpers_campanile as camp
 from tests.panel_helpers import WAIT, PtyPanel, pump
@@ -50,8 +51,12 @@ def panels_on(table: Table, pty_panels: Any) -> Iterator[Any]:
     started: list[SeatPanels] = []
 
     def start(ports: list[str], **options: Any) -> SeatPanels:
-        panels = SeatPanels(table, ports, **{**FAST, **options}).start()
-        started.append(panels)
+        panels = SeatPanels(table, ports, **{**FAST, **options})
+        # the panels these tests use were allowed at their seats before, as a person at the OLED does
+        # (tests/test_panel_pairing.py is where the asking is tested)
+        for seat in range(1, 10):
+            panels.pairings.pair(Identity(f"test-seat-{seat}"), seat)
+        started.append(panels.start())
         return panels
 
     yield start
@@ -82,7 +87,7 @@ def _greeted(table: Table, panels: SeatPanels, panel: PtyPanel, seat: int) -> No
     """Wait for the port, say HELLO for ``seat``, and wait for the companion's answer."""
     pump(table, lambda: _connected(panels, panel.name) and "1" in panel.got("HELLO"))
     before = len(panel.got("SCORE"))
-    panel.say(f"HELLO 1 {seat}")
+    panel.say(f"HELLO 1 {seat} test-seat-{seat}")
     pump(table, lambda: len(panel.got("SCORE")) > before)
 
 
@@ -102,7 +107,7 @@ def test_over_loop_the_companion_answers_a_hello_and_ignores_its_own_lines_heard
         opened.append(serial.serial_for_url(url, **options))
         return opened[-1]
 
-    panels = panels_on(["loop://"], open_port=open_port)
+    panels = panels_on(["loop://"], open_port=open_port, wired={"loop://": 1})  # seated by the wire
     link = panels.link("loop://")
     # the companion's first line asks the panel to introduce itself; over loop:// it hears it back
     pump(table, lambda: b"HELLO 1" in link.heard_lines())
@@ -252,7 +257,10 @@ def test_a_panel_that_did_not_say_its_seat_or_has_none_in_this_game_is_told(tabl
     assert table.session.log == ()
 
 
-def test_a_second_panel_claiming_a_seat_takes_it_and_the_first_is_told(table, panels_on, pty_panels):
+def test_the_same_panel_on_a_second_port_takes_its_seat_and_the_stale_port_is_told(
+        table, panels_on, pty_panels):
+    """A board plugged back in on a new port (its id the same) wins over its stale old port; another
+    panel's claim of a held seat is refused (tests/test_panel_pairing.py)."""
     table.start("campanile", camp.PLAYERS, setup=camp.SETUP)
     old, new = pty_panels(), pty_panels()
     panels = panels_on([old.name, new.name])
@@ -309,7 +317,7 @@ def test_a_panel_that_never_reads_does_not_block_the_main_loop(table, panels_on)
     try:
         link = panels.link(deaf.name)
         pump(table, lambda: link.connected)
-        deaf.say("HELLO 1 1")
+        deaf.say("HELLO 1 1 test-seat-1")
         pump(table, lambda: link.seat == 1)
         _fill(deaf.slave)  # ... and what goes to it fills up: every write of the companion's now blocks
         table.propose(camp.random_game(3, 1, state=table.session.state)[0], "touch")
@@ -402,7 +410,7 @@ def _in_background(table: Table, work: Any) -> Any:
 def _greeted_over_socket(table: Table, server: _Server) -> socket.socket:
     connection = _in_background(table, server.accept)
     assert b"HELLO 1" in _read_until(connection, b"HELLO")
-    connection.sendall(b"HELLO 1 3\n")
+    connection.sendall(b"HELLO 1 3 test-seat-3\n")
     assert b"SEAT 3 Franziska" in _in_background(table, lambda: _read_until(connection, b"SCORE"))
     return connection
 

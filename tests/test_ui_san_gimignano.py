@@ -421,3 +421,70 @@ def test_undo_and_redo_in_the_bar_redraw_the_board(shell: Any) -> None:
     kit.tap(kit.find(i18n.text("ui.bar.redo")))
     assert len(board_of(shell).map.scene.segments) == len(game["setup"]["segments"]) + 1
     check_board(board_of(shell))
+
+
+def test_a_move_updates_the_board_and_builds_no_widget(shell: Any) -> None:
+    """Kivy with its grain: the board keeps its widgets; a move changes their properties.
+
+    The one thing that appears is a segment's orientations in the palette's place
+    (at most six pictures, when more than one fits): the pictures are kept and
+    shown again for the next segment; one is made only when a segment has more
+    orientations to offer than any before it.
+    """
+    game = record()
+    session, board = start_example(shell, 0)
+    stack = board.choices.parent
+    palette = board.palette[next(iter(board.palette))].parent
+
+    def in_front() -> Any:
+        return next(layer for layer in stack.children if layer.opacity == 1)
+
+    pictures: list[Any] = []
+    for number, move in enumerate(game["moves"][:4], start=1):
+        if move["type"] == "token":
+            assert kit.widgets_made_by(lambda move=move: play_move(board, move)) == []
+        else:
+            edges = tuple(move["edges"])
+            kind = type_of(edges, tuple(board.state.guilds))
+            assert kit.widgets_made_by(lambda kind=kind: kit.tap(board.palette[kind])) == []
+            point = board.map.point_of_position(tuple(move["at"]))
+            shown = kit.widgets_made_by(lambda point=point: tap_point(*point))
+            assert board.segment_at is not None, "the example's segments have several orientations"
+            assert in_front() is board.choices
+            assert shown == list(reversed(board.choices.children)) and len(shown) <= 6
+            common = min(len(shown), len(pictures))
+            assert all(a is b for a, b in zip(shown[:common], pictures[:common], strict=True)), \
+                "the orientations' pictures were made again"
+            pictures = max(shown, pictures, key=len)
+            choice = next(w for w in shown if tuple(w.edges) == edges)
+            assert kit.widgets_made_by(lambda choice=choice: kit.tap(choice)) == []
+            assert in_front() is palette and board.choices.children == []
+        assert len(session.log) == number
+        check_board(board)
+    assert kit.widgets_made_by(lambda: kit.tap(kit.find(i18n.text("ui.bar.undo")))) == []
+    assert kit.widgets_made_by(lambda: kit.tap(kit.find(i18n.text("ui.bar.redo")))) == []
+    assert len(session.log) == 4
+    at = first_forced(game)
+    for move in game["moves"][4:at]:
+        shell.table.propose(session.game.parse_move(move))
+    assert kit.widgets_made_by(lambda: play_move(board, game["moves"][at])) == []
+    assert len(session.log) == at + 1
+    check_board(board)
+
+
+def test_the_setup_form_keeps_its_widgets_while_choices_change(shell: Any) -> None:
+    form = start_by_touch(shell, ["Ada", "Bo", "Cy"])
+    at = (1, 0)
+    steps = [
+        lambda: tap_point(*form.map.point_of((at[0], at[1], form.layout[at][0]))),
+        lambda: kit.tap(form.palette[next(iter(form.palette))]),
+        lambda: kit.tap(form.turn_button),
+        lambda: kit.tap(form.colour_buttons["Bo"]),
+        lambda: kit.tap(kit.find(i18n.text("ui.san_gimignano.setup.clarified"))),
+        lambda: kit.tap(form.more),
+        lambda: kit.tap(kit.find(i18n.text("ui.san_gimignano.setup.string"))),
+    ]
+    for number, step in enumerate(steps):
+        assert kit.widgets_made_by(step) == [], number
+    assert form.details().options == {"rules": "clarified", "variant": "string"}
+    assert form.colours_chosen["Bo"] != "blue" and len(form.layout) == 4

@@ -1,5 +1,6 @@
 """The San Gimignano board's words, checked without a window: every ``ui.san_gimignano.*`` code the
-board's modules name has words in every language, with the same placeholders, Hungarian with no English."""
+board's modules and rules name has words in every language, with the same placeholders, Hungarian
+with no English."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from tests.refusals import assert_words
 
 ROOT = Path(__file__).resolve().parent.parent
 CODE = re.compile(r"""["'](ui\.san_gimignano\.[a-z_.0-9]+)["']""")
-SOURCES = [*(ROOT / "ui" / "games" / "san_gimignano").glob("*.py"), ROOT / "ui" / "screens" / "settings.py",
+#: The board's modules and its rules (the fixed words, such as Build and Start, are said in the rules).
+SOURCES = [*(ROOT / "ui" / "games" / "san_gimignano").glob("*.py"),
+           *(ROOT / "ui" / "games" / "san_gimignano").glob("*.kv"), ROOT / "ui" / "screens" / "settings.py",
            ROOT / "companion" / "games" / "san_gimignano" / "descriptor.py"]
 
 

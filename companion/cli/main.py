@@ -18,7 +18,7 @@ from typing import Any
 
 from companion import __version__
 from companion.cli.games import GAME_COMMANDS, module_name
-from companion.console.display import shown_line
+from companion.console.display import SafeStream, shown_line
 from companion.console.reading import InputError
 from companion.games.base import RecordError
 from companion.games.messages import msg
@@ -154,7 +154,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     (``companion replay X --json | head -c1``), as other Unix tools are.
     """
     _print_safely(sys.stdout)
-    argv = list(sys.argv[1:] if argv is None else argv)
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)  # no name reaches it raw
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _main(argv: list[str]) -> int:
     try:
         set_language(choose_language(_language_option(argv), os.environ))
     except LanguageError as error:

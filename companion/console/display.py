@@ -6,13 +6,22 @@ split a one-line message, a lone surrogate could not even be encoded (and
 Python's own error would be printed instead), and a 10,000-character value
 would bury the message. So every line the console and the CLI print of such
 text goes through :func:`shown` or :func:`shown_line`.
+
+And because one forgotten call is enough for a name to reach the terminal
+raw, the command line also writes standard output and error through
+:class:`SafeStream`: whatever unsafe character is left (a control, a bidi
+override, a zero-width space: :func:`~companion.service.names.unsafe_character`)
+is written ``\\uXXXX``, JSON's own escape, so JSON on standard output still
+reads back as the same data.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from companion.games.base import one_line
+from companion.service.names import escaped
 
 #: Longer values are cut to this many characters, the last one an ellipsis.
 VALUE_LIMIT = 80
@@ -48,3 +57,29 @@ def shown_line(text: str) -> str:
 def shown(text: str) -> str:
     """Like :func:`shown_line`, but line breaks stay (for reports of several lines)."""
     return "\n".join(shown_line(line) for line in text.split("\n"))
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with every unsafe character but line ends and tabs written ``\\uXXXX``."""
+    if text.isprintable():
+        return text
+    return "\n".join(line if line.isprintable() else escaped(line, keep="\t") for line in text.split("\n"))
+
+
+class SafeStream:
+    """A text stream that writes :func:`terminal_safe` text to the stream it wraps; everything else
+    (``flush``, ``fileno``, ``encoding``, ``buffer`` ...) is the wrapped stream's."""
+
+    def __init__(self, stream: Any) -> None:
+        self.wrapped = stream
+
+    def write(self, text: str) -> int:
+        self.wrapped.write(terminal_safe(text))
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.wrapped, name)

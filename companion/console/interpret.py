@@ -37,9 +37,12 @@ class Reading:
 
 @dataclass
 class ConsoleInput:
-    """The console's memory between lines: the last numbered list and a template awaiting fields."""
+    """The console's memory between lines: a template awaiting the fields observed at the table.
 
-    listed: list[MoveTemplate] = field(default_factory=list)
+    A number typed always means that entry of the game's current list of legal moves (what
+    ``moves`` prints, in the engine's stable order), so it needs no memory of a listing.
+    """
+
     #: A listed template or a text's meaning (record JSON), missing the fields observed at the table.
     waiting: MoveTemplate | dict[str, Any] | None = None
 
@@ -53,10 +56,13 @@ class ConsoleInput:
         if self.waiting is not None:
             return self._complete(game, state, text)
         if _is_list_number(text):
+            # The list as it is now, typed `moves` or not: after a restart, an undo or another
+            # front end's move, an old listing would give a number another meaning.
+            listed = game.move_templates(state)
             number = int(text)
-            if not 1 <= number <= len(self.listed):
+            if not 1 <= number <= len(listed):
                 return Reading([say_text("console.list.no_such_number", number=number)])
-            return self._chosen(game, state, self.listed[number - 1])
+            return self._chosen(game, state, listed[number - 1])
         try:
             chosen = game.parse_notation(state, text, current_language())
         except NotationError as error:
@@ -64,11 +70,11 @@ class ConsoleInput:
         return self._chosen(game, state, chosen)
 
     def _list(self, game: Game[Any, Any], state: Any) -> Reading:
-        self.listed = game.move_templates(state)
-        if not self.listed:
+        listed = game.move_templates(state)
+        if not listed:
             return Reading([say_text("cli.moves.none_now")])
         language = current_language()
-        return Reading([f"{n:>3}. {game.describe(state, t, language)}" for n, t in enumerate(self.listed, 1)])
+        return Reading([f"{n:>3}. {game.describe(state, t, language)}" for n, t in enumerate(listed, 1)])
 
     def _chosen(self, game: Game[Any, Any], state: Any, data: MoveTemplate | dict[str, Any]) -> Reading:
         try:

@@ -20,7 +20,9 @@ import json
 import os
 import sqlite3
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.console.display import shown
@@ -33,16 +35,27 @@ from companion.console.reading import (
     split_words,
     with_player_names,
 )
+from companion.console.terminal import TerminalLines
 from companion.games.base import IllegalMove, RecordError, one_line
 from companion.games.messages import Message, msg
-from companion.i18n import current_language, join_list
+from companion.games.registry import descriptors
+from companion.i18n import LANGUAGES, current_language, join_list, render
 from companion.i18n import text as phrase
 from companion.service.command_queue import CommandQueue
 from companion.service.names import PlayerNameError
+from companion.service.records import json_problem
 from companion.storage.store import StoreError
 
 if TYPE_CHECKING:
     from companion.service.session import Session
+
+
+@dataclass(frozen=True)
+class Started:
+    """A game the console's ``new`` started, and what the companion assumed for it (or ``None``)."""
+
+    session: Session
+    assumed: Message | None = None
 
 
 class Refusal(Exception):
@@ -56,7 +69,9 @@ def next_hint(session: Session) -> Message | None:
     turn = session.game.turn(session.state)
     if turn.may:
         acting = turn.player if turn.player is not None else msg("console.hint.the_table")
-        may = join_list(list(turn.may), current_language(), "common.list.or")
+        language = current_language()
+        may = join_list([render(session.game.may_word(kind), language) for kind in turn.may], language,
+                        "common.list.or")
         if turn.next:
             return msg("console.hint.may_next", acting=acting, may=may, next=turn.next)
         return msg("console.hint.may", acting=acting, may=may)
@@ -78,24 +93,74 @@ def faults(session: Session) -> str:
     return phrase("console.faults", failed=failed)
 
 
-def describe(session: Session, move: Any) -> str:
-    return json.dumps(session.game.move_to_json(move), ensure_ascii=False, separators=(", ", ": "))
+def describe(session: Session, move: Any, before: Any) -> str:
+    """A move in the game's notation in the session's language (``Albert: marker 2 under brown``),
+    as players type it, described in the state ``before`` it (where its numbers are read); the
+    record's JSON stays for ``--json`` and the records."""
+    return session.game.describe(before, session.game.move_to_json(move), current_language())
 
 
-#: Words that end the console, whatever their case.
+#: Words that end the console, whatever their case (and each language's word for ``quit``).
 QUIT_WORDS = ("quit", "exit")
+
+#: The console's commands; each has its word in every language (``console.command.<name>``).
+COMMANDS = ("moves", "undo", "redo", "status", "help", "quit", "new")
+
+
+@cache
+def command_words() -> dict[str, str]:
+    """Every word that names a command, in any language and case -> the command (``visszavon`` ->
+    ``undo``): a table types its own language's words or the English ones, as the notation allows."""
+    words = {word: "quit" for word in QUIT_WORDS}
+    for language in LANGUAGES:
+        for command in COMMANDS:
+            words[render(Message(f"console.command.{command}"), language).casefold()] = command
+    return words
+
+
+def _as_command(text: str) -> str:
+    """``text`` with its first word in English when it is a command's word in another language."""
+    first, _, rest = text.partition(" ")
+    command = command_words().get(first.casefold())
+    return text if command is None else f"{command} {rest}".strip()
 
 #: The console's ``help``: the message code of its text (the commands and what they do).
 HELP = "console.help"
 
 
+def prompt_for(session: Session | None) -> str:
+    """The terminal's prompt: who acts now ("Albert> "), or a bare one without a game in play."""
+    if session is None or session.game.is_finished(session.state):
+        return phrase("console.prompt.none")
+    acting = session.game.turn(session.state).acting
+    return phrase("console.prompt", player=acting if acting is not None else msg("console.hint.the_table"))
+
+
+def completions_for(session: Session | None) -> list[str]:
+    """What Tab completes at a terminal: the commands, and every move that may be entered now as
+    the notation writes it in the table's language."""
+    words = sorted({word for word in command_words() if word.isalpha()})
+    if session is None:
+        return [*words, *(f"new {game.name} " for game in descriptors())]
+    language = current_language()
+    return [*(session.game.describe(session.state, template, language)
+              for template in session.game.move_templates(session.state)), *words]
+
+
 def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
-                  start: Callable[[list[str]], Session] | None = None) -> None:
+                  start: Callable[[list[str]], Started] | None = None,
+                  terminal: TerminalLines | None = None) -> None:
     """Run commands from ``lines`` through a command queue until the input ends.
 
     ``start`` creates a new stored game for the ``new`` command (none: ``new`` is refused).
+    ``terminal``: a person types at a terminal (``lines`` reads from it); it gets a prompt naming
+    who acts and completion of what may be typed, each after the previous line was answered.
     """
     current: dict[str, Session | None] = {"session": session}
+    if terminal is not None:
+        terminal.prompt = lambda: prompt_for(current["session"])
+        terminal.completions = lambda: completions_for(current["session"])
+        lines = _answering(lines, terminal)
 
     def say(text: str) -> None:
         out.write(shown(text) + "\n")
@@ -121,6 +186,7 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
     def propose(move: Any) -> Callable[[], None]:
         def command() -> None:
             game_session = playing()
+            before = game_session.state
             try:
                 game_session.propose(move)
             except IllegalMove as refusal:
@@ -129,7 +195,7 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
                 say(phrase("console.refused.move_by", number=number, player=who, reason=str(refusal)) if who
                     else phrase("console.refused.move", number=number, reason=str(refusal)))
                 return
-            say(phrase("console.ok", number=len(game_session.log), move=describe(game_session, move),
+            say(phrase("console.ok", number=len(game_session.log), move=describe(game_session, move, before),
                      faults=faults(game_session)))
             if game_session.game.is_finished(game_session.state):
                 say(game_session.game.report(game_session.state))
@@ -138,14 +204,18 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
     def undo() -> None:
         game_session = playing()
         move = game_session.undo()
-        say(phrase("console.undone", number=len(game_session.log) + 1, move=describe(game_session, move),
+        say(phrase("console.undone", number=len(game_session.log) + 1,
+                   move=describe(game_session, move, game_session.state),
                  faults=faults(game_session)))
 
     def redo() -> None:
         game_session = playing()
+        before = game_session.state
         move = game_session.redo()
-        say(phrase("console.redone", number=len(game_session.log), move=describe(game_session, move),
+        say(phrase("console.redone", number=len(game_session.log), move=describe(game_session, move, before),
                  faults=faults(game_session)))
+        if game_session.game.is_finished(game_session.state):
+            say(game_session.game.report(game_session.state))  # the same end as when it was entered
 
     def status() -> None:
         game_session = playing()
@@ -156,8 +226,10 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
         def command() -> None:
             if start is None:
                 raise Refusal(msg("console.new.not_here"))
-            game_session = start(words)
-            current["session"] = game_session
+            started = start(words)
+            game_session = current["session"] = started.session
+            if started.assumed is not None:
+                say(phrase("console.assumed", assumed=started.assumed))
             say(with_hint(msg("console.started", game=game_session.game.title,
                                players=", ".join(game_session.players)), game_session))
         return command
@@ -166,12 +238,15 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
         """The move a JSON line means for the game in play, or None once its refusal is said."""
         try:
             data = decode_json(text)
+            if isinstance(data, int | float) and not isinstance(data, bool):
+                say(phrase("console.list.no_such_number", number=text))  # -1, 2.5: meant from the list
+                return None
             if not isinstance(data, dict):
                 raise RecordError(msg("console.move.not_object"))
             game_session = playing()
             return game_session.game.parse_move(with_player_names(data, game_session.players))
         except json.JSONDecodeError as error:
-            say(phrase("console.refused.not_json", reason=error.msg, column=error.colno))
+            say(phrase("console.refused.not_json", reason=json_problem(error), column=error.colno))
         except (RecordError, Refusal, PlayerNameError) as error:
             reason = one_line(str(error))
             say(phrase("console.refused", reason=reason) if current["session"] is None
@@ -192,6 +267,7 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
             continue
         if not text or text.startswith("#"):
             continue
+        text = _as_command(text)
         command = text.casefold()
         if command in QUIT_WORDS:
             break
@@ -222,6 +298,13 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
                 continue
             queue.post(propose(move))
         queue.drain()
+
+
+def _answering(lines: Iterable[str], terminal: TerminalLines) -> Iterator[str]:
+    """``lines``, telling ``terminal`` when each was answered (when the loop asks for the next)."""
+    for line in lines:
+        yield line
+        terminal.answered()
 
 
 def stdin_is_null(stream: Any) -> bool:

@@ -358,6 +358,11 @@ class Game(ABC, Generic[StateT, MoveT]):
         A template is described as far as it goes (``Anna: reveal s32``).
         """
 
+    def notation_forms(self, state: StateT, move: Mapping[str, Any], lang: str) -> list[str]:
+        """Every text that spells ``move`` in ``lang`` (:meth:`describe`'s first): a game whose
+        language allows two word orders lists both, and :meth:`parse_notation` reads either."""
+        return [self.describe(state, move, lang)]
+
     def read_observed(self, state: StateT, template: Mapping[str, Any],
                       said: list[str]) -> dict[str, Any] | None:
         """``template`` with its observed fields read from the words ``said`` after it.
@@ -397,9 +402,11 @@ class Game(ABC, Generic[StateT, MoveT]):
         said = notation.tokens(text)
         if not said:
             raise notation.NotationError(Message("console.notation.empty"))
-        turn = self.turn(state)
-        acting = turn.acting
-        found = self._notation_matches(state, said, self.legal_moves(state), acting)
+        acting = self.turn(state).acting
+        # A legal move may leave out the name of whoever may make it (a player who skipped the
+        # rest of a turn is still "acting", yet the next player's build is meant); a move that
+        # breaks a rule may leave out only the acting player's, whom the refusal then names.
+        found = self._notation_matches(state, said, self.legal_moves(state), None)
         if not found:
             found = self._notation_matches(state, said, (
                 shape for shape in self.notation_shapes(state, said)
@@ -409,6 +416,7 @@ class Game(ABC, Generic[StateT, MoveT]):
         if len(found) == 1:
             return next(iter(found.values()))[0]
         if not found:
+            self._check_named_player(state, text)
             examples = [self.describe(state, t, lang) for t in self.legal_moves(state)[:3]]
             if examples:
                 raise notation.NotationError(Message("console.notation.no_move", {
@@ -421,19 +429,38 @@ class Game(ABC, Generic[StateT, MoveT]):
         raise notation.NotationError(Message("console.notation.ambiguous", {
             "text": one_line(text), "meanings": "; ".join(meanings)}))
 
+    def _check_named_player(self, state: StateT, text: str) -> None:
+        """Refuse a text whose name (before the colon, ``Zoe: red +1``) is nobody's, listing the players.
+
+        Without it a typo in a name reads as "not a move", and the player
+        looks for the mistake in the move rather than in the name.
+        """
+        from companion.games import notation  # not at start-up: replay never reads notation
+
+        if ":" not in text:
+            return
+        named = notation.tokens(text.split(":", 1)[0])
+        players = list(self.summary(state)["players"])
+        if named and not any(notation.prefix_match(named, notation.tokens(p)) for p in players):
+            raise notation.NotationError(Message("common.name.unknown", {
+                "typed": one_line(text.split(":", 1)[0].strip()), "players": ", ".join(players)}))
+
     def _notation_matches(self, state: StateT, said: list[str], moves: Iterable[dict[str, Any]],
-                          acting: str | None) -> dict[str, tuple[dict[str, Any], bool]]:
-        """The moves among ``moves`` that ``said`` could mean, each with whether it was spelt out."""
+                          unnamed: str | None) -> dict[str, tuple[dict[str, Any], bool]]:
+        """The moves among ``moves`` that ``said`` could mean, each with whether it was spelt out.
+
+        The player's name may be left out of any move when ``unnamed`` is ``None``, else only
+        out of the moves of ``unnamed``.
+        """
         from companion.games import notation  # not at start-up: replay never reads notation
 
         found: dict[str, tuple[dict[str, Any], bool]] = {}
         for template in moves:
             player = template.get("player")
             for language in notation.LANGUAGES:
-                form = notation.tokens(self.describe(state, template, language))
-                forms = [form]
-                if player is not None and player == acting:
-                    forms.append(form[len(notation.tokens(player)):])
+                forms = [notation.tokens(text) for text in self.notation_forms(state, template, language)]
+                if player is not None and unnamed in (None, player):
+                    forms += [form[len(notation.tokens(player)):] for form in forms]
                 for shape in forms:
                     head = said[:len(shape)]
                     if not notation.prefix_match(head, shape):
@@ -446,6 +473,13 @@ class Game(ABC, Generic[StateT, MoveT]):
                         key = json.dumps(move, sort_keys=True)
                         found[key] = (move, exact or found.get(key, (None, False))[1])
         return found
+
+    def may_word(self, move_type: str) -> Message:
+        """A move type of :attr:`Turn.may` in words ("place a marker" for ``influence``).
+
+        A game overrides it with its catalogue's words; by default the record's type is shown as it is.
+        """
+        return Message("common.may.type", {"type": move_type})
 
     @abstractmethod
     def turn(self, state: StateT) -> Turn:

@@ -58,6 +58,22 @@ def descriptor(name: str) -> GameDescriptor:
                           "game") from None
 
 
+def game_named(typed: str) -> str:
+    """The name of the game a person typed: any case, with spaces, ``_`` or ``-`` between words.
+
+    ``Castelli``, ``san gimignano`` and ``SAN_GIMIGNANO`` are games a player
+    means; records keep the exact name (:func:`descriptor` reads those).
+    :class:`RecordError` for a game the companion does not know.
+    """
+    key = _typed_key(typed)
+    found = [name for name in _known() if _typed_key(name) == key]
+    return found[0] if len(found) == 1 else descriptor(typed).name
+
+
+def _typed_key(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
 @cache
 def get_game(name: str) -> Game[Any, Any]:
     """The engine for ``name`` (one per process); :class:`RecordError` for an unknown game."""

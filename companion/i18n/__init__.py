@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import gettext
 import re
+import string
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
@@ -190,11 +191,57 @@ def render(message: Message, language: str = DEFAULT_LANGUAGE) -> str:
         text = catalogue(lang).lookup(message.code, count=count)
         if text is not None:
             try:
-                return text.format_map(params)
+                return _fill(text, params)
             except (KeyError, IndexError, ValueError, AttributeError):
                 continue  # a placeholder the parameters do not fill: try English, then the code
     shown = ", ".join(f"{key}={value}" for key, value in params.items())
     return f"{message.code}({shown})"
+
+
+class _WithArticles(string.Formatter):
+    """``str.format`` plus the Hungarian definite article: ``{session:az}`` is "a 4" or "az 5".
+
+    Hungarian writes "az" before a vowel sound and "a" before a consonant, so a
+    number or name filled in at run time needs its article chosen then; the
+    catalogues once wrote "a(z) 4. játszma", which no Hungarian would. ``Az``
+    starts a sentence.
+    """
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec in ("az", "Az"):
+            article = hungarian_article(value)
+            return f"{article.capitalize() if format_spec == 'Az' else article} {value}"
+        return str(super().format_field(value, format_spec))
+
+
+_ARTICLES = _WithArticles()
+_VOWELS = frozenset("aáeéiíoóöőuúüű")
+
+
+def hungarian_article(value: Any) -> str:
+    """"az" or "a" before ``value`` as a Hungarian reads it aloud; "a(z)" when that cannot be told
+    (a path, a symbol).
+
+    A number is read by its first word: 1 (egy), 1000 (ezer) and every 1 followed by a multiple
+    of three digits (egymillió ...) and every number starting with 5 (öt, ötven, ötszáz ...) start
+    with a vowel.
+    """
+    shown = str(value).strip()
+    if shown[:1].isdigit():
+        digits = shown.split(".")[0].split(",")[0]
+        digits = "".join(ch for ch in digits if ch.isdigit())
+        starts_with_vowel = digits[0] == "5" or (digits[0] == "1" and len(digits) % 3 == 1)
+        return "az" if starts_with_vowel else "a"
+    if shown[:1].isalpha():
+        return "az" if shown[0].casefold() in _VOWELS else "a"
+    return "a(z)"
+
+
+def _fill(text: str, params: Mapping[str, Any]) -> str:
+    """``text`` with ``params`` filled in (the article-aware formatter only where it is needed)."""
+    if ":az}" in text or ":Az}" in text:
+        return _ARTICLES.vformat(text, (), params)
+    return text.format_map(params)
 
 
 def _render_param(value: Any, language: str) -> Any:
@@ -213,6 +260,13 @@ def join_list(items: list[Any], language: str = DEFAULT_LANGUAGE, code: str = "c
         return "".join(words)
     return render(Message(code, {"first": render(Message("common.list.separator"), language)
                                           .join(words[:-1]), "last": words[-1]}), language)
+
+
+def decimal(value: float, digits: int = 1, language: str | None = None) -> str:
+    """``value`` with ``digits`` decimals as ``language`` writes it (6.7 in English, 6,7 in
+    Hungarian); the current language by default."""
+    separator = render(Message("common.decimal_separator"), language or _current[0])
+    return f"{value:.{digits}f}".replace(".", separator)
 
 
 def render_json(message: Message) -> dict[str, Any]:

@@ -19,7 +19,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -28,10 +28,11 @@ from companion.games.base import Game, RecordError
 from companion.games.descriptor import GameDescriptor, NewGame, SetupNeeded, seat_colours, split_words
 from companion.games.messages import Message, msg
 from companion.games.registry import descriptor, descriptors, get_game
+from companion.i18n import LANGUAGES, catalogue, known_text
 from companion.service import bgstats
 from companion.service.errors import AppError
 from companion.service.games import Board, GameServices
-from companion.service.names import check_distinct
+from companion.service.names import check_distinct, name_refusal
 from companion.service.records import ReplayError, check_players, final_state, parse_record, record_json
 from companion.service.session import Change, Session
 from companion.service.settings import (
@@ -95,6 +96,10 @@ class LiveGame:
     session: Session
     #: The journal that stores the session's changes and measures how long the game was open.
     journal: StoreJournal | None = None
+    #: For a game just started: the setup fields the players did not give, as the companion filled
+    #: them (colours by seat, the board for the player count, the offered layout), so that a front
+    #: end can say what it assumed and how to change it.
+    assumed: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -105,6 +110,23 @@ class Profile:
     colours: Mapping[str, str]
 
 
+def _colour_code(game: str, colour: str) -> str:
+    """The message code of a game's piece colour (``castelli.colour.blue``)."""
+    return f"{game.replace('-', '_')}.colour.{colour}"
+
+
+def _colour_words(game: str, colour: str) -> list[str]:
+    """Every language's word for a piece colour (none when the catalogues have no word for it)."""
+    code = _colour_code(game, colour)
+    return [word for word in (catalogue(language).lookup(code) for language in LANGUAGES) if word]
+
+
+def _colour_word(game: str, colour: str) -> str:
+    """A piece colour in the table's language, or as the record spells it."""
+    word = known_text(_colour_code(game, colour))
+    return colour if word == _colour_code(game, colour) else word
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
@@ -113,7 +135,10 @@ def _profile_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
         raise AppError(msg("app.profile.empty"))
     cleaned = name.strip()
-    if len(cleaned) > _MAX_NAME or any(ord(c) < 32 for c in cleaned):
+    refusal = name_refusal(cleaned)
+    if refusal is not None:  # a control or bidi character would reach every screen and terminal
+        raise AppError(refusal)
+    if len(cleaned) > _MAX_NAME:
         raise AppError(msg("app.profile.too_long", limit=_MAX_NAME))
     return cleaned
 
@@ -196,6 +221,12 @@ class Companion(GameServices):
         names = check_players(list(players), engine)
         check_distinct(names)  # "Ann" and "ANN" could not be told apart at the table
         setup = dict(setup or {})
+        given = set(setup)
+        if about.colours_in_setup and isinstance(setup.get("colors"), dict):
+            # typed in the table's language or any case: the record keeps the box's names
+            setup["colors"] = {player: self._check_colour(about.name, colour, f"setup.colors.{player}")
+                               if isinstance(colour, str) else colour
+                               for player, colour in setup["colors"].items()}
         if about.colours_in_setup:
             chosen = self._colours(about, names, colours, setup, by_seat=colours_by_seat)
             if chosen is not None:
@@ -211,7 +242,8 @@ class Companion(GameServices):
         session_id = self.store.insert_session(engine.name, names, engine.options_json(initial),
                                                engine.setup_json(initial),
                                                date_unsure=not self._clock_sure())
-        return self.resume(session_id)
+        return replace(self.resume(session_id),
+                       assumed={key: value for key, value in setup.items() if key not in given})
 
     def confirm_date(self, session_id: int, started: datetime | None = None) -> None:
         """The players confirm a game's unsure date, or set when it started (an aware datetime)."""
@@ -238,9 +270,8 @@ class Companion(GameServices):
         unknown = [p for p in colours if p not in players]
         if unknown:
             raise AppError(msg("app.colours.not_a_player", player=unknown[0]))
-        for player, colour in colours.items():
-            self._check_colour(about.name, colour, f"colours.{player}")
-        return dict(colours)
+        return {player: self._check_colour(about.name, colour, f"colours.{player}")
+                for player, colour in colours.items()}
 
     def seat_colours(self, game: str, players: Sequence[str],
                      setup: Mapping[str, Any] | None = None) -> dict[str, str | None]:
@@ -251,13 +282,20 @@ class Companion(GameServices):
         return seat_colours(allowed, players, recorded, {p: self.preferred_colour(p, game) for p in players})
 
     def _check_colour(self, game: str, colour: Any, where: str) -> str:
+        """The piece colour ``colour`` names, as the record spells it: typed in any case and in any
+        language the catalogues speak (``kék`` is ``blue``). :class:`AppError` naming ``where``
+        and the colours, in the table's words, for anything else."""
         allowed = PIECE_COLOURS.get(game)
         if not isinstance(colour, str) or not colour.strip():
             raise AppError(msg("app.colours.not_a_word", where=where))
-        if allowed is not None and colour not in allowed:
-            raise AppError(msg("app.colours.unknown", where=where, colour=colour,
-                               game=self._engine(game).title, colours=", ".join(allowed)))
-        return colour.strip()
+        if allowed is None:
+            return colour.strip()
+        typed = colour.strip().casefold()
+        for known in allowed:
+            if typed == known.casefold() or typed in (word.casefold() for word in _colour_words(game, known)):
+                return known
+        raise AppError(msg("app.colours.unknown", where=where, colour=colour, game=self._engine(game).title,
+                           colours=", ".join(_colour_word(game, known) for known in allowed)))
 
     def rematch(self, session_id: int, *, setup: Mapping[str, Any] | None = None) -> LiveGame:
         """A new game with the same players and options as ``session_id``.
@@ -403,8 +441,9 @@ class Companion(GameServices):
 
         The record is parsed and replayed first (:class:`RecordError` /
         :class:`~companion.service.records.ReplayError` with the record's message); it
-        is stored finished, with results, if its game is finished. The same
-        record imported twice is refused.
+        is stored finished, with results, if its game is finished. A record of
+        a game this store holds already — imported before, or played here and
+        exported — is refused (:class:`AppError` naming the session).
         """
         record = parse_record(data)
         state = final_state(record)
@@ -415,11 +454,31 @@ class Companion(GameServices):
         digest = hashlib.sha256(_dumps([engine.name, list(record.players), options, setup, moves])
                                 .encode()).hexdigest()
         known = self.store.session_with_hash(digest)
+        if known is None:  # a game played here (or exported from here) has no hash: compare it
+            known = self._stored_game(engine.name, record.players, options, setup, moves)
         if known is not None:
             raise AppError(msg("app.import.duplicate", session=known))
         return self.store.insert_session(engine.name, record.players, options, setup, moves=moves,
                                          results=self.results_of(engine, record.players, state),
                                          source="import", record_hash=digest)
+
+    def _stored_game(self, game: str, players: Sequence[str], options: Mapping[str, Any],
+                     setup: Mapping[str, Any], moves: Sequence[dict[str, Any]]) -> int | None:
+        """The stored session that is this very game (game, players in order, options, setup, every
+        move), if any: a record exported from this store and imported again is not a second game.
+
+        The rows are compared as the store keeps them (the engine's complete JSON, written the same
+        way by a new game and by an import); only a row that matches in all else has its moves read.
+        """
+        wanted = (_dumps(dict(options)), _dumps(dict(setup)))
+        for row in self.store.list_sessions():
+            if (row.game, row.players, row.moves) != (game, tuple(players), len(moves)):
+                continue
+            if (_dumps(row.options), _dumps(row.setup)) != wanted:
+                continue
+            if _dumps(self.store.stored_moves(row.id)[0]) == _dumps(list(moves)):
+                return row.id
+        return None
 
     def export_record(self, session_id: int) -> dict[str, Any]:
         """The game as a complete record (every option written out, boards inline)."""

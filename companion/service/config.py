@@ -93,6 +93,23 @@ def _ports(value: Any) -> Message | None:
     return None
 
 
+def _wired(value: Any) -> Message | None:
+    """Fixed wiring: ``"PORT=SEAT"`` strings, seat 1 to 9, no port or seat twice."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return msg("config.wired.not_list")
+    ports: list[str] = []
+    seats: list[str] = []
+    for entry in value:
+        port, _, seat = entry.rpartition("=")
+        if not port.strip() or seat not in {str(n) for n in range(1, 10)}:
+            return msg("config.wired.entry", entry=_shown(entry))
+        ports.append(port)
+        seats.append(seat)
+    if len(set(ports)) != len(ports) or len(set(seats)) != len(seats):
+        return msg("config.wired.twice")
+    return None
+
+
 def _data_dir(value: Any) -> Message | None:
     if not isinstance(value, str):
         return msg("config.data_dir.not_text", kind=_type_name(value))
@@ -155,6 +172,8 @@ KEYS: tuple[Key, ...] = (
     Key("oled.spi_device", 0, _whole(0, 1), "the SPI chip select of an OLED on SPI"),
     Key("serial.panels", [], _ports, 'serial ports of the seat panels (e.g. "/dev/ttyACM0"; "loop://" '
         "simulates one)"),
+    Key("serial.wired", [], _wired, 'panels wired inside the box, seated by the wire without a question: '
+        '"PORT=SEAT" each, e.g. "/dev/ttyAMA0=1" (a USB panel is allowed on the OLED instead)'),
     Key("serial.baudrate", 115200, _choice(9600, 19200, 38400, 57600, 115200, 230400),
         "the seat panels' baud rate"),
     Key("backup.stick", "/media/COMPANION", _mount_point,

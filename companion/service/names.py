@@ -20,6 +20,62 @@ from collections.abc import Sequence
 from companion.games.base import RecordError, one_line
 from companion.games.messages import Message, msg
 
+#: The zero-width joiners are kept: some scripts and emoji sequences need them, and they move nothing.
+_JOINERS = frozenset("\u200c\u200d")
+#: The Unicode categories of characters a name may not hold: controls (C0, DEL, C1), formats (bidi
+#: overrides and isolates, zero-width spaces), surrogates, private use, unassigned, and line and
+#: paragraph separators. A terminal acts on some of them, and none can be seen.
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def unsafe_character(text: str) -> str | None:
+    """The first character of ``text`` that must not reach a terminal or a screen as it is, or ``None``.
+
+    Such a character in a name could clear or recolour a terminal (ESC, a C1
+    CSI), reverse the text around it (a bidi override), or make two names
+    look the same (a zero-width space).
+    """
+    for ch in text:
+        if ch not in _JOINERS and unicodedata.category(ch) in _UNSAFE_CATEGORIES:
+            return ch
+    return None
+
+
+def character_name(ch: str) -> str:
+    """``U+202E RIGHT-TO-LEFT OVERRIDE``: how a refusal names a character (controls have no name)."""
+    name = unicodedata.name(ch, "")
+    return f"U+{ord(ch):04X} {name}" if name else f"U+{ord(ch):04X}"
+
+
+def name_refusal(name: str) -> Message | None:
+    """Why ``name`` may not be a player profile's name (an unsafe character in it), or ``None``.
+
+    A new game's and a record's names are refused by the record check already
+    (``check_players``: printable characters only); a profile had no such check.
+    """
+    found = unsafe_character(name)
+    return None if found is None else msg("common.name.unsafe", character=character_name(found))
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # JSON writes a character beyond the BMP as its UTF-16 surrogate pair
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def escaped(text: str, keep: str = "") -> str:
+    """``text`` with every unsafe character (but those in ``keep``) written ``\\uXXXX``.
+
+    That is JSON's own escape, so JSON text passed through this reads back as
+    the same data, and any other text shows where the character was.
+    """
+    if text.isprintable():
+        return text
+    return "".join(_escape(ch) if ch not in keep and ch not in _JOINERS
+                   and unicodedata.category(ch) in _UNSAFE_CATEGORIES else ch for ch in text)
+
 
 class PlayerNameError(ValueError):
     """A typed name that matches no player, or more than one; ``str()`` is the one-line refusal."""

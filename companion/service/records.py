@@ -9,6 +9,8 @@ applied; the first illegal move then stops the replay.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +26,24 @@ from companion.i18n import say
 FORMAT = "companion-record/1"
 RESERVED_NAMES = frozenset({"mine"})
 MAX_NAME_LENGTH = 24
+#: The largest file read as a record, a board or a ``--like`` record (bytes). The example records
+#: are a few kB and a long game well under 1 MB; a larger file is refused before it is read, so a
+#: device, a runaway file or a hostile one costs no memory (``docs/records.md``, "Limits").
+MAX_FILE_BYTES = 4 * 2 ** 20
+#: The most digits a whole number in such a file may have (what the console allows in a line).
+#: Python itself refuses to convert more than 4,300; no value of a record needs more than a few.
+MAX_DIGITS = 1000
+
+
+class _TooManyDigits(ValueError):
+    """A whole number longer than :data:`MAX_DIGITS` met while decoding (turned into a RecordError)."""
+
+
+def _whole_number(text: str) -> int:
+    """``json``'s reader of whole numbers, refusing one of more than :data:`MAX_DIGITS` digits."""
+    if len(text) - text.startswith("-") > MAX_DIGITS:
+        raise _TooManyDigits(text)
+    return int(text)
 
 
 @dataclass(frozen=True)
@@ -131,13 +151,41 @@ def parse_record(data: Any) -> Record:
     return Record(game, players, dict(options), dict(setup), tuple(moves), initial)
 
 
-def read_json(path: str | Path) -> Any:
-    """Decoded JSON of a file; a missing, unreadable or invalid file is a :class:`RecordError`.
+def _read_bounded(path: str | Path) -> bytes:
+    """The bytes of the regular file ``path``, at most :data:`MAX_FILE_BYTES` of them.
 
-    A byte-order mark (as some Windows editors write) is accepted.
+    Opened without blocking (a pipe with no writer would wait for ever) and
+    checked on the open handle before a byte is read: a device (``/dev/zero``,
+    ``/dev/urandom``), a pipe or a socket is refused, and so is a file larger
+    than the limit. A file that grows while it is read is cut at the limit
+    and refused too.
+    """
+    handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(handle, "rb") as file:
+        info = os.fstat(file.fileno())
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise RecordError(msg("records.file.not_regular", path=str(path)))
+        too_large = RecordError(msg("records.file.too_large", path=str(path),
+                                    megabytes=MAX_FILE_BYTES // 2 ** 20))
+        if info.st_size > MAX_FILE_BYTES:
+            raise too_large
+        data = file.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise too_large
+        return data
+
+
+def read_json(path: str | Path) -> Any:
+    """Decoded JSON of a file; a missing, unreadable, invalid or unbounded file is a :class:`RecordError`.
+
+    A byte-order mark (as some Windows editors write) is accepted. Only a
+    regular file of at most :data:`MAX_FILE_BYTES` is read, and a whole number
+    of more than :data:`MAX_DIGITS` digits is refused (``records.md``, "Limits").
     """
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        text = _read_bounded(path).decode("utf-8-sig")
     except FileNotFoundError:
         raise RecordError(msg("records.file.missing", path=str(path))) from None
     except IsADirectoryError:
@@ -148,12 +196,37 @@ def read_json(path: str | Path) -> Any:
         raise RecordError(msg("records.file.unreadable", path=str(path),
                               reason=error.strerror or str(error))) from None
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_whole_number)
+    except _TooManyDigits:
+        raise RecordError(msg("records.file.too_many_digits", path=str(path), digits=MAX_DIGITS)) from None
     except json.JSONDecodeError as error:
         raise RecordError(msg("records.file.not_json", path=str(path), line=error.lineno,
-                              column=error.colno, reason=error.msg)) from None
+                              column=error.colno, reason=json_problem(error))) from None
     except RecursionError:
         raise RecordError(msg("records.file.too_deep", path=str(path))) from None
+
+
+#: Python's JSON error texts (their start) -> the message code saying the same in player words.
+_JSON_PROBLEMS = {
+    "Expecting ':' delimiter": "json.problem.colon",
+    "Expecting ',' delimiter": "json.problem.comma",
+    "Expecting property name enclosed in double quotes": "json.problem.name",
+    "Expecting value": "json.problem.value",
+    "Unterminated string": "json.problem.open_string",
+    "Invalid control character": "json.problem.control",
+    "Extra data": "json.problem.extra",
+    "Invalid \\escape": "json.problem.escape",
+    "Invalid \\uXXXX escape": "json.problem.escape",
+}
+
+
+def json_problem(error: json.JSONDecodeError) -> Message:
+    """What is wrong with a JSON text, in words (Python's ``Expecting ',' delimiter`` is English
+    and speaks of a parser), for every front end that reads JSON a person wrote."""
+    for start, code in _JSON_PROBLEMS.items():
+        if error.msg.startswith(start):
+            return msg(code)
+    return msg("json.problem.other")
 
 
 def _not_utf8(path: str | Path, error: UnicodeDecodeError) -> Message:

@@ -19,6 +19,7 @@ from typing import Any
 from companion.games.messages import Message, msg
 from companion.games.registry import GAMES, descriptors
 from companion.i18n import LANGUAGES as CATALOGUE_LANGUAGES
+from companion.service.names import character_name, unsafe_character
 
 #: How many daily automatic backups the data directory's ``backups/`` keeps
 #: (a whole number; 0 turns them off). See :mod:`companion.storage.backup`.
@@ -76,8 +77,11 @@ def _short_text(limit: int) -> Callable[[Any], Message | None]:
     def check(value: Any) -> Message | None:
         if not isinstance(value, str):
             return msg("app.setting.not_text", value=repr(value))
-        if len(value.strip()) > limit or any(ord(c) < 32 for c in value):
+        if len(value.strip()) > limit or "\n" in value:
             return msg("app.setting.too_long", limit=limit)
+        unsafe = unsafe_character(value)
+        if unsafe is not None:  # shown on the screens and printed, like a player's name
+            return msg("app.setting.unsafe", character=character_name(unsafe))
         return None
     return check
 

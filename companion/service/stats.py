@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from companion.i18n import text
+from companion.i18n import decimal, text
 
 
 class Result(Protocol):
@@ -80,7 +80,7 @@ def format_stats(stats: Sequence[PlayerStats], titles: Mapping[str, str] | None 
             lines.append(titles.get(entry.game, entry.game))
             right = (h.rjust(w) for h, w in zip(headings[1:], widths[1:], strict=True))
             lines.append("  " + " ".join([headings[0].ljust(widths[0]), *right]))
-        figures = (str(entry.played), str(entry.won), f"{entry.average:.1f}", str(entry.best))
+        figures = (str(entry.played), str(entry.won), decimal(entry.average), str(entry.best))
         lines.append("  " + " ".join([entry.player.ljust(widths[0]),
                                       *(f.rjust(w) for f, w in zip(figures, widths[1:], strict=True))]))
     return "\n".join(lines)

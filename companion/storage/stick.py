@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.games.messages import Message, msg
+from companion.i18n import decimal
 from companion.storage.store import Store, StoreError, fsync_path
 
 #: Where the automount puts the stick (``systemd/media-COMPANION.automount``); ``backup.stick`` in the config.
@@ -129,4 +130,4 @@ def backup_to_stick(store: Store, mount: str | Path = DEFAULT_MOUNT, *,
 
 
 def _megabytes(size: int) -> str:
-    return f"{size / 1_000_000:.1f}"
+    return decimal(size / 1_000_000)

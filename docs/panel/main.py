@@ -2,18 +2,21 @@
 
 Copy ``panel_logic.py`` and this file to the board (``mpremote cp panel_logic.py
 main.py :``), set SEAT below, wire three buttons and an SSD1306 OLED, and plug
-the board into the companion's USB. The board's USB serial is its console:
+the board into the companion's USB. On its first start the panel makes its id
+(``panel_id.txt`` on the board) and the companion's OLED asks whether it may
+have its seat. The board's USB serial is its console:
 this program reads the companion's lines from standard input and writes its
 own to standard output. See docs/serial-protocol.md and docs/panel/README.md.
 """
 
+import os
 import select
 import sys
 import time
 
 import machine
 import micropython
-from panel_logic import LineReader, Panel
+from panel_logic import ID_FILE, LineReader, Panel, load_or_make_id
 
 SEAT = 1                                   # this panel's seat, 1 = the first player
 BUTTONS = {"PREV": 14, "NEXT": 15, "OK": 16}  # GPIO numbers, buttons to ground
@@ -22,7 +25,7 @@ DEBOUNCE_MS = 40
 
 micropython.kbd_intr(-1)  # a 0x03 byte from the companion must not stop the program
 
-panel = Panel(SEAT)
+panel = Panel(SEAT, load_or_make_id(ID_FILE, os.urandom))  # the id is made on the first start, then kept
 reader = LineReader()
 pins = {name: machine.Pin(number, machine.Pin.IN, machine.Pin.PULL_UP) for name, number in BUTTONS.items()}
 was_up = {name: True for name in BUTTONS}

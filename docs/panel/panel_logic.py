@@ -23,6 +23,37 @@ def ascii_fold(text):
     return "".join(out)
 
 
+# The panel's id: made once from random bytes, kept in a file on the board, sent in every HELLO.
+# The companion remembers which id it allowed at which seat (docs/serial-protocol.md, "Pairing").
+ID_FILE = "panel_id.txt"
+_ID_CHARACTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:"
+
+
+def is_id(text):
+    """Whether ``text`` is a panel id: 4 to 32 letters, digits or ``- _ . :``."""
+    return 4 <= len(text) <= 32 and all(ch in _ID_CHARACTERS for ch in text)
+
+
+def new_id(random_bytes):
+    """A fresh id: ``p-`` and 16 hex digits from 8 random bytes (``random_bytes(8)``: os.urandom)."""
+    return "p-" + "".join(f"{byte:02x}" for byte in random_bytes(8))
+
+
+def load_or_make_id(path, random_bytes):
+    """The id kept in ``path``; made and written there the first time (or when the file is not one)."""
+    try:
+        with open(path) as kept:
+            found = kept.read().strip()
+        if is_id(found):
+            return found
+    except OSError:  # no file yet
+        pass
+    made = new_id(random_bytes)
+    with open(path, "w") as kept:
+        kept.write(made)
+    return made
+
+
 class LineReader:
     """Cuts the bytes from the companion into lines; a line longer than MAX_LINE is dropped."""
 
@@ -47,8 +78,9 @@ class LineReader:
 class Panel:
     """One seat's panel: fed the companion's lines, it keeps what to show and says what to send."""
 
-    def __init__(self, seat):
+    def __init__(self, seat, panel_id):
         self.seat = seat
+        self.panel_id = panel_id
         self.player = ""
         self.whose = "none"
         self.acting = ""
@@ -59,7 +91,7 @@ class Panel:
         self.changed = True
 
     def hello(self):
-        return f"HELLO {VERSION} {self.seat}"
+        return f"HELLO {VERSION} {self.seat} {self.panel_id}"
 
     def key(self, name):
         """The line for a key press: ``NEXT``, ``PREV`` or ``OK``."""
@@ -72,8 +104,9 @@ class Panel:
             return [self.hello()]
         if keyword == "ECHO":  # the hardware test
             return ["ECHO " + rest.strip()]
-        if keyword == "SEAT":
+        if keyword == "SEAT":  # the game changed (or the panel was just allowed): an old answer is stale
             _, _, self.player = rest.partition(" ")
+            self.answer = ""
         elif keyword == "TURN":
             self.whose, _, self.acting = rest.partition(" ")
         elif keyword == "STATUS":

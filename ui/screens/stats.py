@@ -11,7 +11,7 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.games.registry import GAMES, get_game
-from companion.i18n import text
+from companion.i18n import decimal, text
 from companion.service.names import initials
 from companion.service.stats import player_stats
 from ui import theme
@@ -130,7 +130,7 @@ class StatsScreen(ShellScreen):
                           for code in HEADERS]
             cells.append({**plain, "text": entry.player})
             cells += [{**plain, "text": str(value), "halign": "right"}
-                      for value in (entry.played, entry.won, f"{entry.average:.1f}", entry.best)]
+                      for value in (entry.played, entry.won, decimal(entry.average), entry.best)]
         return cells
 
     def _fill_table(self, cells: list[dict[str, Any]]) -> None:

@@ -59,7 +59,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     imp.add_argument("file", help="castelli.help.board_file")
     imp.add_argument("--name", required=True, help="castelli.help.name")
     imp.set_defaults(handler=run_import)
-    lay = bsub.add_parser("layouts", help="castelli.help.layouts")
+    lay = bsub.add_parser("layouts", aliases=["list"], help="castelli.help.layouts")
     lay.set_defaults(handler=run_layouts)
 
 

@@ -28,7 +28,7 @@ from companion.games.registry import GAMES, get_game
 from companion.i18n import choose_language, set_language, text
 from companion.service.app import AppError, Companion
 from companion.service.bgstats import write_qr
-from companion.service.records import read_json
+from companion.service.records import json_problem, read_json
 from companion.service.settings import LANGUAGE
 from companion.service.stats import format_stats, player_stats
 from companion.storage.paths import DataDirError, database_path, ensure_data_dir
@@ -51,7 +51,7 @@ def store_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[[argp
             damaged = getattr(args, "damaged_store", None)
             raise UserError(damaged or msg("store.unusable", reason=str(error))) from None
         except json.JSONDecodeError as error:
-            raise UserError(msg("store.damaged_data", reason=error.msg)) from None
+            raise UserError(msg("store.damaged_data", reason=json_problem(error))) from None
         if getattr(args, "created_data_dir", None):
             print(f"companion: {text('cli.data_dir.created', path=str(args.created_data_dir))}",
                   file=sys.stderr)

@@ -24,13 +24,15 @@ from typing import TYPE_CHECKING, Any, TextIO
 from companion.cli.commands.library import open_app, store_errors, title
 from companion.cli.main import UserError, build_parser
 from companion.console.display import shown_line
-from companion.console.loop import stdin_is_null, with_hint
+from companion.console.loop import Started, stdin_is_null, with_hint
 from companion.console.reading import InputError, decode_json
+from companion.console.terminal import TerminalLines, is_terminal
 from companion.games.fields import require_object
 from companion.games.messages import Message, msg
-from companion.games.registry import GAMES, get_game
+from companion.games.registry import GAMES, game_named, get_game
+from companion.i18n import known_text, say
 from companion.i18n import text as phrase
-from companion.service.app import AppError
+from companion.service.app import AppError, LiveGame
 from companion.service.config import ConfigError, defaults
 from companion.service.config import read_config as read_file
 from companion.service.records import read_json
@@ -39,9 +41,8 @@ from companion.storage.backup import daily_backup_quietly
 from companion.system import logs
 
 if TYPE_CHECKING:
-    from companion.service.app import Companion, LiveGame
+    from companion.service.app import Companion
     from companion.service.config import Config
-    from companion.service.session import Session
 
 # This is the composition root: the one module that wires front ends (the touchscreen in ui/,
 # the OLED, buttons and panels in hardware/) to the core. They are imported in the handler that
@@ -92,13 +93,13 @@ def parse_assignments(items: Iterable[str], what: str) -> dict[str, Any]:
     return result
 
 
-def create_session(app: Companion, args: argparse.Namespace) -> tuple[Session, int, Any]:
-    """Start a game from the parsed ``new`` arguments: its session, id, and the game left unfinished.
+def create_session(app: Companion, args: argparse.Namespace) -> tuple[LiveGame, Any]:
+    """Start a game from the parsed ``new`` arguments: the game opened, and the game left unfinished.
 
     The service writes the local settings (a stored board, the confirmed
     2-player flags) into the game; this only turns the arguments into a call.
     """
-    game = get_game(args.game)
+    game = get_game(game_named(args.game))
     options: dict[str, Any] = {}
     setup: dict[str, Any] = {}
     if args.like:
@@ -115,18 +116,50 @@ def create_session(app: Companion, args: argparse.Namespace) -> tuple[Session, i
         live = app.start(game.name, args.players, options=options, setup=setup, colours_by_seat=True)
     except AppError as error:
         raise UserError(*error.args) from None
-    return live.session, live.id, earlier[0] if earlier else None
+    return live, earlier[0] if earlier else None
+
+
+def assumed_words(live: LiveGame) -> Message | None:
+    """What the companion filled in that the players did not give, and how to give it instead
+    ("assumed: colors Anna blue, Bela yellow; board example-4p — change with --setup KEY=VALUE").
+
+    A value a person can type back is shown; a structured one (an inline board, a layout of
+    segments) by its field name only.
+    """
+    if not live.assumed:
+        return None
+    game = live.session.game.name
+    parts = [_assumed_part(game, key, value) for key, value in live.assumed.items()]
+    return msg("cli.new.assumed", assumed="; ".join(parts))
+
+
+def _assumed_part(game: str, key: str, value: Any) -> str:
+    if isinstance(value, str | int):
+        return f"{key} {value}"
+    if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+        return f"{key} " + ", ".join(f"{name} {_colour_word(game, v)}" for name, v in value.items())
+    return key
+
+
+def _colour_word(game: str, colour: str) -> str:
+    """A piece colour in the session's language (the game's ``<game>.colour.<colour>`` message)."""
+    code = f"{game}.colour.{colour}"
+    word = known_text(code)
+    return colour if word == code else word
 
 
 @store_errors
 def run_new(args: argparse.Namespace) -> int:
     with open_app(args) as app:
-        _, session_id, earlier = create_session(app, args)
-    game = get_game(args.game)
+        live, earlier = create_session(app, args)
+    session_id, game = live.id, live.session.game
     print(shown_line(phrase("cli.new.started", session=session_id, game=game.title,
                           players=", ".join(args.players))))
     if earlier is not None:
         print(phrase("cli.new.earlier_unfinished", session=earlier.id, game=title(earlier.game)))
+    assumed = assumed_words(live)
+    if assumed is not None:
+        print(shown_line(say(assumed)))
     print(phrase("cli.new.play_it"))
     return 0
 
@@ -226,7 +259,8 @@ def run_run(args: argparse.Namespace) -> int:
         from hardware.backends import BackendError
 
         try:
-            return run_headless(app, live, config, sys.stdin, sys.stdout, starter=starter)
+            typed = TerminalLines() if is_terminal(sys.stdin, sys.stdout) else sys.stdin
+            return run_headless(app, live, config, typed, sys.stdout, starter=starter)
         except BackendError as error:
             raise UserError(str(error)) from None
 
@@ -243,14 +277,15 @@ def _read_any_bytes(stream: TextIO) -> None:
         stream.reconfigure(errors="surrogateescape")
 
 
-def starter(app: Companion) -> Callable[[list[str]], Session]:
-    """What the console's ``new ...`` command calls: the ``companion new`` arguments, then the session."""
-    def start(words: list[str]) -> Session:
+def starter(app: Companion) -> Callable[[list[str]], Started]:
+    """What the console's ``new ...`` command calls: the ``companion new`` arguments, then the
+    session and what the companion assumed for it."""
+    def start(words: list[str]) -> Started:
         try:
             args = build_parser("new").parse_args(["new", *words])
         except SystemExit:  # --help: argparse printed it
             raise UserError(msg("console.new.usage")) from None
-        session, _, _ = create_session(app, args)
-        return session
+        live, _ = create_session(app, args)
+        return Started(live.session, assumed_words(live))
 
     return start

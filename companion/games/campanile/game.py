@@ -26,7 +26,7 @@ from companion.games.campanile.state import (
     FlagResult,
 )
 from companion.games.campanile.summary import CampanileSummary, Explanation, FlagJson
-from companion.games.messages import Words
+from companion.games.messages import Message, Words
 
 #: The tie-break's key (``Outcome.tiebreak``, ``decided_by``); its words are the catalogue's
 #: ``common.tiebreak.highest_chip``. The report says why the winners won with ``rules.win_reason``.
@@ -44,6 +44,17 @@ def in_progress(state: CampanileState) -> tuple[str | None, str | None]:
     return (None if turn.ended else state.players[turn.player]), following
 
 
+#: The move types of :attr:`Turn.may` in words (the console's "Albert: place a marker?").
+MAY_WORDS: dict[str, Message] = {
+    "build": Message("campanile.may.build"),
+    "influence": Message("campanile.may.influence"),
+    "relocate": Message("campanile.may.relocate"),
+    "take": Message("campanile.may.take"),
+    "reveal": Message("campanile.may.reveal"),
+    "valuation": Message("campanile.may.valuation"),
+}
+
+
 class Campanile(Game[CampanileState, Move]):
     name = "campanile"
     title = "Campanile"
@@ -51,6 +62,10 @@ class Campanile(Game[CampanileState, Move]):
     max_players = tables.MAX_PLAYERS
 
     # -- the record interface ---------------------------------------------
+
+    def may_word(self, move_type: str) -> Message:
+        return MAY_WORDS.get(move_type) or super().may_word(move_type)
+
     def start(self, players: Sequence[str], options: Mapping[str, Any],
               setup: Mapping[str, Any]) -> CampanileState:
         rules = read_rules(players, options, setup)
@@ -108,6 +123,11 @@ class Campanile(Game[CampanileState, Move]):
         from companion.games.campanile import notation  # not at start-up: replay never uses it
 
         return notation.shapes(state)
+
+    def notation_forms(self, state: CampanileState, move: Mapping[str, Any], lang: str) -> list[str]:
+        from companion.games.campanile import notation  # not at start-up: replay never uses it
+
+        return notation.forms(state, move, lang)
 
     def describe(self, state: CampanileState, move: Mapping[str, Any], lang: str = "en") -> str:
         from companion.games.campanile import notation  # not at start-up: replay never uses it

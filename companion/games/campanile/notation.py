@@ -16,6 +16,8 @@ from companion.games.notation import Vocabulary, reading, word
 WORDS: Vocabulary = {
     "marker": {"en": "marker", "hu": "jelző"},
     "under": {"en": "under", "hu": "alá"},
+    # the marker move's word order: English puts "under" before the tower, Hungarian after it
+    "marker_order": {"en": "{marker} {value} {under} {tower}", "hu": "{marker} {value} {tower} {under}"},
     "relocate": {"en": "move", "hu": "áthelyez"},
     "to": {"en": "to", "hu": "ide"},
     "take": {"en": "take", "hu": "elvesz"},
@@ -41,8 +43,7 @@ def describe(state: CampanileState, move: Mapping[str, Any], lang: str) -> str:
     if kind == "build":
         return f"{who}{w(move['tower'])} +{move['stories']}"
     if kind == "influence":
-        value = state.turn.stories if state.turn is not None else ""
-        return f"{who}{w('marker')} {value} {w('under')} {w(move['tower'])}".replace("  ", " ")
+        return who + _marker(state, move, lang, lang)
     if kind == "relocate":
         return f"{who}{w('relocate')} {w(move['from'])} {w('to')} {w(move['to'])}"
     if kind == "take":
@@ -50,6 +51,24 @@ def describe(state: CampanileState, move: Mapping[str, Any], lang: str) -> str:
     if kind == "reveal":
         return w("reveal") + (f" {w(move['card'])}" if move.get("card") else "")
     return w(move["phase"])
+
+
+def _marker(state: CampanileState, move: Mapping[str, Any], lang: str, order: str) -> str:
+    """A marker move's words in ``lang`` in the word order of ``order``'s language."""
+    value = state.turn.stories if state.turn is not None else ""
+    words = {key: word(WORDS, key, lang) for key in ("marker", "under")}
+    tower = word(WORDS, move["tower"], lang)
+    text = word(WORDS, "marker_order", order).format(value=value, tower=tower, **words)
+    return text.replace("  ", " ")
+
+
+def forms(state: CampanileState, move: Mapping[str, Any], lang: str) -> list[str]:
+    """Every way a player may type ``move`` in ``lang``: a marker move in either word order
+    (``jelző 2 kék alá`` is the natural Hungarian, ``jelző 2 alá kék`` follows the English)."""
+    if move["type"] != "influence":
+        return [describe(state, move, lang)]
+    who = f"{move['player']}: " if "player" in move else ""
+    return list(dict.fromkeys(who + _marker(state, move, lang, order) for order in (lang, "en")))
 
 
 def read_observed(state: CampanileState, template: Mapping[str, Any],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from companion.games.descriptor import GameDescriptor, NewGame, TableSettings
@@ -13,9 +14,26 @@ NAME = "castelli"
 BOARDS = f"{NAME}.boards"
 
 
+#: The shipped example layouts for a player count: two board parts for two players, all four for
+#: three or four (the rulebook's setup).
+LAYOUT_FOR_PLAYERS = {2: "example-2p", 3: "example-4p", 4: "example-4p"}
+
+
+def default_board(players: int, stored: Sequence[str]) -> str:
+    """The board a new game of ``players`` gets when nobody named one: the table's own board when
+    exactly one is stored (the players entered their real board), else the example layout for the
+    player count."""
+    if len(stored) == 1:
+        return stored[0]
+    return LAYOUT_FOR_PLAYERS.get(players, LAYOUT_FOR_PLAYERS[4])
+
+
 def defaults(new: NewGame, table: TableSettings) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A board named from this table's stored ones goes inline into the setup."""
+    """A game without a board gets :func:`default_board`; a board named from this table's stored
+    ones goes inline into the setup."""
     options, setup = dict(new.options), dict(new.setup)
+    if "board" not in setup:
+        setup["board"] = default_board(len(new.players), sorted(table.setting(BOARDS, {}) or {}))
     if isinstance(setup.get("board"), str):
         stored = table.setting(BOARDS, {}) or {}
         if setup["board"] in stored:

@@ -123,6 +123,18 @@ def in_progress(state: State) -> tuple[str | None, str | None]:
     return (None if state.current is None else players[state.current]), following
 
 
+#: The move types of :attr:`Turn.may` in words (the console's "Albert: place a marker?").
+MAY_WORDS: dict[str, Message] = {
+    "reveal": Message("castelli.may.reveal"),
+    "build": Message("castelli.may.build"),
+    "play": Message("castelli.may.play"),
+    "sell": Message("castelli.may.sell"),
+    "steward": Message("castelli.may.steward"),
+    "guard": Message("castelli.may.guard"),
+    "end": Message("castelli.may.end"),
+}
+
+
 class Castelli(Game[State, Move]):
     """Castelli (Queen Games 2011): reveal tiles, win areas, build castles."""
 
@@ -130,6 +142,9 @@ class Castelli(Game[State, Move]):
     title = "Castelli"
     min_players = 2
     max_players = 4
+
+    def may_word(self, move_type: str) -> Message:
+        return MAY_WORDS.get(move_type) or super().may_word(move_type)
 
     def start(self, players: Sequence[str], options: Mapping[str, Any],
               setup: Mapping[str, Any]) -> State:

@@ -11,9 +11,18 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from companion.games.base import Game, Outcome, Turn, rank_players, turn_from
+from companion.games.messages import Message
 from companion.games.san_gimignano import legal, moves, rules, tables, turns, views
 from companion.games.san_gimignano.state import State, start_state
 from companion.games.san_gimignano.summary import SanGimignanoSummary
+
+#: The move types of :attr:`Turn.may` in words (the console's "Albert: place a marker?").
+MAY_WORDS: dict[str, Message] = {
+    "segment": Message("san_gimignano.may.segment"),
+    "token": Message("san_gimignano.may.token"),
+    "tower": Message("san_gimignano.may.tower"),
+    "pass": Message("san_gimignano.may.pass"),
+}
 
 
 class SanGimignano(Game[State, moves.Move]):
@@ -23,6 +32,9 @@ class SanGimignano(Game[State, moves.Move]):
     title: ClassVar[str] = "San Gimignano"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+
+    def may_word(self, move_type: str) -> Message:
+        return MAY_WORDS.get(move_type) or super().may_word(move_type)
 
     def start(self, players: Sequence[str], options: Mapping[str, Any],
               setup: Mapping[str, Any]) -> State:

@@ -253,7 +253,7 @@ def test_moves_and_replay_in_hungarian_print_no_english_at_any_point_of_the_game
 def test_moves_in_hungarian_use_the_notations_hungarian_words(tmp_path: Path) -> None:
     path, _ = _prefix(tmp_path, 1)  # Albert built: his marker, or the next build
     done = _run("--lang", "hu", "moves", str(path))
-    assert "Albert: jelző 2 alá barna" in done.stdout
+    assert "Albert: jelző 2 barna alá" in done.stdout
     assert "Albert: marker 2 under brown" in _run("moves", str(path)).stdout
 
 

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kivy.uix.boxlayout import BoxLayout
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
@@ -37,28 +37,28 @@ from companion.games.san_gimignano import geometry, views
 from companion.games.san_gimignano.descriptor import GUILD_COLOURS
 from companion.games.san_gimignano.layout import segment_types
 from companion.games.san_gimignano.state import State
+from companion.i18n import current_language
 from companion.i18n import text as words
 from companion.service.table import Table
 from ui.games.campanile.widgets import TapButton
-from ui.games.san_gimignano.map import ZOOM_STEP, HexMap, Scene
+from ui.games.san_gimignano.map import HexMap, Scene
 from ui.games.san_gimignano.widgets import (
     Banner,
+    GroupButton,
     GuildKey,
-    MapControls,
-    PlayerCell,
+    PlayerHand,
     SegmentPicture,
     guild_colours,
     player_fills,
 )
 from ui.players import initials, table_colours
-from ui.theme import SPACING, TOUCH
+from ui.theme import text_on
 
 Position = tuple[int, int]
 Space = tuple[int, int, str]
 Edges = tuple[str, ...]
 
-#: The side panel's width (the map takes the rest), and the height of a player's row in it.
-PANEL = 300
+#: The height of a player's row in the side panel (its width, 300 px, is in the rule).
 ROW = 42
 #: The default guild names of the record, shown in the players' language (others as set up).
 DEFAULT_GUILD_WORDS = {"guild-1": "ui.san_gimignano.guild.1", "guild-2": "ui.san_gimignano.guild.2",
@@ -71,19 +71,54 @@ def guild_name(guild: str) -> str:
     return words(code) if code else guild
 
 
+def _show_in(grid: Widget, wanted: list[Any]) -> None:
+    """Make ``grid`` hold ``wanted`` in order, adding and taking off only where they differ."""
+    shown = list(reversed(grid.children))  # as laid out (Kivy keeps the last added first)
+    same = 0
+    while same < min(len(shown), len(wanted)) and shown[same] is wanted[same]:
+        same += 1
+    for widget in shown[same:]:
+        grid.remove_widget(widget)
+    for widget in wanted[same:]:
+        grid.add_widget(widget)
+
+
 def type_of(edges: Edges, guilds: tuple[str, ...]) -> tuple[str, str, str]:
     """The palette type an outline belongs to."""
     return next(kind for kind in segment_types(guilds) if tuple(edges) in geometry.rotations(kind))
 
 
 class SanGimignanoBoard(FloatLayout):
-    """The San Gimignano game screen below the shell's bar; see the module's docstring."""
+    """The San Gimignano game screen below the shell's bar; see the module's docstring.
+
+    Layout: ``san_gimignano.kv``. The widgets are made once, when the game is
+    opened (a row per player, a key per guild and per segment kind); every
+    :meth:`refresh` sets the board's properties (the banner, what the buttons
+    offer) and the rows' and keys' own, and the map changes the drawing it
+    keeps. The orientations and groups offered in the palette's place reuse
+    their widgets from one segment or build to the next.
+    """
+
+    #: The language the words of the rule are in (``say`` in the rule depends on it).
+    language = StringProperty("")
+    #: What now, in words, and whether a build is owed (the banner in the accent colour).
+    banner_text = StringProperty("")
+    urgent = BooleanProperty(False)
+    #: The orientations or groups are offered in the palette's place.
+    choosing = BooleanProperty(False)
+    #: What the action buttons offer now (dimmed ones still answer: the engine says why not).
+    can_build = BooleanProperty(False)
+    build_accent = BooleanProperty(False)
+    can_pass = BooleanProperty(False)
+    can_cancel = BooleanProperty(False)
+    #: The players' rows at most this tall together (they give way to the refusal banner first).
+    people_height = NumericProperty(0)
 
     def __init__(self, table: Table, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
         self.table = table
         state = self.state
         self.players = tuple(state.players)
+        super().__init__(people_height=len(self.players) * (ROW + 4) - 4, **kwargs)
         live = table.live
         colours = table_colours(table.app, "san-gimignano", self.players,
                                 live.row.setup if live is not None else None)
@@ -102,70 +137,34 @@ class SanGimignanoBoard(FloatLayout):
         self.build_space: Space | None = None
         self._shown_choices: tuple[Any, ...] | None = None
 
-        body = BoxLayout(orientation="horizontal", spacing=SPACING, padding=(SPACING, SPACING),
-                         size_hint=(1, 1), pos_hint={"x": 0, "y": 0})
-        self.map = HexMap()
-        self.controls = MapControls(orientation="horizontal", spacing=6, size_hint_y=None, height=TOUCH)
-        self.zoom_in = TapButton(text="+", font_size=28, size_hint_x=None, width=TOUCH)
-        self.zoom_in.bind(on_release=lambda _w: self.map.zoom(ZOOM_STEP))
-        self.zoom_out = TapButton(text="−", font_size=28, size_hint_x=None, width=TOUCH)
-        self.zoom_out.bind(on_release=lambda _w: self.map.zoom(1 / ZOOM_STEP))
-        self.fit_button = TapButton(text=words("ui.san_gimignano.fit"), size_hint_x=None, width=TOUCH + 26)
-        self.fit_button.bind(on_release=lambda _w: self.map.fit_all())
-        self.pans: dict[str, TapButton] = {}
-        for name, arrow in (("left", "◀"), ("right", "▶"), ("up", "▲"), ("down", "▼")):
-            button = TapButton(text=arrow, font_name="DejaVuSans", font_size=22, size_hint_x=None,
-                               width=TOUCH)
-            button.bind(on_release=lambda _w, n=name: self.pan(n))
-            self.pans[name] = button
-        for widget in (self.zoom_in, self.zoom_out, self.fit_button, *self.pans.values()):
-            self.controls.add_widget(widget)
-        self.controls.add_widget(Widget())
-
-        middle = BoxLayout(orientation="vertical", spacing=4)
-        self.legend = BoxLayout(orientation="horizontal", spacing=4, size_hint_y=None, height=24)
+        ids = self.ids
+        self.map: HexMap = ids.hexmap
+        self.zoom_in, self.zoom_out, self.fit_button = ids.zoom_in, ids.zoom_out, ids.fit_button
+        self.pans: dict[str, TapButton] = {name: ids[f"pan_{name}"]
+                                           for name in ("left", "right", "up", "down")}
+        self.banner: Banner = ids.banner
+        self.build_button, self.pass_button = ids.build_button, ids.pass_button
+        self.cancel_button = ids.cancel_button
+        #: The orientations (or groups) to choose from, shown in the palette's place (the grid
+        #: itself: a rule's ids are weak proxies).
+        self.choices: GridLayout = ids.choices.__self__
         self.keys = {guild: GuildKey(swatch=list(self.guild_colours[guild])) for guild in state.guilds}
         for key in self.keys.values():
-            self.legend.add_widget(key)
-        self.map.bind(on_space=lambda _m, space: self.tap_space(space),
-                      on_position=lambda _m, at: self.tap_position(at))
-        middle.add_widget(self.legend)
-        middle.add_widget(self.map)
-        middle.add_widget(self.controls)
-        body.add_widget(middle)
-
-        panel = BoxLayout(orientation="vertical", spacing=SPACING, size_hint_x=None, width=PANEL)
-        # The players' rows give way first when the shell's refusal banner takes room below the board.
-        self.people = BoxLayout(orientation="vertical", spacing=4, size_hint_y=1,
-                                size_hint_max_y=len(self.players) * (ROW + 4) - 4)
-        self.cells = {p: PlayerCell(self.initials[p], self.fills[p]) for p in self.players}
+            ids.legend.add_widget(key)
+        self.cells = {p: PlayerHand(short=self.initials[p], fill=list(self.fills[p]),
+                                    ink=list(text_on(self.fills[p]))) for p in self.players}
         for cell in self.cells.values():
-            self.people.add_widget(cell)
-        panel.add_widget(self.people)
-        self.banner = Banner(size_hint_y=None, height=48)
-        panel.add_widget(self.banner)
-        #: The palette of segment types, or the orientations (or groups) to choose from.
-        self.choices = GridLayout(cols=4, spacing=4, size_hint_y=None, height=2 * TOUCH + 4)
+            ids.people.add_widget(cell)
         self.palette: dict[tuple[str, str, str], SegmentPicture] = {}
-        swatches = [[guild, list(colour)] for guild, colour in self.guild_colours.items()]
+        self._swatches = [[guild, list(colour)] for guild, colour in self.guild_colours.items()]
         for kind in self.types:
-            key = SegmentPicture(edges=list(geometry.rotations(kind)[0]), colours=swatches)
+            key = SegmentPicture(edges=list(geometry.rotations(kind)[0]), colours=self._swatches)
             key.bind(on_release=lambda w, k=kind: self.tap_type(k, w))
             self.palette[kind] = key
-        panel.add_widget(self.choices)
-        actions = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH)
-        self.build_button = TapButton()
-        self.build_button.bind(on_release=lambda w: self.tap_build(w))
-        self.pass_button = TapButton(size_hint_x=None, width=96)
-        self.pass_button.bind(on_release=lambda w: self.tap_pass(w))
-        self.cancel_button = TapButton(size_hint_x=None, width=96)
-        self.cancel_button.bind(on_release=lambda _w: self.cancel())
-        for widget in (self.build_button, self.pass_button, self.cancel_button):
-            actions.add_widget(widget)
-        panel.add_widget(actions)
-        panel.add_widget(Widget(size_hint_y=0.001))
-        body.add_widget(panel)
-        self.add_widget(body)
+            ids.palette.add_widget(key)
+        #: The widgets the choices are shown with, made as first needed and kept for the next ones.
+        self._orientation_pictures: list[SegmentPicture] = []
+        self._group_buttons: list[GroupButton] = []
         self.refresh()
 
     # -- reading the table -----------------------------------------------------------------------
@@ -187,9 +186,11 @@ class SanGimignanoBoard(FloatLayout):
 
     # -- drawing -----------------------------------------------------------------------------------
     def refresh(self) -> None:
-        """Redraw everything from ``table.session`` (the shell calls this on every table event)."""
+        """Bring the board up to date with ``table.session`` (the shell calls this on every table event):
+        properties set, widgets kept."""
         if self.table.session is None:
             return
+        self.language = current_language()
         state = self.state
         found = self.targets(state)
         forced = views.who_must_build(state)
@@ -241,36 +242,41 @@ class SanGimignanoBoard(FloatLayout):
 
     def _show_banner(self, state: State, found: dict[str, views.Targets], forced: list[str],
                      acting: str | None) -> None:
-        self.banner.urgent = bool(forced)
+        self.urgent = bool(forced)
+        self.banner_text = self._banner_words(state, found, forced, acting)
+
+    def _banner_words(self, state: State, found: dict[str, views.Targets], forced: list[str],
+                      acting: str | None) -> str:
+        """What the player to move may do now, or what the step being entered asks for."""
         if state.finished:
-            self.banner.text = words("ui.san_gimignano.banner.over")
-        elif forced:
-            self.banner.text = words("ui.san_gimignano.banner.must_build", player=forced[0],
-                                     initials=self.initials[forced[0]])
-        elif self.build_space is not None:
-            self.banner.text = words("ui.san_gimignano.banner.which_group")
-        elif self.segment_at is not None:
-            self.banner.text = words("ui.san_gimignano.banner.orientation")
-        elif self.segment_type is not None:
-            self.banner.text = words("ui.san_gimignano.banner.position")
-        elif self.building:
-            self.banner.text = words("ui.san_gimignano.banner.which_space")
-        elif acting is not None:
-            steps = found[acting]
-            things = [msg(code) for code, shown in (
-                ("ui.san_gimignano.step.token", steps.token_spaces),
-                ("ui.san_gimignano.step.segment", steps.placements),
-                ("ui.san_gimignano.step.tower", steps.towers),
-                ("ui.san_gimignano.step.pass", steps.may_pass)) if shown]
-            self.banner.text = (words("ui.san_gimignano.banner.may", player=acting,
-                                      initials=self.initials[acting], things=things) if things
-                                else words("ui.san_gimignano.banner.nothing", player=acting))
-        else:
-            self.banner.text = ""
+            return words("ui.san_gimignano.banner.over")
+        if forced:
+            return words("ui.san_gimignano.banner.must_build", player=forced[0],
+                         initials=self.initials[forced[0]])
+        if self.build_space is not None:
+            return words("ui.san_gimignano.banner.which_group")
+        if self.segment_at is not None:
+            return words("ui.san_gimignano.banner.orientation")
+        if self.segment_type is not None:
+            return words("ui.san_gimignano.banner.position")
+        if self.building:
+            return words("ui.san_gimignano.banner.which_space")
+        if acting is None:
+            return ""
+        steps = found[acting]
+        things = [msg(code) for code, shown in (
+            ("ui.san_gimignano.step.token", steps.token_spaces),
+            ("ui.san_gimignano.step.segment", steps.placements),
+            ("ui.san_gimignano.step.tower", steps.towers),
+            ("ui.san_gimignano.step.pass", steps.may_pass)) if shown]
+        if things:
+            return words("ui.san_gimignano.banner.may", player=acting, initials=self.initials[acting],
+                         things=things)
+        return words("ui.san_gimignano.banner.nothing", player=acting)
 
     def _show_choices(self, found: dict[str, views.Targets],
                       towers: list[tuple[Space, tuple[Space, ...]]]) -> None:
-        """The palette (lit: the types that fit somewhere now), or the orientations, or the groups."""
+        """The palette (lit: the types that fit somewhere now), or in its place the orientations or groups."""
         if self.build_space is not None:
             groups = [group for space, group in towers if space == self.build_space]
             mode: tuple[Any, ...] = ("groups", self.build_space, tuple(groups))
@@ -282,39 +288,47 @@ class SanGimignanoBoard(FloatLayout):
             mode = ("palette",)
         if mode != self._shown_choices:
             self._shown_choices = mode
-            self.choices.clear_widgets()
-            if mode[0] == "palette":
-                for key in self.palette.values():
-                    self.choices.add_widget(key)
-            elif mode[0] == "orientations":
-                colours = [[guild, list(colour)] for guild, colour in self.guild_colours.items()]
-                for edges in mode[2]:
-                    picture = SegmentPicture(edges=list(edges), colours=colours, accent=True)
-                    picture.orientation = edges
-                    picture.bind(on_release=lambda w, e=edges: self.tap_orientation(e, w))
-                    self.choices.add_widget(picture)
-            else:
-                for number, group in enumerate(mode[2], start=1):
-                    button = TapButton(text=words("ui.san_gimignano.group", number=number), accent=True)
-                    button.group = group
-                    button.bind(on_release=lambda w, g=group: self.tap_group(g, w))
-                    self.choices.add_widget(button)
-        if mode[0] == "palette":
-            for kind, key in self.palette.items():
-                key.live = bool(self._placements(found, kind))
-                key.accent = kind == self.segment_type
+            shown: list[Any] = []
+            if mode[0] == "orientations":
+                shown = self._orientations(mode[2])
+            elif mode[0] == "groups":
+                shown = self._groups(mode[2])
+            _show_in(self.choices, shown)
+            self.choosing = mode[0] != "palette"
+        for kind, key in self.palette.items():
+            key.live = bool(self._placements(found, kind))
+            key.accent = kind == self.segment_type
+
+    def _orientations(self, fitting: tuple[Edges, ...]) -> list[SegmentPicture]:
+        """The orientations that fit, drawn as on the map (pictures kept from the last segment)."""
+        while len(self._orientation_pictures) < len(fitting):
+            picture = SegmentPicture(colours=self._swatches, accent=True)
+            picture.bind(on_release=lambda w: self.tap_orientation(tuple(w.edges), w))
+            self._orientation_pictures.append(picture)
+        pictures = self._orientation_pictures[:len(fitting)]
+        for picture, edges in zip(pictures, fitting, strict=True):
+            picture.edges = list(edges)
+        return pictures
+
+    def _groups(self, groups: tuple[tuple[Space, ...], ...]) -> list[GroupButton]:
+        """A button per group the space lies in (buttons kept from the last build)."""
+        while len(self._group_buttons) < len(groups):
+            button = GroupButton(accent=True)
+            button.bind(on_release=lambda w: self.tap_group(w.group, w))
+            self._group_buttons.append(button)
+        buttons = self._group_buttons[:len(groups)]
+        for number, (button, group) in enumerate(zip(buttons, groups, strict=True), start=1):
+            button.group = group
+            button.text = words("ui.san_gimignano.group", number=number)
+        return buttons
 
     def _show_actions(self, found: dict[str, views.Targets], towers: list[Any], forced: list[str],
                       building: bool) -> None:
-        self.build_button.text = words("ui.san_gimignano.build")
-        self.build_button.live = bool(towers)
-        self.build_button.accent = bool(towers) and (building or bool(forced))
-        self.pass_button.text = words("ui.san_gimignano.pass")
-        self.pass_button.live = any(t.may_pass for t in found.values())
-        self.pass_button.accent = self.pass_button.live
-        self.cancel_button.text = words("ui.san_gimignano.cancel")
-        self.cancel_button.live = (self.segment_type is not None or self.building
-                                   or self.build_space is not None)
+        self.can_build = bool(towers)
+        self.build_accent = bool(towers) and (building or bool(forced))
+        self.can_pass = any(t.may_pass for t in found.values())
+        self.can_cancel = (self.segment_type is not None or self.building
+                           or self.build_space is not None)
 
     # -- what the engine offers ------------------------------------------------------------------
     def _placements(self, found: dict[str, views.Targets],

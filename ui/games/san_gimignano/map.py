@@ -70,8 +70,17 @@ class HexMap(StencilView):
         self.user_view = False
         self._touches: dict[int, dict[str, Any]] = {}
         self._textures: dict[tuple[str, int, Colour], Any] = {}
-        #: Each segment's drawing by what it looked like (see :meth:`redraw`).
-        self._groups: dict[Any, Canvas] = {}
+        #: The drawing's layers (see :meth:`redraw`): the open positions' outlines, by position;
+        #: each segment's group with the look it was drawn for; the segment about to be placed.
+        self._open_layer, self._segment_layer, self._ghost_layer = layers = (
+            Canvas(), Canvas(), Canvas())
+        for layer in layers:
+            self.canvas.add(layer)
+        self._open: dict[Position, tuple[Color, Line]] = {}
+        self._open_order: tuple[Position, ...] = ()
+        self._segments: dict[Position, tuple[Any, Canvas]] = {}
+        self._segment_order: list[Canvas] = []
+        self._ghost_key: Any = None
         self.bind(size=lambda *_: self._resized(), pos=lambda *_: self.redraw())
 
     # -- events --------------------------------------------------------------------------------
@@ -198,40 +207,100 @@ class HexMap(StencilView):
 
     # -- drawing -------------------------------------------------------------------------------
     def redraw(self) -> None:
-        """Draw the scene; a segment whose look did not change reuses its instructions from last time.
+        """Bring the drawing up to date with the scene and the view, changing only what changed.
 
-        A move changes one or two segments, so a redraw builds only those (a whole map's
-        instructions are what costs on the Pi, not putting them on the canvas).
+        The canvas keeps three layers: the open positions' outlines (a colour and
+        a line each, moved and recoloured in place), the segments (one group of
+        instructions each, built again only when its look changed: a move changes
+        one or two) and the segment about to be placed. A whole map's instructions
+        are what costs on the Pi, not changing a few of them.
         """
-        self.canvas.clear()
         if self.view is None or self.width < 2:
+            self._clear()
             return
-        scene, view = self.scene, View(self.view.size, (self.view.origin[0] + self.x,
-                                                        self.view.origin[1] + self.y))
-        with self.canvas:
-            for at in scene.open_positions:
-                lit = at in scene.lit_positions
-                Color(*(theme.ACCENT if lit else theme.DIMMED))
-                Line(points=_flat(view.hexagon(at)), close=True, width=2.5 if lit else 1.0,
-                     dash_length=0 if lit else 6, dash_offset=0 if lit else 4)
+        view = View(self.view.size, (self.view.origin[0] + self.x, self.view.origin[1] + self.y))
+        self._draw_open(view)
+        self._draw_segments(view)
+        self._draw_ghost(view)
+
+    def _clear(self) -> None:
+        for layer in (self._open_layer, self._segment_layer, self._ghost_layer):
+            layer.clear()
+        self._open.clear()
+        self._open_order = ()
+        self._segments.clear()
+        self._segment_order = []
+        self._ghost_key = None
+
+    def _draw_open(self, view: View) -> None:
+        """The empty positions a segment could go to: dashed, or lit for the chosen kind."""
+        scene = self.scene
+        wanted = tuple(scene.open_positions)
+        for at in [at for at in self._open if at not in wanted]:
+            del self._open[at]
+        for at in wanted:
+            if at not in self._open:
+                self._open[at] = (Color(noadd=True), Line(close=True, noadd=True))
+        if wanted != self._open_order:
+            # drawn in the scene's order, as a neighbour's outline lies over the shared edge
+            self._open_layer.clear()
+            for at in wanted:
+                colour, line = self._open[at]
+                self._open_layer.add(colour)
+                self._open_layer.add(line)
+            self._open_order = wanted
+        for at in wanted:
+            lit = at in scene.lit_positions
+            colour, line = self._open[at]
+            colour.rgba = theme.ACCENT if lit else theme.DIMMED
+            line.points = _flat(view.hexagon(at))
+            line.width = 2.5 if lit else 1.0
+            line.dash_length = 0 if lit else 6
+            line.dash_offset = 0 if lit else 4
+
+    def _draw_segments(self, view: View) -> None:
+        """Each segment's group of instructions, kept while its look (and the view) stay the same."""
+        scene = self.scene
         common = (view, tuple(sorted(scene.guild_colours.items())), tuple(sorted(scene.player_fill.items())),
                   tuple(sorted(scene.guild_tags.items())), tuple(sorted(scene.initials.items())))
-        kept: dict[Any, Canvas] = {}
+        kept: dict[Position, tuple[Any, Canvas]] = {}
         for at, edges in scene.segments.items():
-            key = (common, at, edges, self._look(at, edges))
-            group = self._groups.get(key)
-            if group is None:
-                group = Canvas()
-                with group:
-                    self._segment(view, at, edges, 1.0)
-                    for guild, edge in first_edges(edges).items():
-                        self._space(view, (at[0], at[1], guild), edge)
-            kept[key] = group
-            self.canvas.add(group)
-        self._groups = kept
-        if scene.ghost is not None:
-            with self.canvas:
-                self._segment(view, scene.ghost[0], scene.ghost[1], 0.7)
+            key = (common, edges, self._look(at, edges))
+            old = self._segments.get(at)
+            if old is not None and old[0] == key:
+                kept[at] = old
+                continue
+            group = Canvas()
+            with group:
+                self._segment(view, at, edges, 1.0)
+                for guild, edge in first_edges(edges).items():
+                    self._space(view, (at[0], at[1], guild), edge)
+            kept[at] = (key, group)
+        order = [group for _, group in kept.values()]
+        shown = self._segment_order
+        if len(order) == len(shown) and list(kept) == list(self._segments):
+            for index, (before, after) in enumerate(zip(shown, order, strict=True)):
+                if before is not after:
+                    self._segment_layer.insert(index, after)
+                    self._segment_layer.remove(before)
+        else:
+            self._segment_layer.clear()
+            for group in order:
+                self._segment_layer.add(group)
+        self._segments = kept
+        self._segment_order = order
+
+    def _draw_ghost(self, view: View) -> None:
+        """The segment about to be placed, half-transparent (drawn again when it or the view changed)."""
+        ghost = self.scene.ghost
+        key = (view, ghost, tuple(sorted(self.scene.guild_colours.items())))
+        if key == self._ghost_key:
+            return
+        self._ghost_key = key
+        self._ghost_layer.clear()
+        if ghost is not None:
+            with self._ghost_layer:
+                self._segment(view, ghost[0], ghost[1], 0.7)
 
     def _look(self, at: Position, edges: tuple[str, ...]) -> tuple[Any, ...]:
         """What decides how a segment's spaces look: tokens, tower, and how each is lit."""

@@ -21,15 +21,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
-from kivy.uix.label import Label
-from kivy.uix.widget import Widget
 
 from companion.games.descriptor import split_words
 from companion.games.san_gimignano import geometry, tables
 from companion.games.san_gimignano.descriptor import GUILD_COLOURS, GUILDS
 from companion.games.san_gimignano.layout import default_layout, laid_count, segment_types
+from companion.i18n import current_language
 from companion.i18n import text as words
 from companion.service.app import Companion
 from ui.games import StartDetails
@@ -38,15 +37,11 @@ from ui.games.san_gimignano.board import guild_name, type_of
 from ui.games.san_gimignano.map import HexMap, Scene
 from ui.games.san_gimignano.widgets import SegmentPicture, guild_colours
 from ui.players import initials
-from ui.theme import FONT_SMALL, SPACING, TEXT, TEXT_QUIET, TOUCH, piece_colour
+from ui.theme import FONT_SMALL, piece_colour
 
 Position = tuple[int, int]
 Edges = tuple[str, ...]
 
-#: The words of the choices (option value -> message code).
-RULES_WORDS = {tables.RULEBOOK: "ui.san_gimignano.setup.rulebook",
-               tables.CLARIFIED: "ui.san_gimignano.setup.clarified"}
-VARIANT_WORDS = {tables.FOUR: "ui.san_gimignano.setup.four", tables.STRING: "ui.san_gimignano.setup.string"}
 #: The colours a player's pieces may be given here (the rulebook names none): kept as the player's
 #: preferred colour for San Gimignano, so the bar's badge and the board's tokens agree.
 PLAYER_COLOURS = ("red", "blue", "yellow", "green", "white", "black")
@@ -61,102 +56,59 @@ def setup_form(app: Companion, game: str, players: Sequence[str],
 
 
 class SanGimignanoSetup(BoxLayout):
-    """The form; see the module's docstring."""
+    """The form; see the module's docstring.
+
+    Layout: ``san_gimignano.kv``. The widgets are made once (a key per segment
+    kind, a colour button per player); every choice sets the form's properties
+    and :meth:`refresh` the keys', the buttons' and the map's.
+    """
+
+    #: The language the words of the rule are in (``say`` in the rule depends on it).
+    language = StringProperty("")
+    rules = StringProperty(tables.RULEBOOK)
+    variant = StringProperty(tables.FOUR)
+    #: The laid-out segment being changed (tapped on the map), if any.
+    selected = ObjectProperty(None, allownone=True)
+    #: The segments in each hand or in the pool, the guilds, and the engine's refusal, in words.
+    count_text = StringProperty("")
+    guild_text = StringProperty("")
+    problem_text = StringProperty("")
 
     def __init__(self, app: Companion, players: list[str], on_confirmed: Callable[[Any], None],
                  on_back: Callable[[], None], **kwargs: Any) -> None:
-        super().__init__(orientation="horizontal", spacing=SPACING, padding=SPACING, **kwargs)
+        super().__init__(**kwargs)
         self.app = app
         self.players = players
         self.on_confirmed = on_confirmed
+        self.go_back = on_back
         settings = app.settings()
         self.guilds = tuple(split_words(settings[GUILDS]))
         self.colours = guild_colours(self.guilds, settings[GUILD_COLOURS])
-        self.rules = tables.RULEBOOK
-        self.variant = tables.FOUR
         self.count = tables.default_hand(len(players)) if len(players) in tables.RULEBOOK_SETUP else 3
         self.layout = default_layout(self.guilds, self._laid_count())
-        self.selected: Position | None = None
         self.colours_chosen = self._first_colours()
         self.tags = initials(players)
 
-        left = BoxLayout(orientation="vertical", spacing=SPACING, size_hint_x=None, width=400)
-        left.add_widget(Label(text=words("ui.san_gimignano.setup.laid_out"), font_size=FONT_SMALL, color=TEXT,
-                              size_hint_y=None, height=74, halign="left", valign="middle",
-                              text_size=(400, 74)))
-        self.map = HexMap()
-        self.map.bind(on_space=lambda _m, space: self.select((space[0], space[1])))
-        left.add_widget(self.map)
-        palette = GridLayout(cols=5, spacing=4, size_hint_y=None, height=2 * TOUCH + 4)
+        ids = self.ids
+        self.map: HexMap = ids.hexmap
+        self.turn_button, self.less, self.more = ids.turn_button, ids.less, ids.more
+        self.start, self.back, self.problem = ids.start, ids.back, ids.problem
+        self.rule_buttons = {tables.RULEBOOK: ids.rulebook, tables.CLARIFIED: ids.clarified}
+        self.variant_buttons = {tables.FOUR: ids.four, tables.STRING: ids.string}
         pairs = [[guild, list(colour)] for guild, colour in self.colours.items()]
         self.palette: dict[tuple[str, str, str], SegmentPicture] = {}
         for kind in segment_types(self.guilds):
             key = SegmentPicture(edges=list(geometry.rotations(kind)[0]), colours=pairs)
             key.bind(on_release=lambda w, k=kind: self.choose_type(k, w))
             self.palette[kind] = key
-            palette.add_widget(key)
-        self.turn_button = TapButton(text=words("ui.san_gimignano.setup.turn"), font_size=FONT_SMALL - 4)
-        self.turn_button.bind(on_release=lambda w: self.turn(w))
-        palette.add_widget(self.turn_button)
-        left.add_widget(palette)
-        self.add_widget(left)
-
-        right = BoxLayout(orientation="vertical", spacing=SPACING)
-        self.rule_buttons = self._choice_row(right, "ui.san_gimignano.setup.rules", RULES_WORDS,
-                                             self.set_rules)
-        self.variant_buttons = self._choice_row(right, "ui.san_gimignano.setup.variant", VARIANT_WORDS,
-                                                self.set_variant)
-        self.count_label = Label(font_size=FONT_SMALL, color=TEXT, halign="left", valign="middle")
-        self.count_label.bind(size=lambda w, s: setattr(w, "text_size", s))
-        stepper = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH)
-        self.less = TapButton(text="−", font_size=28, size_hint_x=None, width=TOUCH)
-        self.less.bind(on_release=lambda _w: self.step(-1))
-        self.more = TapButton(text="+", font_size=28, size_hint_x=None, width=TOUCH)
-        self.more.bind(on_release=lambda _w: self.step(1))
-        for widget in (self.count_label, self.less, self.more):
-            stepper.add_widget(widget)
-        right.add_widget(stepper)
-        people = BoxLayout(orientation="horizontal", spacing=4, size_hint_y=None, height=TOUCH)
+            ids.palette.add_widget(key, index=1)  # before Turn, the rule's last key
         self.colour_buttons: dict[str, TapButton] = {}
         for player in players:
             button = TapButton(font_size=FONT_SMALL - 4)
             button.bind(on_release=lambda _w, p=player: self.next_colour(p))
             self.colour_buttons[player] = button
-            people.add_widget(button)
-        right.add_widget(people)
-        self.guild_line = Label(font_size=FONT_SMALL - 2, color=TEXT_QUIET, halign="left", valign="top",
-                                size_hint_y=None, height=48)
-        self.guild_line.bind(size=lambda w, s: setattr(w, "text_size", s))
-        right.add_widget(self.guild_line)
-        right.add_widget(Widget())
-        self.problem = Label(text="", font_size=FONT_SMALL - 2, color=(1, 0.62, 0.62, 1), halign="left",
-                             valign="middle", size_hint_y=None, height=44)
-        self.problem.bind(size=lambda w, s: setattr(w, "text_size", s))
-        right.add_widget(self.problem)
-        buttons = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH)
-        self.back = TapButton(text=words("ui.common.back"), size_hint_x=None, width=110)
-        self.back.bind(on_release=lambda _w: on_back())
-        self.start = TapButton(text=words("ui.san_gimignano.setup.start"), accent=True)
-        self.start.bind(on_release=lambda w: self.submit(w))
-        buttons.add_widget(self.back)
-        buttons.add_widget(self.start)
-        right.add_widget(buttons)
-        self.add_widget(right)
+            ids.people.add_widget(button)
         self.refresh()
-
-    def _choice_row(self, parent: BoxLayout, title: str, choices: dict[str, str],
-                    choose: Callable[[str], None]) -> dict[str, TapButton]:
-        parent.add_widget(Label(text=words(title), font_size=FONT_SMALL, color=TEXT_QUIET, size_hint_y=None,
-                                height=26, halign="left", valign="middle", text_size=(360, 26)))
-        line = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH)
-        found = {}
-        for value, code in choices.items():
-            button = TapButton(text=words(code), font_size=FONT_SMALL - 2)
-            button.bind(on_release=lambda _w, v=value: choose(v))
-            found[value] = button
-            line.add_widget(button)
-        parent.add_widget(line)
-        return found
 
     def _laid_count(self) -> int:
         return laid_count(self.rules, len(self.players))
@@ -175,25 +127,22 @@ class SanGimignanoSetup(BoxLayout):
 
     # -- showing -------------------------------------------------------------------------------
     def refresh(self) -> None:
+        """Show the choices: the form's words, the keys' and colour buttons' looks, the map (all kept)."""
+        self.language = current_language()
         for player, button in self.colour_buttons.items():
             colour = self.colours_chosen[player]
             button.text = f"{self.tags[player]}: {words(f'ui.colour.{colour}')}"
             button.band = list(piece_colour(colour))
-        for value, button in self.rule_buttons.items():
-            button.accent = value == self.rules
-        for value, button in self.variant_buttons.items():
-            button.accent = value == self.variant
         code = ("ui.san_gimignano.setup.hands" if self.rules == tables.RULEBOOK
                 else "ui.san_gimignano.setup.pool")
-        self.count_label.text = words(code, count=self.count)
-        self.guild_line.text = words("ui.san_gimignano.setup.guilds",
-                                     guilds=[guild_name(guild) for guild in self.guilds])
+        self.count_text = words(code, count=self.count)
+        self.guild_text = words("ui.san_gimignano.setup.guilds",
+                                guilds=[guild_name(guild) for guild in self.guilds])
         selected = self.layout.get(self.selected) if self.selected is not None else None
         chosen = type_of(selected, self.guilds) if selected is not None else None
         for kind, key in self.palette.items():
             key.accent = kind == chosen
             key.live = self.selected is not None
-        self.turn_button.live = self.selected is not None
         self.map.show(Scene(segments=self.layout, guild_colours=self.colours,
                             guild_tags={g: str(i + 1) for i, g in enumerate(self.guilds)},
                             group_spaces=frozenset((self.selected[0], self.selected[1], g)
@@ -275,7 +224,7 @@ class SanGimignanoSetup(BoxLayout):
             get_game("san-gimignano").start(self.players, details.options, details.setup)
         except RecordError as refusal:
             widget.flash()
-            self.problem.text = str(refusal)
+            self.problem_text = str(refusal)
             return False
         from companion.service.app import AppError
 
@@ -284,8 +233,8 @@ class SanGimignanoSetup(BoxLayout):
                 self.app.set_preferred_colour(player, "san-gimignano", colour)
         except AppError as refusal:
             widget.flash()
-            self.problem.text = str(refusal)
+            self.problem_text = str(refusal)
             return False
-        self.problem.text = ""
+        self.problem_text = ""
         self.on_confirmed(details)
         return True

@@ -1,5 +1,5 @@
 """The small pieces of the San Gimignano board: a segment's picture (a palette key, an orientation),
-a player's cell, the guild colours.
+a player's row, the palette's place, the guild colours.
 
 The buttons are Campanile's (:mod:`ui.games.campanile.widgets`): dimmed is not
 disabled, a dimmed one still answers a tap so that the engine can say why.
@@ -12,18 +12,20 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from kivy.graphics import Color, Line, Mesh
 from kivy.lang import Builder
-from kivy.properties import BooleanProperty, ListProperty
+from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.games.descriptor import split_words
 from companion.games.san_gimignano.descriptor import GUILD_PALETTE
-from ui.games.campanile.widgets import Flashes, PieceBadge
+from ui.games.campanile.widgets import Flashes, PieceBadge, TapButton
 from ui.games.san_gimignano.layout import View, first_edges
-from ui.theme import FONT_LARGE, FONT_SMALL, TEXT, TEXT_QUIET, Colour, piece_colour, rgb, text_on
+from ui.theme import TEXT, Colour, piece_colour, rgb
 
 KV = Path(__file__).with_name("san_gimignano.kv")
 if str(KV) not in Builder.files:
@@ -65,7 +67,12 @@ def player_fills(players: Sequence[str], colours: Mapping[str, str | None]) -> d
 
 
 class SegmentPicture(Flashes, ButtonBehavior, Widget):
-    """A segment drawn as on the map (three rhombi): a palette key or an orientation to choose."""
+    """A segment drawn as on the map (three rhombi): a palette key or an orientation to choose.
+
+    Its instructions are made once and changed in place (the rhombi's corners and colours,
+    the outline) when it moves, is shown another outline, or is lit or dimmed: a palette's
+    keys change ``live`` on every move, and the orientations reuse their pictures.
+    """
 
     live = BooleanProperty(True)
     flashing = BooleanProperty(False)
@@ -76,47 +83,65 @@ class SegmentPicture(Flashes, ButtonBehavior, Widget):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        with self.canvas.after:
+            self._rhombi = [(Color(0, 0, 0, 0), Mesh(indices=[0, 1, 2, 3], mode="triangle_fan"))
+                            for _ in range(3)]
+            self._outline_colour = Color(0, 0, 0, 0)
+            self._outline = Line(close=True, width=1.2)
         self.bind(pos=self._draw, size=self._draw, edges=self._draw, colours=self._draw, live=self._draw)
+        self._draw()
 
     def _draw(self, *_args: Any) -> None:
-        self.canvas.after.clear()
-        if len(self.edges) != 6 or not self.colours:
-            return
-        from kivy.graphics import Color, Line, Mesh
-
+        """Move and colour the kept rhombi and outline; nothing shows while the outline is not a segment's."""
+        shown = len(self.edges) == 6 and bool(self.colours)
+        spaces = list(first_edges(self.edges).items()) if shown else []
         palette = dict(self.colours)
         size = min(self.width / 1.9, self.height / 2.2)
         view = View(size, (self.center_x, self.center_y))
-        with self.canvas.after:
-            for guild, edge in first_edges(self.edges).items():
-                colour = palette.get(guild, (0.4, 0.4, 0.4, 1))
-                Color(colour[0], colour[1], colour[2], 1.0 if self.live else 0.35)
-                corners = view.rhombus((0, 0), edge)
-                Mesh(vertices=[c for x, y in corners for c in (x, y, 0, 0)], indices=[0, 1, 2, 3],
-                     mode="triangle_fan")
-            Color(0, 0, 0, 0.6)
-            Line(points=[c for point in view.hexagon((0, 0)) for c in point], close=True, width=1.2)
+        for index, (colour, mesh) in enumerate(self._rhombi):
+            if index >= len(spaces):
+                colour.a = 0
+                continue
+            guild, edge = spaces[index]
+            fill = palette.get(guild, (0.4, 0.4, 0.4, 1))
+            colour.rgba = (fill[0], fill[1], fill[2], 1.0 if self.live else 0.35)
+            mesh.vertices = [c for x, y in view.rhombus((0, 0), edge) for c in (x, y, 0, 0)]
+        self._outline_colour.rgba = (0, 0, 0, 0.6 if shown else 0)
+        self._outline.points = [c for point in view.hexagon((0, 0)) for c in point]
 
 
-class PlayerCell(BoxLayout):
-    """A player: initials on their colour, towers (large), tokens in hand and segments left."""
+class PlayerHand(BoxLayout):
+    """A player's row: initials on their colour, towers (large), tokens in hand and segments left.
 
-    def __init__(self, short: str, fill: Colour, **kwargs: Any) -> None:
-        super().__init__(orientation="horizontal", spacing=6, **kwargs)
-        self.badge = PieceBadge(text=short, fill=list(fill), ink=list(text_on(fill)),
-                                pos_hint={"center_y": 0.5})
-        self.towers = Label(font_size=FONT_LARGE, bold=True, color=TEXT, size_hint_x=None, width=46)
-        self.detail = Label(font_size=FONT_SMALL - 3, color=TEXT_QUIET, halign="left", valign="middle",
-                            line_height=0.95)
-        self.detail.bind(size=lambda w, s: setattr(w, "text_size", s))
-        self.add_widget(self.badge)
-        self.add_widget(self.towers)
-        self.add_widget(self.detail)
+    Layout in ``san_gimignano.kv``; the board sets the properties on every redraw.
+    """
+
+    short = StringProperty("")
+    fill = ListProperty([0, 0, 0, 1])
+    ink = ListProperty(list(TEXT))
+    towers_text = StringProperty("")
+    detail_text = StringProperty("")
+    acting = BooleanProperty(False)
+
+    @property
+    def badge(self) -> PieceBadge:
+        badge: PieceBadge = self.ids.badge
+        return badge
+
+    @property
+    def towers(self) -> Label:
+        towers: Label = self.ids.towers
+        return towers
+
+    @property
+    def detail(self) -> Label:
+        detail: Label = self.ids.detail
+        return detail
 
     def show(self, towers: int, detail: str, acting: bool) -> None:
-        self.towers.text = str(towers)
-        self.detail.text = detail
-        self.badge.acting = acting
+        self.towers_text = str(towers)
+        self.detail_text = detail
+        self.acting = acting
 
 
 class Banner(Label):
@@ -133,4 +158,42 @@ class GuildKey(Label):
 
 
 class MapControls(BoxLayout):
-    """The column of zoom and pan buttons beside the map (gestures do the same)."""
+    """The row of zoom and pan buttons under the map (gestures do the same)."""
+
+
+class GroupButton(TapButton):
+    """One of the groups a space lies in, to choose which the tower completes (*Group 1*, *Group 2*)."""
+
+    group = ObjectProperty(())
+
+
+class ChoiceStack(FloatLayout):
+    """Layouts in one place, one of them in front: the palette, or the choices it leads to.
+
+    The one behind stays built and in place, transparent and deaf to touches, so
+    that turning from the palette to a segment's orientations and back builds
+    and re-adds nothing.
+    """
+
+    front = ObjectProperty(None, allownone=True)
+
+    def on_front(self, *_args: Any) -> None:
+        self._show_front()
+
+    def on_children(self, *_args: Any) -> None:
+        self._show_front()
+
+    def _show_front(self) -> None:
+        # ``front`` is set from a rule's ids, which are weak proxies: the widget itself is its __self__
+        front = self.front.__self__ if self.front is not None else None
+        for child in self.children:
+            child.opacity = 1.0 if child is front else 0.0
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return self.front is not None and bool(self.front.dispatch("on_touch_down", touch))
+
+    def on_touch_move(self, touch: Any) -> bool:
+        return self.front is not None and bool(self.front.dispatch("on_touch_move", touch))
+
+    def on_touch_up(self, touch: Any) -> bool:
+        return self.front is not None and bool(self.front.dispatch("on_touch_up", touch))

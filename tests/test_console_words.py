@@ -1,0 +1,87 @@
+"""The console says what is wrong in player words, in the table's language, and takes its commands
+in that language too (issue: a Hungarian table met "Expecting ',' delimiter" and ``visszavon``
+refused)."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+
+import pytest
+
+from companion.cli.commands.run import starter
+from companion.cli.main import main
+from companion.console.loop import COMMANDS, command_words, headless_loop
+from companion.i18n import set_language
+from companion.service.app import Companion
+from companion.service.records import json_problem
+
+#: A malformed JSON text for each way Python's reader fails.
+BROKEN = ['{"type" "build"}', '{"type": "build"', "{type: 1}", "[1,]", '"abc', '{"a": "b\x01"}',
+          "{} {}", '"\\q"', '"\\u12"', '{"a": 1,}', "tru"]
+
+
+@pytest.fixture
+def console(tmp_path):
+    """Feed lines to the console over a new game of Ann, Bob and Cid; what it printed, by line."""
+    count = itertools.count()
+
+    def feed(game, lines):
+        with Companion.open(tmp_path / f"store-{next(count)}.sqlite3") as app:
+            live = app.start(game, ["Ann", "Bob", "Cid"])
+            out = io.StringIO()
+            headless_loop(live.session, lines, out, start=starter(app))
+        return out.getvalue().splitlines()
+
+    return feed
+
+
+@pytest.mark.parametrize("text", BROKEN)
+def test_every_json_problem_has_player_words_in_both_languages(console, text):
+    with pytest.raises(json.JSONDecodeError) as caught:
+        json.loads(text)
+    problem = json_problem(caught.value)
+    assert problem.code != "json.problem.other", caught.value.msg  # each known failure has its words
+    for language in ("en", "hu"):
+        set_language(language)
+        out = console("campanile", [text])
+        assert caught.value.msg not in out[-1] and "Expecting" not in out[-1], out
+        assert f"{caught.value.colno}" in out[-1]
+
+
+def test_a_record_that_is_not_json_is_refused_in_words(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"game": "campanile",}', encoding="utf-8")
+    assert main(["--lang", "hu", "replay", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "a mező nevének idézőjelek között kell lennie" in err and "Expecting" not in err
+
+
+@pytest.mark.parametrize("typed", ["-1", "2.5", "0"])
+def test_a_number_that_is_no_entry_of_the_list_says_so(console, typed):
+    out = console("campanile", [typed])
+    assert out == [f"refused: there is no move {typed} in the list; type moves"]
+
+
+def test_the_hungarian_command_words_do_what_the_english_ones_do(console):
+    set_language("hu")
+    build = '{"type": "build", "player": "Ann", "tower": "grey", "stories": 1}'
+    hungarian = console("campanile",
+                        [build, "visszavon", "újra", "állás", "lépések", "súgó", "kilép", "állás"])
+    set_language("hu")
+    english = console("campanile", [build, "undo", "redo", "status", "moves", "help", "quit", "status"])
+    assert hungarian == english
+    assert hungarian[1] == "visszavonva 1: Ann: szürke +1"
+
+
+def test_every_command_has_a_word_in_every_language_and_no_two_commands_share_one():
+    words = command_words()
+    assert set(words.values()) == set(COMMANDS)
+    assert {"visszavon", "újra", "állás", "lépések", "súgó", "kilép", "új", "undo", "redo"} <= set(words)
+
+
+def test_new_in_hungarian_starts_a_game(console):
+    set_language("hu")
+    out = console("campanile", ["új castelli Anna Bela"])
+    assert any(line.startswith("elindult: Castelli, Anna, Bela") for line in out), out
