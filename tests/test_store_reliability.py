@@ -191,6 +191,8 @@ def test_a_backup_writes_through_no_link_planted_at_its_names(small: Store, tmp_
     assert written == target and not target.is_symlink() and snapshot(target)["sessions"]
     with pytest.raises(StoreError, match="exists already"):  # a link at the name itself: refused
         small.copy_to(folder / "dangling")
+    with pytest.raises(StoreError, match="too long"):  # and a name no file system takes
+        small.copy_to(folder / f"companion-{'9' * 219}.sqlite3")
     assert not (tmp_path / "created-outside").exists()
     assert sorted(p.name for p in folder.iterdir()) == sorted(
         [target.name, ".companion-backup.sqlite3.part", ".companion-backup.sqlite3.part-journal", "dangling"])
