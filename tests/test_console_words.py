@@ -13,9 +13,13 @@ import pytest
 from companion.cli.commands.run import starter
 from companion.cli.main import main
 from companion.console.loop import COMMANDS, command_words, headless_loop
-from companion.i18n import set_language
+from companion.games.messages import msg
+from companion.games.notation import NotationError
+from companion.games.registry import get_game
+from companion.i18n import render, set_language
 from companion.service.app import Companion
 from companion.service.records import json_problem
+from tests.conftest import EXAMPLES
 
 #: A malformed JSON text for each way Python's reader fails.
 BROKEN = ['{"type" "build"}', '{"type": "build"', "{type: 1}", "[1,]", '"abc', '{"a": "b\x01"}',
@@ -85,3 +89,48 @@ def test_new_in_hungarian_starts_a_game(console):
     set_language("hu")
     out = console("campanile", ["új castelli Anna Bela"])
     assert any(line.startswith("elindult: Castelli, Anna, Bela") for line in out), out
+
+
+def test_a_castelli_reveal_says_which_areas_it_evaluated_and_who_gained_what(tmp_path):
+    """The example game's 16th move (a reveal) evaluates three areas; the console names each."""
+    record = json.loads((EXAMPLES / "castelli.json").read_text(encoding="utf-8"))
+    game = get_game("castelli")
+    state = game.start(record["players"], record.get("options", {}), record["setup"])
+    for move in record["moves"][:15]:
+        state = game.apply(state, game.parse_move(move))
+    after = game.apply(state, game.parse_move(record["moves"][15]))
+    caused = [render(effect, "en") for effect in game.effects(state, after)]
+    new = after.evaluations[len(state.evaluations):]
+    assert caused == [render(msg("castelli.effect.area", kind=msg(f"castelli.kind.{e.kind}"),
+                                 explanation=e.explanation), "en") for e in new]
+    assert len(caused) == 3 and all(": " in line and "gains" in line for line in caused)
+    assert game.effects(after, state) == []  # an undo causes nothing new
+    with Companion.open(tmp_path / "store.sqlite3") as app:
+        live = app.start("castelli", record["players"], options=record.get("options", {}),
+                         setup=record["setup"])
+        out = io.StringIO()
+        headless_loop(live.session, [json.dumps(m) for m in record["moves"][:16]], out)
+    assert out.getvalue().splitlines()[-3:] == [f"  {line}" for line in caused]
+
+
+@pytest.mark.parametrize("text, lang, named", [
+    ("Anna: reveal s34 N green card, E yelow 1, S blue 4, W red 5, silver 0", "en", '"yelow" on side E'),
+    ("Anna: reveal s34 N green card, E yellow 1, S blue 4, W red 5, silver 9", "en",
+     '"9" is not a tile\'s silver'),
+    ("Anna: reveal s34 N green card, E yellow 1, S blue 4, W red 9", "en",
+     '"9" on side W is not a shield value'),
+    ("Anna: reveal s34 N blue 9", "en", "there are 3 words for the shields"),
+    ("Anna: reveal s34 N green card, N yellow 1, S blue 4, W red 5", "en", '"N" is not a side'),
+    ("Anna: reveal s34 N green card, E green 1, S blue 4, W red 5", "en", '"green" on side E'),
+    ("Anna: reveal s34 N green card, E yellow 1, S blue 4", "en", "there are 9 words for the shields"),
+    ("Anna: felfed s34 É zöld kártya, K sárga 1, D kék 4, Ny piross 5", "hu", "„piross” (Ny oldal)"),
+])
+def test_a_castelli_tile_typed_wrong_is_refused_naming_the_part(text, lang, named):
+    record = json.loads((EXAMPLES / "castelli.json").read_text(encoding="utf-8"))
+    game = get_game("castelli")
+    state = game.start(record["players"], record.get("options", {}), record["setup"])
+    with pytest.raises(NotationError) as refused:
+        game.parse_notation(state, text, lang)
+    assert named in render(refused.value.args[0], lang)
+    right = "Anna: reveal s34 N green card, E yellow 1, S blue 4, W red 5, silver 0"
+    assert game.parse_notation(state, right)["shields"]["E"] == ["yellow", 1]  # and the right one reads

@@ -59,7 +59,7 @@ def check_list(game, state) -> list[dict]:
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
 def test_legal_moves_equal_brute_force_on_every_example_state(path):
     # San Gimignano's brute force tries ~2000 segment placements a state: every third state
-    # there (and the last); shared/tools/check_moves.py covers every prefix through the CLI.
+    # there (and the last); tests/test_cli_moves.py runs `companion moves` itself.
     every = 3 if "gimignano" in path.stem else 1
     for step, (game, state, played) in enumerate(example_states(path)):
         listed = check_list(game, state)

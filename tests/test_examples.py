@@ -1,8 +1,7 @@
-"""The shared example records replay through the real CLI with the expected summary values.
+"""The example records replay through the real CLI with the expected summary values.
 
-The copies in tests/data/examples are those of shared/examples; the
-comparison mirrors shared/tools/check_examples.py (order-free where
-records.md says so).
+tests/data/examples holds one record per game and the summary values it must
+give; the comparison is order-free where docs/records.md says so.
 """
 
 from __future__ import annotations

@@ -277,3 +277,16 @@ def test_snapshot_writes_the_oled_and_the_touchscreen_in_the_chosen_language(tmp
                        "valuation-1.png", "valuation-2.png"]  # the example's Intermezzo and Finito
     assert all(line.startswith("elkészült: ") for line in done.stdout.splitlines())
     assert Image.open(tmp_path / "shots" / "screen.png").size == (800, 480)
+
+
+def test_hardware_test_on_a_machine_without_buttons_says_so_and_ends_by_itself(monkeypatch, capsys) -> None:
+    """Nobody can press a simulated button: the test must not wait for ever for one."""
+    from companion.cli.commands import hardware as command
+    from companion.cli.main import main
+
+    monkeypatch.setenv("COMPANION_BUTTONS", "mock")
+    monkeypatch.setenv("COMPANION_OLED", "mock")
+    monkeypatch.setattr(command, "SIMULATED_SECONDS", 0.2)
+    assert main(["hardware", "test"]) == 0  # returns: it did not wait for a press
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("This machine has no buttons to press") and "0.2 s" in first

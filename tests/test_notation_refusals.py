@@ -115,11 +115,12 @@ def test_an_ambiguous_text_keeps_the_notations_message(lang_text):
 
 @pytest.mark.parametrize(("name", "text"), [
     ("campanile", "dance"), ("campanile", "Birgit: purple +3"), ("campanile", "Birgit: barna +7"),
-    ("castelli", "Anna: build nowhere"), ("castelli", "Anna: reveal s01 N blue 9"),
+    ("castelli", "Anna: build nowhere"),
     ("castelli", "Anna: király 9"), ("san-gimignano", "Bo: korong 0,0 guild-9"),
     ("san-gimignano", "Ada: tower 0,0 guild-1"),
 ])
 def test_a_text_that_reads_as_no_move_keeps_the_notations_message(name, text):
+    """(A reveal whose shields cannot be read names the part instead: tests/test_console_words.py.)"""
     game = get_game(name)
     setup = {"castelli": CASTELLI_SETUP, "san-gimignano": SG_SETUP}.get(name, {})
     options = {"rules": "rulebook", "variant": "four"} if name == "san-gimignano" else {}

@@ -249,3 +249,39 @@ def load_layout_json(name: str) -> dict:
     from companion.games.castelli.board import board_to_json, load_layout
 
     return board_to_json(load_layout(name))
+
+
+def test_a_tap_changes_the_widgets_it_has_and_builds_none(tmp_path: Path) -> None:
+    """Kivy with its grain: the grid's cells and every mode's panel are made once; a tap sets the
+    screen's properties and puts the parts of the panel in use in place (on main before this, a tap
+    built the panel anew: 4–5 widgets for an edit of a cell, 21 for any tap on the Board panel).
+
+    Within a mode a tap makes nothing; another mode, or another kind of cell, puts back parts the
+    screen keeps (none is built); only a grid grown by a row makes that row's cells."""
+    shell = kit.open_shell(tmp_path / "store.db")
+    try:
+        screen = open_editor(shell)
+        screen.choose_mode("board")  # its buttons for the boards the companion knows: made on a first visit
+        screen.choose_mode("cell")
+        kept = {id(w) for part in screen.parts.values() for w in part.walk(restrict=True)}
+
+        def made_by(action) -> list:
+            made = kit.widgets_made_by(action, screen)
+            assert all(id(w) in kept for w in made), [w for w in made if id(w) not in kept]
+            return made
+
+        assert made_by(lambda: cell(screen, 0, 1))  # a space: its sides and gifts put in the panel
+        assert made_by(lambda: button(text("ui.editor.gift.wood"))) == []
+        assert made_by(lambda: cell(screen, 0, 3)) == []  # another space on the edge
+        assert made_by(lambda: cell(screen, 0, 0))  # a plain: its settlements
+        assert made_by(lambda: button(text("ui.editor.pad.forest")))  # the yield's stepper
+        assert made_by(lambda: step(screen, text("ui.editor.yield"), 1)) == []
+        assert made_by(lambda: mode("fill"))
+        assert made_by(lambda: cell(screen, 0, 0)) == []
+        assert made_by(lambda: mode("board"))
+        assert made_by(lambda: button(text("ui.editor.mirror.columns"))) == []
+        assert made_by(lambda: step(screen, text("ui.editor.rows"), -1)) == []
+        grown = kit.widgets_made_by(lambda: step(screen, text("ui.editor.rows"), 1), screen)
+        assert len(grown) == screen.draft.columns and set(grown) <= set(screen.cells.values())
+    finally:
+        kit.close_shell(shell)

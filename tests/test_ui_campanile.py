@@ -117,6 +117,20 @@ def test_the_2_player_flag_table_is_copied_from_the_cards_and_checked(report: di
     assert found["hu_problem"].startswith("Finito #3: ")
 
 
+def test_the_screens_update_their_widgets_rather_than_make_new_ones(report: dict[str, Any]) -> None:
+    """Each change reported as [widgets that appeared, widgets made]: a tap, a move under the preview,
+    a tab, undo, the refill question and the flag form's keys make none. The one widget made is a
+    group row (with its badge and figures) the first time a tower's stack grows that tall; what
+    appears without being made is moved in from what the screen made once (a flag's tallies and
+    awards, a valuation's tabs, the refill buttons in place of the display's cards)."""
+    found = facts(report, "widgets_kept")
+    assert found.pop("marker_new_group") == [3, 3]
+    for change in ("build", "build_no_marker", "preview_follows_a_move", "flag_field", "flag_key",
+                   "flags_refused"):
+        assert found.pop(change) == [0, 0], change
+    assert found and all(made == 0 for _appeared, made in found.values()), found
+
+
 def test_every_scenario_ran_and_wrote_its_screenshots(report: dict[str, Any]) -> None:
     names = [name for name in report if not name.startswith("_")]
     assert all(report[name]["ok"] for name in names), [n for n in names if not report[n]["ok"]]

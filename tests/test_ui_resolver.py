@@ -20,7 +20,7 @@ from companion.games.castelli import tables
 from companion.games.castelli.evaluation import resolve
 from companion.i18n import say, text
 from ui.games.castelli.resolver import ResolverScreen, award_text
-from ui.widgets import Tap
+from ui.widgets import Figure, Tap
 
 
 @pytest.fixture(params=["en", "hu"])
@@ -145,6 +145,38 @@ def test_with_a_castelli_game_open_the_colours_are_its_players(shell, shots: Pat
     kit.tap(kit.find("Anna", Tap))
     assert screen.question.players == players  # the game's colours do not change here
     kit.screenshot(shots / f"{i18n.current_language()}-resolver-in-game.png")
+
+
+def test_a_tap_changes_the_widgets_it_has_and_builds_none(tmp_path: Path) -> None:
+    """Kivy with its grain: a tap sets the screen's properties and the widgets bound to them follow
+    (on main before this, every tap built the answer's lines anew: 2–4 widgets a tap). What a tap
+    may put on the screen is a widget kept from before: the new shield's chip, the words said while
+    there are no shields, the neutral rule's button; only an award line more than ever before is new."""
+    shell = kit.open_shell(tmp_path / "store.db")
+    try:
+        screen = open_resolver(shell)
+        chips = list(screen.all_chips)
+        kit.tap(screen.pad[3])  # blue 3: the answer's influence line is there from now on
+        assert kit.widgets_made_by(lambda: kit.tap(screen.colour_buttons["yellow"]), screen) == []
+        made = kit.widgets_made_by(lambda: kit.tap(screen.pad[3]), screen)  # yellow 3 ties: 1 wood each
+        assert made[0] is chips[1] and len(made) == 2 and isinstance(made[1], Figure)
+        assert made[1].text in texts_of_awards(screen) and len(texts_of_awards(screen)) == 2
+        second_line = made[1]
+        assert kit.widgets_made_by(lambda: kit.tap(kit.find("+", Tap)), screen) == []
+        assert kit.widgets_made_by(lambda: kit.tap(screen.chips[1]), screen) == []  # one gains: a line off
+        assert kit.widgets_made_by(lambda: kit.tap(screen.pad[3]), screen) == [chips[1], second_line]
+        made = kit.widgets_made_by(lambda: kit.tap(kit.find(every_colour_plays()["green"], Tap)), screen)
+        assert made == [screen.ids.rule]  # green neutral: the rule's button, kept, in its place
+        made = kit.widgets_made_by(lambda: kit.tap(kit.find(text("ui.resolver.clear"), Tap)), screen)
+        assert made == [screen.ids.no_shields]
+    finally:
+        kit.close_shell(shell)
+
+
+def texts_of_awards(screen: ResolverScreen) -> list[str]:
+    resolution = screen.resolution
+    assert resolution is not None
+    return [award_text(resolution, player, share) for player, share in resolution.awards.items()]
 
 
 def test_the_resolver_and_editor_words_are_in_both_languages_and_hungarian_is_hungarian() -> None:

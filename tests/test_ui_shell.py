@@ -238,6 +238,46 @@ def test_the_settings_screen_has_one_row_per_setting_of_the_settings_table(shell
     assert "table.motto" in grown.texts and "table.motto" in grown.fields
 
 
+def test_a_games_own_settings_rows_come_from_its_touchscreen_part(shell, monkeypatch) -> None:
+    """The settings screen names no game: it adds the rows each game's part makes
+    (``UiPart.settings_rows``) once, takes their fields, keeps them in its language and refreshes
+    them on every redraw; a game without such rows adds nothing (here the only one is a toy's)."""
+    import sys
+    import types
+
+    from kivy.properties import StringProperty
+
+    from ui import games
+    from ui.screens.settings import SettingsScreen
+    from ui.widgets import Field
+
+    class ToyRows(BoxLayout):
+        language = StringProperty("")
+
+        def __init__(self, screen) -> None:
+            super().__init__(size_hint_y=None, height=theme.TOUCH)
+            self.screen, self.refreshed, self.field = screen, 0, Field()
+            self.add_widget(self.field)
+            self.fields = {"toy.motto": self.field}
+
+        def refresh(self) -> None:
+            self.refreshed += 1
+
+    made: list[ToyRows] = []
+    module = types.ModuleType("toy_settings_rows")
+    module.rows = lambda screen: made.append(ToyRows(screen)) or made[-1]  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    monkeypatch.setattr(games, "GAME_SETTINGS_ROWS", {"toy": f"{module.__name__}:rows"})
+    screen = SettingsScreen(shell, name="toy-settings")
+    screen.redraw()
+    screen.redraw()
+    [rows] = made
+    assert rows.screen is screen and screen.page.ids.games.children == [rows] and rows.refreshed == 2
+    assert screen.fields["toy.motto"] is rows.field and not any(k.startswith("flags.") for k in screen.fields)
+    screen.language = "hu"
+    assert rows.language == "hu"
+
+
 def test_game_over_shows_the_winner_breakdown_and_a_scannable_qr_code(shell, shots: Path) -> None:
     import zxingcpp
     from PIL import Image

@@ -437,3 +437,73 @@ def set_hungarian() -> None:
     from companion.i18n import set_language
 
     set_language("hu")
+
+
+# -- widgets updated, not rebuilt ----------------------------------------------------------------------
+def _made_by(action: Any, root: Any) -> list[int]:
+    """What ``action`` did to the widgets under ``root``: how many appeared there
+    (:func:`tests.ui_kit.widgets_made_by`: made, or moved in from outside ``root``), and how many of
+    those were made by it (Kivy numbers every object it makes: ``uid`` above the last one before)."""
+    from kivy.event import EventDispatcher
+
+    from tests.ui_kit import widgets_made_by  # the child's window is already made: this adds none
+
+    last = EventDispatcher().uid
+    appeared = widgets_made_by(action, root)
+    return [len(appeared), sum(1 for widget in appeared if widget.uid > last)]
+
+
+@scenario
+def widgets_kept(h: Harness) -> dict[str, Any]:
+    """The board, the valuation screen and the flag form keep their widgets from one change to the next:
+    how many each kind of change creates (a tap, a move from elsewhere, a tab, a pad key)."""
+    made: dict[str, list[int]] = {}
+    moves = four_player_moves()
+    with h.game(FOUR):
+        board = h.board
+        play(h, moves[0])
+        play(h, moves[1])
+        play(h, moves[2])  # Birgit builds: every row and button there is has been drawn once
+        made["marker_new_group"] = _made_by(lambda: play(h, moves[3]), board)
+        made["build"] = _made_by(lambda: play(h, moves[4]), board)
+        play(h, moves[5])
+        made["build_no_marker"] = _made_by(lambda: play(h, moves[6]), board)
+        h.tap(board.preview_button)  # the valuation screen is made the first time it opens
+        view = board.valuation_view
+        game = h.session.game
+        made["preview_follows_a_move"] = _made_by(
+            lambda: h.table.propose(game.parse_move(moves[7]), "buttons"), view)
+        h.tap(view.content.close_button)
+    # A tracked display: a card taken, the refill asked and answered, then the Intermezzo held.
+    setup = {"towers": ["grey", "brown", "red", "blue", "yellow"], "display": ["red", "red", "blue"]}
+    with h.game(["Albert", "Birgit", "Franziska"], setup=setup):
+        board = h.board
+        h.tap(board.columns["brown"].builds[2])
+        h.tap(board.columns["red"].head)
+        made["card_taken_refill_asked"] = _made_by(lambda: h.tap(_cards(h)[2]), board)
+        made["refilled"] = _made_by(lambda: h.tap(_refill_button(h, "grey")), board)
+        h.tap(board.preview_button)  # made here, as above; closed
+        h.tap(board.valuation_view.content.close_button)
+        h.tap(board.columns["red"].builds[1])
+        h.tap(next(b for b in _cards(h) if b.card == "grey"))
+        made["valuation_held"] = _made_by(lambda: h.hold(board.phase_buttons["intermezzo"]), board._popup)
+        view = board.valuation_view
+        made["valuation_tab"] = _made_by(lambda: h.tap(view.content.tabs[None]), view)
+        made["undo_valuation"] = _made_by(lambda: (h.table.undo(), h.pump(2)), view)
+        h.tap(view.content.close_button)
+    import tempfile
+
+    from companion.service.app import Companion
+    from ui.games.campanile.flags import FlagTableForm
+
+    with tempfile.TemporaryDirectory() as folder, Companion.open(Path(folder) / "c.sqlite3") as app:
+        form = FlagTableForm(app, lambda _t: None, size_hint=(None, None), size=(800, 480), pos=(0, 0))
+        h.window.add_widget(form)
+        try:
+            h.pump(3)
+            made["flag_field"] = _made_by(lambda: h.tap(form.fields[("finito", 1, 0)]), form)
+            made["flag_key"] = _made_by(lambda: h.tap(form.pad[4]), form)
+            made["flags_refused"] = _made_by(lambda: h.tap(form.confirm), form)
+        finally:
+            h.window.remove_widget(form)
+    return made

@@ -1,4 +1,4 @@
-"""The one theme of the touchscreen: dark, calm, high contrast (docs: shared/spec/ui.md).
+"""The one theme of the touchscreen: dark, calm, high contrast (docs/ui.md).
 
 Constants only, so that every screen (and the game boards written apart from
 the shell) draws with the same numbers. Colours are RGBA tuples of 0..1 as

@@ -50,6 +50,9 @@ class ConsoleInput:
         """The reading of ``text``, or ``None`` when it is JSON (the caller's path, as before)."""
         if text.lower() == "moves":
             return self._list(game, state)
+        words = text.split()
+        if len(words) == 2 and words[0].lower() == "moves" and _is_list_number(words[1]):
+            return self._list(game, state, int(words[1]))
         if _is_json(text) and not _is_list_number(text):
             self.waiting = None
             return None
@@ -69,12 +72,33 @@ class ConsoleInput:
             return Reading([say_text("console.notation.refused", reason=one_line(str(error)))])
         return self._chosen(game, state, chosen)
 
-    def _list(self, game: Game[Any, Any], state: Any) -> Reading:
+    def _list(self, game: Game[Any, Any], state: Any, opened: int | None = None) -> Reading:
+        """The numbered list of what may be entered now; moves the game gathers under a heading
+        (a segment's many places) show as one line, ``moves N`` opens the heading of number N."""
         listed = game.move_templates(state)
         if not listed:
             return Reading([say_text("cli.moves.none_now")])
         language = current_language()
-        return Reading([f"{n:>3}. {game.describe(state, t, language)}" for n, t in enumerate(listed, 1)])
+        numbered = list(enumerate(listed, 1))
+        groups: dict[str, list[int]] = {}
+        for number, template in numbered:
+            heading = game.listing_group(state, template, language)
+            if heading is not None:
+                groups.setdefault(heading, []).append(number)
+        opened_group = next((members for members in groups.values() if opened in members), None)
+        if opened_group is not None:  # `moves N`: the places of that heading only
+            return Reading([f"{n:>3}. {game.describe(state, listed[n - 1], language)}" for n in opened_group])
+        lines, shown = [], set()
+        for number, template in numbered:
+            heading = game.listing_group(state, template, language)
+            members = groups.get(heading, []) if heading is not None else []
+            if len(members) < 2:
+                lines.append(f"{number:>3}. {game.describe(state, template, language)}")
+            elif heading not in shown:
+                shown.add(heading)
+                lines.append(f"{number:>3}. " + say_text("console.list.group", heading=heading,
+                                                         count=len(members), number=number))
+        return Reading(lines)
 
     def _chosen(self, game: Game[Any, Any], state: Any, data: MoveTemplate | dict[str, Any]) -> Reading:
         try:

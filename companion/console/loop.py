@@ -197,6 +197,8 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
                 return
             say(phrase("console.ok", number=len(game_session.log), move=describe(game_session, move, before),
                      faults=faults(game_session)))
+            for effect in game_session.game.effects(before, game_session.state):
+                say(phrase("console.effect", effect=effect))
             if game_session.game.is_finished(game_session.state):
                 say(game_session.game.report(game_session.state))
         return command

@@ -373,6 +373,12 @@ class Game(ABC, Generic[StateT, MoveT]):
         """
         return None
 
+    def observed_problem(self, state: StateT, template: Mapping[str, Any], said: list[str]) -> Message | None:
+        """What is wrong with the words ``said`` for ``template``'s observed fields, when
+        :meth:`read_observed` cannot read them (a misspelt colour, a value no tile has), so that
+        the refusal names the part. ``None``: nothing more precise than "not a move"."""
+        return None
+
     def notation_shapes(self, state: StateT, said: list[str]) -> Iterable[dict[str, Any]]:
         """Well-formed moves (record JSON, or templates) the words ``said`` could mean, legal or not.
 
@@ -417,6 +423,10 @@ class Game(ABC, Generic[StateT, MoveT]):
             return next(iter(found.values()))[0]
         if not found:
             self._check_named_player(state, text)
+            problem = self._observed_problem(state, said, acting)
+            if problem is not None:
+                raise notation.NotationError(Message("console.notation.observed", {
+                    "text": one_line(text), "problem": problem}))
             examples = [self.describe(state, t, lang) for t in self.legal_moves(state)[:3]]
             if examples:
                 raise notation.NotationError(Message("console.notation.no_move", {
@@ -428,6 +438,25 @@ class Game(ABC, Generic[StateT, MoveT]):
                 "text": one_line(text), "meanings": "; ".join(meanings[:6]), "count": len(meanings) - 6}))
         raise notation.NotationError(Message("console.notation.ambiguous", {
             "text": one_line(text), "meanings": "; ".join(meanings)}))
+
+    def _observed_problem(self, state: StateT, said: list[str], acting: str | None) -> Message | None:
+        """The first problem :meth:`observed_problem` names for a legal template whose beginning
+        ``said`` spells out (its observed fields then unreadable), or ``None``."""
+        from companion.games import notation  # not at start-up: replay never reads notation
+
+        for template in self.legal_moves(state):
+            for language in notation.LANGUAGES:
+                for text in self.notation_forms(state, template, language):
+                    form = notation.tokens(text)
+                    player = template.get("player")
+                    shapes = [form] + ([form[len(notation.tokens(player)):]]
+                                       if player is not None and player == acting else [])
+                    for shape in shapes:
+                        if len(said) > len(shape) and notation.prefix_match(said[:len(shape)], shape):
+                            problem = self.observed_problem(state, template, said[len(shape):])
+                            if problem is not None:
+                                return problem
+        return None
 
     def _check_named_player(self, state: StateT, text: str) -> None:
         """Refuse a text whose name (before the colon, ``Zoe: red +1``) is nobody's, listing the players.
@@ -473,6 +502,18 @@ class Game(ABC, Generic[StateT, MoveT]):
                         key = json.dumps(move, sort_keys=True)
                         found[key] = (move, exact or found.get(key, (None, False))[1])
         return found
+
+    def listing_group(self, state: StateT, template: Mapping[str, Any], lang: str) -> str | None:
+        """A heading under which a long list of legal moves gathers ``template`` ("Ada: segment
+        guild-1 guild-1 …": one segment, its many places), so that the console lists the kinds
+        first and the places on request; ``None``: listed on its own line (the default)."""
+        return None
+
+    def effects(self, before: StateT, after: StateT) -> list[Message]:
+        """What a move caused beyond itself, in words the console prints after confirming it (the
+        areas a revealed tile evaluated and who gained what). None by default: most moves show
+        what they did in their own notation."""
+        return []
 
     def may_word(self, move_type: str) -> Message:
         """A move type of :attr:`Turn.may` in words ("place a marker" for ``influence``).

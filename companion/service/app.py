@@ -111,7 +111,7 @@ class Profile:
 
 
 def _colour_code(game: str, colour: str) -> str:
-    """The message code of a game's piece colour (``castelli.colour.blue``)."""
+    """The message code of a game's piece colour (``<game>.colour.blue``; a dash in the name is ``_``)."""
     return f"{game.replace('-', '_')}.colour.{colour}"
 
 

@@ -17,7 +17,9 @@ legal moves in the notation, and a notation field).
 A game may also need a form filled in once before a game can start (a
 flag table, a layout): :func:`setup_form`
 finds it, and the new-game screen shows it in its place, then starts the game
-(with the form's :class:`StartDetails` when it passes them).
+(with the form's :class:`StartDetails` when it passes them). A game whose
+settings are more than simple values brings its own rows for the settings
+screen (:func:`settings_rows`).
 """
 
 from __future__ import annotations
@@ -62,6 +64,8 @@ GAME_BREAKDOWNS: dict[str, str] = {n: p.breakdown for n, p in _PARTS.items() if 
 GAME_SCREENS: dict[str, str] = {name: where for p in _PARTS.values() for name, where in p.screens.items()}
 GAME_NEW_GAME_CHOICES: dict[str, str] = {n: p.new_game_choice for n, p in _PARTS.items()
                                          if p.new_game_choice}
+#: game name -> "module:function" of its own rows on the settings screen (:attr:`UiPart.settings_rows`).
+GAME_SETTINGS_ROWS: dict[str, str] = {n: p.settings_rows for n, p in _PARTS.items() if p.settings_rows}
 
 
 @dataclass(frozen=True)
@@ -110,6 +114,17 @@ def new_game_choice(app: Any, game: str, chosen: Any,
         return None
     found: tuple[Any, dict[str, Any]] | None = maker(app, chosen, choose)
     return found
+
+
+def settings_rows(screen: Any) -> list[Any]:
+    """Every game's own rows for the settings ``screen`` (:data:`GAME_SETTINGS_ROWS`), in the order of
+    :data:`PACKAGES`: the screen adds them once and refreshes them on every redraw, naming no game."""
+    rows: list[Any] = []
+    for game, where in GAME_SETTINGS_ROWS.items():
+        maker = _load(where, game)
+        if maker is not None:
+            rows.append(maker(screen))
+    return rows
 
 
 def _load(where: str | None, game: str) -> Any:

@@ -24,6 +24,12 @@ class UiPart:
     #: ``function(app, chosen, choose)``: a choice the new-game screen offers for this game (a board),
     #: as ``(widget, setup)``, or ``None`` when there is nothing to choose; ``choose(value)`` changes it.
     new_game_choice: str | None = None
+    #: ``function(screen)``: the game's own rows on the settings screen (what its descriptor's simple
+    #: settings cannot say, such as a table of values), or ``None``. It returns a widget that carries
+    #: ``language`` (bound to the screen's), ``fields`` (its typed fields by key, for the screen's
+    #: ``fields``) and ``refresh()``, called on every redraw of the screen; its taps go through
+    #: ``screen.shell`` and end with ``screen.redraw()``, as the screen's own rows do.
+    settings_rows: str | None = None
     #: The game's own screens in the shell (a tool players open from Home or Settings):
     #: screen name -> ``"module:Class"``, built as ``Class(shell, name=name)`` like the shell's own.
     screens: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))

@@ -8,20 +8,22 @@ notation, for moves with something observed at the table (a tile turned over).
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
-from kivy.factory import Factory
+from kivy.properties import BooleanProperty, ColorProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.base import RecordError
 from companion.games.notation import NotationError
 from companion.i18n import current_language, text
 from companion.service.names import initials
-from ui import theme
+from ui import theme, widgets  # noqa: F401  (widgets: the classes the rules name)
 from ui.games import board_class
 from ui.players import table_colours
-from ui.screens import ShellScreen, column, filler, row, show
-from ui.widgets import BarTap, Field, Figure, Tap, Words, badge
+from ui.screens import ShellScreen, load_rules, show
+
+log = logging.getLogger(__name__)
 
 
 def turn_words(session: Any) -> str:
@@ -48,131 +50,135 @@ def player_colours(shell: Any, session: Any) -> dict[str, str | None]:
     return table_colours(shell.table.app, session.game.name, session.players, setup)
 
 
-class CommonBar(BoxLayout):
-    """Undo and Redo always at the left, the turn banner, History and Home at the right."""
+def fitted_width(words: str) -> float:
+    """A bar button's width for ``words``: as wide as they are (never broken inside a word), at least two
+    touch targets, as :class:`~ui.widgets.BarTap` measures them when it is built with its words."""
+    from kivy.core.text import Label as Measure
+
+    measure = Measure(text=words, font_size=theme.FONT_SMALL)
+    measure.refresh()
+    return float(max(theme.TOUCH * 2, measure.texture.size[0] + theme.SPACING * 3))
+
+
+class StandingRow(BoxLayout):
+    """A player's line in the move picker's standings (layout: ``game.kv``); only its score changes."""
+
+    initials = StringProperty("")
+    swatch = ColorProperty(theme.NO_COLOUR)
+    score = StringProperty("")
 
 
 class GameScreen(ShellScreen):
-    """The open game: the common bar and the board (or the move picker)."""
+    """The open game: the common bar and the board (or the move picker). Layout: ``game.kv``.
+
+    The widgets are built once by the rule; a move sets the properties below and calls the board's
+    ``refresh``. The board is built again only when another game is opened (or the language changes:
+    a board may fix its words when it is built); the picker's standings rows are made for the
+    players of the game.
+    """
+
+    #: Whether Undo and Redo may be tapped now.
+    can_undo = BooleanProperty(False)
+    can_redo = BooleanProperty(False)
+    #: The banner's words, and the acting player's initials and colour on its badge.
+    turn_text = StringProperty("")
+    turn_initials = StringProperty("")
+    turn_swatch = ColorProperty(theme.NO_COLOUR)
+    #: The picker's "n moves so far" and the notation field's hint (an example move of the game).
+    moves_so_far = StringProperty("")
+    notation_hint = StringProperty("")
 
     def __init__(self, shell: Any, **kwargs: Any) -> None:
         super().__init__(shell, **kwargs)
+        # the rule's ids are weak references: the widgets taken out now and then (the picker, the badge)
+        # are held here
+        ids = {name: proxy.__self__ for name, proxy in self.ids.items()}
+        self.bar, self.picker = ids["bar"], ids["picker"]
+        self.notation, self.move_list = ids["notation"], ids["moves"]
+        self.undo_button, self.redo_button = ids["undo"], ids["redo"]
+        self.turn_badge_box, self.turn_badge, self.turn_label = (ids["turn_badge_box"], ids["turn_badge"],
+                                                                 ids["turn_label"])
         self.board: Any = None
-        #: The game and language the widgets were built for: the same ones only redraw.
+        #: The picker's standings rows, one per player of the open game (in seating order).
+        self.standing_rows: list[StandingRow] = []
+        #: The game and language the board (or the picker) was set up for: the same ones only refresh.
         self._built_for: tuple[int, str] | None = None
 
-    def redraw(self) -> None:
+    @staticmethod
+    def bar_width(words: str) -> float:
+        """For the rule: a bar button measured again whenever its words change (a language switch)."""
+        return fitted_width(words)
+
+    def refresh(self) -> None:
         live = self.shell.table.live
         if live is None:
             return
         session = live.session
-        if self._built_for == (live.id, current_language()) and self.children:
-            self._redraw_bar(session)
-            if self.board is not None:
-                self.board.refresh()
-            return
-        self._built_for = (live.id, current_language())
-        self.clear_widgets()
-        body = column(padding=0, spacing=0)
-        self.bar = self._bar()
-        body.add_widget(self.bar)
-        board = board_class(session.game.name)
+        if self._built_for != (live.id, self.language):
+            self._built_for = (live.id, self.language)
+            self._set_up(session)
+        self._refresh_bar(session)
+        if self.board is not None:
+            self.board.refresh()
+        else:
+            self._fill_picker(session)
+
+    def _set_up(self, session: Any) -> None:
+        """Another game (or language): its board in place of the picker, or the picker set up for it."""
+        if self.board is not None:
+            self.ids.body.remove_widget(self.board)
         self.board = None
+        board = board_class(session.game.name)
         if board is not None:
             try:
                 self.board = board(table=self.shell.table)
             except Exception:  # a broken board must not stop the game: the picker plays it
-                import logging
-
-                logging.getLogger(__name__).exception("the %s board failed", session.game.name)
+                log.exception("the %s board failed", session.game.name)
+        show(self.picker, self.board is None)
         if self.board is not None:
-            body.add_widget(self.board)
-            self.board.refresh()
-        else:
-            self.picker = self._picker(session)
-            body.add_widget(self.picker)
-        self.add_widget(body)
-        self._redraw_bar(session)
+            self.ids.body.add_widget(self.board)
+            return
+        self._set_up_standings(session)
+        self.notation.text = ""
+        legal = session.game.legal_moves(session.state)
+        self.notation_hint = (text("ui.picker.notation_hint",
+                                   example=session.game.describe(session.state, legal[0], current_language()))
+                              if legal else text("ui.picker.no_move_now"))
 
     # -- the common bar ------------------------------------------------------------
-    def _bar(self) -> BoxLayout:
-        bar = row(height=theme.TOUCH + theme.SPACING * 2, padding=theme.SPACING)
-        self.undo_button = BarTap(text=text("ui.bar.undo"))
-        self.undo_button.bind(on_release=lambda *_: self.shell.command("undo"))
-        self.redo_button = BarTap(text=text("ui.bar.redo"))
-        self.redo_button.bind(on_release=lambda *_: self.shell.command("redo"))
-        self.turn_badge_box = BoxLayout(size_hint_x=None, width=theme.TOUCH)
-        self.turn_badge = badge("", None)  # one badge, its initials and colour set on each turn
-        self.turn_badge_box.add_widget(self.turn_badge)
-        self.turn_label = Words(text="", bold=True)
-        history = BarTap(text=text("ui.bar.history"))
-        history.bind(on_release=lambda *_: self.shell.command("history"))
-        home = BarTap(text=text("ui.bar.home"))
-        home.bind(on_release=lambda *_: self.shell.command("home"))
-        for widget in (self.undo_button, self.redo_button, self.turn_badge_box, self.turn_label, history,
-                       home):
-            bar.add_widget(widget)
-        return bar
-
-    def _redraw_bar(self, session: Any) -> None:
-        self.undo_button.disabled = not session.can_undo
-        self.redo_button.disabled = not session.can_redo
-        self.turn_label.text = turn_words(session)
-        turn = session.game.turn(session.state)
-        acting = turn.acting
+    def _refresh_bar(self, session: Any) -> None:
+        self.can_undo = session.can_undo
+        self.can_redo = session.can_redo
+        self.turn_text = turn_words(session)
+        acting = session.game.turn(session.state).acting
         shown = acting is not None and not session.game.is_finished(session.state)
         if acting is not None and shown:
-            fill = theme.piece_colour(player_colours(self.shell, session)[acting])
-            self.turn_badge.text = initials(session.players)[acting]
-            self.turn_badge.swatch, self.turn_badge.color = fill, theme.text_on(fill)
+            self.turn_swatch = theme.piece_colour(player_colours(self.shell, session)[acting])
+            self.turn_initials = initials(session.players)[acting]
         show(self.turn_badge, shown)
-        if self.board is None and self.children:
-            self._fill_picker(session)
 
     # -- the move picker ----------------------------------------------------------------
-    def _picker(self, session: Any) -> BoxLayout:
-        area = row(size_hint_y=1, height=0, padding=theme.SPACING)
-        self.standings = column(padding=0, size_hint_x=None, width=220)
-        area.add_widget(self.standings)
-        moves = column(padding=0)
-        typing = row()
-        legal = session.game.legal_moves(session.state)
-        hint = (text("ui.picker.notation_hint",
-                     example=session.game.describe(session.state, legal[0], current_language()))
-                if legal else text("ui.picker.no_move_now"))
-        self.notation = Field(hint_text=hint)
-        self.notation.bind(on_text_validate=lambda *_: self.enter_notation())
-        typing.add_widget(self.notation)
-        enter = Tap(text=text("ui.picker.enter"), size_hint_x=None, width=theme.TOUCH * 2.5)
-        enter.bind(on_release=lambda *_: self.enter_notation())
-        typing.add_widget(enter)
-        moves.add_widget(typing)
-        self.move_list = Factory.MoveList()
-        moves.add_widget(self.move_list)
-        area.add_widget(moves)
-        return area
+    def _set_up_standings(self, session: Any) -> None:
+        """One standings row per player (rows of an earlier game reused, only the difference made)."""
+        box = self.ids.standings
+        while len(self.standing_rows) < len(session.players):
+            self.standing_rows.append(StandingRow())
+            box.add_widget(self.standing_rows[-1])
+        while len(self.standing_rows) > len(session.players):
+            box.remove_widget(self.standing_rows.pop())
+        tags = initials(session.players)
+        colours = player_colours(self.shell, session)
+        for line, player in zip(self.standing_rows, session.players, strict=True):
+            line.initials, line.swatch = tags[player], theme.piece_colour(colours[player])
 
     def _fill_picker(self, session: Any) -> None:
-        """The standings and the legal moves; labels are built once per game and only their text changes
-        (a label that is drawn anew costs a text rendering)."""
+        """The scores and the legal moves: only texts change (a label drawn anew costs a text rendering),
+        and the moves are a recycled list."""
         game, state = session.game, session.state
         scores = {s.player: s.score for s in game.outcome(state).standings}
-        if not self.standings.children:
-            tags = initials(session.players)
-            colours = player_colours(self.shell, session)
-            self.scores = {}
-            for player in session.players:
-                line = row()
-                line.add_widget(badge(tags[player], colours[player]))
-                self.scores[player] = Figure(halign="left")
-                line.add_widget(self.scores[player])
-                self.standings.add_widget(line)
-            self.moves_so_far = Words()
-            self.standings.add_widget(self.moves_so_far)
-            self.standings.add_widget(filler())
-        for player, figure in self.scores.items():
-            figure.text = str(scores.get(player, 0))
-        self.moves_so_far.text = text("ui.picker.moves_so_far", count=len(session.log))
+        for line, player in zip(self.standing_rows, session.players, strict=True):
+            line.score = str(scores.get(player, 0))
+        self.moves_so_far = text("ui.picker.moves_so_far", count=len(session.log))
         language = current_language()
         self.move_list.data = [{"text": game.describe(state, template, language), "move": template,
                                 "chooser": self.choose} for template in game.legal_moves(state)]
@@ -212,3 +218,6 @@ class GameScreen(ShellScreen):
             return
         if self.shell.attempt(self.shell.table.propose, move, "touch") is not None:
             self.notation.text = ""
+
+
+load_rules(__file__)

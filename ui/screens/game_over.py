@@ -16,15 +16,17 @@ from typing import Any
 
 from kivy.core.image import Image as CoreImage
 from kivy.graphics.texture import Texture
+from kivy.properties import ColorProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 
 from companion.i18n import text
 from companion.service.app import AppError
 from companion.service.names import initials
 from ui import theme
-from ui.screens import ShellScreen, column, filler, row
+from ui.screens import ShellScreen, load_rules, show
 from ui.screens.game import player_colours
-from ui.widgets import Figure, LongTap, Tap, Words, badge
+from ui.widgets import Tap
 
 #: The QR code's side in px (the spec asks for 200 or more, to scan from across the table).
 QR_SIZE = 232
@@ -72,84 +74,123 @@ def breakdown(summary: Mapping[str, Any], player: str) -> str:
     return ""
 
 
-class GameOverScreen(ShellScreen):
-    """The end of the open game."""
+class FinalStanding(BoxLayout):
+    """A player's line on game over (layout: ``game_over.kv``)."""
 
-    def redraw(self) -> None:
-        self.clear_widgets()
+    rank = StringProperty("")
+    initials = StringProperty("")
+    swatch = ColorProperty(theme.NO_COLOUR)
+    #: The player's name, and under it what the score is made of (and the tie-break figure).
+    words = StringProperty("")
+    score = StringProperty("")
+
+
+class DateStepRow(BoxLayout):
+    """One part of the date stepper (``part``: day, month or year) with its − and + (``game_over.kv``)."""
+
+    screen = ObjectProperty(None, allownone=True)
+    part = StringProperty("")
+    label = StringProperty("")
+    value = StringProperty("")
+
+
+class GameOverScreen(ShellScreen):
+    """The end of the open game. Layout: ``game_over.kv``.
+
+    Built once; a redraw sets the properties below, the standing rows (one per player, only the
+    difference made when another game ends) and which parts of the right column are shown: the date
+    and the QR code, or the date stepper while the date is unsure.
+    """
+
+    winner = StringProperty("")
+    decided = StringProperty("")
+    #: "Played on …" with the date, and the question asked while the date is unsure.
+    played_on = StringProperty("")
+    date_question = StringProperty("")
+    #: Why there is no QR code (the link could not be made).
+    problem = StringProperty("")
+    #: The BG Stats link as a QR code, and its side in px.
+    qr_texture = ObjectProperty(None, allownone=True)
+    qr_size = NumericProperty(QR_SIZE)
+
+    def __init__(self, shell: Any, **kwargs: Any) -> None:
+        super().__init__(shell, **kwargs)
+        #: The QR code's image while it is shown, else ``None``.
+        self.qr: Image | None = None
+        #: The link the QR code was made for (the same link is not encoded again).
+        self.qr_link: str | None = None
+        #: The date the stepper shows, and the game it is for (a new game starts from its own date).
+        self.chosen: date | None = None
+        self.chosen_for: int | None = None
+        self.standing_rows: list[FinalStanding] = []
+        # held: the rule's ids are weak references, and these are taken out while they mean nothing
+        self.parts: dict[str, Any] = {name: proxy.__self__ for name, proxy in self.ids.items()}
+        #: The stepper's buttons by part: (−, +).
+        self.steppers: dict[str, tuple[Tap, Tap]] = {
+            part: (self.parts[part].ids.less, self.parts[part].ids.more) for part in ("day", "month", "year")}
+
+    def refresh(self) -> None:
         table = self.shell.table
         live = table.live
-        if live is None or not live.session.game.is_finished(live.session.state):
+        finished = live is not None and live.session.game.is_finished(live.session.state)
+        show(self.parts["whole"], finished)
+        if live is None or not finished:
             return
         session = live.session
-        game, state = session.game, session.state
-        outcome = game.outcome(state)
-        summary = game.summary(state)
+        outcome = session.game.outcome(session.state)
+        self.winner = winner_words(outcome)
+        self.decided = decided_words(outcome)
+        self._standings(session, outcome)
+        stored = table.app.store.session(live.id)
+        started = stored.started.astimezone().strftime("%Y-%m-%d %H:%M")
+        if stored.date_unsure:
+            self.qr = None
+            self._date_stepper(started)
+            self._show_right(unsure=True, link=False)
+            return
+        self.played_on = text("ui.over.played_on", date=started)
+        try:
+            link = table.app.bgstats_link(live.id)
+        except AppError as error:
+            self.problem = str(error)
+            self.qr = None
+            self._show_right(unsure=False, link=False)
+            return
+        if link != self.qr_link:
+            self.qr_texture, self.qr_link = qr_texture(link), link
+        self.qr = self.parts["qr"]
+        self._show_right(unsure=False, link=True)
+
+    def _standings(self, session: Any, outcome: Any) -> None:
+        """One row per player in the ranking's order (rows of an earlier game reused)."""
+        box = self.parts["standings"]
+        while len(self.standing_rows) < len(outcome.standings):
+            self.standing_rows.append(FinalStanding())
+            box.add_widget(self.standing_rows[-1])
+        while len(self.standing_rows) > len(outcome.standings):
+            box.remove_widget(self.standing_rows.pop())
+        summary = session.game.summary(session.state)
         tags = initials(session.players)
         colours = player_colours(self.shell, session)
-        whole = row(size_hint_y=1, height=0, padding=theme.SPACING)
-        left = column(padding=0, spacing=4)
-        left.add_widget(Figure(text=winner_words(outcome), color=theme.ACCENT, halign="left", valign="middle",
-                               text_size=(530, None)))
-        left.add_widget(Words(text=decided_words(outcome)))
-        for standing in outcome.standings:
-            line = row()
-            line.add_widget(Words(text=text("ui.over.rank", rank=standing.rank), size_hint_x=None, width=40))
-            line.add_widget(badge(tags[standing.player], colours.get(standing.player)))
+        for line, standing in zip(self.standing_rows, outcome.standings, strict=True):
             details = [breakdown(summary, standing.player)]
             if outcome.decided_by not in (None, "score"):
                 details.append(text("ui.over.tiebreak_figure", tiebreak=outcome.tiebreak,
                                     value=standing.tiebreak))
-            shown = "\n".join([standing.player, "; ".join(d for d in details if d)]).strip()
-            line.add_widget(Words(text=shown, line_height=0.95))
-            line.add_widget(Figure(text=str(standing.score), size_hint_x=None, width=70))
-            left.add_widget(line)
-        left.add_widget(filler())
-        buttons = row()
-        for label, action in (("ui.over.rematch", lambda: self.shell.attempt(table.rematch)),
-                              ("ui.bar.history", lambda: self.shell.go("history")),
-                              ("ui.bar.home", lambda: self.shell.go("home"))):
-            button = Tap(text=text(label), accent=label == "ui.over.rematch")
-            button.bind(on_release=lambda _b, act=action: act())
-            buttons.add_widget(button)
-        left.add_widget(buttons)
-        whole.add_widget(left)
-        right = column(padding=0, size_hint_x=None, width=QR_SIZE + theme.SPACING)
-        self.qr = None
-        stored = table.app.store.session(live.id)
-        started = stored.started.astimezone().strftime("%Y-%m-%d %H:%M")
-        if stored.date_unsure:
-            self._ask_for_the_date(right, started)
-            whole.add_widget(right)
-            self.add_widget(whole)
-            return
-        right.add_widget(Words(text=text("ui.over.played_on", date=started), halign="center"))
-        try:
-            link = table.app.bgstats_link(live.id)
-        except AppError as error:
-            right.add_widget(Words(text=str(error)))
-        else:
-            self.qr = Image(texture=qr_texture(link), size_hint=(None, None), size=(QR_SIZE, QR_SIZE),
-                            fit_mode="contain")
-            right.add_widget(self.qr)
-            right.add_widget(Words(text=text("ui.over.scan"), halign="center"))
-        right.add_widget(filler())
-        whole.add_widget(right)
-        self.add_widget(whole)
+            line.rank = text("ui.over.rank", rank=standing.rank)
+            line.initials = tags[standing.player]
+            line.swatch = theme.piece_colour(colours.get(standing.player))
+            line.words = "\n".join([standing.player, "; ".join(d for d in details if d)]).strip()
+            line.score = str(standing.score)
 
-    def _ask_for_the_date(self, right: Any, started: str) -> None:
-        """The clock was not set when the game began: the date the Pi thought, to confirm by a long press,
-        or another one set first with the date stepper (day, month, year; − and +, no keyboard)."""
-        self._date_stepper(right, started)
-        confirm = LongTap(text=text("ui.over.confirm_date_hold"), accent=True)
-        confirm.bind(on_long_press=lambda *_: self.confirm_date())
-        right.add_widget(confirm)
-        right.add_widget(Words(text=text("ui.over.qr_after_date"), halign="center"))
-        right.add_widget(filler())
-
-    #: The date the stepper shows, and the game it is for (a new game starts from its own date).
-    chosen: date | None = None
-    chosen_for: int | None = None
+    def _show_right(self, unsure: bool, link: bool) -> None:
+        """The right column's parts that mean something now."""
+        for name in ("date_question", "day", "month", "year", "confirm", "qr_after_date"):
+            show(self.parts[name], unsure)
+        show(self.parts["played_on"], not unsure)
+        show(self.parts["problem"], not unsure and not link)
+        show(self.parts["qr"], link)
+        show(self.parts["scan"], link)
 
     def _started(self) -> datetime:
         """When the open game started, on the local clock (what the players set the date against)."""
@@ -157,31 +198,21 @@ class GameOverScreen(ShellScreen):
         assert table.live is not None
         return table.app.store.session(table.live.id).started.astimezone()
 
-    def _date_stepper(self, right: Any, started: str) -> None:
-        """The question with the date it asks about (the one the Pi believed, then the one set), and
-        a row of − and + for each of the day, the month and the year."""
+    def _date_stepper(self, started: str) -> None:
+        """The clock was not set when the game began: the question with the date it asks about (the one
+        the Pi believed, then the one set), and − and + for each of the day, the month and the year (no
+        keyboard), over the long press that confirms it."""
         table = self.shell.table
         if table.live is None:
             return
         if self.chosen_for != table.live.id or self.chosen is None:
             self.chosen, self.chosen_for = self._started().date(), table.live.id
-        asked = f"{date_words(self.chosen)} {started[-5:]}"  # the time of day stays as it was
-        right.add_widget(Words(text=text("ui.over.date_unsure", date=asked), halign="center"))
-        #: The stepper's buttons by part: (−, +).
-        self.steppers: dict[str, tuple[Tap, Tap]] = {}
         chosen = self.chosen
+        asked = f"{date_words(chosen)} {started[-5:]}"  # the time of day stays as it was
+        self.date_question = text("ui.over.date_unsure", date=asked)
         for part, shown in (("day", chosen.day), ("month", chosen.month), ("year", chosen.year)):
-            line = row(spacing=theme.SPACING)
-            line.add_widget(Words(text=text(f"appliance.date.{part}"), size_hint_x=None, width=64))
-            less = Tap(text="−", size_hint_x=None, width=theme.TOUCH)
-            less.bind(on_release=lambda _b, p=part: self.step_date(p, -1))
-            more = Tap(text="+", size_hint_x=None, width=theme.TOUCH)
-            more.bind(on_release=lambda _b, p=part: self.step_date(p, +1))
-            line.add_widget(less)
-            line.add_widget(Words(text=str(shown), bold=True, halign="center", size_hint_x=None, width=56))
-            line.add_widget(more)
-            right.add_widget(line)
-            self.steppers[part] = (less, more)
+            self.parts[part].label = text(f"appliance.date.{part}")
+            self.parts[part].value = str(shown)
 
     def step_date(self, part: str, by: int) -> None:
         """One step of the date stepper (a day, a month or a year); the month's last day stays in it."""
@@ -230,3 +261,6 @@ def stepped(day: date, part: str, by: int) -> date:
     if not YEARS[0] <= year <= YEARS[1]:
         return day
     return date(year, month + 1, min(day.day, calendar.monthrange(year, month + 1)[1]))
+
+
+load_rules(__file__)

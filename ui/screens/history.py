@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+
 from companion.games.base import RecordError
 from companion.i18n import current_language, text
 from companion.service.names import initials
 from ui import theme
-from ui.screens import ShellScreen, back_row, column, row, scrolling_list
+from ui.screens import ShellScreen, load_rules, show
 from ui.screens.game import player_colours
-from ui.widgets import LongTap, Tap, Words, badge
+from ui.widgets import Tap
 
 
 def history_lines(session: Any, language: str) -> list[tuple[int, str | None, str]]:
@@ -27,50 +30,85 @@ def history_lines(session: Any, language: str) -> list[tuple[int, str | None, st
             for index, move in enumerate(session.log)]
 
 
+class HistoryRow(BoxLayout):
+    """One stored move in the history (a recycled row, layout: ``history.kv``): tap it to change it."""
+
+    screen = ObjectProperty(None, allownone=True)
+    index = NumericProperty(0)
+    #: Whose move it is (initials and colour of the badge), and whether it is a player's at all.
+    initials = StringProperty("")
+    swatch = ColorProperty(theme.NO_COLOUR)
+    has_player = BooleanProperty(True)
+    words = StringProperty("")
+    #: The entry being amended.
+    accent = BooleanProperty(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.badge = self.ids.badge.__self__  # held: the rule's ids are weak, and the badge goes out at times
+
+    def on_has_player(self, _row: Any, has: bool) -> None:
+        show(self.badge, has)
+
+
+class AmendChoice(Tap):
+    """A move that could stand where the amended one is (a recycled row): tap to see its verdict."""
+
+    screen = ObjectProperty(None, allownone=True)
+    move = ObjectProperty(None, allownone=True)
+
+
 class HistoryScreen(ShellScreen):
-    """The log, and the amend panel for the entry tapped."""
+    """The log, and the amend panel for the entry tapped. Layout: ``history.kv``.
+
+    The log and the panel's choices are recycled lists (only the rows on screen exist, reused as the
+    log changes); the panel is built once and shown while an entry is tapped.
+    """
+
+    #: "History: n moves".
+    title = StringProperty("")
+    #: The amend panel's title, the verdict on the replacement chosen (refused or not), and the words
+    #: of its confirming tap and of the long press that drops the later moves.
+    amend_title = StringProperty("")
+    verdict_text = StringProperty("")
+    refused = BooleanProperty(False)
+    confirm_text = StringProperty("")
+    drop_text = StringProperty("")
 
     def __init__(self, shell: Any, **kwargs: Any) -> None:
         super().__init__(shell, **kwargs)
         self.amending: int | None = None
         self.replacement: Any = None
         self.verdict: Any = None
+        # held: the rule's ids are weak references, and these are taken out while they mean nothing
+        self.parts = {name: proxy.__self__ for name, proxy in self.ids.items()}
 
     def on_pre_enter(self, *args: Any) -> None:
         self.amending = self.replacement = self.verdict = None
         super().on_pre_enter(*args)
 
-    def redraw(self) -> None:
-        self.clear_widgets()
+    def refresh(self) -> None:
         session = self.shell.table.session
         if session is None:
             return
         if self.amending is not None and self.amending >= len(session.log):  # undone meanwhile
             self.amending = self.replacement = self.verdict = None
-        body = column()
-        body.add_widget(back_row(text("ui.common.back_to_game"), self.shell.show_start,
-                                 text("ui.history.title", count=len(session.log)), width=4))
-        area = row(size_hint_y=1, height=0)
-        view, grid = scrolling_list()
+        self.title = text("ui.history.title", count=len(session.log))
         tags = initials(session.players)
         colours = player_colours(self.shell, session)
-        language = current_language()
-        for index, player, words in reversed(history_lines(session, language)):
-            line = row()
-            if player is not None and player in tags:
-                line.add_widget(badge(tags[player], colours.get(player)))
-            entry = Tap(text=text("ui.history.entry", number=index + 1, move=words),
-                        accent=index == self.amending, halign="left")
-            entry.bind(on_release=lambda _b, at=index: self.pick(at))
-            line.add_widget(entry)
-            grid.add_widget(line)
-        if not session.log:
-            grid.add_widget(Words(text=text("ui.history.empty")))
-        area.add_widget(view)
+        entries = []
+        for index, player, words in reversed(history_lines(session, current_language())):
+            mine = player if player is not None and player in tags else None
+            entries.append({"screen": self, "index": index, "has_player": mine is not None,
+                            "initials": tags[mine] if mine is not None else "",
+                            "swatch": theme.piece_colour(colours.get(mine) if mine is not None else None),
+                            "words": text("ui.history.entry", number=index + 1, move=words),
+                            "accent": index == self.amending})
+        self.ids.entries.data = entries
+        show(self.parts["empty"], not session.log)
+        show(self.parts["amend"], self.amending is not None)
         if self.amending is not None:
-            area.add_widget(self._amend_panel(session))
-        body.add_widget(area)
-        self.add_widget(body)
+            self._amend_panel(session, self.amending)
 
     # -- amending ----------------------------------------------------------------------
     def pick(self, index: int) -> None:
@@ -78,16 +116,14 @@ class HistoryScreen(ShellScreen):
         self.replacement = self.verdict = None
         self.redraw()
 
-    def _amend_panel(self, session: Any) -> Any:
-        index = self.amending
-        assert index is not None
+    def _amend_panel(self, session: Any, index: int) -> None:
+        """The moves that could stand at ``index`` and the verdict on the one chosen."""
         game = session.game
         before = session.state_before(index)
         language = current_language()
-        panel = column(padding=0, size_hint_x=None, width=380)
-        panel.add_widget(Words(text=text("ui.amend.title", number=index + 1)))
-        view, grid = scrolling_list()
+        self.amend_title = text("ui.amend.title", number=index + 1)
         current = game.move_to_json(session.log[index])
+        choices = []
         for template in game.legal_moves(before):
             if template == current:
                 continue
@@ -95,27 +131,20 @@ class HistoryScreen(ShellScreen):
                 move = game.parse_move(template)
             except RecordError:
                 continue  # a move with something observed is changed by undoing to it
-            choice = Tap(text=game.describe(before, template, language), size_hint_y=None, height=theme.TOUCH,
-                         accent=move == self.replacement)
-            choice.bind(on_release=lambda _b, chosen=move: self.consider(chosen))
-            grid.add_widget(choice)
-        panel.add_widget(view)
-        if self.verdict is not None:
-            if self.verdict.accepted:
-                panel.add_widget(Words(text=text("ui.amend.fits")))
-                confirm = Tap(text=text("ui.amend.confirm", number=index + 1), accent=True,
-                              size_hint_y=None, height=theme.TOUCH)
-                confirm.bind(on_release=lambda *_: self.confirm())
-                panel.add_widget(confirm)
-            else:
-                panel.add_widget(Words(text=text("ui.amend.refused", reason=self.verdict.reason),
-                                       color=theme.REFUSED))
-                if self.verdict.conflict is not None:
-                    drop = LongTap(text=text("ui.amend.drop_hold", number=self.verdict.conflict + 1),
-                                   size_hint_y=None, height=theme.TOUCH * 1.5)
-                    drop.bind(on_long_press=lambda *_: self.confirm(drop_later=True))
-                    panel.add_widget(drop)
-        return panel
+            choices.append({"screen": self, "move": move, "text": game.describe(before, template, language),
+                            "accent": move == self.replacement})
+        self.ids.choices.data = choices
+        verdict = self.verdict
+        accepted = verdict is not None and verdict.accepted
+        self.refused = verdict is not None and not verdict.accepted
+        self.verdict_text = ("" if verdict is None else text("ui.amend.fits") if accepted
+                             else text("ui.amend.refused", reason=verdict.reason))
+        self.confirm_text = text("ui.amend.confirm", number=index + 1)
+        conflict = verdict.conflict if self.refused else None
+        self.drop_text = "" if conflict is None else text("ui.amend.drop_hold", number=conflict + 1)
+        show(self.parts["verdict"], verdict is not None)
+        show(self.parts["confirm"], accepted)
+        show(self.parts["drop"], conflict is not None)
 
     def consider(self, move: Any) -> None:
         """Show what changing the move to ``move`` would do (nothing changes yet).
@@ -139,3 +168,6 @@ class HistoryScreen(ShellScreen):
         self.amending = self.replacement = self.verdict = None
         self.shell.attempt(action, index, move)
         self.redraw()
+
+
+load_rules(__file__)

@@ -14,16 +14,78 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+
 from companion.games.registry import descriptor, game_names, get_game
 from companion.i18n import text
 from companion.service.names import initials, same_name
 from ui import games, theme
-from ui.screens import ShellScreen, column, filler, row, scrolling_list
-from ui.widgets import Field, Tap, Words, badge
+from ui.screens import ShellScreen, load_rules, show
+from ui.widgets import Tap
+
+
+class GameChoice(Tap):
+    """A game to play, one per registered game (layout: ``new_game.kv``)."""
+
+    screen = ObjectProperty(None, allownone=True)
+    game = StringProperty("")
+    chosen = BooleanProperty(False)
+
+
+class ProfilePick(Tap):
+    """A saved profile: tapped, it joins the table at the next seat; again, it leaves."""
+
+    screen = ObjectProperty(None, allownone=True)
+    player = StringProperty("")
+    seated = BooleanProperty(False)
+
+
+class SeatRow(BoxLayout):
+    """A seated player: badge, seat, colour and "up" (layout: ``new_game.kv``)."""
+
+    screen = ObjectProperty(None, allownone=True)
+    seat = NumericProperty(0)
+    player = StringProperty("")
+    initials = StringProperty("")
+    swatch = ColorProperty(theme.NO_COLOUR)
+    words = StringProperty("")
+    colour_text = StringProperty("")
+    up_text = StringProperty("")
+    #: Whether the game's pieces have colours to step through (else the colour button is not there).
+    colours = BooleanProperty(True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.colour = self.ids.colour.__self__  # held: the rule's ids are weak, and it goes out now and then
+
+    def on_colours(self, _row: Any, colours: bool) -> None:
+        show(self.colour, colours)
+
+
+def kept_as_many(box: Any, kept: list[Any], count: int, make: Any) -> list[Any]:
+    """``count`` widgets in ``box``, reusing those ``kept``: only the difference is made or taken out."""
+    while len(kept) < count:
+        kept.append(make())
+        box.add_widget(kept[-1])
+    while len(kept) > count:
+        box.remove_widget(kept.pop())
+    return kept
 
 
 class NewGameScreen(ShellScreen):
-    """Choose the game, the players in their seats and their colours, then start."""
+    """Choose the game, the players in their seats and their colours, then start. Layout: ``new_game.kv``.
+
+    The buttons and rows are kept and their properties set: a seat taken or left adds or takes out
+    only that row, and a tap changes words and accents. The game's own choice (a board) is the game's
+    widget, asked for again only when the game or the choice changes.
+    """
+
+    #: "Seating (n)", the start button's words and whether it may be tapped, the players allowed.
+    seating = StringProperty("")
+    start_text = StringProperty("")
+    can_start = BooleanProperty(False)
+    players_range = StringProperty("")
 
     def __init__(self, shell: Any, **kwargs: Any) -> None:
         super().__init__(shell, **kwargs)
@@ -35,81 +97,87 @@ class NewGameScreen(ShellScreen):
         self.choice_setup: dict[str, Any] = {}
         #: The game's setup form while it is shown (see :meth:`start`), else ``None``.
         self.form: Any = None
+        # held: the rule's ids are weak references, and these are taken out now and then
+        self.parts: dict[str, Any] = {name: proxy.__self__ for name, proxy in self.ids.items()}
+        self.name_field = self.parts["name_field"]
+        self.game_choices: list[GameChoice] = []
+        self.profile_picks: list[ProfilePick] = []
+        self.seat_rows: list[SeatRow] = []
+        #: The game's own choice widget now shown, and what it was asked for with (game, choice).
+        self.offered: Any = None
+        self.offered_for: tuple[str, Any] | None = None
 
-    def redraw(self) -> None:
-        self.clear_widgets()
+    def on_pre_enter(self, *args: Any) -> None:
+        self.name_field.text = ""
+        self.offered_for = None  # the boards may have changed meanwhile (the board editor)
+        super().on_pre_enter(*args)
+
+    def refresh(self) -> None:
+        self._show_form()
         if self.form is not None:
-            self._show_form()
             return
-        body = column()
-        top = self.home_row()
-        for name in game_names():
-            choice = Tap(text=get_game(name).title, accent=name == self.game)
-            choice.bind(on_release=lambda _b, game=name: self.choose_game(game))
-            top.add_widget(choice)
-        body.add_widget(top)
+        self._games()
+        self._profiles()
+        self._seats()
+        self._offered()
+        engine = get_game(self.game)
+        self.start_text = text("ui.new.start", game=engine.title)
+        self.can_start = engine.min_players <= len(self.seated) <= engine.max_players
+        self.players_range = text("ui.new.players_range", low=engine.min_players, high=engine.max_players)
 
-        middle = row(size_hint_y=1, height=0)
-        profiles = column(padding=0)
-        profiles.add_widget(Words(text=text("ui.new.profiles")))
-        view, grid = scrolling_list(columns=2)
-        for profile in self.shell.table.app.profiles():
-            pick = Tap(text=profile.name, accent=profile.name in self.seated, size_hint_y=None,
-                       height=theme.TOUCH)
-            pick.bind(on_release=lambda _b, name=profile.name: self.toggle(name))
-            grid.add_widget(pick)
-        profiles.add_widget(view)
-        adding = row()
-        self.name_field = Field(hint_text=text("ui.new.name_hint"))
-        self.name_field.bind(on_text_validate=lambda *_: self.add_player())
-        adding.add_widget(self.name_field)
-        add = Tap(text=text("ui.new.add"), size_hint_x=None, width=theme.TOUCH * 2.5)
-        add.bind(on_release=lambda *_: self.add_player())
-        adding.add_widget(add)
-        profiles.add_widget(adding)
-        middle.add_widget(profiles)
+    def _games(self) -> None:
+        names = list(game_names())
+        kept_as_many(self.parts["top"], self.game_choices, len(names), lambda: GameChoice(screen=self))
+        for choice, name in zip(self.game_choices, names, strict=True):
+            choice.game, choice.text, choice.chosen = name, get_game(name).title, name == self.game
 
-        seats = column(padding=0)
-        seats.add_widget(Words(text=text("ui.new.seating", count=len(self.seated))))
+    def _profiles(self) -> None:
+        names = [profile.name for profile in self.shell.table.app.profiles()]
+        kept_as_many(self.parts["profiles"], self.profile_picks, len(names), lambda: ProfilePick(screen=self))
+        for pick, name in zip(self.profile_picks, names, strict=True):
+            pick.player, pick.text, pick.seated = name, name, name in self.seated
+
+    def _seats(self) -> None:
+        self.seating = text("ui.new.seating", count=len(self.seated))
+        kept_as_many(self.parts["seat_rows"], self.seat_rows, len(self.seated), lambda: SeatRow(screen=self))
+        show(self.parts["seat_rows"], bool(self.seated))
         tags = initials(self.seated)
         shown = self.shown_colours()
-        allowed = descriptor(self.game).piece_colours
-        for seat, name in enumerate(self.seated):
-            line = row()
-            line.add_widget(badge(tags[name], shown[name]))
-            line.add_widget(Words(text=text("ui.new.seat", seat=seat + 1, player=name)))
-            if allowed:
-                colour = self.colours.get(name)
-                step = Tap(text=text(f"ui.colour.{colour}") if colour else text("ui.new.colour"),
-                           size_hint_x=None, width=theme.TOUCH * 2.5)
-                step.bind(on_release=lambda _b, player=name: self.next_colour(player))
-                line.add_widget(step)
-            up = Tap(text=text("ui.new.up"), size_hint_x=None, width=theme.TOUCH * 1.5, disabled=seat == 0)
-            up.bind(on_release=lambda _b, at=seat: self.move_up(at))
-            line.add_widget(up)
-            seats.add_widget(line)
+        allowed = bool(descriptor(self.game).piece_colours)
+        for seat, (line, name) in enumerate(zip(self.seat_rows, self.seated, strict=True)):
+            colour = self.colours.get(name)
+            line.seat, line.player, line.initials = seat, name, tags[name]
+            line.swatch = theme.piece_colour(shown[name])
+            line.words = text("ui.new.seat", seat=seat + 1, player=name)
+            line.colours = allowed
+            line.colour_text = text(f"ui.colour.{colour}") if colour else text("ui.new.colour")
+            line.up_text = text("ui.new.up")
+
+    def _offered(self) -> None:
+        """The game's own choice (a board) above the start button, asked for when the game or the choice
+        changed (the game's part makes its widget)."""
+        if self.offered_for == (self.game, self.choice):
+            return
+        self.offered_for = (self.game, self.choice)
+        seats = self.parts["seats"]
+        if self.offered is not None:
+            seats.remove_widget(self.offered)
         offered = games.new_game_choice(self.shell.table.app, self.game, self.choice, self.make_choice)
-        self.choice_setup = {} if offered is None else offered[1]
-        if offered is not None:
-            seats.add_widget(offered[0])
-        seats.add_widget(filler())
-        engine = get_game(self.game)
-        start = Tap(text=text("ui.new.start", game=engine.title), accent=True,
-                    disabled=not engine.min_players <= len(self.seated) <= engine.max_players,
-                    size_hint_y=None, height=theme.TOUCH)
-        start.bind(on_release=lambda *_: self.start())
-        seats.add_widget(start)
-        seats.add_widget(Words(text=text("ui.new.players_range", low=engine.min_players,
-                                         high=engine.max_players)))
-        middle.add_widget(seats)
-        body.add_widget(middle)
-        self.add_widget(body)
+        self.offered, self.choice_setup = (None, {}) if offered is None else offered
+        if self.offered is not None:
+            seats.add_widget(self.offered, index=seats.children.index(self.parts["filler"]) + 1)
 
     def _show_form(self) -> None:
-        """The game's setup form (its "back" returns to the choices; nothing is kept until confirmed)."""
-        if self.form.parent is not None:
-            self.form.parent.remove_widget(self.form)
-        self.add_widget(self.form)
+        """The game's setup form in place of the choices (its "back" returns to them; nothing is kept
+        until confirmed)."""
+        for child in [c for c in self.children if c is not self.parts["body"]]:
+            if child is not self.form:
+                self.remove_widget(child)
+        show(self.parts["body"], self.form is None)
+        if self.form is not None and self.form.parent is not self:
+            if self.form.parent is not None:
+                self.form.parent.remove_widget(self.form)
+            self.add_widget(self.form)
 
     def close_form(self) -> None:
         self.form = None
@@ -149,6 +217,7 @@ class NewGameScreen(ShellScreen):
             if profile is None:
                 return
             name = profile.name
+        self.name_field.text = ""  # the name is a player now: the field is ready for the next one
         if name not in self.seated:
             self.toggle(name)
         else:
@@ -212,3 +281,6 @@ class NewGameScreen(ShellScreen):
             details["options"] = dict(confirmed.options)
             details["setup"] = {**details.get("setup", {}), **confirmed.setup}
         self.shell.attempt(self.shell.table.start, self.game, list(self.seated), **details)
+
+
+load_rules(__file__)

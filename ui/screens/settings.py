@@ -1,14 +1,18 @@
 """Settings, kept in the store: language (every screen redraws), the OLED's brightness and timeout,
-the backlight's timeout, the table's name, backups kept, each game's BoardGameGeek id, the 2-player
-Campanile flag table, the player profiles, and switching the appliance off (long presses).
+the backlight's timeout, the table's name, backups kept, each game's BoardGameGeek id, each game's
+own rows, the player profiles, and switching the appliance off (long presses).
 
 The rows of the simple settings come from the settings table
 (:data:`companion.service.settings.SETTINGS`): one row per setting, in the
 table's order, with its limits and type from there. Numbers change by steps
 with − and + (no keyboard needed); texts are typed and kept with a tap. Each
 change is checked by the service; a refusal names the setting and changes
-nothing. The layout is ``settings.kv``; the rows are built once and updated
-from the store on every redraw.
+nothing. A game whose settings are more than simple values (a table of
+them) brings its own rows through its touchscreen part
+(:attr:`ui.games.part.UiPart.settings_rows`): the screen adds them once and
+refreshes them with its own, and names no game. The layout is
+``settings.kv``; the rows are built once and updated from the store on every
+redraw.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.registry import GAMES, descriptors, get_game
@@ -30,6 +34,7 @@ from companion.service.settings import (
 )
 from companion.storage import stick
 from companion.system import power
+from ui.games import settings_rows
 from ui.screens import ShellScreen, load_rules
 from ui.widgets import LongTap, Tap
 
@@ -63,24 +68,6 @@ def setting_label(key: str) -> str:
     return key
 
 
-def flags_text(flags: list[list[int]]) -> str:
-    """A flag table row as typed: flags by commas, values by spaces ("3 1, 2, 1")."""
-    return ", ".join(" ".join(str(v) for v in flag) for flag in flags)
-
-
-def read_flags(typed: str) -> list[list[int]] | str:
-    """What :func:`flags_text` writes, read back; a string is the value that is not a number."""
-    flags: list[list[int]] = []
-    for part in typed.split(","):
-        values = []
-        for word in part.split():
-            if not word.lstrip("-").isdigit():
-                return word
-            values.append(int(word))
-        flags.append(values)
-    return flags
-
-
 #: The power actions, each a long press (pulling the plug must not be the only way): action -> label code.
 POWER_HOLDS: dict[power.PowerAction, str] = {
     power.PowerAction.POWER_OFF: "ui.settings.power_off_hold",
@@ -110,14 +97,6 @@ class TextSettingRow(SettingRow):
 
     key = StringProperty("")
     label = StringProperty("")
-    field = ObjectProperty(None, allownone=True)
-
-
-class FlagsRow(SettingRow):
-    """One part of the 2-player Campanile flag table ("intermezzo", "finito"), typed as :func:`flags_text`
-    writes it."""
-
-    part = StringProperty("")
     field = ObjectProperty(None, allownone=True)
 
 
@@ -156,17 +135,17 @@ class SettingsScreen(ShellScreen):
 
     #: What the last backup to the stick said (shown under its button until the screen is left).
     stick_said = StringProperty("")
-    #: Whether the players confirmed a 2-player flag table (then it can be forgotten).
-    flags_confirmed = BooleanProperty(False)
 
     def __init__(self, shell: Any, **kwargs: Any) -> None:
         super().__init__(shell, **kwargs)
-        #: The fields typed in, by setting key ("flags.intermezzo", "flags.finito", "profile" too).
+        #: The fields typed in, by setting key (the games' own rows' keys and "profile" too).
         self.fields: dict[str, Any] = {}
         self.steppers: dict[str, StepperRow] = {}
         self.texts: dict[str, TextSettingRow] = {}
         self.choices: list[LanguageChoice] = []
         self.profile_rows: list[ProfileRow] = []
+        #: Each game's own rows (:func:`ui.games.settings_rows`), refreshed with the screen.
+        self.game_rows: list[Any] = []
         self.page: SettingsPage | None = None
 
     def _build(self) -> SettingsPage:
@@ -185,8 +164,11 @@ class SettingsScreen(ShellScreen):
                 typed = self._row(TextSettingRow, ids.texts, key=key)
                 self.texts[key] = typed
                 self.fields[key] = typed.field
-        self.fields["flags.intermezzo"] = ids.intermezzo.field
-        self.fields["flags.finito"] = ids.finito.field
+        for rows in settings_rows(self):
+            self.bind(language=rows.setter("language"))
+            ids.games.add_widget(rows)
+            self.game_rows.append(rows)
+            self.fields.update(rows.fields)
         self.fields["profile"] = ids.profile
         for action, label in POWER_HOLDS.items():
             self._row(PowerHold, ids.power, action=action, label=label)
@@ -212,10 +194,8 @@ class SettingsScreen(ShellScreen):
         for key, typed in self.texts.items():
             typed.label = setting_label(key)
             typed.field.text = str(values[key])
-        confirmed = app.flag_table()
-        self.flags_confirmed = confirmed is not None
-        for part in ("intermezzo", "finito"):
-            self.fields[f"flags.{part}"].text = flags_text(confirmed[part]) if confirmed else ""
+        for rows in self.game_rows:
+            rows.refresh()
         self._refresh_profiles([profile.name for profile in app.profiles()])
 
     def _refresh_profiles(self, names: list[str]) -> None:
@@ -266,21 +246,6 @@ class SettingsScreen(ShellScreen):
             value = int(typed)
         if self.shell.attempt(self.shell.table.app.change_setting, key, value) is not None:
             self.redraw()
-
-    def confirm_flags(self) -> None:
-        table: dict[str, Any] = {}
-        for part in ("intermezzo", "finito"):
-            read = read_flags(self.fields[f"flags.{part}"].text)
-            if isinstance(read, str):
-                self.shell.refuse(text("ui.settings.flags_not_number", part=part, value=read))
-                return
-            table[part] = read
-        if self.shell.attempt(self.shell.table.app.confirm_flag_table, table) is not None:
-            self.redraw()
-
-    def forget_flags(self) -> None:
-        self.shell.attempt(self.shell.table.app.forget_flag_table)
-        self.redraw()
 
     def add_profile(self) -> None:
         if self.shell.attempt(self.shell.table.app.add_profile, self.fields["profile"].text) is not None:

@@ -25,6 +25,9 @@ from companion.service.records import final_state, load_record
 
 #: ``module:function`` of each snapshot writer: ``writer(record, state, out_dir) -> [paths written]``.
 SNAPSHOT_WRITERS: list[str] = ["hardware.snapshot:write_oled"]
+#: How long ``hardware test`` runs where the buttons are simulated (a laptop): nobody can press
+#: them, so it shows the OLED pattern, asks the panels and ends.
+SIMULATED_SECONDS = 10.0
 #: The touchscreen's writer, used where the ``ui`` extra (Kivy) is installed.
 TOUCHSCREEN_WRITER = "ui.snapshot:write_for_snapshot"
 
@@ -81,9 +84,13 @@ def run_test(args: argparse.Namespace) -> int:
         test = HardwareTest(config, lambda line: print(line, flush=True))
     except BackendError as error:
         raise UserError(str(error)) from None
+    seconds = args.seconds
+    if test.buttons != "real":  # nothing here can be pressed: say so, and do not wait for ever
+        seconds = SIMULATED_SECONDS if seconds is None else seconds
+        print(text("hardware.test.simulated", seconds=seconds), flush=True)
     try:
         test.start()
-        stop.wait(args.seconds)
+        stop.wait(seconds)
     except KeyboardInterrupt:
         pass
     finally:

@@ -1,4 +1,4 @@
-"""``companion replay FILE [--json]``: the contract of shared/spec/records.md."""
+"""``companion replay FILE [--json]``: the contract of docs/records.md."""
 
 from __future__ import annotations
 

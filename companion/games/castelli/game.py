@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.games.base import Game, Outcome, RecordError, Turn, rank_players, turn_from
-from companion.games.castelli import tables
+from companion.games.castelli import tables, words
 from companion.games.castelli.board import Board, board_to_json, load_layout, validate_board
 from companion.games.castelli.legal import legal_moves
 from companion.games.castelli.moves import Move, move_to_json, parse_move
@@ -113,6 +113,11 @@ def explained(item: Any) -> Explanation:
     return explanation_json(item.area, item.kind, item.explanation)
 
 
+def _added(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[Any, ...]:
+    """What ``after`` has beyond ``before`` (none when it is not an extension of it: an undo)."""
+    return after[len(before):] if after[:len(before)] == before else ()
+
+
 def in_progress(state: State) -> tuple[str | None, str | None]:
     """``(player, next)``: whose turn is in progress and who starts the next (both ``None`` at the end)."""
     if state.finished:
@@ -145,6 +150,13 @@ class Castelli(Game[State, Move]):
 
     def may_word(self, move_type: str) -> Message:
         return MAY_WORDS.get(move_type) or super().may_word(move_type)
+
+    def effects(self, before: State, after: State) -> list[Message]:
+        """Each area a reveal (or a build) evaluated: its kind, who led and who gained what; and
+        each area that gave nothing, with why."""
+        added = (*_added(before.evaluations, after.evaluations), *_added(before.notes, after.notes))
+        return [msg("castelli.effect.area", kind=words.kind(item.kind), explanation=item.explanation)
+                for item in added]
 
     def start(self, players: Sequence[str], options: Mapping[str, Any],
               setup: Mapping[str, Any]) -> State:
@@ -184,6 +196,11 @@ class Castelli(Game[State, Move]):
         from companion.games.castelli import notation  # not at start-up: replay never uses it
 
         return notation.describe(state, move, lang)
+
+    def observed_problem(self, state: State, template: Mapping[str, Any], said: list[str]) -> Message | None:
+        from companion.games.castelli import notation  # not at start-up: replay never uses it
+
+        return notation.observed_problem(template, said)
 
     def read_observed(self, state: State, template: Mapping[str, Any],
                       said: list[str]) -> dict[str, Any] | None:

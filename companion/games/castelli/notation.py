@@ -14,6 +14,7 @@ from typing import Any
 
 from companion.games.castelli import tables
 from companion.games.castelli.state import State
+from companion.games.messages import Message, msg
 from companion.games.notation import Vocabulary, after_word, mentioned, number, reading, word
 
 WORDS: Vocabulary = {
@@ -103,6 +104,41 @@ def read_observed(state: State, template: Mapping[str, Any], said: list[str]) ->
     if shields is None or silver not in tables.TILE_SILVER:
         return None
     return {**template, "shields": shields, "silver": silver}
+
+
+def observed_problem(template: Mapping[str, Any], said: list[str]) -> Message | None:
+    """Which part of a reveal's shields and silver cannot be read, in words, or ``None``."""
+    if template["type"] != "reveal":
+        return None
+    rest = list(said)
+    if len(rest) >= 2 and reading(WORDS, rest[-2], ("silver",)):
+        if not rest[-1].isdigit() or int(rest[-1]) not in tables.TILE_SILVER:
+            return msg("castelli.observed.silver", said=rest[-1],
+                       values=", ".join(str(v) for v in tables.TILE_SILVER))
+        rest = rest[:-2]
+    if len(rest) != 12:
+        return msg("castelli.observed.count", count=len(rest))
+    return _shield_problem(rest)
+
+
+def _shield_problem(said: list[str]) -> Message | None:
+    """The first side, colour or value of four ``side colour value`` triples that is wrong."""
+    sides: set[str] = set()
+    colours: set[str] = set()
+    for at in range(0, 12, 3):
+        side = next((s for s in tables.SIDES for lang in ("en", "hu")
+                     if word(WORDS, s, lang).casefold() == said[at]), None)
+        if side is None or side in sides:
+            return msg("castelli.observed.side", said=said[at].capitalize())
+        colour = reading(WORDS, said[at + 1], tables.COLORS)
+        if colour is None or colour in colours:
+            return msg("castelli.observed.colour", said=said[at + 1], side=said[at].capitalize())
+        raw = said[at + 2]
+        if not (raw.isdigit() and int(raw) in tables.SHIELD_VALUES) and not reading(WORDS, raw, ("card",)):
+            return msg("castelli.observed.value", said=raw, side=said[at].capitalize())
+        sides.add(side)
+        colours.add(colour)
+    return None
 
 
 def read_shields(said: list[str]) -> dict[str, list[Any]] | None:

@@ -3,7 +3,7 @@
 The engine keeps the board of hexagonal segments, the tokens and towers, and
 checks each move against the rulebook or the author's clarifications (option
 ``rules``) with groups of four or the continuous-string variant (option
-``variant``), as fixed by ``shared/spec/records.md``.
+``variant``), as fixed by ``docs/records.md``.
 """
 
 from __future__ import annotations

@@ -73,6 +73,15 @@ class SanGimignano(Game[State, moves.Move]):
 
         return notation.shapes(state.players, state.guilds, said)
 
+    def listing_group(self, state: State, template: Mapping[str, Any], lang: str) -> str | None:
+        """A segment's places gather under the segment (its edges from the rotation that reads
+        first), so the console lists a few segments rather than every place of each."""
+        if template["type"] != "segment":
+            return None
+        from companion.games.san_gimignano import notation  # not at start-up: replay never uses it
+
+        return notation.segment_heading(template, lang)
+
     def describe(self, state: State, move: Mapping[str, Any], lang: str = "en") -> str:
         from companion.games.san_gimignano import notation  # not at start-up: replay never uses it
 

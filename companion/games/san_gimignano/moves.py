@@ -1,7 +1,7 @@
 """The four moves of a San Gimignano record, and their JSON form.
 
 Each move is a small frozen dataclass that maps one to one to the record
-JSON of ``shared/spec/records.md``; parsing checks structure only (field
+JSON of ``docs/records.md``; parsing checks structure only (field
 names and types, the outline of a segment), legality is the engine's job.
 """
 

@@ -41,6 +41,14 @@ def describe(move: Mapping[str, Any], lang: str) -> str:
     return f"{who}{word(WORDS, 'pass', lang)}"
 
 
+def segment_heading(move: Mapping[str, Any], lang: str) -> str:
+    """``Ada: segment guild-1 guild-1 guild-2 …``: the segment whatever its place and turn (its
+    edges rotated to the order that sorts first)."""
+    edges = list(move["edges"])
+    turned = min(tuple(edges[i:] + edges[:i]) for i in range(len(edges)))
+    return f"{move['player']}: {word(WORDS, 'segment', lang)} {' '.join(turned)}"
+
+
 def shapes(players: Sequence[str], guilds: Sequence[str], said: list[str]) -> Iterator[dict[str, Any]]:
     """Every well-formed move ``said`` could mean, legal or not, for the notation's refusals.
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from companion.cli.main import main
+from tests.conftest import EXAMPLES
 
-EXAMPLES = Path("/work/shared/examples")
 COMPANION = Path(sys.executable).with_name("companion")
 
 

@@ -1,4 +1,4 @@
-"""The rulebook's worked examples (shared/rules/campanile.txt), as unit tests and as full records."""
+"""The rulebook's worked examples (Campanile's rulebook), as unit tests and as full records."""
 
 from __future__ import annotations
 

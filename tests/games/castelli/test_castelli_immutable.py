@@ -12,7 +12,6 @@ import copy
 import dataclasses
 import json
 import random
-from pathlib import Path
 
 import pytest
 from castelli_testkit import GAME, rv, start
@@ -22,10 +21,11 @@ from hypothesis import strategies as st
 from companion.games.base import IllegalMove
 from companion.games.castelli.state import State
 from companion.service.records import parse_record, replay
+from tests.conftest import EXAMPLES
 from tests.contract_kit import fill
 from tests.contract_kit import start as start_random_game
 
-EXAMPLE = Path("/work/shared/examples/castelli.json")
+EXAMPLE = EXAMPLES / "castelli.json"
 
 
 def assert_every_legal_move_leaves(state: State, rnd: random.Random) -> int:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 
 import pytest
 from castelli_testkit import GAME, PLAYGROUND
@@ -15,10 +14,11 @@ from companion.games.castelli import layout_names, load_layout, validate_board
 from companion.games.castelli.board import board_to_json
 from companion.i18n import render
 from companion.service.records import final_state, parse_record, record_json
+from tests.conftest import EXAMPLES
 from tests.refusals import assert_message, rejects_record
 
-EXAMPLE = Path("/work/shared/examples/castelli.json")
-EXPECTED = Path("/work/shared/examples/castelli.expected.json")
+EXAMPLE = EXAMPLES / "castelli.json"
+EXPECTED = EXAMPLES / "castelli.expected.json"
 
 
 def example():

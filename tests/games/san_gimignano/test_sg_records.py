@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 
 import pytest
 
@@ -13,9 +12,9 @@ from companion.games.base import RecordError
 from companion.games.registry import get_game
 from companion.games.san_gimignano.geometry import space_name
 from companion.service.records import ReplayError, final_state, parse_record, record_json
+from tests.conftest import EXAMPLES
 from tests.refusals import rejects_record
 
-EXAMPLES = Path("/work/shared/examples")
 G1, G2, G3, G4 = "guild-1", "guild-2", "guild-3", "guild-4"
 
 

@@ -11,7 +11,12 @@ too, so that the engine's refusal says why (the shell shows it from the
 table's ``refused`` event; the board flashes the widget and nothing changes).
 
 The shell builds ``CampanileBoard(table=table)`` and calls :meth:`refresh`
-on every table event; the board never subscribes on its own.
+on every table event; the board never subscribes on its own. The layout is
+the rules in ``campanile.kv``; what a game has as many of as it has towers,
+players or display cards is made once, when the board is, and a refresh only
+sets properties (a stack adds a group row the first time it grows that tall;
+the row under the scores moves its buttons in and out as it changes from the
+display's cards to the refill question), so a tap costs no new widgets.
 """
 
 from __future__ import annotations
@@ -20,67 +25,49 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
-from kivy.uix.widget import Widget
 
 from companion.games.base import IllegalMove
 from companion.games.campanile.state import CampanileState
+from companion.games.campanile.tables import DISPLAY_SIZE
 from companion.games.campanile.views import Targets, markers_left, standings, targets
 from companion.i18n import current_language
 from companion.i18n import text as say
 from companion.service.table import Table
-from ui.games.campanile.widgets import HoldButton, PieceBadge, TapButton, TowerHead, tower_colour
+from ui.games.campanile.widgets import HoldButton, PieceBadge, TapButton, TowerHead, arrange, tower_colour
 from ui.games.campanile.words import flag_text, tower_name
 from ui.players import initials, table_colours
-from ui.theme import (
-    FONT_LARGE,
-    FONT_SMALL,
-    SPACING,
-    TEXT,
-    TEXT_QUIET,
-    TOUCH,
-    piece_colour,
-    text_on,
-)
+from ui.theme import TEXT, piece_colour, text_on
 
 STORIES = (1, 2, 3)
 
 
 class TowerColumn(BoxLayout):
-    """One tower: its name and height (the marker target), rank and flag, stack, and the three builds."""
+    """One tower: its name and height (the marker target), rank and flag, stack, and the three builds.
 
-    def __init__(self, board: CampanileBoard, tower: str, **kwargs: Any) -> None:
-        super().__init__(orientation="vertical", spacing=4, **kwargs)
-        self.board = board
-        self.tower = tower
-        self.head = TowerHead(size_hint_y=None, height=80, band=list(tower_colour(tower)))
-        self.head.bind(on_release=lambda _w: board.tap_marker(tower, self.head))
-        self.flag = Label(font_size=FONT_SMALL, size_hint_y=None, height=26, color=TEXT_QUIET)
-        lower = BoxLayout(orientation="horizontal", spacing=4)
-        self.stack = BoxLayout(orientation="vertical", spacing=4, size_hint_x=1)
-        self.builds: dict[int, TapButton] = {}
-        buttons = BoxLayout(orientation="vertical", spacing=SPACING, size_hint=(None, None),
-                            width=TOUCH, height=3 * TOUCH + 2 * SPACING)
-        for stories in STORIES:
-            button = TapButton(text=f"+{stories}", font_size=FONT_SMALL + 4, bold=True,
-                               size_hint=(None, None), size=(TOUCH, TOUCH))
-            button.bind(on_release=lambda w, n=stories: board.tap_build(tower, n, w))
-            buttons.add_widget(button)
-            self.builds[stories] = button
-        right = BoxLayout(orientation="vertical", size_hint_x=None, width=TOUCH)
-        right.add_widget(buttons)
-        right.add_widget(Widget())
-        lower.add_widget(self.stack)
-        lower.add_widget(right)
-        self.add_widget(self.head)
-        self.add_widget(self.flag)
-        self.add_widget(lower)
+    Its layout is the rule in ``campanile.kv``; :meth:`show` sets what changes. The stack keeps the
+    group rows it has made and only adds or takes off the difference, before its spacer.
+    """
+
+    board = ObjectProperty(None, allownone=True)
+    tower = StringProperty("")
+    #: The tower style's colour, along the top of its head.
+    band = ListProperty([0, 0, 0, 0])
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        ids = self.ids
+        self.head: TowerHead = ids.head.__self__
+        self.flag: Label = ids.flag.__self__
+        self.stack: BoxLayout = ids.stack.__self__
+        self.builds: dict[int, TapButton] = {stories: ids[f"build{stories}"].__self__ for stories in STORIES}
         self._shown_stack: tuple[Any, ...] | None = None
         #: Group rows made so far, reused from one refresh to the next (making widgets is what costs).
         self._rows: list[GroupRow] = []
-        self._spacer = Widget()
+        self._placed = 0
 
     def show(self, state: CampanileState, index: int, rank: int, flag: tuple[int, ...] | None,
              found: Targets, marker_live: bool) -> None:
@@ -99,67 +86,77 @@ class TowerColumn(BoxLayout):
         stack = tuple((g.player, g.markers) for g in state.stacks[index])
         if stack != self._shown_stack:
             self._shown_stack = stack
-            while len(self._rows) < len(stack):
-                self._rows.append(GroupRow())
+            self._place(len(stack))
             for row, (player, markers) in zip(self._rows, stack, strict=False):
                 row.show(self.board, player, markers)
-            if len(self.stack.children) != len(stack) + 1:
-                self.stack.clear_widgets()
-                for row in self._rows[:len(stack)]:
-                    self.stack.add_widget(row)
-                self.stack.add_widget(self._spacer)
+
+    def _place(self, count: int) -> None:
+        """``count`` group rows in the stack, base first, above the spacer: only the difference is added
+        (a row made once, when a stack is taller than it ever was) or taken off."""
+        while len(self._rows) < count:
+            self._rows.append(GroupRow())
+        while self._placed < count:
+            self.stack.add_widget(self._rows[self._placed], index=1)  # before the spacer (children[0])
+            self._placed += 1
+        while self._placed > count:
+            self._placed -= 1
+            self.stack.remove_widget(self._rows[self._placed])
 
 
 class GroupRow(BoxLayout):
     """One player's group under a tower: initials on the marker colour, then the markers, base first."""
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(orientation="horizontal", spacing=4, size_hint_y=None, height=28, **kwargs)
-        self.badge = PieceBadge()
-        self.values = Label(font_size=FONT_SMALL, color=TEXT, halign="left", valign="middle")
-        self.values.bind(size=lambda w, s: setattr(w, "text_size", s))
-        self.add_widget(self.badge)
-        self.add_widget(self.values)
+    initials = StringProperty("")
+    fill = ListProperty([0, 0, 0, 1])
+    ink = ListProperty(list(TEXT))
+    values = StringProperty("")
 
     def show(self, board: CampanileBoard, player: str, markers: tuple[int, ...]) -> None:
         fill = piece_colour(board.colours[player])
-        self.badge.text = board.initials[player]
-        self.badge.fill = list(fill)
-        self.badge.ink = list(text_on(fill))
-        self.values.text = "·".join(str(m) for m in markers)
+        self.initials = board.initials[player]
+        self.fill = list(fill)
+        self.ink = list(text_on(fill))
+        self.values = "·".join(str(m) for m in markers)
 
 
-class PlayerCell(BoxLayout):
+class PlayerScore(BoxLayout):
     """A player's initials, score (large) and markers left, ringed while it is their turn."""
 
-    def __init__(self, player: str, short: str, colour: str | None, **kwargs: Any) -> None:
-        super().__init__(orientation="vertical", spacing=0, **kwargs)
-        top = BoxLayout(orientation="horizontal", spacing=6)
+    player = StringProperty("")
+    initials = StringProperty("")
+    fill = ListProperty([0, 0, 0, 1])
+    ink = ListProperty(list(TEXT))
+    score_text = StringProperty("")
+    markers_text = StringProperty("")
+    acting = BooleanProperty(False)
+
+    def __init__(self, colour: str | None = None, **kwargs: Any) -> None:
         fill = piece_colour(colour)
-        self.badge = PieceBadge(text=short, fill=list(fill), ink=list(text_on(fill)),
-                                pos_hint={"center_y": 0.5})
-        self.score = Label(font_size=FONT_LARGE, bold=True, color=TEXT, halign="left", valign="middle")
-        self.score.bind(size=lambda w, s: setattr(w, "text_size", s))
-        top.add_widget(self.badge)
-        top.add_widget(self.score)
-        self.markers = Label(font_size=FONT_SMALL, color=TEXT_QUIET, size_hint_y=None, height=22,
-                             halign="left", valign="middle")
-        self.markers.bind(size=lambda w, s: setattr(w, "text_size", s))
-        self.add_widget(top)
-        self.add_widget(self.markers)
-        self.player = player
+        super().__init__(fill=list(fill), ink=list(text_on(fill)), **kwargs)
+        self.badge: PieceBadge = self.ids.badge.__self__
+        self.score: Label = self.ids.score.__self__
+        self.markers: Label = self.ids.markers.__self__
 
     def show(self, score: int, left: Mapping[int, int], acting: bool) -> None:
-        self.score.text = str(score)
-        self.markers.text = say("ui.campanile.player.markers", three=left[3], two=left[2], one=left[1])
-        self.badge.acting = acting
+        self.score_text = str(score)
+        self.markers_text = say("ui.campanile.player.markers", three=left[3], two=left[2], one=left[1])
+        self.acting = acting
 
 
 class CampanileBoard(FloatLayout):
-    """The Campanile game screen below the shell's bar; see the module's docstring."""
+    """The Campanile game screen below the shell's bar; see the module's docstring.
+
+    The layout is the rule in ``campanile.kv``; the columns, player cells and display cards (as many
+    as the game has) are made once here, and :meth:`refresh` sets their properties.
+    """
+
+    #: The language of the board's words (set on every refresh: the rule's words follow it).
+    language = StringProperty("")
+    #: The message codes of the words that change with the game: the preview's, the 2-player move's.
+    preview_code = StringProperty("ui.campanile.preview.intermezzo")
+    relocate_code = StringProperty("ui.campanile.relocate")
 
     def __init__(self, table: Table, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
         self.table = table
         session = self._session()
         state: CampanileState = session.state
@@ -176,46 +173,43 @@ class CampanileBoard(FloatLayout):
         #: The valuation screen while it is open (made once, then reused: see :meth:`open_valuation`).
         self.valuation_view: Any = None
         self._popup: Any = None
-
-        body = BoxLayout(orientation="vertical", spacing=SPACING, padding=(SPACING, SPACING),
-                         size_hint=(1, 1), pos_hint={"x": 0, "y": 0})
-        row = BoxLayout(orientation="horizontal", spacing=SPACING)
-        self.columns = {tower: TowerColumn(self, tower) for tower in self.towers}
+        super().__init__(language=current_language(), **kwargs)
+        ids = self.ids
+        self.columns = {tower: TowerColumn(board=self, tower=tower, band=list(tower_colour(tower)))
+                        for tower in self.towers}
         for column in self.columns.values():
-            row.add_widget(column)
-        body.add_widget(row)
-
-        self.player_cells = {p: PlayerCell(p, self.initials[p], self.colours[p]) for p in self.players}
-        people = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=64)
+            ids.towers.add_widget(column)
+        self.player_cells = {p: PlayerScore(self.colours[p], player=p, initials=self.initials[p])
+                             for p in self.players}
         for cell in self.player_cells.values():
-            people.add_widget(cell)
-        #: The display's cards, the refill question, the preview and the valuations (rebuilt by mode).
-        self.action_row = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=56)
-        left = BoxLayout(orientation="vertical", spacing=SPACING)
-        left.add_widget(people)
-        left.add_widget(self.action_row)
-        self.relocate = TapButton(size_hint_x=None, width=130)
-        self.relocate.bind(on_release=lambda w: self.tap_relocate(w))
-        self.preview_button = TapButton()
-        self.preview_button.bind(on_release=lambda _w: self.open_valuation(preview=True))
-        self.valuations_button = TapButton(size_hint_x=None, width=140)
-        self.valuations_button.bind(on_release=lambda w: self.tap_valuations(w))
+            ids.people.add_widget(cell)
+        #: The display's cards, the refill question, the preview and the valuations (arranged by mode).
+        # held strongly (the rule's ids are weak): a button out of the row while it has no meaning
+        # must still be there when it has one again
+        self.action_row: BoxLayout = ids.action_row.__self__
+        self.preview_button: TapButton = ids.preview_button.__self__
+        self.valuations_button: TapButton = ids.valuations_button.__self__
+        self.relocate: TapButton = ids.relocate.__self__
+        self.turned_over: Label = ids.turned_over.__self__
         #: The valuation cards, held to enter (rare, and they end a turn or the game).
-        cards = BoxLayout(orientation="vertical", spacing=SPACING, size_hint_x=None, width=150)
-        self.phase_buttons: dict[str, HoldButton] = {}
-        for phase in ("intermezzo", "finito"):
-            button = HoldButton()
-            button.bind(on_long_press=lambda w, p=phase: self.hold_valuation(p, w))
-            self.phase_buttons[phase] = button
-            cards.add_widget(button)
-        bottom = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None,
-                           height=64 + 56 + SPACING)
-        bottom.add_widget(left)
-        bottom.add_widget(cards)
-        body.add_widget(bottom)
-        self.add_widget(body)
+        self.phase_buttons: dict[str, HoldButton] = {"intermezzo": ids.intermezzo.__self__,
+                                                     "finito": ids.finito.__self__}
+        tracked = state.rules.tracks_display
+        #: The display's cards (a tracked display only) and the styles asked for its refill, made once.
+        self.card_buttons = [self._card_button(self.tap_take, 70, "") for _ in range(DISPLAY_SIZE)
+                             ] if tracked else []
+        self.refill_buttons = [self._card_button(self.tap_reveal, 80, tower) for tower in self.towers
+                               ] if tracked else []
         self._actions_shown: tuple[Any, ...] | None = None
         self.refresh()
+
+    def _card_button(self, tap: Callable[[str, Any], bool], width: int, card: str) -> TapButton:
+        """A button standing for a tower style (its ``card``; a display card's is set when it is
+        shown): a tap is ``tap(card, button)``."""
+        button = TapButton(size_hint_x=None, width=width)
+        button.card = card
+        button.bind(on_release=lambda w: tap(w.card, w))
+        return button
 
     # -- reading the table ---------------------------------------------------------------
     def _session(self) -> Any:
@@ -244,10 +238,12 @@ class CampanileBoard(FloatLayout):
 
     # -- drawing -----------------------------------------------------------------------------
     def refresh(self) -> None:
-        """Redraw everything from ``table.session`` (the shell calls this on every table event)."""
+        """Set every widget's properties from ``table.session`` (the shell calls this on every table
+        event, and after a language switch)."""
         session = self.table.session
         if session is None:
             return
+        self.language = current_language()
         state: CampanileState = session.state
         found = targets(state)
         if self.relocating is not None and not found.relocations:
@@ -277,52 +273,47 @@ class CampanileBoard(FloatLayout):
 
     def _show_actions(self, state: CampanileState, found: Targets) -> None:
         """The row under the scores: the display's cards (tap one to take it) or, once a card was
-        taken, the styles to say which card refilled it; the preview, the valuations, the 2-player move."""
+        taken, the styles to say which card refilled it; the preview, the valuations, the 2-player move.
+
+        Its widgets are made once; a change of what the row asks only puts the ones it needs in it."""
         tracked = state.rules.tracks_display
         mode = (("refill",) if found.refill else ("cards", state.display if tracked else (), found.cards)
-                ) + (current_language(),)
+                ) + (self.language,)
         if mode != self._actions_shown:
             self._actions_shown = mode
-            self.action_row.clear_widgets()
-            if found.refill:
-                self._refill_question()
-            else:
-                for card in mode[1]:
-                    button = TapButton(text=tower_name(card), band=list(tower_colour(card)),
-                                       live=card in found.cards, accent=card in found.cards,
-                                       size_hint_x=None, width=70)
-                    button.card = card
-                    button.bind(on_release=lambda w, c=card: self.tap_take(c, w))
-                    self.action_row.add_widget(button)
-                self.action_row.add_widget(self.preview_button)
-                self.action_row.add_widget(self.valuations_button)
-                if state.rules.two_player_move:
-                    self.action_row.add_widget(self.relocate)
+            arrange(self.action_row, self._refill_question() if found.refill
+                          else self._cards(mode[1], found.cards, state.rules.two_player_move))
         phase = "intermezzo" if state.phase == "opening" else "finito"
-        self.preview_button.text = say(f"ui.campanile.preview.{phase}")
+        self.preview_code = f"ui.campanile.preview.{phase}"
         self.preview_button.live = state.phase != "finished"
-        self.valuations_button.text = say("ui.campanile.valuations")
         self.valuations_button.live = bool(state.valuations)
         for name, button in self.phase_buttons.items():
-            button.text = say(f"ui.campanile.hold.{name}")
             button.live = name in found.valuations
         self.relocate.live = bool(found.relocations)
         self.relocate.accent = self.relocating is not None
-        self.relocate.text = say("ui.campanile.relocate" if self.relocating is None
-                                 else "ui.campanile.relocate.from" if self.relocating == ""
-                                 else "ui.campanile.relocate.to")
+        self.relocate_code = ("ui.campanile.relocate" if self.relocating is None
+                              else "ui.campanile.relocate.from" if self.relocating == ""
+                              else "ui.campanile.relocate.to")
 
-    def _refill_question(self) -> None:
+    def _cards(self, display: tuple[str, ...], takeable: tuple[str, ...], two_player: bool) -> list[Any]:
+        """The display's cards (bright and ringed where one may be taken), then the buttons."""
+        shown: list[Any] = []
+        for button, card in zip(self.card_buttons, display, strict=False):
+            button.card = card
+            button.text = tower_name(card)
+            button.band = list(tower_colour(card))
+            button.live = button.accent = card in takeable
+            shown.append(button)
+        shown += [self.preview_button, self.valuations_button]
+        return [*shown, self.relocate] if two_player else shown
+
+    def _refill_question(self) -> list[Any]:
         """Which card was turned over to refill the display (observed at the table, not chosen)."""
-        self.action_row.add_widget(Label(text=say("ui.campanile.display.turned_over"), font_size=FONT_SMALL,
-                                         color=TEXT, size_hint_x=None, width=150, halign="right",
-                                         valign="middle", text_size=(150, 56)))
-        for tower in self.towers:
-            button = TapButton(text=tower_name(tower), band=list(tower_colour(tower)), live=True,
-                               accent=True, size_hint_x=None, width=80)
-            button.card = tower
-            button.bind(on_release=lambda w, t=tower: self.tap_reveal(t, w))
-            self.action_row.add_widget(button)
+        for button, tower in zip(self.refill_buttons, self.towers, strict=True):
+            button.text = tower_name(tower)
+            button.band = list(tower_colour(tower))
+            button.live = button.accent = True
+        return [self.turned_over, *self.refill_buttons]
 
     # -- taps ------------------------------------------------------------------------------------
     def propose(self, move: dict[str, Any], widget: Any) -> bool:

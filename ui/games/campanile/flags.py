@@ -1,7 +1,7 @@
 """The 2-player flag table, confirmed once on the touchscreen before the first 2-player game.
 
 The rulebook does not print the values of the 2-player flag cards, so the
-companion must not invent them (``shared/rules/README.md``): the players copy
+companion must not invent them (docs/rules.md): the players copy
 them from their cards. Every field starts empty, so nothing invented can be
 confirmed by one tap; the 3–5 player values are shown beside each flag as a
 reminder of the layout. A value is entered in two taps (the field, then the
@@ -11,7 +11,8 @@ flag and changes nothing.
 
 The shell shows :class:`FlagTableForm` when :func:`needs_flag_table` says a
 2-player Campanile game cannot start yet, and starts the game from
-``on_confirmed``.
+``on_confirmed``. Its layout is the rules in ``campanile.kv``; a row per flag
+is made once, and entering a value changes a field's text.
 """
 
 from __future__ import annotations
@@ -20,18 +21,18 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
-from kivy.uix.widget import Widget
 
 from companion.games.base import RecordError
 from companion.games.campanile import tables
+from companion.i18n import current_language
 from companion.i18n import text as say
 from companion.service.app import Companion
 from ui.games.campanile.widgets import TapButton
-from ui.theme import FONT_SMALL, REFUSED, SPACING, TEXT, TEXT_QUIET, TOUCH
 
-#: Values per flag the form offers (the rulebook's cards carry one to three).
+#: Values per flag the form offers (the rulebook's cards carry one to three; a FlagFieldRow's fields).
 FIELDS_PER_FLAG = 3
 #: The numbers on the pad: the flag values printed on the rulebook's cards.
 PAD = (1, 2, 3, 4, 5, 6)
@@ -51,71 +52,67 @@ def setup_form(app: Companion, game: str, players: Sequence[str],
     return FlagTableForm(app, on_confirmed, on_back) if needs_flag_table(app, game, players) else None
 
 
+class FlagField(TapButton):
+    """One value of one flag: tapped to select it (then the pad fills it); its text is the value."""
+
+    #: (phase, flag index, field index).
+    key = ObjectProperty(None, allownone=True)
+
+
+class FlagFieldRow(BoxLayout):
+    """A flag's number, its fields and the 3–5 player values as a reminder (its rule: ``campanile.kv``)."""
+
+    number = StringProperty("")
+    reminder = StringProperty("")
+    language = StringProperty("")
+
+
 class FlagTableForm(BoxLayout):
-    """Every 2-player flag's values, entered from the cards; "Confirm" keeps them for every 2-player game."""
+    """Every 2-player flag's values, entered from the cards; "Confirm" keeps them for every 2-player game.
+
+    The layout is the rule in ``campanile.kv``; a row per flag is made once, with its fields.
+    """
+
+    language = StringProperty("")
+    #: What the service said of the last table confirmed (a refusal names the flag), or "".
+    problem_text = StringProperty("")
 
     def __init__(self, app: Companion, on_confirmed: Callable[[dict[str, Any]], None],
                  on_back: Callable[[], None] | None = None, **kwargs: Any) -> None:
-        super().__init__(orientation="vertical", spacing=SPACING, padding=SPACING, **kwargs)
+        super().__init__(language=current_language(), **kwargs)
         self.app = app
         self.on_confirmed = on_confirmed
+        self.on_back = on_back
         stored = app.flag_table() or {}
+        ids = self.ids
         #: (phase, flag index, field index) -> its button; the value is the button's text ("" = empty).
         self.fields: dict[tuple[str, int, int], TapButton] = {}
         self.selected: tuple[str, int, int] = ("intermezzo", 0, 0)
-
-        self.add_widget(Label(text=say("ui.campanile.flags.title"), font_size=FONT_SMALL, color=TEXT,
-                              size_hint_y=None, height=52, halign="left", valign="middle",
-                              text_size=(784, 52)))
-        columns = BoxLayout(orientation="horizontal", spacing=3 * SPACING)
         reminders = {"intermezzo": tables.INTERMEZZO_FLAGS, "finito": tables.FINITO_FLAGS}
         for phase in PHASES:
-            column = BoxLayout(orientation="vertical", spacing=4)
-            column.add_widget(Label(text=say(f"ui.campanile.phase.{phase}"), font_size=FONT_SMALL, bold=True,
-                                    color=TEXT, size_hint_y=None, height=28))
             values = stored.get(phase, [])
             for index, reminder in enumerate(reminders[phase]):
-                column.add_widget(self._flag_row(phase, index, reminder,
-                                                 values[index] if index < len(values) else []))
-            column.add_widget(Widget())
-            columns.add_widget(column)
-        self.add_widget(columns)
-        self.problem = Label(text="", font_size=FONT_SMALL, color=REFUSED, size_hint_y=None, height=28,
-                             halign="left", valign="middle", text_size=(784, 28))
-        self.add_widget(self.problem)
-        pad = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH + 4)
-        self.pad: dict[int | None, TapButton] = {}
-        for number in (*PAD, None):
-            key = TapButton(text=str(number) if number else say("ui.campanile.flags.clear"),
-                            font_size=FONT_SMALL + 4, size_hint_x=None, width=TOUCH + 8 if number else 110)
-            key.bind(on_release=lambda _w, n=number: self.enter(n))
-            self.pad[number] = key
-            pad.add_widget(key)
-        pad.add_widget(Widget())
-        if on_back is not None:  # leave without keeping anything
-            self.back = TapButton(text=say("ui.common.back"), size_hint_x=None, width=100)
-            self.back.bind(on_release=lambda _w: on_back())
-            pad.add_widget(self.back)
-        self.confirm = TapButton(text=say("ui.campanile.flags.confirm"), accent=True, size_hint_x=None,
-                                 width=150)
-        self.confirm.bind(on_release=lambda w: self.submit(w))
-        pad.add_widget(self.confirm)
-        self.add_widget(pad)
+                ids[phase].ids.flags.add_widget(self._flag_row(phase, index, reminder,
+                                                               values[index] if index < len(values) else []))
+        self.problem: Label = ids.problem.__self__
+        self.pad: dict[int | None, TapButton] = {number: ids[f"key{number}" if number else "clear"].__self__
+                                                 for number in (*PAD, None)}
+        self.confirm: TapButton = ids.confirm.__self__
+        if on_back is None:  # nowhere to go back to: no button for it
+            ids.pad.remove_widget(ids.back)
+        else:  # leave without keeping anything
+            self.back: TapButton = ids.back.__self__
         self._show_selection()
 
     def _flag_row(self, phase: str, index: int, reminder: Sequence[int], values: Sequence[int]) -> BoxLayout:
-        row = BoxLayout(orientation="horizontal", spacing=SPACING, size_hint_y=None, height=TOUCH)
-        row.add_widget(Label(text=f"#{index + 1}", font_size=FONT_SMALL, color=TEXT_QUIET,
-                             size_hint_x=None, width=36))
+        row = FlagFieldRow(number=f"#{index + 1}", language=self.language,
+                           reminder="/".join(map(str, reminder)))
         for field in range(FIELDS_PER_FLAG):
-            button = TapButton(text=str(values[field]) if field < len(values) else "",
-                               font_size=FONT_SMALL + 4, bold=True, size_hint_x=None, width=TOUCH)
-            button.bind(on_release=lambda _w, key=(phase, index, field): self.select(key))
-            self.fields[(phase, index, field)] = button
-            row.add_widget(button)
-        row.add_widget(Label(text=say("ui.campanile.flags.reminder", flag="/".join(map(str, reminder))),
-                             font_size=FONT_SMALL, color=TEXT_QUIET, halign="left", valign="middle",
-                             text_size=(170, TOUCH)))
+            button = row.ids[f"field{field}"]
+            button.key = (phase, index, field)
+            button.text = str(values[field]) if field < len(values) else ""
+            button.bind(on_release=lambda w: self.select(w.key))
+            self.fields[(phase, index, field)] = button.__self__
         return row
 
     # -- entering --------------------------------------------------------------------------
@@ -151,9 +148,9 @@ class FlagTableForm(BoxLayout):
             confirmed = self.app.confirm_flag_table(self.table())
         except RecordError as refusal:
             widget.flash()
-            self.problem.text = self._problem(refusal)
+            self.problem_text = self._problem(refusal)
             return False
-        self.problem.text = ""
+        self.problem_text = ""
         self.on_confirmed(confirmed)
         return True
 

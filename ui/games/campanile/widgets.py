@@ -43,6 +43,18 @@ if str(KV) not in Builder.files:
     Builder.load_file(str(KV))
 
 
+def arrange(parent: Any, wanted: list[Any]) -> None:
+    """``parent`` holding exactly ``wanted``, in that order: the widgets are moved in or out, none is
+    made, and nothing is done when they are already so (what a line shows varies with the game: a
+    flag's tallies, a valuation's tabs, the board's row under the scores)."""
+    if list(reversed(parent.children)) != wanted:
+        parent.clear_widgets()
+        for widget in wanted:
+            if widget.parent is not None:  # moving from another line (a flag's awards)
+                widget.parent.remove_widget(widget)
+            parent.add_widget(widget)
+
+
 class Flashes:
     """A widget that turns red for a moment after a refused tap."""
 

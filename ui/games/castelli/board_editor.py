@@ -23,17 +23,24 @@ now, so a player sees what is missing before pressing Save.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from kivy.effects.scroll import ScrollEffect
 from kivy.lang import Builder
-from kivy.properties import BooleanProperty, ColorProperty
+from kivy.properties import (
+    BooleanProperty,
+    ColorProperty,
+    DictProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
-from kivy.uix.gridlayout import GridLayout
 
-from companion import i18n
 from companion.games.base import RecordError
 from companion.games.castelli import tables
 from companion.games.castelli.board import layout_names
@@ -43,8 +50,8 @@ from companion.service.app import AppError
 from ui import theme
 from ui.games.castelli import board_model as model
 from ui.games.castelli.board_model import AreaCell, Cell, Draft, EditRefused, SpaceCell
-from ui.screens import ShellScreen, back_row, column, row, scrolling_list
-from ui.widgets import Field, LongTap, Tap, Words
+from ui.screens import ShellScreen, show
+from ui.widgets import Field, Tap
 
 KV = Path(__file__).with_name("board_editor.kv")
 if str(KV) not in Builder.files:
@@ -92,17 +99,11 @@ SETTLEMENT_WORDS = MappingProxyType({
 })
 
 
-def pad(columns: int) -> GridLayout:
-    """Buttons in ``columns``, as high as their rows (a kind pad, a gift pad)."""
-    grid = GridLayout(cols=columns, spacing=theme.SPACING, size_hint_y=None, row_default_height=theme.TOUCH,
-                      row_force_default=True)
-    grid.bind(minimum_height=grid.setter("height"))
-    return grid
-
-
 class EditorCell(Button):
     """One cell of the grid: its colour, its short name, the frame's bars, and whether it is selected."""
 
+    #: The cell it shows (row, column).
+    cell = ObjectProperty((0, 0))
     swatch = ColorProperty(EMPTY_COLOUR)
     selected = BooleanProperty(False)
     #: A tile space: drawn as a tile (an outline), so it is never told from a plain by colour alone.
@@ -131,141 +132,177 @@ def cell_label(draft: Draft, cell: Cell) -> str:
     return ""
 
 
+class EditorStepper(BoxLayout):
+    """A row: its label, −, the value, + (``board_editor.kv``); − and + dispatch ``on_step`` with -1 or 1."""
+
+    __events__ = ("on_step",)
+    label = StringProperty("")
+    value = StringProperty("")
+
+    def on_step(self, by: int) -> None:
+        pass
+
+
+class EditorChoice(Tap):
+    """One choice of a row made from the game's tables (a mode, a kind, a side, a gift, a settlement):
+    lit while it is the one in use in its ``group`` (``board_editor.kv``)."""
+
+    group = StringProperty("")
+    value = ObjectProperty(None, allownone=True)
+    #: The catalogue code of its words.
+    code = StringProperty("")
+    screen = ObjectProperty(None)
+
+
+class StartTap(Tap):
+    """A board the companion knows, to start from (the Board panel)."""
+
+    board = StringProperty("")
+    screen = ObjectProperty(None)
+
+    def on_release(self) -> None:
+        self.screen.start_from(self.board)
+
+
+#: The panel's parts (ids of the rule) in their order, and the mode that shows each (the Cell mode's
+#: parts also depend on the cell selected).
+PARTS = MappingProxyType({
+    "pick": "cell", "sides": "cell", "no_frame": "cell", "gifts": "cell", "kinds": "cell", "amount": "cell",
+    "spots": "cell", "settlements": "cell", "copy_axes": "copy", "fill_strides": "fill", "help": "copy fill",
+    "rows": "board", "columns": "board", "mirrors": "board", "naming": "board", "start_from": "board",
+    "starts": "board", "forget": "board"})
+
+
 class BoardEditorScreen(ShellScreen):
-    """The grid, the panel of the mode in use, Undo, and the board's problem or readiness."""
+    """The grid, the panel of the mode in use, Undo, and the board's problem or readiness.
+
+    Layout: ``board_editor.kv``, every mode's panel in it. The grid's cells and
+    the rows of choices made from the game's tables are made once (the cells
+    grow or shrink by the difference when the grid is resized) and the
+    properties below carry the state they show; a tap changes properties and
+    puts the parts of the mode in use in the panel, and builds nothing.
+    Building the panel anew each tap made 4–21 widgets a tap; building the
+    whole screen took 60 ms here, 10 times that on a Pi.
+    """
+
+    #: The panel's mode ("cell", "copy", "fill", "board"), the copy's axis and the fill's stride.
+    mode = StringProperty("cell")
+    copy_axis = StringProperty("rows")
+    every_other = BooleanProperty(True)
+    #: The selected space's side whose gift the gift pad sets (None: no side faces the frame).
+    side = ObjectProperty(None, allownone=True)
+    #: The sides of the selected space that face the frame (the others are dimmed).
+    free_sides = ListProperty([])
+    #: Group -> the value lit in it (the mode, the cell's kind, its side's gift, its settlement).
+    choices = DictProperty({})
+    #: The top line, the line at the bottom (a note, the board's readiness or problem) and its colour.
+    title = StringProperty("")
+    status = StringProperty("")
+    status_colour = ColorProperty(theme.ACCENT)
+    #: Whether there is an edit to take back; whether the board may be saved as it is.
+    can_undo = BooleanProperty(False)
+    saveable = BooleanProperty(False)
+    #: The grid's size, a cell's side and the room left above the grid.
+    rows = NumericProperty(0)
+    columns = NumericProperty(1)
+    cell_side = NumericProperty(0)
+    top_space = NumericProperty(0)
+    #: The selected area's amount (its label's code) and castle places, as shown.
+    amount_code = StringProperty("ui.editor.yield")
+    amount_value = StringProperty("")
+    spots_value = StringProperty("")
+    #: What the next tap of a copy or a fill does.
+    help = StringProperty("")
+    #: The name to save the board under (as typed, once an edit or a mode change has read the field).
+    board_name = StringProperty("")
 
     def __init__(self, shell: Any, **kwargs: Any) -> None:
         super().__init__(shell, **kwargs)
         self.draft: Draft = model.blank()
         self.history: list[Draft] = []
-        self.mode = "cell"
         self.selected: Cell | None = None
-        self.side: int | None = None  # the side of the selected space whose gift the pad sets
         self.anchor: Cell | None = None  # the first tap of a copy or a fill
-        self.copy_axis = "rows"
-        self.every_other = True
-        self.board_name = ""
         self.note: str | None = None  # what the last action did ("saved as ..."), until the next edit
         self.cells: dict[Cell, EditorCell] = {}
-        self._grid_holder: Any = None
-        self._grid_size: tuple[int, int] | None = None
-        self.name_field: Field | None = None
+        self._cell_pool: list[EditorCell] = []  # in reading order; as many in the grid as it has cells
+        self._starts: list[StartTap] = []  # as many in the panel as the companion knows boards
+        self._shown_for: tuple[str, Cell | None] | None = None
+        ids = self.ids
+        #: The panel's parts by their ids, held here: a rule's ids are weak, and a part is out of the tree
+        #: while its mode is not in use.
+        self.parts = {name: ids[name].__self__ for name in PARTS}
+        self.name_field: Field = ids.name.__self__
+        self._choices("mode", ids.modes, MODES.items())
+        self._side_taps = self._choices("side", ids.sides, enumerate(SIDE_SHORT))
+        self._choices("gift", ids.gifts, GIFT_WORDS.items())
+        self._choices("kind", ids.kinds, ((k, PAD_WORDS[k]) for k in (*tables.AREA_KINDS, "space", "empty")))
+        self._choices("settlement", ids.settlements, SETTLEMENT_WORDS.items())
+
+    def _choices(self, group: str, box: Any, words: Any) -> list[EditorChoice]:
+        """The row (or pad) ``box`` filled once with a choice per (value, code) of ``words``."""
+        made = [EditorChoice(group=group, value=value, code=code, screen=self) for value, code in words]
+        for choice in made:
+            box.add_widget(choice)
+        return made
+
+    @staticmethod
+    def chosen(group: str, choices: dict[str, Any]) -> Any:
+        """The value lit in ``group`` (the rule names ``choices``: a choice is lit again as they change)."""
+        return choices.get(group, ())
+
+    def choose(self, group: str, value: Any) -> None:
+        """A choice tapped: the mode, the cell's kind, a side, a gift or a settlement."""
+        actions: dict[str, Callable[[Any], None]] = {
+            "mode": self.choose_mode, "side": self.choose_side, "gift": self.set_gift, "kind": self.set_kind,
+            "settlement": self.set_settlement}
+        actions[group](value)
 
     # -- drawing -------------------------------------------------------------------------------
-    # The screen's frame, the grid's cells and the cell panel's pads are built once (per language, per
-    # grid size) and then only updated: building them anew each tap took 60 ms here, 10 times that on a Pi.
-    def _build(self) -> None:
-        self._language = i18n.current_language()
-        self.clear_widgets()
-        body = column()
-        self._top = back_row(text("ui.common.back"), lambda: self.shell.go("settings"), "")
-        self._title = self._top.children[0]
-        self._undo = Tap(text=text("ui.editor.undo"), size_hint_x=None, width=theme.TOUCH * 3)
-        self._undo.bind(on_release=lambda *_: self.undo())
-        self._top.add_widget(self._undo)
-        body.add_widget(self._top)
-        self._halves = row(size_hint_y=1, height=0)
-        panel = column(padding=0)
-        modes = row()
-        self._modes: dict[str, Tap] = {}
-        for mode, label in MODES.items():
-            choice = Tap(text=text(label))
-            choice.bind(on_release=lambda _b, m=mode: self.choose_mode(m))
-            modes.add_widget(choice)
-            self._modes[mode] = choice
-        panel.add_widget(modes)
-        view, self._content = scrolling_list()
-        view.effect_cls = ScrollEffect  # no bounce: a tap during one would land beside its button
-        self._view = view
-        panel.add_widget(view)
-        self._status = Words()
-        panel.add_widget(self._status)
-        self._halves.add_widget(panel)
-        body.add_widget(self._halves)
-        self.add_widget(body)
-        self._grid_holder = None
-        self._grid_size = None
-        self._shown_for: tuple[str, Cell | None] | None = None
-
-        self._pick = Words(text=text("ui.editor.pick_cell"))
-        self._no_frame = Words(text=text("ui.editor.no_frame"))
-        self._sides = row()
-        self._side_taps: list[Tap] = []
-        for side in range(4):
-            choice = Tap(text=text(SIDE_SHORT[side]))
-            choice.bind(on_release=lambda _b, s=side: self.choose_side(s))
-            self._sides.add_widget(choice)
-            self._side_taps.append(choice)
-        self._gifts = pad(columns=3)
-        self._gift_taps: dict[str, Tap] = {}
-        for gift in tables.FRAME_GIFTS:
-            choice = Tap(text=text(GIFT_WORDS[gift]))
-            choice.bind(on_release=lambda _b, g=gift: self.set_gift(g))
-            self._gifts.add_widget(choice)
-            self._gift_taps[gift] = choice
-        self._kinds = pad(columns=4)
-        self._kind_taps: dict[str, Tap] = {}
-        for kind in (*tables.AREA_KINDS, "space", "empty"):
-            choice = Tap(text=text(PAD_WORDS[kind]))
-            choice.bind(on_release=lambda _b, k=kind: self.set_kind(k))
-            self._kinds.add_widget(choice)
-            self._kind_taps[kind] = choice
-        self._amount, self._amount_label, self._amount_value = self._stepper(
-            lambda by: self.edit(self.draft.step_amount, self.selected, by))
-        self._spots, spots_label, self._spots_value = self._stepper(
-            lambda by: self.edit(self.draft.step_spots, self.selected, by))
-        spots_label.text = text("ui.editor.spots")
-        self._settlements = row()
-        self._settlement_taps: dict[str | None, Tap] = {}
-        for settlement in (None, *tables.SETTLEMENT_KINDS):
-            choice = Tap(text=text(SETTLEMENT_WORDS[settlement]))
-            choice.bind(on_release=lambda _b, k=settlement: self.set_settlement(k))
-            self._settlements.add_widget(choice)
-            self._settlement_taps[settlement] = choice
-
-    def redraw(self) -> None:
-        self._keep_name()  # typed and not saved yet: the Board panel drawn anew must not lose it
-        if getattr(self, "_language", None) != i18n.current_language():
-            self._build()
-        holder = self._grid()
-        if holder.parent is None:
-            self._halves.add_widget(holder, index=len(self._halves.children))  # on the left
-        self._title.text = (say(self.draft.describe(self.selected))
-                            if self.selected is not None and self.mode == "cell"
-                            else text("ui.editor.title", name=self.board_name or text("ui.editor.untitled")))
-        self._undo.disabled = not self.history
-        for mode, choice in self._modes.items():
-            choice.accent = self.mode == mode
-        self._content.clear_widgets()
+    def refresh(self) -> None:
+        self._keep_name()  # typed and not saved yet: the Board panel shown again must not lose it
+        d = self.draft
+        self._grid()
+        self.title = (say(d.describe(self.selected)) if self.selected is not None and self.mode == "cell"
+                      else text("ui.editor.title", name=self.board_name or text("ui.editor.untitled")))
+        self.can_undo = bool(self.history)
+        lit: dict[str, Any] = {"mode": self.mode}
+        shown = {name for name, modes in PARTS.items() if self.mode in modes.split()}
+        if self.mode == "cell":
+            shown = self._cell_panel(lit)
+        elif self.mode in ("copy", "fill"):
+            self.help = self._help()
+        else:
+            self._board_panel(shown)
+        self.choices = lit
+        for side, choice in enumerate(self._side_taps):  # after the lit ones: a side facing an area dimmed
+            choice.color = (theme.ON_ACCENT if side == self.side
+                            else theme.TEXT if side in self.free_sides else theme.DIMMED)
+        for name, part in self.parts.items():
+            show(part, name in shown)
         if self._shown_for != (self.mode, self.selected):
-            self._view.scroll_y = 1  # another cell or mode: its panel from the top
+            self.ids.view.scroll_y = 1  # another cell or mode: its panel from the top
             self._shown_for = (self.mode, self.selected)
-        {"cell": self._cell_panel, "copy": self._copy_panel, "fill": self._fill_panel,
-         "board": self._board_panel}[self.mode](self._content)
         self._show_status()
 
-    def _grid(self) -> Any:
-        """The grid's holder, its cells built once per size and updated from the draft."""
+    def _grid(self) -> None:
+        """The grid's cells set from the draft (as many as it has: the difference made or taken off)."""
         d = self.draft
-        if self._grid_holder is None or self._grid_size != (d.rows, d.columns):
-            if self._grid_holder is not None:
-                self._halves.remove_widget(self._grid_holder)
-            side = min((theme.WINDOW[1] - theme.TOUCH - theme.SPACING * 4) / d.rows, 400 / d.columns)
-            # as high as the screen lets it: cells get a little lower while a refusal shows below
-            grid = GridLayout(rows=d.rows, cols=d.columns, spacing=2, size_hint=(None, 1),
-                              width=side * d.columns)
-            top_space = max(0.0, (theme.WINDOW[1] - theme.TOUCH - theme.SPACING * 4) - side * d.rows)
-            self.cells = {}
-            for cell in model.cells_of(d):
-                shown = EditorCell()
-                shown.bind(on_release=lambda _b, c=cell: self.tap_cell(c))
-                self.cells[cell] = shown
-                grid.add_widget(shown)
-            holder = column(padding=(0, 0, 0, top_space), size_hint_x=None, width=max(side * d.columns, 200))
-            holder.add_widget(grid)
-            self._grid_holder, self._grid_size = holder, (d.rows, d.columns)
+        high = theme.WINDOW[1] - theme.TOUCH - theme.SPACING * 4
+        self.cell_side = min(high / d.rows, 400 / d.columns)
+        self.top_space = max(0.0, high - self.cell_side * d.rows)
+        self.rows, self.columns = d.rows, d.columns
+        grid = self.ids.grid
+        while len(self._cell_pool) < d.rows * d.columns:
+            shown = EditorCell()
+            shown.bind(on_release=lambda tapped: self.tap_cell(tapped.cell))
+            self._cell_pool.append(shown)
+            grid.add_widget(shown)
+        while len(self._cell_pool) > d.rows * d.columns:
+            grid.remove_widget(self._cell_pool.pop())
+        self.cells = dict(zip(model.cells_of(d), self._cell_pool, strict=True))
         for cell, shown in self.cells.items():
             content = d.at(cell)
+            shown.cell = cell
             shown.text = cell_label(d, cell)
             shown.swatch = self._colour(cell)
             shown.tile = isinstance(content, SpaceCell)
@@ -276,7 +313,6 @@ class BoardEditorScreen(ShellScreen):
             else:
                 bars = [(0, 0, 0, 0)] * 4
             shown.north, shown.east, shown.south, shown.west = bars
-        return self._grid_holder
 
     def _colour(self, cell: Cell) -> theme.Colour:
         content = self.draft.at(cell)
@@ -288,142 +324,81 @@ class BoardEditorScreen(ShellScreen):
         """The note of the last action, else validate_board's verdict on the board in player words."""
         problem = self.draft.problem() if self.note is None else None
         if self.note is not None:
-            self._status.text, self._status.color = self.note, theme.ACCENT
+            self.status, self.status_colour = self.note, theme.ACCENT
         elif problem is None:
             spaces, areas = self.draft.counts()
-            self._status.text = text("ui.editor.ready", spaces=spaces, areas=areas)
-            self._status.color = theme.ACCENT
+            self.status = text("ui.editor.ready", spaces=spaces, areas=areas)
+            self.status_colour = theme.ACCENT
         else:
-            self._status.text, self._status.color = say(problem), theme.REFUSED
+            self.status, self.status_colour = say(problem), theme.REFUSED
 
-    def _cell_panel(self, grid: Any) -> None:
+    def _cell_panel(self, lit: dict[str, Any]) -> set[str]:
+        """The Cell mode's parts for the cell selected (what they light in ``lit``): a space's sides and
+        gifts first (what a space is tapped for), the kinds, an area's amount, castle places, settlement."""
         cell = self.selected
         if cell is None:
-            grid.add_widget(self._pick)
-            return
+            return {"pick"}
         content = self.draft.at(cell)
+        shown = {"kinds"}
         if isinstance(content, SpaceCell):
-            self._gift_pad(grid, cell, content)  # first: what a space is tapped for
-        for kind, choice in self._kind_taps.items():
-            choice.accent = ((isinstance(content, AreaCell) and content.kind == kind)
-                             or (kind == "space" and isinstance(content, SpaceCell))
-                             or (kind == "empty" and content is None))
-        grid.add_widget(self._kinds)
+            shown |= self._gift_pad(lit, cell, content)
+        lit["kind"] = ("space" if isinstance(content, SpaceCell) else "empty" if content is None
+                       else content.kind)
         if not isinstance(content, AreaCell):
-            return
+            return shown
         if content.kind in model.YIELD_KINDS or content.kind == "market":
-            label = "ui.editor.tents" if content.kind == "market" else "ui.editor.yield"
-            self._amount_label.text = text(label)
-            self._amount_value.text = str(content.amount)
-            grid.add_widget(self._amount)
+            self.amount_code = "ui.editor.tents" if content.kind == "market" else "ui.editor.yield"
+            self.amount_value = str(content.amount)
+            shown.add("amount")
         if content.kind == "rock":
-            self._spots_value.text = str(content.spots)
-            grid.add_widget(self._spots)
+            self.spots_value = str(content.spots)
+            shown.add("spots")
         if content.kind == "plain":
-            for settlement, choice in self._settlement_taps.items():
-                choice.accent = content.settlement == settlement
-            grid.add_widget(self._settlements)
+            lit["settlement"] = content.settlement
+            shown.add("settlements")
+        return shown
 
-    def _gift_pad(self, grid: Any, cell: Cell, space: SpaceCell) -> None:
+    def _gift_pad(self, lit: dict[str, Any], cell: Cell, space: SpaceCell) -> set[str]:
         """The four sides (those facing an area say so when tapped) and the six gifts for the chosen one."""
         free = [s for s in range(4) if self.draft.facing(cell, s) is None]
         if self.side not in free:
             self.side = free[0] if free else None
-        for side, choice in enumerate(self._side_taps):
-            choice.accent = side == self.side
-            facing_frame = theme.TEXT if side in free else theme.DIMMED  # a side facing an area: dimmed
-            choice.color = theme.ON_ACCENT if side == self.side else facing_frame
-        grid.add_widget(self._sides)
+        self.free_sides = free
+        lit["side"] = self.side
         if self.side is None:
-            grid.add_widget(self._no_frame)
-            return
-        for gift, choice in self._gift_taps.items():
-            choice.accent = space.frame[self.side] == gift
-        grid.add_widget(self._gifts)
+            return {"sides", "no_frame"}
+        lit["gift"] = space.frame[self.side]
+        return {"sides", "gifts"}
 
-    def _stepper(self, step: Any, label: str = "", value: int | None = None) -> tuple[Any, Words, Words]:
-        """A row: its label, − , the value, + (``step(-1)`` / ``step(1)``)."""
-        line = row()
-        words = Words(text=label)
-        line.add_widget(words)
-        less = Tap(text="−", size_hint_x=None, width=theme.TOUCH)
-        less.bind(on_release=lambda *_: step(-1))
-        more = Tap(text="+", size_hint_x=None, width=theme.TOUCH)
-        more.bind(on_release=lambda *_: step(1))
-        line.add_widget(less)
-        shown = Words(text="" if value is None else str(value), size_hint_x=None, width=theme.TOUCH,
-                      halign="center")
-        line.add_widget(shown)
-        line.add_widget(more)
-        return line, words, shown
-
-    def _copy_panel(self, grid: Any) -> None:
-        line = row()
-        for axis in ("rows", "columns"):
-            choice = Tap(text=text("ui.editor.rows" if axis == "rows" else "ui.editor.columns"),
-                         accent=self.copy_axis == axis)
-            choice.bind(on_release=lambda _b, a=axis: self.choose_axis(a))
-            line.add_widget(choice)
-        grid.add_widget(line)
+    def _help(self) -> str:
+        """What the next tap of a copy or a fill does."""
+        if self.mode == "copy":
+            if self.anchor is None:
+                return text("ui.editor.copy.help_rows" if self.copy_axis == "rows"
+                            else "ui.editor.copy.help_columns")
+            if self.copy_axis == "rows":
+                return text("ui.editor.copy.from_row", row=self.anchor[0] + 1)
+            return text("ui.editor.copy.from_column", column=self.anchor[1] + 1)
         if self.anchor is None:
-            grid.add_widget(Words(text=text("ui.editor.copy.help_rows" if self.copy_axis == "rows"
-                                            else "ui.editor.copy.help_columns")))
-        elif self.copy_axis == "rows":
-            grid.add_widget(Words(text=text("ui.editor.copy.from_row", row=self.anchor[0] + 1)))
-        else:
-            grid.add_widget(Words(text=text("ui.editor.copy.from_column", column=self.anchor[1] + 1)))
+            return text("ui.editor.fill.help")
+        return text("ui.editor.fill.from", where=self.draft.describe(self.anchor))
 
-    def _fill_panel(self, grid: Any) -> None:
-        line = row()
-        for other, label in ((False, "ui.editor.fill.every"), (True, "ui.editor.fill.other")):
-            choice = Tap(text=text(label), accent=self.every_other == other)
-            choice.bind(on_release=lambda _b, o=other: self.choose_stride(o))
-            line.add_widget(choice)
-        grid.add_widget(line)
-        if self.anchor is None:
-            grid.add_widget(Words(text=text("ui.editor.fill.help")))
-        else:
-            grid.add_widget(Words(text=text("ui.editor.fill.from", where=self.draft.describe(self.anchor))))
-
-    def _board_panel(self, grid: Any) -> None:
-        d = self.draft
-        grid.add_widget(self._stepper(lambda by: self.edit(self.draft.resize, self.draft.rows + by,
-                                                           self.draft.columns),
-                                      text("ui.editor.rows"), d.rows)[0])
-        grid.add_widget(self._stepper(lambda by: self.edit(self.draft.resize, self.draft.rows,
-                                                           self.draft.columns + by),
-                                      text("ui.editor.columns"), d.columns)[0])
-        line = row()
-        for axis, label in (("columns", "ui.editor.mirror.columns"), ("rows", "ui.editor.mirror.rows")):
-            mirror = Tap(text=text(label))
-            mirror.bind(on_release=lambda _b, a=axis: self.edit(self.draft.mirror, a))
-            line.add_widget(mirror)
-        grid.add_widget(line)
-        line = row()
-        self.name_field = field = Field(text=self.board_name, hint_text=text("ui.editor.name_hint"))
-        line.add_widget(field)
-        save = Tap(text=text("ui.editor.save"), accent=d.problem() is None, size_hint_x=None,
-                   width=theme.TOUCH * 2.5)
-        save.bind(on_release=lambda *_: self.save())
-        line.add_widget(save)
-        grid.add_widget(line)
-        grid.add_widget(Words(text=text("ui.editor.start_from")))
-        starts = GridLayout(cols=2, spacing=theme.SPACING, size_hint_y=None)
-        starts.bind(minimum_height=starts.setter("height"))
-        blank = Tap(text=text("ui.editor.blank"), size_hint_y=None, height=theme.TOUCH)
-        blank.bind(on_release=lambda *_: self.start_blank())
-        starts.add_widget(blank)
-        for board in self.shell.table.app.boards():
-            start = Tap(text=board.name, size_hint_y=None, height=theme.TOUCH)
-            start.bind(on_release=lambda _b, n=board.name: self.start_from(n))
-            starts.add_widget(start)
-        grid.add_widget(starts)
-        stored = [b.name for b in self.shell.table.app.boards() if not b.shipped]
-        if self.board_name in stored:
-            forget = LongTap(text=text("ui.editor.forget_hold", name=self.board_name), size_hint_y=None,
-                             height=theme.TOUCH)
-            forget.bind(on_long_press=lambda *_: self.forget())
-            grid.add_widget(forget)
+    def _board_panel(self, shown: set[str]) -> None:
+        """The name as kept, whether Save is lit, a button per board the companion knows, and Forget
+        for a board stored under the name (else out of ``shown``)."""
+        self.name_field.text = self.board_name
+        self.saveable = self.draft.problem() is None
+        boards = self.shell.table.app.boards()
+        starts = self.ids.starts
+        while len(self._starts) < len(boards):
+            self._starts.append(StartTap(screen=self, size_hint_y=None, height=theme.TOUCH))
+        for index, start in enumerate(self._starts):
+            if index < len(boards):
+                start.board = start.text = boards[index].name
+            if (index < len(boards)) != (start.parent is not None):
+                (starts.add_widget if index < len(boards) else starts.remove_widget)(start)
+        if self.board_name not in [b.name for b in boards if not b.shipped]:
+            shown.discard("forget")
 
     # -- taps -------------------------------------------------------------------------------------
     def edit(self, action: Any, *args: Any) -> bool:
@@ -439,6 +414,21 @@ class BoardEditorScreen(ShellScreen):
             self.note = None
         self.redraw()
         return True
+
+    def step_amount(self, by: int) -> None:
+        """− or + on the selected area's yield or tents."""
+        self.edit(self.draft.step_amount, self.selected, by)
+
+    def step_spots(self, by: int) -> None:
+        """− or + on the selected rock's castle places."""
+        self.edit(self.draft.step_spots, self.selected, by)
+
+    def resize(self, rows: int, columns: int) -> None:
+        """The grid ``rows`` and ``columns`` larger (or smaller)."""
+        self.edit(self.draft.resize, self.draft.rows + rows, self.draft.columns + columns)
+
+    def mirror(self, axis: str) -> None:
+        self.edit(self.draft.mirror, axis)
 
     def undo(self) -> None:
         if not self.history:

@@ -15,7 +15,15 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from companion import i18n
+from kivy.properties import (
+    BooleanProperty,
+    DictProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+
 from companion.games.castelli import tables
 from companion.games.castelli.evaluation import Resolution, resolve
 from companion.games.castelli.words import amount as amount_words
@@ -23,9 +31,8 @@ from companion.games.castelli.words import colour as colour_word
 from companion.games.castelli.words import who
 from companion.games.messages import msg
 from companion.i18n import say, text
-from ui import theme
-from ui.screens import ShellScreen, column, filler, row, scrolling_list
-from ui.widgets import Figure, Tap, Words
+from ui.screens import ShellScreen, load_rules, show
+from ui.widgets import Figure, Tap
 
 #: The kinds an area can be evaluated as (a plain gives nothing; the mine is the end's).
 KINDS: tuple[str, ...] = ("forest", "field", "rock", "market", "mine")
@@ -81,19 +88,107 @@ def award_text(resolution: Resolution, player: str, share: int) -> str:
     return text("ui.resolver.award", player=player, amount=amount_words(resolution.gain, share))
 
 
+class ResolverKind(Tap):
+    """An area kind's button: lit while it is the kind asked about (``resolver.kv``)."""
+
+    kind = StringProperty("")
+    #: The catalogue code of its word.
+    code = StringProperty("")
+    screen = ObjectProperty(None)
+
+
+class ResolverColour(Tap):
+    """A colour's button: the colour the next shields are tapped in is marked » « (``resolver.kv``)."""
+
+    colour = StringProperty("")
+    screen = ObjectProperty(None)
+
+
+class ResolverRole(Tap):
+    """Who plays a colour, or "neutral"; a tap (without a game) makes it neutral and back."""
+
+    colour = StringProperty("")
+    screen = ObjectProperty(None)
+
+
+class ResolverKey(Tap):
+    """A shield value on the pad (1–6 or "card")."""
+
+    value = ObjectProperty(None)
+    screen = ObjectProperty(None)
+
+
+class AwardLine(Figure):
+    """One award, large: "Anna: 2 wood" (wrapped to the answer's width, ``resolver.kv``)."""
+
+
+class ResolverChip(Tap):
+    """The ``index``-th shield tapped in, in its colour; a tap takes it back (``resolver.kv``)."""
+
+    index = NumericProperty(0)
+    #: Its shield: (colour, value); ("", 0) while there is none.
+    shield = ObjectProperty(("", 0))
+    screen = ObjectProperty(None)
+
+
 class ResolverScreen(ShellScreen):
-    """Kind and yield, shields by colour and value, and the answer with its reason."""
+    """Kind and yield, shields by colour and value, and the answer with its reason.
+
+    Layout: ``resolver.kv``. The rows of kinds, colours, roles, pad keys and
+    shield chips are made once from the game's tables (a rule cannot loop over
+    them); the Kivy properties below carry the question and the engine's
+    answer, and every widget is bound to them. Building the ~35 buttons anew
+    each tap took tens of ms here, ten times that on a Pi: a tap now only sets
+    properties, and puts a chip or an answer line in place (kept, not built).
+    """
+
+    #: The area's kind, the code of its amount's words, its amount and the amount's limits.
+    kind = StringProperty("forest")
+    amount_code = StringProperty(KIND_WORDS["forest"][1])
+    amount = NumericProperty(0)
+    lowest = NumericProperty(0)
+    highest = NumericProperty(0)
+    #: The colour the next shield is tapped in.
+    chosen = StringProperty(tables.COLORS[0])
+    #: The shields tapped in: (colour, value).
+    shields = ListProperty([])
+    #: As many shields as the pad takes (its keys are dimmed).
+    full = BooleanProperty(False)
+    #: Colour -> player (a colour missing is neutral); the neutral rule's choice.
+    players = DictProperty({})
+    neutral = StringProperty(tables.NEUTRAL_CHOICES[0])
+    rule_code = StringProperty(RULE_WORDS[tables.NEUTRAL_CHOICES[0]])
+    #: An open Castelli game sets the colours and the neutral rule (they are not changed here).
+    in_game = BooleanProperty(False)
+    #: The engine's answer in words: the influence line and the explanation (the award lines: a list kept).
+    influence = StringProperty("")
+    explanation = StringProperty("")
 
     def __init__(self, shell: Any, **kwargs: Any) -> None:
         super().__init__(shell, **kwargs)
         self.question = Question()
-        self.chosen = tables.COLORS[0]
         self.resolution: Resolution | None = None
         self._from_game: tuple[str, ...] | None = None
+        ids = self.ids
+        for kind in KINDS:
+            ids.kinds.add_widget(ResolverKind(kind=kind, code=KIND_WORDS[kind][0], screen=self))
         #: The buttons a finger (or a test) reaches for: value -> pad key, colour -> button, the shield chips.
+        self.colour_buttons = {c: ResolverColour(colour=c, screen=self) for c in tables.COLORS}
+        for colour, pick in self.colour_buttons.items():
+            ids.colours.add_widget(pick)
+            ids.roles.add_widget(ResolverRole(colour=colour, screen=self))
         self.pad: dict[int | str, Tap] = {}
-        self.colour_buttons: dict[str, Tap] = {}
+        for value in VALUES:
+            wide = value == tables.CARD_SHIELD  # "kártya" must not break: the numbers give it their room
+            self.pad[value] = ResolverKey(value=value, screen=self, size_hint_x=1 if wide else None)
+            ids.pad.add_widget(self.pad[value])
+        #: A chip per shield the pad takes, made once; those of the shields tapped in are in their row.
+        self.all_chips = [ResolverChip(index=index, screen=self) for index in range(MOST_SHIELDS)]
+        #: The chips of the shields tapped in (shown), in their order.
         self.chips: list[Tap] = []
+        self._lines: list[AwardLine] = []  # the award lines made so far, shown as many as there are awards
+        # held here: a rule's ids are weak, and these are out of the tree while they have nothing to say
+        self._parts = {name: ids[name].__self__ for name in ("no_shields", "rule", "influence")}
 
     def on_pre_enter(self, *args: Any) -> None:
         self._follow_game()
@@ -121,145 +216,63 @@ class ResolverScreen(ShellScreen):
         """Without a game, a colour stands for its player: "Blue"."""
         return text("ui.resolver.seat", colour=colour_word(colour))
 
+    @staticmethod
+    def colour_words(colour: str, chosen: str, language: str) -> str:
+        """A colour's button: "» red «" for the colour in use (``language``: for the rule's binding)."""
+        name = text(f"castelli.colour.{colour}")
+        return text("ui.resolver.chosen", colour=name) if colour == chosen else name
+
+    @staticmethod
+    def role_words(colour: str, players: dict[str, str], language: str) -> str:
+        """Who plays ``colour``, or "neutral" (the rule names ``players``: drawn again as they change)."""
+        player = players.get(colour)
+        return player if player is not None else text("ui.resolver.neutral")
+
+    @staticmethod
+    def value_words(value: int | str, language: str) -> str:
+        """A shield value as the pad and the chips show it: its number, or the word for a card."""
+        return text("ui.resolver.card") if value == tables.CARD_SHIELD else str(value)
+
     # -- drawing ---------------------------------------------------------------------------
-    # Built once per language and then updated: building ~35 buttons anew each tap took tens of ms
-    # here, ten times that on a Pi. Only the answer's few labels are made anew.
-    def _build(self) -> None:
-        self._language = i18n.current_language()
-        self.clear_widgets()
-        body = column()
-        top = self.home_row(text("ui.resolver.title"))
-        self._undo = Tap(text=text("ui.resolver.undo"), size_hint_x=None, width=theme.TOUCH * 2.5)
-        self._undo.bind(on_release=lambda *_: self.remove_shield(len(self.question.shields) - 1))
-        self._clear = Tap(text=text("ui.resolver.clear"), size_hint_x=None, width=theme.TOUCH * 2.5)
-        self._clear.bind(on_release=lambda *_: self.clear_shields())
-        top.add_widget(self._undo)
-        top.add_widget(self._clear)
-        body.add_widget(top)
-        halves = row(size_hint_y=1, height=0)
-        left = column(padding=0, size_hint_x=0.58)
-        right, self._answer_box = scrolling_list()  # a long Hungarian explanation scrolls, never cut
-        right.size_hint_x = 0.42
-        halves.add_widget(left)
-        halves.add_widget(right)
-        body.add_widget(halves)
-
-        kinds = row()
-        self._kinds: dict[str, Tap] = {}
-        for kind in KINDS:
-            choice = Tap(text=text(KIND_WORDS[kind][0]))
-            choice.bind(on_release=lambda _b, k=kind: self.choose_kind(k))
-            kinds.add_widget(choice)
-            self._kinds[kind] = choice
-        left.add_widget(kinds)
-
-        amount = row()
-        self._amount_label = Words()
-        amount.add_widget(self._amount_label)
-        self._less = Tap(text="−", size_hint_x=None, width=theme.TOUCH)
-        self._less.bind(on_release=lambda *_: self.step_amount(-1))
-        self._more = Tap(text="+", size_hint_x=None, width=theme.TOUCH)
-        self._more.bind(on_release=lambda *_: self.step_amount(1))
-        self._amount = Figure(size_hint_x=None, width=theme.TOUCH * 1.4)
-        amount.add_widget(self._less)
-        amount.add_widget(self._amount)
-        amount.add_widget(self._more)
-        left.add_widget(amount)
-
-        colours = row()
-        plays = row()
-        self.colour_buttons = {}
-        self._roles: dict[str, Tap] = {}
-        for colour in tables.COLORS:
-            pick = Tap(swatch=theme.piece_colour(colour))
-            pick.bind(on_release=lambda _b, c=colour: self.choose_colour(c))
-            self.colour_buttons[colour] = pick
-            colours.add_widget(pick)
-            role = Tap()
-            role.bind(on_release=lambda _b, c=colour: self.toggle_neutral(c))
-            self._roles[colour] = role
-            plays.add_widget(role)
-        left.add_widget(colours)
-        left.add_widget(plays)
-
-        pad = row()
-        self.pad = {}
-        for value in VALUES:
-            label = text("ui.resolver.card") if value == tables.CARD_SHIELD else str(value)
-            wide = value == tables.CARD_SHIELD  # "kártya" must not break: the numbers give it their room
-            key = Tap(text=label, size_hint_x=1 if wide else None, width=theme.TOUCH)
-            key.bind(on_release=lambda _b, v=value: self.add_shield(v))
-            self.pad[value] = key
-            pad.add_widget(key)
-        left.add_widget(pad)
-
-        self._shields = row()
-        self._chips: list[Tap] = []
-        for index in range(MOST_SHIELDS):
-            chip = Tap(size_hint_x=None, width=theme.TOUCH)
-            chip.bind(on_release=lambda _b, i=index: self.remove_shield(i))
-            self._chips.append(chip)
-        self._no_shields = Words(text=text("ui.resolver.no_shields"))
-        left.add_widget(self._shields)
-        left.add_widget(filler())
-        self._rule = Tap(size_hint_y=None, height=theme.TOUCH)
-        self._rule.bind(on_release=lambda *_: self.toggle_rule())
-        self.add_widget(body)
-
-    def redraw(self) -> None:
-        if getattr(self, "_language", None) != i18n.current_language():
-            self._build()
+    def refresh(self) -> None:
+        """The question's and the answer's properties; the widgets bound to them follow."""
         q = self.question
-        in_game = self._from_game is not None
-        self._undo.disabled = self._clear.disabled = not q.shields
-        for kind, choice in self._kinds.items():
-            choice.accent = q.kind == kind
-        self._amount_label.text = text(KIND_WORDS[q.kind][1])
-        self._amount.text = str(q.amount)
-        self._less.disabled = q.amount <= q.limits()[0]
-        self._more.disabled = q.amount >= q.limits()[1]
-        for colour, pick in self.colour_buttons.items():
-            name = text(f"castelli.colour.{colour}")
-            pick.text = text("ui.resolver.chosen", colour=name) if colour == self.chosen else name
-            pick.bold = colour == self.chosen
-            player = q.players.get(colour)
-            role = self._roles[colour]
-            role.text = player if player is not None else text("ui.resolver.neutral")
-            role.disabled = in_game
-        for key in self.pad.values():
-            key.disabled = len(q.shields) >= MOST_SHIELDS
-        self._shields.clear_widgets()
-        self.chips = self._chips[:len(q.shields)]
-        for chip, (colour, value) in zip(self.chips, q.shields, strict=True):
-            covered = value == tables.CARD_SHIELD
-            chip.text = text("ui.resolver.card") if covered else str(value)
-            chip.width = theme.TOUCH * (1.6 if covered else 1)  # "kártya" whole
-            chip.swatch = theme.piece_colour(colour)
-            self._shields.add_widget(chip)
-        if not q.shields:
-            self._shields.add_widget(self._no_shields)
-        self._answer(self._answer_box)
+        self.in_game = self._from_game is not None
+        self.kind = q.kind
+        self.amount_code = KIND_WORDS[q.kind][1]
+        self.lowest, self.highest = q.limits()
+        self.amount = q.amount
+        self.players = dict(q.players)
+        self.neutral = q.neutral
+        self.rule_code = RULE_WORDS[q.neutral]
+        self.shields = list(q.shields)
+        self.full = len(q.shields) >= MOST_SHIELDS
+        self.chips = self.all_chips[:len(q.shields)]
+        chips = self.ids.chips
+        for chip in self.all_chips:
+            show_in(chips, chip, chip in self.chips)
+        show(self._parts["no_shields"], not q.shields)
+        self._answer()
 
-    def _answer(self, box: Any) -> None:
+    def _answer(self) -> None:
         """Influence per colour, who gains what (large), and the engine's explanation."""
-        box.clear_widgets()
         q = self.question
         resolution = self.resolution = q.resolution()
-        if any(c not in q.players for c in tables.COLORS):
-            self._rule.text = text(RULE_WORDS[q.neutral])
-            self._rule.disabled = self._from_game is not None
-            box.add_widget(self._rule)
-        if resolution.influence:
-            box.add_widget(Words(text=text("ui.resolver.influence", points=[
-                msg("castelli.who.points", who=who(colour, q.players.get(colour)), points=points)
-                for colour, points in resolution.influence.items()])))
+        show(self._parts["rule"], any(c not in q.players for c in tables.COLORS))
+        self.influence = text("ui.resolver.influence", points=[
+            msg("castelli.who.points", who=who(colour, q.players.get(colour)), points=points)
+            for colour, points in resolution.influence.items()]) if resolution.influence else ""
+        show(self._parts["influence"], bool(resolution.influence))
         # a share rounded down to nothing is no gain: the explanation below says it was rounded down
         lines = [award_text(resolution, p, share) for p, share in resolution.awards.items() if share > 0]
-        for line in lines or [text("ui.resolver.nothing")]:
-            figure = Figure(text=line, halign="left")
-            figure.bind(width=lambda shown, width: setattr(shown, "text_size", (width, None)))
-            box.add_widget(figure)
-        box.add_widget(Words(text=say(resolution.explanation)))
+        awards = lines or [text("ui.resolver.nothing")]
+        while len(self._lines) < len(awards):
+            self._lines.append(AwardLine())
+        for index, line in enumerate(self._lines):
+            shown = index < len(awards)
+            line.text = awards[index] if shown else ""
+            show_in(self.ids.awards, line, shown)
+        self.explanation = say(resolution.explanation)
 
     # -- taps ------------------------------------------------------------------------------------
     def choose_kind(self, kind: str) -> None:
@@ -319,3 +332,15 @@ class ResolverScreen(ShellScreen):
         self.question.shields[:] = [("green", 3), ("yellow", 2), ("yellow", 1), ("red", 2)]
         self.chosen = "red"
         self.redraw()
+
+
+def show_in(box: Any, widget: Any, visible: bool) -> None:
+    """Keep ``widget`` (a shield chip, an award line) at the end of ``box`` while ``visible``, else
+    out of it (a hidden widget that stayed would still take its share of the spacing)."""
+    if visible and widget.parent is None:
+        box.add_widget(widget)
+    elif not visible and widget.parent is not None:  # ``box`` may be a rule's weak proxy: not ``is``
+        box.remove_widget(widget)
+
+
+load_rules(__file__)
