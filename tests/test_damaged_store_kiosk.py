@@ -209,3 +209,39 @@ def test_the_box_under_systemd_starts_on_a_damaged_store_and_writes_nothing(tmp_
         child.stderr.close()
     assert (data / DB_FILENAME).read_bytes() == damaged_bytes
     assert not (data / "backups").exists()  # no daily copy of a damaged store
+
+
+def test_a_value_written_past_a_check_is_said_on_the_touchscreen_and_the_oled_and_repaired(
+        tmp_path: Path) -> None:
+    """Issue 21: a session's ``source`` outside its CHECK made the store read-only with no damage
+    named (the reader's check skipped the constraint); the kiosk must say it and offer the repair."""
+    data = tmp_path / "data"
+    logs = stock(data)
+    path = data / DB_FILENAME
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA ignore_check_constraints = ON")
+    with db:
+        db.execute("UPDATE sessions SET source = 'bogus' WHERE id = 2")
+    db.close()
+    with Companion.open(path) as app:  # the OLED: a warning among its pages, the repair first in the menu
+        box = Box(Table(app), _config())
+        try:
+            view = box.appliance.view
+            warning = notice_page(text("appliance.damage.oled_title"), text("appliance.damage.oled_hint"))
+            assert app.store.read_only and view.page(view._status_since) == warning
+            assert box.appliance.navigator._menu_listing().labels[0] == text("appliance.damage.oled_menu")
+        finally:
+            box.close()
+    shell = kit.open_shell(path)
+    try:
+        app, table = shell.table.app, shell.table
+        assert shell.screens.current == "damaged"
+        found = damage(app)
+        assert found is not None and found.code == "appliance.damage.pages"
+        kit.find(str(found))
+        kit.hold(kit.find(text("appliance.damage.repair_hold"), LongTap),
+                 lambda: bool(shell.screens.get_screen("damaged").repaired), "the repair")
+        assert damage(app) is None and not app.store.read_only
+        assert _play_on_every_good_game(app, table, logs) >= 1
+    finally:
+        kit.close_shell(shell)

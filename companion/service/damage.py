@@ -32,7 +32,9 @@ def damage(app: Companion) -> Message | None:
     """What is wrong with the store, in the players' words (``None``: nothing known).
 
     Damaged pages come first (nothing can be saved); else the unfinished games
-    that cannot be opened (found when the unfinished games were listed).
+    that cannot be opened (found when the unfinished games were listed); else
+    why a store that cannot be written cannot (the kiosk never sits read-only
+    without saying so).
     """
     store = app.store
     if store.damage:
@@ -40,6 +42,11 @@ def damage(app: Companion) -> Message | None:
     if app.damaged_sessions:
         return msg("appliance.damage.sessions", sessions=sorted(app.damaged_sessions),
                    count=len(app.damaged_sessions))
+    if store.read_only:  # a store that cannot be written always says why, with the repair offered
+        try:
+            store.refuse_writing()
+        except StoreError as error:
+            return msg("appliance.damage.read_only", reason=error.args[0])
     return None
 
 

@@ -7,13 +7,17 @@ Two kinds of damage, two answers (``companion doctor``):
 - **A damaged row** in sound pages (a move that no longer parses or
   replays): only that session is damaged; every other game goes on.
 
-:func:`examine` reports each session as good or damaged; :func:`repair`
-copies the damaged file (and its ``-wal``) aside with a timestamp and builds
-a new store under a temporary name from what can be read — every session
-whose moves replay (a session whose log breaks at move N keeps moves
-1…N−1), and every readable row of the other tables (settings, profiles,
+:func:`examine` reports each session as good or damaged (every value the
+companion reads back included, judged as every connection judges it);
+:func:`repair` copies the damaged file (and its ``-wal``) aside under a new
+numbered name and builds a new store under a temporary name from what can
+be read — every session whose moves replay (a session whose log breaks at
+move N keeps moves 1…N−1), a session that cannot be started set aside in its
+own table (never resumed, so the companion starts and plays whatever one row
+holds), and every readable row of the other tables (settings, profiles,
 boards and flag tables) — then renames it into place. :func:`restore` puts a
-backup in place the same way. Both take the store's writer lock.
+backup in place the same way, after checking that its schema is exactly the
+companion's own. Both take the store's writer lock.
 
 Reading is done row by row where whole tables cannot be read: a damaged page
 costs the rows on it, not the table.
@@ -22,8 +26,11 @@ costs the rows on it, not the table.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
+import math
 import os
+import re
 import shutil
 import sqlite3
 import struct
@@ -36,10 +43,17 @@ from typing import Any
 
 from companion.games.base import Game, IllegalMove, RecordError, Summary, one_line
 from companion.games.messages import Message, msg
-from companion.games.registry import get_game
+from companion.games.registry import descriptor, get_game
 from companion.storage.lock import LockHeld, WriterLock
 from companion.storage.migrations import MIGRATIONS
-from companion.storage.store import StoreError, connect_reading, fsync_path, is_corrupt, read_only_message
+from companion.storage.store import (
+    StoreError,
+    connect_reading,
+    fsync_path,
+    is_corrupt,
+    page_check,
+    read_only_message,
+)
 
 GameLookup = Callable[[str], Game[Any, Any]]
 
@@ -66,10 +80,22 @@ class SessionHealth:
     moves: list[dict[str, Any]] = field(default_factory=list, repr=False)
     redo: list[dict[str, Any]] = field(default_factory=list, repr=False)
     summary: Summary | None = field(default=None, repr=False)
+    #: False: the session cannot even be started (its game, players, options or setup do not
+    #: read); a repair sets it aside instead of keeping it as a game to resume.
+    replayable: bool = True
+    #: Values of the row that do not read as the store reads them, and what a repair puts instead.
+    mend: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: The stored move texts as read (kept with a session set aside).
+    raw_moves: list[Any] = field(default_factory=list, repr=False)
 
     @property
     def is_good(self) -> bool:
         return self.problem is None
+
+    @property
+    def log_whole(self) -> bool:
+        """Every stored move (and the redo stack) replays; at most a value of the row is mended."""
+        return self.problem is None or bool(self.mend)
 
 
 @dataclass
@@ -80,6 +106,8 @@ class Checkup:
     pages: list[str | Message]  # integrity_check problems; [] when the pages are sound
     sessions: list[SessionHealth]
     unreadable: list[Message]  # rows or tables that could not be read at all
+    #: Sessions an earlier repair set aside: (session id, why, when); named, never damage.
+    set_aside: list[tuple[int, Message | str, str]] = field(default_factory=list)
 
     @property
     def is_good(self) -> bool:
@@ -148,33 +176,35 @@ def _salvage(db: sqlite3.Connection, table: str,
 def _check_session(row: dict[str, Any], moves: list[tuple[int, str]], read_error: str | None,
                    redo: list[str], games: GameLookup) -> SessionHealth:
     sid = int(row["id"])
-    health = SessionHealth(sid, str(row.get("game")), (), len(moves), 0, False, row=row)
+    health = SessionHealth(sid, str(row.get("game")), (), len(moves), 0, False, row=row,
+                           raw_moves=[text for _, text in moves])
 
     def damaged(problem: Message) -> SessionHealth:
         health.problem = problem
         return health
 
+    def unstartable(problem: Message) -> SessionHealth:
+        health.replayable = False
+        return damaged(problem)
+
     try:
         game = games(str(row["game"]))
     except (RecordError, ImportError) as error:
-        return damaged(msg("app.game.unknown", game=repr(row.get("game")), reason=str(error)))
+        return unstartable(msg("app.game.unknown", game=repr(row.get("game")), reason=str(error)))
     try:
-        players = json.loads(row["players"])
-        options = json.loads(row["options"])
-        setup = json.loads(row["setup"])
-        health.players = tuple(str(p) for p in players)
+        players, options, setup = _opening(row)
+        health.players = tuple(players)
         state = game.start(tuple(players), options, setup)
     except (TypeError, ValueError) as error:
-        return damaged(msg("doctor.problem.setup_unreadable", reason=one_line(str(error))))
+        return unstartable(msg("doctor.problem.setup_unreadable", reason=one_line(str(error))))
     except RecordError as error:
-        return damaged(msg("doctor.problem.setup", reason=error.as_message()))
+        return unstartable(msg("doctor.problem.setup", reason=error.as_message()))
     for position, (index, text) in enumerate(moves):
         number = position + 1
         if index != position:
             return damaged(msg("doctor.problem.move_missing", number=number))
         try:
-            data = json.loads(text)
-            move = game.parse_move(data)
+            move = game.parse_move(_move_object(text))
         except (TypeError, ValueError) as error:
             return damaged(msg("doctor.problem.move_unreadable", number=number, reason=one_line(str(error))))
         except RecordError as error:
@@ -195,21 +225,83 @@ def _check_session(row: dict[str, Any], moves: list[tuple[int, str]], read_error
         return damaged(msg("doctor.problem.moves_from", number=len(moves) + 1, reason=read_error))
     for number, text in enumerate(redo, start=1):
         try:
-            health.redo.append(game.move_to_json(game.parse_move(json.loads(text))))
+            health.redo.append(game.move_to_json(game.parse_move(_move_object(text))))
         except (TypeError, ValueError, RecordError) as error:
             health.redo = []
             return damaged(msg("doctor.problem.undone_unreadable", number=number,
                                reason=one_line(str(error))))
+    health.mend = _row_mends(row)
+    if health.mend:
+        column = next(iter(health.mend))
+        return damaged(msg("doctor.problem.value", column=column, value=one_line(repr(row[column]))[:40]))
     return health
 
 
+def _move_object(text: Any) -> dict[str, Any]:
+    """A stored move's JSON object; :class:`ValueError` (or :class:`TypeError`) when it is none."""
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError("a move is a JSON object")
+    return data
+
+
+def _opening(row: dict[str, Any]) -> tuple[list[str], dict[str, Any], dict[str, Any]]:
+    """The players, options and setup of a stored session; :class:`ValueError` if they do not read."""
+    players = json.loads(row["players"])
+    options = json.loads(row["options"])
+    setup = json.loads(row["setup"])
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise ValueError("the players are not a list of names")
+    if not isinstance(options, dict) or not isinstance(setup, dict):
+        raise ValueError("the options or the setup are not a JSON object")
+    return players, options, setup
+
+
+def _is_moment(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _row_mends(row: dict[str, Any]) -> dict[str, Any]:
+    """The row's values that the store could not read back (each column as ``Store`` reads it),
+    with what a repair writes instead: a time that does not read becomes the repair's time (and
+    the date unsure), a source outside its two words what the record hash says it was."""
+    mend: dict[str, Any] = {}
+    if not _is_moment(row.get("started")):
+        mend["started"] = _NOW
+        mend["date_unsure"] = 1
+    for column in ("finished", "abandoned"):
+        if row.get(column) is not None and not _is_moment(row[column]):
+            mend[column] = _NOW
+    if row.get("record_hash") is not None and not isinstance(row["record_hash"], str):
+        mend["record_hash"] = None
+    if row.get("source") not in ("table", "import"):
+        mend["source"] = "import" if isinstance(row.get("record_hash"), str) else "table"
+    if "date_unsure" in row and row["date_unsure"] not in (0, 1):
+        mend["date_unsure"] = 1
+    played = row.get("played_seconds")
+    if played is not None and (isinstance(played, bool) or not isinstance(played, (int, float))
+                               or not math.isfinite(played) or played < 0):
+        mend["played_seconds"] = None
+    version = row.get("log_version", 0)
+    if isinstance(version, bool) or not isinstance(version, int):
+        mend["log_version"] = 0
+    return mend
+
+
+#: Stands for "the repair's time" among a row's mended values (the time is known only then).
+_NOW = object()
+
+
 def _examine_db(db: sqlite3.Connection, path: Path, games: GameLookup, *, full: bool) -> Checkup:
-    pragma = "integrity_check" if full else "quick_check"
-    pages, error = _rows(db, f"PRAGMA {pragma}")
-    # SQLite's own words for damaged pages (they have no code of ours), then our messages
-    problems: list[str | Message] = [str(r[0]) for r in pages if r[0] != "ok"]
-    if error is not None:
-        problems.append(error)
+    # SQLite's own words for damaged pages (they have no code of ours), then our messages;
+    # judged on a writable copy, as every connection of the store judges them (store.page_check)
+    problems: list[str | Message] = list(page_check(db, "integrity_check" if full else "quick_check"))
     tables = {name for (name,) in _rows(db, "SELECT name FROM sqlite_master WHERE type = 'table'")[0]}
     if "sessions" not in tables:
         return Checkup(path, problems, [], [] if not problems else [msg("doctor.lost.sessions_list")])
@@ -224,9 +316,113 @@ def _examine_db(db: sqlite3.Connection, path: Path, games: GameLookup, *, full: 
         health = _check_session(row, moves, read_error, [] if redo_error else [r[0] for r in redo], games)
         if redo_error and health.problem is None:
             health.problem = msg("doctor.problem.undone_moves", reason=redo_error)
+        if health.problem is None and health.finished and row.get("finished") is not None:
+            _check_results(db, health)
         sessions.append(health)
     sessions.sort(key=lambda s: s.id)
-    return Checkup(path, problems, sessions, unreadable)
+    unreadable += _bad_plain_rows(db, tables)
+    orphans, _ = _rows(db, "PRAGMA foreign_key_check")
+    unreadable += [msg("doctor.rows.orphan", table=str(table), parent=str(parent))
+                   for table, parent in sorted({(row[0], row[2]) for row in orphans})]
+    return Checkup(path, problems, sessions, unreadable, _set_aside_rows(db, tables))
+
+
+def expected_results(health: SessionHealth) -> list[tuple[int, str, int, int]]:
+    """A finished session's results rows as its replayed summary gives them (seat, player, score, won)."""
+    if health.summary is None:
+        return []
+    scores, winners = health.summary.get("scores", {}), set(health.summary.get("winners", []))
+    return [(seat, name, int(scores.get(name, 0)), int(name in winners))
+            for seat, name in enumerate(health.players)]
+
+
+def _check_results(db: sqlite3.Connection, health: SessionHealth) -> None:
+    """A finished session's stored results must be what its moves give (statistics read them)."""
+    stored, error = _rows(db, "SELECT seat, player, score, winner FROM results WHERE session_id = ? "
+                              "ORDER BY seat", (health.id,))
+    if error is not None or [tuple(row) for row in stored] != expected_results(health):
+        health.problem = msg("doctor.problem.results")
+        health.mend = {"results": None}
+
+
+#: What each column of the plain tables must hold for the store to read it back ("json": JSON text).
+_PLAIN_COLUMNS: dict[str, dict[str, str]] = {
+    "players": {"name": "text", "created": "text", "last_played": "text"},
+    "player_colours": {"player_id": "integer", "game": "text", "colour": "text"},
+    "settings": {"key": "text", "value": "json", "updated": "text"},
+}
+
+
+def _readable_value(value: Any, kind: str) -> bool:
+    if kind == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if not isinstance(value, str):
+        return False
+    if kind == "json":
+        try:
+            json.loads(value)
+        except ValueError:
+            return False
+    return True
+
+
+def _plain_row_readable(table: str, columns: Sequence[str], row: Sequence[Any]) -> bool:
+    kinds = _PLAIN_COLUMNS.get(table, {})
+    values = dict(zip(columns, row, strict=True))
+    if not all(_readable_value(value, kinds[column]) for column, value in values.items() if column in kinds):
+        return False
+    if table == "player_colours" and {"game", "colour"} <= set(values):
+        return _known_colour(values["game"], values["colour"])
+    return True
+
+
+def _known_colour(game: str, colour: str) -> bool:
+    """Whether ``colour`` is a piece colour of the known game ``game`` (a profile's preferred colour)."""
+    try:
+        allowed = descriptor(game).piece_colours
+    except RecordError:
+        return False
+    return allowed is None or colour in allowed
+
+
+def _bad_plain_rows(db: sqlite3.Connection, tables: set[str]) -> list[Message]:
+    """A line for each row of the plain tables that the store could not read back (a repair leaves it out)."""
+    found: list[Message] = []
+    for table in _PLAIN_COLUMNS:
+        if table not in tables:
+            continue
+        columns = [c for c in _columns(db, table) if c in _PLAIN_COLUMNS[table]]
+        rows, _ = _salvage(db, table, columns)
+        for row in rows:
+            if not _plain_row_readable(table, columns, row):
+                found.append(msg("doctor.rows.bad_value", table=table,
+                                 row=one_line(repr(tuple(row)))[:60]))
+    return found
+
+
+def _set_aside_rows(db: sqlite3.Connection, tables: set[str]) -> list[tuple[int, Message | str, str]]:
+    """The sessions an earlier repair set aside: (id, why, when)."""
+    if "set_aside" not in tables:
+        return []
+    rows, _ = _rows(db, "SELECT session_id, reason, set_aside FROM set_aside ORDER BY id")
+    return [(int(sid), _message_from_text(reason), str(when)) for sid, reason, when in rows]
+
+
+def _message_from_text(text: Any) -> Message | str:
+    """A message stored as JSON by :meth:`Message.to_json` (plain text if it is not one)."""
+    try:
+        found = _message_from_json(json.loads(text))
+    except (TypeError, ValueError):
+        return str(text)
+    return found if isinstance(found, Message) else str(text)
+
+
+def _message_from_json(data: Any) -> Any:
+    if isinstance(data, dict) and set(data) == {"code", "params"} and isinstance(data["params"], dict):
+        return Message(str(data["code"]), {k: _message_from_json(v) for k, v in data["params"].items()})
+    if isinstance(data, list):
+        return [_message_from_json(item) for item in data]
+    return data
 
 
 def examine(path: Path, *, games: GameLookup = get_game) -> Checkup:
@@ -235,6 +431,19 @@ def examine(path: Path, *, games: GameLookup = get_game) -> Checkup:
     :class:`StoreError` when the file is not a store at all (empty, missing, not SQLite).
     """
     _refuse_unusable(path)
+    if not _has_header(path):
+        with tempfile.TemporaryDirectory(prefix="companion-doctor-") as scratch:
+            readable = Path(scratch) / path.name
+            if with_first_page(path, readable):
+                db = connect_reading(readable)
+                try:
+                    if _schema_readable(db, path):
+                        checkup = _examine_db(db, path, games, full=True)
+                        checkup.pages.insert(0, msg("doctor.pages.first_page"))
+                        checkup.path = path
+                        return checkup
+                finally:
+                    db.close()
     try:
         db = connect_reading(path)
     except StoreError as error:
@@ -327,21 +536,17 @@ def _fresh_first_page(page_size: int, beside: Path) -> bytes:
         scratch.unlink()
 
 
-def pages_from_wal(wal: Path, target: Path) -> int:
-    """Write the pages of ``wal``'s committed frames into a database file ``target``; returns how many.
-
-    For a store whose main file is lost (0 bytes) but whose ``-wal`` is not:
-    every page changed since the last checkpoint is in the WAL, the newest
-    committed copy wins; pages it lacks read as damaged and are skipped by
-    the salvage. The file is marked as a rollback-journal database, so that
-    reading it needs no ``-wal`` of its own.
-    """
-    data = wal.read_bytes()
+def _wal_pages(wal: Path) -> tuple[int, dict[int, bytes]]:
+    """The page size and the pages of ``wal``'s committed frames, the newest copy of each ((0, {}): none)."""
+    try:
+        data = wal.read_bytes()
+    except FileNotFoundError:
+        return 0, {}
     if len(data) < 32:
-        return 0
+        return 0, {}
     magic, _version, page_size, _sequence, salt1, salt2 = struct.unpack(">6I", data[:24])
     if magic not in _WAL_MAGIC or page_size < 512 or page_size & (page_size - 1):
-        return 0
+        return 0, {}
     pages: dict[int, bytes] = {}
     pending: dict[int, bytes] = {}
     offset = 32
@@ -354,8 +559,11 @@ def pages_from_wal(wal: Path, target: Path) -> int:
             pages.update(pending)
             pending = {}
         offset += 24 + page_size
-    if not pages:
-        return 0
+    return page_size, pages
+
+
+def _write_pages(pages: dict[int, bytes], page_size: int, target: Path) -> None:
+    """A rollback-journal database file of ``pages`` (page 1 given, or a fresh one); missing pages zeroed."""
     first = bytearray(pages[1] if 1 in pages else _fresh_first_page(page_size, target))
     first[18:20] = b"\x01\x01"  # read and write versions: legacy journal, no -wal needed
     size = max(max(pages), struct.unpack(">I", first[28:32])[0])  # every root page must be inside
@@ -364,8 +572,54 @@ def pages_from_wal(wal: Path, target: Path) -> int:
     with open(target, "wb") as handle:
         for number in range(1, size + 1):
             handle.write(pages.get(number, bytes(page_size)))
+
+
+def pages_from_wal(wal: Path, target: Path) -> int:
+    """Write the pages of ``wal``'s committed frames into a database file ``target``; returns how many.
+
+    For a store whose main file is lost (0 bytes) but whose ``-wal`` is not:
+    every page changed since the last checkpoint is in the WAL, the newest
+    committed copy wins; pages it lacks read as damaged and are skipped by
+    the salvage. The file is marked as a rollback-journal database, so that
+    reading it needs no ``-wal`` of its own.
+    """
+    page_size, pages = _wal_pages(wal)
+    if not pages:
+        return 0
+    _write_pages(pages, page_size, target)
     return len(pages)
 
+
+_HEADER = b"SQLite format 3\x00"
+#: The first byte of a b-tree page (interior and leaf, index and table), or of a page never used.
+_PAGE_KINDS = (0x02, 0x05, 0x0A, 0x0D, 0x00)
+
+
+def _has_header(path: Path) -> bool:
+    with open(path, "rb") as handle:
+        return handle.read(len(_HEADER)) == _HEADER
+
+
+def with_first_page(source: Path, target: Path) -> bool:
+    """Write ``source`` with a fresh first page (and its ``-wal``'s pages) to ``target``; ``False`` if it
+    does not look like a store that lost only its first page.
+
+    Page 1 holds the header and the list of tables; every store is created
+    by the same migrations in the same order, so a fresh store's page 1
+    points at the same root pages. The file must still look like a store's
+    pages (its size a whole number of pages, page 2 a b-tree page): a file
+    that is something else altogether is left for what it is.
+    """
+    page_size, pages = _wal_pages(_wal(source))
+    page_size = page_size or 4096  # the page size this companion creates its stores with
+    data = source.read_bytes()
+    if len(data) < 2 * page_size or len(data) % page_size or data[page_size] not in _PAGE_KINDS:
+        return False
+    found = {number + 1: data[number * page_size:(number + 1) * page_size]
+             for number in range(1, len(data) // page_size)}
+    found.update({number: page for number, page in pages.items() if number != 1 or page[:16] == _HEADER})
+    _write_pages(found, page_size, target)
+    return True
 
 
 def _refuse_newer(db: sqlite3.Connection, path: Path) -> None:
@@ -401,15 +655,71 @@ def _writer(path: Path) -> Iterator[None]:
         lock.release()
 
 
-def _copy_aside(path: Path, label: str) -> Path:
-    """Copy the store file and its ``-wal`` to ``NAME.LABEL`` (and ``NAME.LABEL-wal``), synced."""
-    aside = path.with_name(f"{path.name}.{label}")
-    for source, target in ((path, aside), (_wal(path), _wal(aside))):
-        if source.exists() and (source == path or source.stat().st_size):
-            shutil.copyfile(source, target)
-            with open(target, "rb") as handle:
-                os.fsync(handle.fileno())
+#: A copy set aside by a repair or a restore:
+#: ``NAME.damaged-NNNN-STAMP`` or ``NAME.before-restore-NNNN-STAMP``.
+_ASIDE = re.compile(r"^(?P<base>.+)\.(?:damaged|before-restore)-(?P<number>\d{4,9})-\d{8}T\d{6}Z$")
+
+
+def copies_aside(path: Path) -> list[Path]:
+    """Every copy a repair or restore set aside beside the store ``path``, oldest (lowest number) first."""
+    try:
+        found = [(m, p) for p in path.parent.iterdir()
+                 if (m := _ASIDE.match(p.name)) and m["base"] == path.name]
+    except OSError:
+        return []
+    return [p for _, p in sorted(found, key=lambda pair: int(pair[0]["number"]))]
+
+
+def _copy_new(source: Path, target: Path) -> None:
+    """Copy ``source`` to a name that must be new (never over a file, never through a link), synced.
+
+    :class:`FileExistsError` when ``target`` is taken; a copy that fails halfway is removed.
+    """
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    try:
+        with os.fdopen(fd, "wb") as out, open(source, "rb") as data:
+            shutil.copyfileobj(data, out, 1 << 20)
+            out.flush()
+            os.fsync(out.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            target.unlink()
+        raise
+
+
+def _copy_aside(path: Path, kind: str, clock: Callable[[], datetime]) -> Path:
+    """Copy the store file and its ``-wal`` to ``NAME.KIND-NNNN-STAMP`` (and its ``-wal``), synced.
+
+    NNNN is one more than the highest copy beside the store, as the daily
+    backups are counted: two repairs or restores within one second never
+    share a name, and no copy is ever written over another.
+    """
+    numbers = [int(m["number"]) for m in (_ASIDE.match(p.name) for p in copies_aside(path)) if m]
+    number = max(numbers, default=0) + 1
+    while True:
+        aside = path.with_name(f"{path.name}.{kind}-{number:04d}-{_stamp(clock)}")
+        try:
+            _copy_new(path, aside)
+        except FileExistsError:
+            number += 1
+            continue
+        break
+    wal = _wal(path)
+    try:
+        if wal.exists() and wal.stat().st_size:
+            _copy_new(wal, _wal(aside))
+    except BaseException:
+        aside.unlink()
+        raise
+    fsync_path(path.parent)
     return aside
+
+
+def _remove_aside(aside: Path) -> None:
+    """Take back a copy set aside for a change that did not happen (the store is as it was)."""
+    for part in (aside, _wal(aside), aside.with_name(aside.name + "-shm")):
+        with contextlib.suppress(FileNotFoundError):
+            part.unlink()
 
 
 def _tidy_aside(aside: Path, had_wal: bool) -> None:
@@ -470,8 +780,13 @@ def _rebuild(source: sqlite3.Connection, checkup: Checkup, target: sqlite3.Conne
     lines = _copy_plain_tables(source, target)
     session_columns = _columns(target, "sessions")
     for health in checkup.sessions:
-        _write_session(target, health, session_columns, now)
+        if health.replayable:
+            _write_session(target, health, session_columns, now)
+        else:
+            _write_aside(target, health, now)
         lines.append(_kept(health))
+    # a profile's colours whose profile is gone (the log tables are written from the sessions kept)
+    target.execute("DELETE FROM player_colours WHERE player_id NOT IN (SELECT id FROM players)")
     target.execute("COMMIT")
     lines += [msg("doctor.repair.lost", what=what) for what in checkup.unreadable]
     return lines
@@ -491,6 +806,7 @@ def _copy_plain_tables(source: sqlite3.Connection, target: sqlite3.Connection) -
             continue
         columns = [c for c in _columns(target, table) if c in set(_columns(source, table))]
         rows, problems = _salvage(source, table, columns)
+        rows = [row for row in rows if _plain_row_readable(table, columns, row)]  # the doctor named the rest
         marks = ", ".join("?" for _ in columns)
         names = ", ".join(f'"{c}"' for c in columns)
         target.executemany(f'INSERT OR IGNORE INTO "{table}" ({names}) VALUES ({marks})', rows)
@@ -505,122 +821,264 @@ def _write_session(target: sqlite3.Connection, health: SessionHealth, session_co
     A finished game with no finishing time gets ``now``; a damaged log keeps
     no redo stack (it was made for moves that are gone).
     """
-    row = {k: v for k, v in health.row.items() if k in session_columns and k != "log_version"}
+    mended = {k: (now if v is _NOW else v) for k, v in health.mend.items()}
+    row = {k: mended.get(k, v) for k, v in health.row.items() if k in session_columns and k != "log_version"}
     row["finished"] = (row.get("finished") or now) if health.finished else None
     names = ", ".join(f'"{c}"' for c in row)
     target.execute(f"INSERT INTO sessions ({names}) VALUES ({', '.join('?' for _ in row)})",
                    list(row.values()))
     target.executemany("INSERT INTO moves (session_id, idx, move) VALUES (?, ?, ?)",
                        [(health.id, i, _dumps(m)) for i, m in enumerate(health.moves)])
-    if health.is_good:
+    if health.log_whole:
         target.executemany("INSERT INTO redo (session_id, pos, move) VALUES (?, ?, ?)",
                            [(health.id, i, _dumps(m)) for i, m in enumerate(health.redo)])
     if health.finished and health.summary is not None:
-        scores, winners = health.summary.get("scores", {}), set(health.summary.get("winners", []))
         target.executemany(
             "INSERT INTO results (session_id, seat, player, score, winner) VALUES (?, ?, ?, ?, ?)",
-            [(health.id, seat, name, int(scores.get(name, 0)), int(name in winners))
-             for seat, name in enumerate(health.players)])
+            [(health.id, *result) for result in expected_results(health)])
+
+
+def _plain(value: Any) -> Any:
+    """A stored value as JSON can hold it (bytes as their hex digits)."""
+    return value.hex() if isinstance(value, bytes) else value
+
+
+def _write_aside(target: sqlite3.Connection, health: SessionHealth, now: str) -> None:
+    """A session that cannot be started, kept as it was read in ``set_aside``: never resumed, not lost."""
+    content = {"row": {k: _plain(v) for k, v in health.row.items()},
+               "moves": [_plain(text) for text in health.raw_moves]}
+    reason = health.problem.to_json() if health.problem is not None else {}
+    target.execute("INSERT INTO set_aside (session_id, reason, content, set_aside) VALUES (?, ?, ?, ?)",
+                   (health.id, json.dumps(reason, ensure_ascii=False),
+                    json.dumps(content, ensure_ascii=False), now))
 
 
 def _kept(health: SessionHealth) -> Message:
     """What the repair kept of one session: all of it, the moves before the damage, or none."""
+    if not health.replayable:
+        return msg("doctor.repair.set_aside", session=health.id, reason=health.problem)
     if health.is_good:
         return msg("doctor.repair.kept_whole", session=health.id, count=health.good)
+    if health.log_whole:
+        return msg("doctor.repair.kept_mended", session=health.id, reason=health.problem)
     if health.good:
         return msg("doctor.repair.kept_some", session=health.id, good=health.good, reason=health.problem)
     return msg("doctor.repair.kept_none", session=health.id, reason=health.problem)
 
 
+def _room_error(error: BaseException) -> bool:
+    """Whether a failed write ran out of room (a full card, a quota)."""
+    return getattr(error, "errno", None) in (errno.ENOSPC, errno.EDQUOT) or \
+        getattr(error, "sqlite_errorname", "") == "SQLITE_FULL"
+
+
+def _refuse_newer_file(path: Path) -> None:
+    """Refuse a store of a newer companion before anything is copied or written.
+
+    Only a file with SQLite's header is opened (SQLite drops the ``-wal`` of an empty one).
+    """
+    if _is_empty(path) or not _has_header(path):
+        return
+    try:
+        db = connect_reading(path)
+    except (StoreError, sqlite3.Error):
+        return  # not readable as it is: the repair finds out what it is
+    try:
+        _refuse_newer(db, path)
+    except Unusable:
+        pass
+    finally:
+        db.close()
+
+
+def _readable_copy(aside: Path, path: Path) -> Path:
+    """The file the repair reads: the copy aside itself, or one made readable beside the store.
+
+    A truncated file gets its true page count, a lost first page a fresh
+    one (:func:`with_first_page`), an empty file the pages of its ``-wal``.
+    """
+    if _is_empty(aside):
+        readable = path.with_name(f".{path.name}.from-wal")
+        if not pages_from_wal(_wal(aside), readable):
+            raise Unusable(msg("doctor.wal_empty", path=str(path), aside=str(aside)))
+        return readable
+    if not _has_header(aside):
+        readable = path.with_name(f".{path.name}.first-page")
+        if not with_first_page(aside, readable):
+            raise Unusable(msg("doctor.not_a_database", path=str(path), reason="no SQLite header"))
+        return readable
+    probe = connect_reading(aside)
+    try:
+        whole = _schema_readable(probe, path)
+    finally:
+        probe.close()
+    if whole:
+        return aside
+    readable = path.with_name(f".{path.name}.resized")
+    _resized_copy(aside, readable)
+    return readable
+
+
+def _build(source: sqlite3.Connection, checkup: Checkup, built_path: Path,
+           clock: Callable[[], datetime]) -> list[Message]:
+    """A new store at ``built_path`` from ``source`` (what ``checkup`` found readable), synced."""
+    target = _new_database(built_path)
+    try:
+        now = clock().astimezone(UTC).isoformat(timespec="seconds")
+        lines = _rebuild(source, checkup, target, now)
+    finally:
+        target.close()
+    with open(built_path, "rb") as handle:
+        os.fsync(handle.fileno())
+    return lines
+
+
 def repair(path: Path, *, clock: Callable[[], datetime] | None = None,
            games: GameLookup = get_game) -> RepairReport:
-    """Copy the store aside and rebuild it from what can still be read (see the module's docstring)."""
+    """Copy the store aside and rebuild it from what can still be read (see the module's docstring).
+
+    Nothing is copied for a store of a newer companion; a repair that cannot
+    finish (no room left) takes its copy and its partial store back and says
+    why, the store as it was.
+    """
     clock = clock or (lambda: datetime.now(UTC))
     _refuse_unusable(path, repairing=True)
     with _writer(path):
-        aside = _copy_aside(path, f"damaged-{_stamp(clock)}")
-        with_wal = _wal(aside).exists()
-        readable = aside
-        if not _is_empty(aside):
-            probe = connect_reading(aside)
-            try:
-                whole = _schema_readable(probe, path)
-            finally:
-                probe.close()
-            if not whole:
-                readable = path.with_name(f".{path.name}.resized")
-                _resized_copy(aside, readable)
-        else:
-            readable = path.with_name(f".{path.name}.from-wal")
-            if not pages_from_wal(_wal(aside), readable):
-                raise Unusable(msg("doctor.wal_empty", path=str(path), aside=str(aside)))
-        try:
-            source = connect_reading(readable)
-            _refuse_newer(source, path)
-        except sqlite3.Error as error:
-            raise StoreError(msg("doctor.copy_unreadable", path=str(readable), reason=str(error))) from None
+        _refuse_newer_file(path)
         built_path = path.with_name(f".{path.name}.repairing")
+        aside: Path | None = None
+        readable: Path | None = None
         try:
-            checkup = _examine_db(source, path, games, full=True)
-            target = _new_database(built_path)
+            aside = _copy_aside(path, "damaged", clock)
+            with_wal = _wal(aside).exists()
+            readable = _readable_copy(aside, path)
             try:
-                now = clock().astimezone(UTC).isoformat(timespec="seconds")
-                lines = _rebuild(source, checkup, target, now)
+                source = connect_reading(readable)
+                _refuse_newer(source, path)
+            except sqlite3.Error as error:
+                raise StoreError(msg("doctor.copy_unreadable", path=str(readable),
+                                     reason=str(error))) from None
+            try:
+                checkup = _examine_db(source, path, games, full=True)
+                lines = _build(source, checkup, built_path, clock)
             finally:
-                target.close()
+                source.close()
+                _tidy_aside(aside, with_wal)
+            _put_in_place(built_path, path)
+        except (OSError, sqlite3.Error) as error:
+            if aside is not None:
+                _remove_aside(aside)
+            if not _room_error(error):
+                raise
+            raise StoreError(msg("doctor.repair.no_room", path=str(path),
+                                 reason=getattr(error, "strerror", None) or str(error))) from None
         finally:
-            source.close()
-            _tidy_aside(aside, with_wal)
-            if readable != aside:
-                readable.unlink()
-        with open(built_path, "rb") as handle:
-            os.fsync(handle.fileno())
-        _put_in_place(built_path, path)
+            for leftover in (built_path, _wal(built_path), readable if readable != aside else None):
+                if leftover is not None:
+                    with contextlib.suppress(FileNotFoundError):
+                        leftover.unlink()
     return RepairReport(aside, with_wal, checkup, lines)
 
 
-def restore(path: Path, backup: Path, *, clock: Callable[[], datetime] | None = None) -> Path | None:
-    """Put the backup file ``backup`` in place of the store; returns where the old store was copied.
+#: Objects a fresh store has that SQLite makes itself (their ``sql`` is NULL or internal).
+def fresh_schema(version: int) -> set[tuple[str, str, str, str | None]]:
+    """What ``sqlite_schema`` of a store created by this companion at ``version`` holds."""
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        for migration in MIGRATIONS[:version]:
+            migration(db)
+        return _schema_of(db)
+    finally:
+        db.close()
 
-    The backup is checked first (a companion store whose pages are sound, of
-    a schema this companion reads); nothing is changed if it is not.
+
+def _schema_of(db: sqlite3.Connection) -> set[tuple[str, str, str, str | None]]:
+    return {(str(kind), str(name), str(table), sql) for kind, name, table, sql in
+            db.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")}
+
+
+def _check_backup(source: sqlite3.Connection, backup: Path) -> None:
+    """Refuse, in one line, a file not of this companion's own schema, or whose pages are damaged.
+
+    The schema must be exactly a fresh store's at the file's version: no
+    trigger, view, table or index more or less (a trigger that deletes moves
+    would otherwise come back with the restore), and ``integrity_check`` must
+    pass, judged as every connection judges it (:func:`page_check`).
+    """
+    try:
+        version = source.execute("PRAGMA user_version").fetchone()[0]
+        schema = _schema_of(source)
+    except sqlite3.DatabaseError as error:
+        raise StoreError(msg("doctor.restore.not_backup", path=str(backup), reason=str(error))) from None
+    if version > len(MIGRATIONS):
+        _refuse_newer(source, backup)
+    if version < 1 or "sessions" not in {name for kind, name, _, _ in schema if kind == "table"}:
+        raise StoreError(msg("doctor.restore.no_sessions", path=str(backup)))
+    fresh = fresh_schema(version)
+    foreign = sorted(schema - fresh) + sorted(fresh - schema)
+    if foreign:
+        kind, name, _, _ = foreign[0]
+        raise StoreError(msg("doctor.restore.foreign", path=str(backup), kind=kind, name=one_line(name)[:40]))
+    problems = page_check(source, "integrity_check")
+    if problems:
+        raise StoreError(msg("doctor.restore.damaged", path=str(backup), reason=problems[0]))
+
+
+@dataclass
+class RestoreReport:
+    """Where the old store went (``None``: there was none); what was kept of a backup with damaged rows."""
+
+    aside: Path | None
+    lines: list[Message] = field(default_factory=list)
+
+
+def restore(path: Path, backup: Path, *, clock: Callable[[], datetime] | None = None,
+            games: GameLookup = get_game) -> RestoreReport:
+    """Put the backup file ``backup`` in place of the store; says where the old store was copied.
+
+    The backup is checked first (:func:`_check_backup`); nothing is changed
+    if it is refused. A backup whose sessions are all good is copied as it
+    is; one with damaged rows is rebuilt as a repair would, so that the
+    companion starts and plays on the restored store whatever the backup held.
     """
     clock = clock or (lambda: datetime.now(UTC))
     if not backup.is_file():
         raise StoreError(msg("doctor.restore.no_file", path=str(backup)))
     source = connect_reading(backup)
     try:
-        try:
-            version = source.execute("PRAGMA user_version").fetchone()[0]
-            tables = {n for (n,) in source.execute("SELECT name FROM sqlite_master")}
-            problems = [r[0] for r in source.execute("PRAGMA integrity_check") if r[0] != "ok"]
-        except sqlite3.DatabaseError as error:
-            raise StoreError(msg("doctor.restore.not_backup", path=str(backup), reason=str(error))) from None
-        if version > len(MIGRATIONS):
-            _refuse_newer(source, backup)
-        if "sessions" not in tables:
-            raise StoreError(msg("doctor.restore.no_sessions", path=str(backup)))
-        if problems:
-            raise StoreError(msg("doctor.restore.damaged", path=str(backup), reason=problems[0]))
-    except BaseException:
-        source.close()
-        raise
-    try:
+        _check_backup(source, backup)
+        checkup = _examine_db(source, backup, games, full=False)
         path.parent.mkdir(parents=True, exist_ok=True)
         with _writer(path):
-            aside = _copy_aside(path, f"before-restore-{_stamp(clock)}") if path.exists() else None
+            aside = _copy_aside(path, "before-restore", clock) if path.exists() else None
             built_path = path.with_name(f".{path.name}.restoring")
-            with contextlib.suppress(FileNotFoundError):
-                built_path.unlink()
-            target = sqlite3.connect(built_path)
+            lines: list[Message] = []
             try:
-                source.backup(target)
-                target.execute("PRAGMA journal_mode=DELETE")
+                if checkup.is_good:
+                    _copy_whole(source, built_path)
+                else:
+                    lines = _build(source, checkup, built_path, clock)
+                _put_in_place(built_path, path)
+            except BaseException:
+                if aside is not None:
+                    _remove_aside(aside)
+                raise
             finally:
-                target.close()
-            with open(built_path, "rb") as handle:
-                os.fsync(handle.fileno())
-            _put_in_place(built_path, path)
+                with contextlib.suppress(FileNotFoundError):
+                    built_path.unlink()
     finally:
         source.close()
-    return aside
+    return RestoreReport(aside, lines)
+
+
+def _copy_whole(source: sqlite3.Connection, built_path: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        built_path.unlink()
+    target = sqlite3.connect(built_path)
+    try:
+        source.backup(target)
+        target.execute("PRAGMA journal_mode=DELETE")
+    finally:
+        target.close()
+    with open(built_path, "rb") as handle:
+        os.fsync(handle.fileno())

@@ -126,6 +126,24 @@ def _played_seconds(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE sessions ADD COLUMN played_seconds REAL")
 
 
+def _set_aside(db: sqlite3.Connection) -> None:
+    """Version 6: the sessions a repair set aside because they cannot be replayed at all.
+
+    A session whose game, players, options or setup no longer read cannot be
+    started, so it must never be resumed; but it is kept, as it was read (its
+    row's values and its moves, as JSON text), with why and when, for the
+    doctor to name and for anyone to look at.
+    """
+    db.execute(
+        """CREATE TABLE set_aside (
+               id         INTEGER PRIMARY KEY,
+               session_id INTEGER NOT NULL,
+               reason     TEXT NOT NULL,
+               content    TEXT NOT NULL,
+               set_aside  TEXT NOT NULL
+           )""")
+
+
 #: Schema migrations in order; ``MIGRATIONS[i]`` takes version ``i`` to ``i + 1``.
 MIGRATIONS: list[Migration] = [_create_schema, _profiles_and_abandoned, _log_versions, _date_unsure,
-                               _played_seconds]
+                               _played_seconds, _set_aside]

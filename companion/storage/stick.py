@@ -32,7 +32,9 @@ from companion.storage.store import Store, StoreError, fsync_path
 
 #: Where the automount puts the stick (``systemd/media-COMPANION.automount``); ``backup.stick`` in the config.
 DEFAULT_MOUNT = "/media/COMPANION"
-_NUMBERED = re.compile(r"^companion-(\d{4,})-\d{4}-\d{2}-\d{2}-\d{6}\.sqlite3$")
+#: A backup's number has at most nine digits: a longer one (a file planted on the stick, say
+#: ``companion-`` and 219 nines) is not one of ours and must not make every later name too long.
+_NUMBERED = re.compile(r"^companion-(\d{4,9})-\d{4}-\d{2}-\d{2}-\d{6}\.sqlite3$")
 #: Room kept free beyond the copy itself (the directory entry, FAT's rounding up to clusters).
 _MARGIN = 64 * 1024
 
@@ -69,7 +71,7 @@ def free_bytes(folder: Path) -> int:
 def next_name(folder: Path, stamp: str) -> str:
     """``companion-NNNN-STAMP.sqlite3``, NNNN one more than the highest number in ``folder``."""
     numbers = [int(found.group(1)) for found in (_NUMBERED.match(p.name) for p in folder.iterdir()) if found]
-    return f"companion-{max(numbers, default=0) + 1:04d}-{stamp}.sqlite3"
+    return f"companion-{min(max(numbers, default=0) + 1, 999_999_999):04d}-{stamp}.sqlite3"
 
 
 def _needed(store: Store) -> int:
@@ -117,7 +119,7 @@ def backup_to_stick(store: Store, mount: str | Path = DEFAULT_MOUNT, *,
                                  free=_megabytes(room)))
         stamp = f"{store.now().astimezone():%Y-%m-%d-%H%M%S}"
         target = mount / next_name(mount, stamp)
-        store.copy_to(target)  # under a temporary name, synced, renamed
+        store.copy_to(target)  # in a private folder, synced, read back, renamed
         fsync_path(target)
         fsync_path(mount)  # the new name itself is on the stick
     except (OSError, sqlite3.Error) as error:

@@ -24,7 +24,9 @@ import contextlib
 import errno
 import json
 import os
+import shutil
 import sqlite3
+import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -173,7 +175,7 @@ def is_corrupt(error: sqlite3.Error) -> bool:
     return getattr(error, "sqlite_errorname", "") == "SQLITE_CORRUPT"
 
 
-def _damage(db: sqlite3.Connection, path: Path, known: int) -> list[str]:
+def _damage(db: sqlite3.Connection, path: Path, known: int, *, writable: bool) -> list[str]:
     """Refuse a newer schema; then what ``quick_check`` finds wrong (an unreadable schema included)."""
     try:
         _refuse_newer(db, path, known)
@@ -181,13 +183,15 @@ def _damage(db: sqlite3.Connection, path: Path, known: int) -> list[str]:
         if is_corrupt(error):
             return [str(error)]
         raise
-    return _quick_check(db)
+    return page_check(db, "quick_check", writable=writable)
 
 
 def _take_lock(path: Path) -> WriterLock:
     directory = path.parent
-    if not os.access(directory, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+    if not os.access(directory, os.W_OK):
         raise StoreError(read_only_message(directory))
+    if path.exists() and not os.access(path, os.W_OK):  # the file, not the folder, is protected
+        raise StoreError(msg("store.read_only_file", path=str(path)))
     try:
         return WriterLock.acquire(path)
     except LockHeld as held:
@@ -197,6 +201,37 @@ def _take_lock(path: Path) -> WriterLock:
             raise StoreError(read_only_message(directory)) from None
         raise StoreError(msg("store.cannot_lock", path=str(path),
                              reason=error.strerror or str(error))) from None
+
+
+#: The longest file name a backup is given (FAT and ext4 take 255 bytes).
+MAX_NAME = 200
+
+
+def check_new_name(target: Path) -> None:
+    """Refuse to write a copy at ``target`` if the name is there already (a file, a link) or too long."""
+    if len(target.name.encode("utf-8")) > MAX_NAME:
+        raise StoreError(msg("store.copy.name_too_long", name=target.name[:40] + "…"))
+    if os.path.lexists(target):
+        raise StoreError(msg("store.copy.exists", path=str(target)))
+
+
+def check_copy(copy: Path, version: int) -> None:
+    """Read a written copy back before anyone is told it is safe: a regular file, a store of
+    ``version``, its pages sound. :class:`StoreError` naming what is wrong."""
+    if copy.is_symlink() or not copy.is_file():
+        raise StoreError(msg("store.copy.not_a_file", path=str(copy)))
+    try:
+        db = sqlite3.connect(f"{copy.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            found = int(db.execute("PRAGMA user_version").fetchone()[0])
+            problems = page_check(db, "quick_check")
+        finally:
+            db.close()
+    except sqlite3.Error as error:
+        raise StoreError(msg("store.copy.unreadable", path=str(copy), reason=str(error))) from None
+    if found != version or problems:
+        raise StoreError(msg("store.copy.unreadable", path=str(copy),
+                             reason=problems[0] if problems else f"schema {found}"))
 
 
 def fsync_path(path: Path) -> None:
@@ -249,12 +284,39 @@ def _refuse_newer(db: sqlite3.Connection, path: Path, known: int) -> None:
         raise StoreError(msg("store.newer", path=str(path), version=version, known=known))
 
 
-def _quick_check(db: sqlite3.Connection) -> list[str]:
-    """What ``PRAGMA quick_check`` finds wrong (``[]``: the pages are sound)."""
+def page_check(db: sqlite3.Connection, pragma: str = "integrity_check", *,
+               writable: bool = False) -> list[str]:
+    """What ``PRAGMA quick_check`` or ``integrity_check`` finds wrong, the same on every connection.
+
+    SQLite skips the CHECK constraints on a read-only connection, so a value
+    written past one (a bit flip, another program) was damage to the writer
+    and none to a reader: the store opened read-only with no damage named. The
+    check therefore runs on a writable copy in memory (SQLite's backup API
+    copies pages, whatever they hold); only when the pages cannot even be
+    copied does it run on ``db`` itself, whose pages are then damaged anyway.
+    ``writable``: ``db`` is a read-write connection, which checks the
+    constraints itself (the writer's open, at every start, needs no copy).
+    """
+    if pragma not in ("quick_check", "integrity_check"):
+        raise ValueError(f"not a check: {pragma!r}")
+    if writable:
+        try:
+            rows = [str(row[0]) for row in db.execute(f"PRAGMA {pragma}")]
+        except sqlite3.DatabaseError as error:
+            return [str(error)]
+        return [] if rows == ["ok"] else rows
+    copy = sqlite3.connect(":memory:", isolation_level=None)
     try:
-        rows = [str(row[0]) for row in db.execute("PRAGMA quick_check")]
+        try:
+            db.backup(copy)
+            checked = copy
+        except sqlite3.DatabaseError:
+            checked = db
+        rows = [str(row[0]) for row in checked.execute(f"PRAGMA {pragma}")]
     except sqlite3.DatabaseError as error:
         return [str(error)]
+    finally:
+        copy.close()
     return [] if rows == ["ok"] else rows
 
 
@@ -346,10 +408,11 @@ class Store:
                 raise StoreError(msg("store.cannot_open_database", path=str(path),
                                      reason=str(error))) from None
             with _closed_on_failure(db, path):
-                damage = _damage(db, path, len(migrations))
+                damage = _damage(db, path, len(migrations), writable=True)
                 if damage:
                     db.close()
                     store = cls._open_reading(path, clock or _utc_now, games, migrations)
+                    store.damage = store.damage or damage  # never read-only with no damage named
                     store._lock = lock
                     return store
                 cls._configure(db, path)
@@ -372,7 +435,7 @@ class Store:
             return store
         db = connect_reading(path)
         with _closed_on_failure(db, path):
-            damage = _damage(db, path, len(migrations))
+            damage = _damage(db, path, len(migrations), writable=False)
         store = cls(db, path, clock, games)
         store.read_only = True
         store.damage = damage
@@ -415,10 +478,16 @@ class Store:
     def copy_to(self, target: Path) -> Path:
         """A consistent copy of the whole store at ``target`` (SQLite's online backup API).
 
-        Safe while a game is played (a reader's snapshot); written under a
-        temporary name, synced, then renamed, so ``target`` is never half a copy.
+        Safe while a game is played (a reader's snapshot). The copy is written
+        in a private folder made beside ``target`` (only this process may
+        write it, so no link planted under a guessable name is ever followed),
+        synced, read back (:func:`check_copy`), and only then renamed to
+        ``target``: a rename replaces a name, it never writes through a link. A
+        ``target`` that exists already, of whatever kind, is refused.
         """
-        temporary = target.with_name(f".{target.name}.part")
+        check_new_name(target)
+        private = Path(tempfile.mkdtemp(prefix=".companion-copy-", dir=target.parent))
+        temporary = private / "copy.sqlite3"
         try:
             copy = sqlite3.connect(temporary)
             try:
@@ -427,11 +496,11 @@ class Store:
             finally:
                 copy.close()
             fsync_path(temporary)
+            check_copy(temporary, self.schema_version)
+            check_new_name(target)
             os.replace(temporary, target)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                temporary.unlink()
-            raise
+        finally:
+            shutil.rmtree(private, ignore_errors=True)
         return target
 
     @property
@@ -565,12 +634,46 @@ class Store:
     # network may have wrong (companion/system/clock.py).
     @property
     def _select(self) -> str:
+        return self._select_counting("(SELECT COUNT(*) FROM moves m WHERE m.session_id = s.id)")
+
+    def _select_counting(self, moves: str) -> str:
         # A store opened read-only is not migrated: one from before version 4 has no date_unsure.
         unsure = "s.date_unsure" if self.schema_version >= 4 else "0"
         played = "s.played_seconds" if self.schema_version >= 5 else "NULL"
         return ("SELECT s.id, s.game, s.players, s.options, s.setup, s.started, s.finished, s.source, "
-                f"(SELECT COUNT(*) FROM moves m WHERE m.session_id = s.id), s.abandoned, {unsure}, {played} "
-                "FROM sessions s ")
+                f"{moves}, s.abandoned, {unsure}, {played} FROM sessions s ")
+
+    def _salvaged_sessions(self) -> list[SessionRow]:
+        """Every session whose row still reads, the most recent first, on a store with damaged pages.
+
+        One damaged page of moves must not hide every game from ``sessions`` while
+        ``stats`` and ``export`` still read them: each row is read on its own, and
+        its moves counted up to the first that does not read.
+        """
+        ids: list[int] = []
+        after, steps = 0, 0
+        while steps < 10_000:  # past a damaged page of the sessions table, one id at a time
+            try:
+                for (sid,) in self._db.execute("SELECT id FROM sessions WHERE id > ? ORDER BY id", (after,)):
+                    ids.append(int(sid))
+                    after = int(sid)
+                break
+            except sqlite3.DatabaseError:
+                after, steps = after + 1, steps + 1
+        found = []
+        for sid in reversed(ids):
+            with contextlib.suppress(sqlite3.DatabaseError, ValueError, TypeError):
+                record = self._db.execute(self._select_counting("0") + "WHERE s.id = ?", (sid,)).fetchone()
+                found.append(self._row((*record[:8], self._readable_moves(sid), *record[9:])))
+        return found
+
+    def _readable_moves(self, session_id: int) -> int:
+        count = 0
+        with contextlib.suppress(sqlite3.DatabaseError):
+            for _ in self._db.execute("SELECT idx FROM moves WHERE session_id = ? ORDER BY idx",
+                                      (session_id,)):
+                count += 1
+        return count
 
     def session(self, session_id: int) -> SessionRow:
         """The stored session ``session_id``; :class:`StoreError` when there is none."""
@@ -580,8 +683,13 @@ class Store:
         return self._row(record)
 
     def list_sessions(self) -> list[SessionRow]:
-        """Every session, the most recent first."""
-        return [self._row(r) for r in self._db.execute(self._select + "ORDER BY s.id DESC")]
+        """Every session, the most recent first (on damaged pages: every one that still reads)."""
+        try:
+            return [self._row(r) for r in self._db.execute(self._select + "ORDER BY s.id DESC")]
+        except sqlite3.DatabaseError:
+            if not self.damage:
+                raise
+            return self._salvaged_sessions()
 
     def latest_session(self, *, finished: bool | None = None) -> SessionRow | None:
         """The most recent session (only finished / unfinished ones when ``finished`` is given)."""

@@ -57,10 +57,12 @@ def run_doctor(args: argparse.Namespace) -> int:
     """Restore a backup, repair the store or only check it; the exit status says whether all is good."""
     path = _store_path(args)
     if args.restore is not None:
-        aside = doctor.restore(path, Path(args.restore))
+        restored = doctor.restore(path, Path(args.restore))
+        for line in restored.lines:
+            print(line)
         print(text("doctor.restored", backup=args.restore, path=str(path)))
-        if aside is not None:
-            print(text("doctor.restored_aside", path=str(aside)))
+        if restored.aside is not None:
+            print(text("doctor.restored_aside", path=str(restored.aside)))
         return 0
     if not path.exists():
         if args.repair:
@@ -81,8 +83,11 @@ def run_doctor(args: argparse.Namespace) -> int:
 
 def _say_repaired(report: RepairReport, path: Path) -> None:
     """Where the damaged store was copied, what was kept of each session, and how many were whole."""
-    print(text("doctor.repair.aside_wal" if report.with_wal else "doctor.repair.aside",
-               path=str(report.aside)))
+    if report.checkup.is_good:
+        print(text("doctor.repair.aside_sound", path=str(report.aside)))
+    else:
+        print(text("doctor.repair.aside_wal" if report.with_wal else "doctor.repair.aside",
+                   path=str(report.aside)))
     for line in report.lines:
         print(line)
     kept = sum(1 for s in report.checkup.sessions if s.is_good)
@@ -105,6 +110,10 @@ def _say_checkup(checkup: Checkup) -> None:
             print(text("doctor.session.damaged_some" if health.good else "doctor.session.damaged_none",
                        session=health.id, game=title(health.game), players=who, problem=health.problem,
                        good=health.good))
+    for session, reason, when in checkup.set_aside:
+        print(text("doctor.session.set_aside", session=session, when=when, reason=reason))
+    for aside in doctor.copies_aside(checkup.path):
+        print(text("doctor.aside_file", path=str(aside)))
     damaged = [h for h in checkup.sessions if not h.is_good]
     if checkup.is_good:
         print(text("doctor.all_good", count=len(checkup.sessions)))

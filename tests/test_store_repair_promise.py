@@ -1,0 +1,168 @@
+"""The repair's promise: after ``doctor --repair`` exits 0 the companion starts, plays and reads again.
+
+Issue 21, defects 1 and 2: a repair that kept a session which cannot be
+replayed (its setup no longer parses) left ``run`` and ``new`` refusing the
+store; a value written past a CHECK constraint was seen by the read-write
+connection only, so the store was read-only with no damage named, and the
+repair failed on the same constraint. Each damage is made on a real store
+file with SQL and met through the real ``companion`` command in-process.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.service.app import Companion
+from companion.storage.paths import DB_FILENAME
+from companion.storage.store import Store
+from tests import helpers_campanile as camp
+from tests.test_store_damage import GAMES, snapshot, stock
+
+
+@pytest.fixture(scope="module")
+def stocked(tmp_path_factory) -> Path:
+    """One stocked data directory, copied for each test (stocking plays 572 moves)."""
+    data = tmp_path_factory.mktemp("stocked") / "data"
+    stock(data)
+    (data / f"{DB_FILENAME}.lock").unlink()
+    return data
+
+
+@pytest.fixture
+def data(stocked: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "data"
+    copy.mkdir()
+    for part in stocked.iterdir():
+        (copy / part.name).write_bytes(part.read_bytes())
+    return copy
+
+
+def write_past_checks(path: Path, sql: str, *params: object) -> None:
+    """Change the store as a bit flip or another program could: past every CHECK constraint."""
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA ignore_check_constraints = ON")
+    with db:
+        db.execute(sql, params)
+    db.close()
+
+
+def appliance_starts(data: Path) -> list[str]:
+    """``companion run`` as systemd starts it (standard input at /dev/null) comes up and stops on
+    SIGTERM with status 0; returns its log up to "appliance is running"."""
+    from tests.test_headless_appliance import GUARD, NO_KIVY, ROOT, _environment
+
+    with open(os.devnull, "rb") as null:
+        child = subprocess.Popen([sys.executable, "-c", NO_KIVY, "run", "--headless"], stdin=null,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
+                                 env=_environment(data))
+    said: list[str] = []
+    try:
+        assert child.stderr is not None
+        while not any("appliance is running" in line for line in said):
+            line = child.stderr.readline().decode("utf-8")
+            assert line, f"the appliance did not start: {said}"
+            said.append(line)
+        child.send_signal(signal.SIGTERM)
+        assert child.wait(timeout=GUARD) == 0
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        if child.stderr is not None:
+            child.stderr.close()
+    return said
+
+
+def plays_on(run_cli, data: Path, monkeypatch) -> None:
+    """``run`` at a console, ``new``, ``rematch`` and reading commands work; a move is stored."""
+    for stdin in ("status\n", ""):
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+        code, out, err = run_cli("--data-dir", str(data), "run", "--headless")
+        assert code == 0, (stdin, out, err)
+    for command in (["new", "campanile", *camp.PLAYERS], ["sessions"], ["stats"], ["export"], ["doctor"]):
+        code, out, err = run_cli("--data-dir", str(data), *command)
+        assert code == 0, (command, out, err)
+    with Companion.open(data / DB_FILENAME) as app:
+        finished = [row for row in app.sessions() if row.is_finished]
+        live = app.rematch(finished[0].id)
+        live.session.propose(camp.legal_moves(live.session.state)[0])
+        assert len(app.store.stored_moves(live.id)[0]) == 1
+
+
+# -- defect 1: a session that cannot be replayed is set aside, never resumed ---------------------
+
+@pytest.mark.parametrize("column, value", [
+    ("setup", '{"towers": ["red", "bl'),  # the issue's case: the setup no longer parses
+    ("players", '"Albert"'),  # a variation: readable JSON, but no list of players
+    ("game", "campanille"),  # a variation: a game this companion does not know
+])
+def test_a_session_that_cannot_be_replayed_is_set_aside_and_play_resumes(run_cli, data: Path, monkeypatch,
+                                                                          column: str, value: str) -> None:
+    path = data / DB_FILENAME
+    before = snapshot(path)
+    write_past_checks(path, f"UPDATE sessions SET {column} = ? WHERE id = 1", value)
+    code, out, _ = run_cli("--data-dir", str(data), "doctor")
+    assert code == 3 and "session 1" in out
+
+    code, out, err = run_cli("--data-dir", str(data), "doctor", "--repair")
+    assert (code, err) == (0, ""), out
+    assert "session 1: set aside, because " in out
+    plays_on(run_cli, data, monkeypatch)
+    if column == "setup":  # the issue's case, as systemd meets it: no restart loop
+        assert not any("damaged" in line for line in appliance_starts(data))
+    code, out, err = run_cli("--data-dir", str(data), "doctor")
+    assert (code, err) == (0, "")
+    assert "session 1 was set aside by a repair" in out
+    after = snapshot(path)
+    assert 1 not in after["sessions"]
+    for sid in range(2, len(GAMES) + 1):
+        assert after["sessions"][sid] == before["sessions"][sid]
+    # a second repair changes nothing the players see, and the session stays aside
+    assert run_cli("--data-dir", str(data), "doctor", "--repair")[0] == 0
+    assert snapshot(path)["sessions"] == after["sessions"]
+
+
+# -- defect 2: a value outside a CHECK constraint -------------------------------------------------
+
+@pytest.mark.parametrize("sql", [
+    "UPDATE sessions SET source = 'bogus' WHERE id = 2",  # the issue's case
+    "UPDATE results SET winner = 7 WHERE session_id = 1 AND seat = 0",  # a variation: another table
+    "UPDATE moves SET idx = -1 WHERE session_id = 4 AND idx = 0",  # and another constraint
+])
+def test_a_value_outside_a_check_is_damage_to_every_connection_and_the_repair_mends_it(
+        run_cli, data: Path, monkeypatch, sql: str) -> None:
+    path = data / DB_FILENAME
+    write_past_checks(path, sql)
+    with Store.open(path) as writer:
+        written = list(writer.damage)
+    with Store.open(path, read_only=True) as reader:
+        read = list(reader.damage)
+    assert written and read == written  # judged the same by both connections
+
+    code, out, err = run_cli("--data-dir", str(data), "doctor")
+    assert code == 3, out
+    code, out, err = run_cli("--data-dir", str(data), "doctor", "--repair")
+    assert (code, err) == (0, ""), out
+    assert not list(data.glob(f".{DB_FILENAME}.repairing*"))
+    plays_on(run_cli, data, monkeypatch)
+
+
+# -- the same promise after a restore ----------------------------------------------------------
+
+def test_a_restored_backup_with_a_session_that_cannot_be_replayed_plays_on(
+        run_cli, data: Path, tmp_path: Path, monkeypatch) -> None:
+    backup = tmp_path / "backup.sqlite3"
+    backup.write_bytes((data / DB_FILENAME).read_bytes())
+    write_past_checks(backup, "UPDATE sessions SET setup = '{' WHERE id = 2")
+    code, out, err = run_cli("--data-dir", str(data), "doctor", "--restore", str(backup))
+    assert (code, err) == (0, ""), out
+    assert "session 2: set aside, because " in out
+    plays_on(run_cli, data, monkeypatch)
