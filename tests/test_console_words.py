@@ -12,6 +12,7 @@ import pytest
 
 from companion.cli.commands.run import starter
 from companion.cli.main import main
+from companion.console.interpret import ConsoleInput
 from companion.console.loop import COMMANDS, command_words, headless_loop
 from companion.games.messages import msg
 from companion.games.notation import NotationError
@@ -134,3 +135,28 @@ def test_a_castelli_tile_typed_wrong_is_refused_naming_the_part(text, lang, name
     assert named in render(refused.value.args[0], lang)
     right = "Anna: reveal s34 N green card, E yellow 1, S blue 4, W red 5, silver 0"
     assert game.parse_notation(state, right)["shields"]["E"] == ["yellow", 1]  # and the right one reads
+
+
+def _castelli_after_first_reveal():
+    record = json.loads((EXAMPLES / "castelli.json").read_text(encoding="utf-8"))
+    game = get_game("castelli")
+    state = game.start(record["players"], record.get("options", {}), record["setup"])
+    return game, game.apply(state, game.parse_move(record["moves"][0]))  # Anna revealed s34
+
+
+@pytest.mark.parametrize("text", ["Anna: reveal s14", "Anna: felfed s14", "Bela: reveal s34"])
+def test_a_reveal_no_tile_could_make_legal_is_refused_before_the_shields_are_asked(text):
+    game, state = _castelli_after_first_reveal()
+    console = ConsoleInput()
+    said = console.read(game, state, text).say
+    assert len(said) == 1 and said[0].startswith("refused: "), said
+    assert console.waiting is None  # nothing is asked for
+
+
+def test_while_shields_are_asked_another_move_is_taken_as_that_move():
+    game, state = _castelli_after_first_reveal()
+    console = ConsoleInput()
+    assert "type the tile's shields" in console.read(game, state, "Bela: reveal s14").say[0]
+    assert game.move_to_json(console.read(game, state, "Anna: sell 1").move) == {
+        "type": "sell", "player": "Anna", "cards": 1}
+    assert console.waiting is None

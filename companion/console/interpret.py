@@ -107,6 +107,9 @@ class ConsoleInput:
             code = observed_hint(game, data["type"])
             if code is None:  # not a template: a malformed move
                 return Reading([say_text("console.refused", reason=one_line(str(error)))])
+            refusal = game.refusal_before_observed(state, data)
+            if refusal is not None:  # no tile could make it legal: say so before asking for one
+                return Reading([say_text("console.refused", reason=refusal)])
             hint = say_text(code)
             self.waiting = data
             move = game.describe(state, data, current_language())
@@ -116,6 +119,14 @@ class ConsoleInput:
         template = self.waiting
         assert template is not None
         filled = game.read_observed(state, template, tokens(text))
+        if filled is None and not _is_json(text):
+            try:  # not the fields asked for, but a move of its own: the table changed its mind
+                chosen = game.parse_notation(state, text, current_language())
+            except NotationError:
+                chosen = None
+            if chosen is not None:
+                self.waiting = None
+                return self._chosen(game, state, chosen)
         if filled is None:
             hint = say_text(observed_hint(game, template["type"]) or "console.observed.rest")
             return Reading([say_text("console.observed.unreadable", hint=hint)])

@@ -379,6 +379,12 @@ class Game(ABC, Generic[StateT, MoveT]):
         the refusal names the part. ``None``: nothing more precise than "not a move"."""
         return None
 
+    def refusal_before_observed(self, state: StateT, template: Mapping[str, Any]) -> Message | None:
+        """Why ``template`` would be refused whatever its observed fields say (a second reveal in
+        one turn), so that a front end refuses it before asking the table for them; ``None`` when
+        the fields could still make it legal. Games with observed fields override it."""
+        return None
+
     def notation_shapes(self, state: StateT, said: list[str]) -> Iterable[dict[str, Any]]:
         """Well-formed moves (record JSON, or templates) the words ``said`` could mean, legal or not.
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from companion.games.base import Game, Outcome, RecordError, Turn, rank_players, turn_from
+from companion.games.base import Game, IllegalMove, Outcome, RecordError, Turn, rank_players, turn_from
 from companion.games.castelli import tables, words
 from companion.games.castelli.board import Board, board_to_json, load_layout, validate_board
 from companion.games.castelli.legal import legal_moves
@@ -201,6 +201,20 @@ class Castelli(Game[State, Move]):
         from companion.games.castelli import notation  # not at start-up: replay never uses it
 
         return notation.observed_problem(template, said)
+
+    def refusal_before_observed(self, state: State, template: Mapping[str, Any]) -> Message | None:
+        """A reveal's refusal that no tile could change (not this player's turn, a second reveal,
+        a space already face up): tried with one well-formed tile."""
+        if template.get("type") != "reveal" or template in self.legal_moves(state):
+            return None
+        any_tile = {side: [colour, 1] for side, colour in zip(tables.SIDES, tables.COLORS, strict=True)}
+        try:
+            self.apply(state, self.parse_move({**template, "shields": any_tile, "silver": 0}))
+        except IllegalMove as refused:
+            return refused.reason if isinstance(refused.reason, Message) else None
+        except RecordError:
+            return None
+        return None
 
     def read_observed(self, state: State, template: Mapping[str, Any],
                       said: list[str]) -> dict[str, Any] | None:
