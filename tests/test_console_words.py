@@ -14,12 +14,11 @@ from companion.cli.commands.run import starter
 from companion.cli.main import main
 from companion.console.interpret import ConsoleInput
 from companion.console.loop import COMMANDS, command_words, headless_loop
-from companion.games.messages import msg
+from companion.games.messages import json_problem, msg
 from companion.games.notation import NotationError
 from companion.games.registry import get_game
 from companion.i18n import render, set_language
 from companion.service.app import Companion
-from companion.service.records import json_problem
 from tests.conftest import EXAMPLES
 
 #: A malformed JSON text for each way Python's reader fails.

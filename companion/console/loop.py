@@ -37,13 +37,12 @@ from companion.console.reading import (
 )
 from companion.console.terminal import TerminalLines
 from companion.games.base import IllegalMove, RecordError, one_line
-from companion.games.messages import Message, msg
+from companion.games.messages import Message, json_problem, msg
 from companion.games.registry import descriptors
 from companion.i18n import LANGUAGES, current_language, join_list, render
 from companion.i18n import text as phrase
 from companion.service.command_queue import CommandQueue
 from companion.service.names import PlayerNameError
-from companion.service.records import json_problem
 from companion.storage.store import StoreError
 
 if TYPE_CHECKING:

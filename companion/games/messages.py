@@ -26,6 +26,7 @@ say, put into words where the summary is written out
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -86,3 +87,26 @@ def install_renderer(renderer: Callable[[Message], str]) -> None:
 def msg(code: str, /, **params: Any) -> Message:
     """A :class:`Message` with ``params`` given as keywords: ``msg(code, player="Birgit")``."""
     return Message(code, params)
+
+
+#: Python's JSON error texts (their start) -> the message code saying the same in player words.
+_JSON_PROBLEMS = {
+    "Expecting ':' delimiter": "json.problem.colon",
+    "Expecting ',' delimiter": "json.problem.comma",
+    "Expecting property name enclosed in double quotes": "json.problem.name",
+    "Expecting value": "json.problem.value",
+    "Unterminated string": "json.problem.open_string",
+    "Invalid control character": "json.problem.control",
+    "Extra data": "json.problem.extra",
+    "Invalid \\escape": "json.problem.escape",
+    "Invalid \\uXXXX escape": "json.problem.escape",
+}
+
+
+def json_problem(error: json.JSONDecodeError) -> Message:
+    """What is wrong with a JSON text, in words (Python's ``Expecting ',' delimiter`` is English
+    and speaks of a parser), for every front end that reads JSON a person wrote."""
+    for start, code in _JSON_PROBLEMS.items():
+        if error.msg.startswith(start):
+            return msg(code)
+    return msg("json.problem.other")

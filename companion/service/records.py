@@ -19,7 +19,7 @@ from typing import Any
 
 from companion.games.base import Game, IllegalMove, RecordError, one_line
 from companion.games.fields import check_keys, require_object, type_message
-from companion.games.messages import Message, msg
+from companion.games.messages import Message, json_problem, msg
 from companion.games.registry import get_game
 from companion.i18n import say
 
@@ -204,29 +204,6 @@ def read_json(path: str | Path) -> Any:
                               column=error.colno, reason=json_problem(error))) from None
     except RecursionError:
         raise RecordError(msg("records.file.too_deep", path=str(path))) from None
-
-
-#: Python's JSON error texts (their start) -> the message code saying the same in player words.
-_JSON_PROBLEMS = {
-    "Expecting ':' delimiter": "json.problem.colon",
-    "Expecting ',' delimiter": "json.problem.comma",
-    "Expecting property name enclosed in double quotes": "json.problem.name",
-    "Expecting value": "json.problem.value",
-    "Unterminated string": "json.problem.open_string",
-    "Invalid control character": "json.problem.control",
-    "Extra data": "json.problem.extra",
-    "Invalid \\escape": "json.problem.escape",
-    "Invalid \\uXXXX escape": "json.problem.escape",
-}
-
-
-def json_problem(error: json.JSONDecodeError) -> Message:
-    """What is wrong with a JSON text, in words (Python's ``Expecting ',' delimiter`` is English
-    and speaks of a parser), for every front end that reads JSON a person wrote."""
-    for start, code in _JSON_PROBLEMS.items():
-        if error.msg.startswith(start):
-            return msg(code)
-    return msg("json.problem.other")
 
 
 def _not_utf8(path: str | Path, error: UnicodeDecodeError) -> Message:

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.games.base import Game, IllegalMove, RecordError, Summary, one_line
-from companion.games.messages import Message, msg
+from companion.games.messages import Message, json_problem, msg
 from companion.games.registry import descriptor, get_game
 from companion.storage.lock import LockHeld, WriterLock
 from companion.storage.migrations import MIGRATIONS
@@ -195,6 +195,8 @@ def _check_session(row: dict[str, Any], moves: list[tuple[int, str]], read_error
         players, options, setup = _opening(row)
         health.players = tuple(players)
         state = game.start(tuple(players), options, setup)
+    except json.JSONDecodeError as error:
+        return unstartable(msg("doctor.problem.setup_unreadable", reason=json_problem(error)))
     except (TypeError, ValueError) as error:
         return unstartable(msg("doctor.problem.setup_unreadable", reason=one_line(str(error))))
     except RecordError as error:

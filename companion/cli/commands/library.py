@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING
 from companion.cli.main import UserError
 from companion.console.display import shown_line
 from companion.games.base import RecordError
-from companion.games.messages import msg
+from companion.games.messages import json_problem, msg
 from companion.games.registry import GAMES, get_game
 from companion.i18n import choose_language, set_language, text
 from companion.service.app import AppError, Companion
 from companion.service.bgstats import write_qr
-from companion.service.records import json_problem, read_json
+from companion.service.records import read_json
 from companion.service.settings import LANGUAGE
 from companion.service.stats import format_stats, player_stats
 from companion.storage.paths import DataDirError, database_path, ensure_data_dir
