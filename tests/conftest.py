@@ -31,6 +31,12 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 # without it; child processes (the board kits, `companion run`) inherit the setting, and a
 # value set by whoever runs the tests wins. The appliance keeps Kivy's default.
 os.environ.setdefault("KCFG_GRAPHICS_MULTISAMPLES", "0")
+# Kivy's clock sleeps to keep to 60 frames a second; a test that runs frames until something
+# shows (tests/ui_kit.py: `pump`, `wait_for`, `settled`) then waits 16.7 ms a frame for nothing,
+# and the suite's touchscreen tests run thousands of frames (the board editor's blank-grid entry
+# took 27 s with the cap and 14 s without). Waiting for time to pass is done with real time
+# (`wait_for`, `hold`), never by counting frames, so the tests run frames unthrottled.
+os.environ.setdefault("KCFG_GRAPHICS_MAXFPS", "0")
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES = DATA / "examples"
