@@ -108,3 +108,15 @@ def test_a_profile_colour_is_read_in_the_table_s_language(data, capsys):
     capsys.readouterr()
     assert main(["players", "list"]) == 0
     assert "castelli green" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("players, board, noticed", [
+    (["A", "B", "C"], "example-2p", True), (["A", "B"], "example-4p", True),
+    (["A", "B"], "example-2p", False), (["A", "B", "C", "D"], "example-4p", False)])
+def test_a_layout_for_another_player_count_is_said_and_the_game_still_starts(
+        data, capsys, players, board, noticed):
+    assert main(["new", "castelli", *players, "--setup", f"board={board}"]) == 0
+    notes = [line for line in capsys.readouterr().out.splitlines() if line.startswith("note: ")]
+    assert bool(notes) == noticed
+    if noticed:
+        assert board in notes[0] and f"{len(players)} players" in notes[0]

@@ -55,6 +55,8 @@ class Started:
 
     session: Session
     assumed: Message | None = None
+    #: What the players should know about the game (a board made for another player count).
+    notices: tuple[Message, ...] = ()
 
 
 class Refusal(Exception):
@@ -231,6 +233,8 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
             game_session = current["session"] = started.session
             if started.assumed is not None:
                 say(phrase("console.assumed", assumed=started.assumed))
+            for notice in started.notices:
+                say(phrase("console.assumed", assumed=notice))
             say(with_hint(msg("console.started", game=game_session.game.title,
                                players=", ".join(game_session.players)), game_session))
         return command

@@ -114,6 +114,9 @@ class GameDescriptor:
     setting_keys: tuple[str, ...] = ()
     #: What a new game gets from the table by default (see :data:`Defaults`).
     defaults: Defaults = no_defaults
+    #: What the players should know about a new game before they play it, though it may start
+    #: (a board made for another player count): message codes, said by every front end.
+    notices: Callable[[NewGame], list[Message]] = field(default=lambda new: [])
     #: The game's simple settings players change (a subset of :attr:`setting_keys`; the others,
     #: such as a flag table or stored boards, have structured values and a service part of their own).
     settings: tuple[TableSetting, ...] = ()

@@ -100,6 +100,9 @@ class LiveGame:
     #: them (colours by seat, the board for the player count, the offered layout), so that a front
     #: end can say what it assumed and how to change it.
     assumed: Mapping[str, Any] = field(default_factory=dict)
+    #: For a game just started: what its descriptor says the players should know (a board made
+    #: for another player count).
+    notices: tuple[Message, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -243,7 +246,8 @@ class Companion(GameServices):
                                                engine.setup_json(initial),
                                                date_unsure=not self._clock_sure())
         return replace(self.resume(session_id),
-                       assumed={key: value for key, value in setup.items() if key not in given})
+                       assumed={key: value for key, value in setup.items() if key not in given},
+                       notices=tuple(about.notices(NewGame(tuple(names), options, setup))))
 
     def confirm_date(self, session_id: int, started: datetime | None = None) -> None:
         """The players confirm a game's unsure date, or set when it started (an aware datetime)."""

@@ -160,6 +160,8 @@ def run_new(args: argparse.Namespace) -> int:
     assumed = assumed_words(live)
     if assumed is not None:
         print(shown_line(say(assumed)))
+    for notice in live.notices:
+        print(shown_line(say(notice)))
     print(phrase("cli.new.play_it"))
     return 0
 
@@ -286,6 +288,6 @@ def starter(app: Companion) -> Callable[[list[str]], Started]:
         except SystemExit:  # --help: argparse printed it
             raise UserError(msg("console.new.usage")) from None
         live, _ = create_session(app, args)
-        return Started(live.session, assumed_words(live))
+        return Started(live.session, assumed_words(live), live.notices)
 
     return start

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.games.descriptor import GameDescriptor, NewGame, TableSettings
+from companion.games.messages import Message, msg
 
 #: The record's ``game`` value.
 NAME = "castelli"
@@ -41,6 +42,16 @@ def defaults(new: NewGame, table: TableSettings) -> tuple[dict[str, Any], dict[s
     return options, setup
 
 
+def notices(new: NewGame) -> list[Message]:
+    """A shipped layout made for another player count: two board parts are a 2-player game's,
+    all four a 3- or 4-player game's (the rulebook's setup). The game may still be played."""
+    board = new.setup.get("board")
+    if board in LAYOUT_FOR_PLAYERS.values() and LAYOUT_FOR_PLAYERS.get(len(new.players)) != board:
+        return [msg("castelli.notice.layout", board=board, players=len(new.players),
+                    suggested=LAYOUT_FOR_PLAYERS.get(len(new.players), LAYOUT_FOR_PLAYERS[4]))]
+    return []
+
+
 DESCRIPTOR = GameDescriptor(
     name=NAME,
     engine="companion.games.castelli.game:Castelli",
@@ -49,4 +60,5 @@ DESCRIPTOR = GameDescriptor(
     observed_hints={"reveal": "console.observed.castelli_reveal"},
     setting_keys=(BOARDS,),
     defaults=defaults,
+    notices=notices,
 )
