@@ -120,3 +120,11 @@ def test_a_layout_for_another_player_count_is_said_and_the_game_still_starts(
     assert bool(notes) == noticed
     if noticed:
         assert board in notes[0] and f"{len(players)} players" in notes[0]
+
+
+def test_new_san_gimignano_says_which_layout_it_assumed_and_how_to_give_the_table_s(data, capsys):
+    assert main(["new", "san gimignano", "Ada", "Ben"]) == 0
+    assumed = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("assumed:"))
+    assert "the starting layout the touchscreen offers" in assumed and "--setup segments=" in assumed
+    assert main(["--lang", "hu", "new", "san-gimignano", "Ada", "Ben"]) == 0
+    assert "felkínált kezdő elrendezés" in capsys.readouterr().out

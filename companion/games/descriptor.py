@@ -114,6 +114,9 @@ class GameDescriptor:
     setting_keys: tuple[str, ...] = ()
     #: What a new game gets from the table by default (see :data:`Defaults`).
     defaults: Defaults = no_defaults
+    #: Setup field -> the message saying what the companion filled in for it when the players gave
+    #: nothing, and how to give their own (a starting layout), for ``new``'s "assumed" line.
+    assumed_notes: Mapping[str, Message] = field(default_factory=lambda: MappingProxyType({}))
     #: What the players should know about a new game before they play it, though it may start
     #: (a board made for another player count): message codes, said by every front end.
     notices: Callable[[NewGame], list[Message]] = field(default=lambda new: [])
@@ -124,6 +127,7 @@ class GameDescriptor:
     def __post_init__(self) -> None:
         # a descriptor is shared by every layer: nobody may change its hints behind the others' backs
         object.__setattr__(self, "observed_hints", _frozen(self.observed_hints))
+        object.__setattr__(self, "assumed_notes", MappingProxyType(dict(self.assumed_notes)))
 
     def load(self) -> Game[Any, Any]:
         """A new instance of the engine (the registry keeps one per game)."""

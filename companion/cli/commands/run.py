@@ -29,7 +29,7 @@ from companion.console.reading import InputError, decode_json
 from companion.console.terminal import TerminalLines, is_terminal
 from companion.games.fields import require_object
 from companion.games.messages import Message, msg
-from companion.games.registry import GAMES, game_named, get_game
+from companion.games.registry import GAMES, descriptor, game_named, get_game
 from companion.i18n import known_text, say
 from companion.i18n import text as phrase
 from companion.service.app import AppError, LiveGame
@@ -134,6 +134,9 @@ def assumed_words(live: LiveGame) -> Message | None:
 
 
 def _assumed_part(game: str, key: str, value: Any) -> str:
+    note = descriptor(game).assumed_notes.get(key)
+    if note is not None:  # the game says what it filled in and how to give one's own
+        return say(note)
     if isinstance(value, str | int):
         return f"{key} {value}"
     if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):

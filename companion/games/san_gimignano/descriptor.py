@@ -55,6 +55,8 @@ DESCRIPTOR = GameDescriptor(
     piece_colours=None,  # the rulebook says "four colours" and names none
     setting_keys=(GUILDS, GUILD_COLOURS),
     defaults=defaults,
+    assumed_notes={"segments": msg("san_gimignano.assumed.segments"),
+                   "guilds": msg("san_gimignano.assumed.guilds")},
     settings=(
         TableSetting(GUILDS, "guild-1, guild-2, guild-3, guild-4", four_guilds,
                      "ui.san_gimignano.settings.guilds"),  # for new games
