@@ -106,11 +106,16 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.basetemp = None
 
 
-#: Test modules that take the longest, begun first so that no long one is left for the end
-#: while the other worker idles: the touchscreen's (``test_ui_*``: a window, frames drawn in
-#: software) and these. Order only; every test runs wherever it is listed.
-LONGEST_FIRST = ("test_ui_", "test_crash_consistency", "test_power_loss_app", "test_damaged_store_kiosk",
-                 "test_contract", "test_headless_appliance")
+#: Test modules that take the longest, begun first (in this order) so that no long one is left
+#: for the end while the other worker idles: the two whose shared fixture plays every scenario of
+#: a board in a child process (about 30 s before their first test), the SIGKILL loop, the rest of
+#: the touchscreen's (``test_ui_*``: a window, frames drawn in software), then the others by what
+#: they take. Order only; every test runs wherever it is listed.
+LONGEST_FIRST = ("test_ui_castelli.py", "test_ui_campanile.py", "test_crash_consistency",
+                 "test_ui_board_editor", "test_ui_", "test_power_loss_app", "test_docs_commands",
+                 "test_contract", "test_damaged_store_kiosk", "test_headless_appliance",
+                 "test_store_damage_property", "test_store_repair_promise", "test_store_reliability",
+                 "test_panel_pairing")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -122,6 +127,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     many short ones after them even out the end.
     """
     def longest_first(item: pytest.Item) -> int:
-        return 0 if item.path.stem.startswith(LONGEST_FIRST) else 1
+        name = item.path.name
+        return next((rank for rank, start in enumerate(LONGEST_FIRST) if name.startswith(start)),
+                    len(LONGEST_FIRST))
 
     items.sort(key=longest_first)  # stable: within each part, collection order
