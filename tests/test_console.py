@@ -313,3 +313,10 @@ def test_redoing_the_finito_valuation_ends_the_game_as_entering_it_did(tmp_path)
         report = entered[2:]
         redone = play(store, sid, "undo", "redo")
         assert redone[2:] == report
+
+
+def test_status_says_who_is_next_once(tmp_path):
+    with Companion.open(tmp_path / "companion.sqlite3") as app:
+        out = play(app.store, None, "new san-gimignano Ada Bo", "status")
+    assert out[-1] == "0 moves"  # the report's last line said "next: Ada" already
+    assert out[-2].strip() == "next: Ada"

@@ -222,8 +222,14 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
 
     def status() -> None:
         game_session = playing()
-        say(game_session.game.report(game_session.state))
-        say(with_hint(msg("console.status", count=len(game_session.log)), game_session))
+        report = game_session.game.report(game_session.state)
+        say(report)
+        count = msg("console.status", count=len(game_session.log))
+        hint = next_hint(game_session)
+        # the report's own last line may already say who is next: say it once
+        said_already = hint is not None and hint.code == "console.hint.next" and \
+            report.rstrip().splitlines()[-1].strip() == phrase("console.hint.next", next=hint.params["next"])
+        say(str(count) if said_already else with_hint(count, game_session))
 
     def new_game(words: list[str]) -> Callable[[], None]:
         def command() -> None:
