@@ -52,7 +52,7 @@ def turn_lines(game: Game[Any, Any], state: Any) -> list[Line]:
     elif acting is not None:
         lines.append(Line(fit(acting), big=True, inverted=True))
         if acting == turn.player and turn.may:
-            lines.append(Line(fit(text("oled.turn.may", moves=len(game.legal_moves(state))))))
+            lines.append(Line(fit(text("oled.turn.may", count=len(game.legal_moves(state))))))
     if turn.next is not None and turn.next != acting:
         lines.append(Line(fit(text("oled.turn.next", player=turn.next))))
     return lines

@@ -159,3 +159,12 @@ def test_while_shields_are_asked_another_move_is_taken_as_that_move():
     assert game.move_to_json(console.read(game, state, "Anna: sell 1").move) == {
         "type": "sell", "player": "Anna", "cards": 1}
     assert console.waiting is None
+
+
+def test_silver_paid_for_a_resource_reads_the_right_way_round_in_hungarian():
+    """"ezüst helyett gabona" is grain instead of silver; silver paid in place of grain is
+    "gabona helyett ezüst", as the English "silver for grain" means."""
+    game = get_game("castelli")
+    move = {"type": "build", "player": "Dora", "area": "a13", "silver_for": "grain"}
+    assert game.describe(None, move, "hu").endswith("a13 gabona helyett ezüst")
+    assert game.describe(None, move, "en").endswith("a13 silver for grain")

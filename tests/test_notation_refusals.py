@@ -81,7 +81,7 @@ def test_a_castelli_reveal_out_of_turn_is_refused_with_the_turn_rule(text):
     ("Bela: intéző É kék 1 K sárga 2 D piros 3 Ny zöld 4", "you need a card in hand to play the Steward"),
     ("Bela: guard", "the Guard is a Battle card"),
     ("Bela: build a11 on Anna knights silver for wood", "only the player whose turn it is may build"),
-    ("Bela: épít a11 rá Anna lovagok ezüst helyett fa", "only the player whose turn it is may build"),
+    ("Bela: épít a11 rá Anna lovagok fa helyett ezüst", "only the player whose turn it is may build"),
     ("Bela: őr", "the Guard is a Battle card"),
 ])
 def test_castelli_moves_that_break_a_rule_get_the_rule(text, rule):

@@ -151,3 +151,22 @@ def test_a_tie_broken_at_the_end_is_said_in_the_tables_language(language: Callab
     words = getattr(outcome, "tiebreak_words", None)
     expected = "a legnagyobb zseton" if words is None else str(words())
     assert _tiebreak(outcome) == expected and "highest" not in _tiebreak(outcome)
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_while_the_acting_player_may_still_act_the_turn_page_counts_the_moves_in_words(lang: str) -> None:
+    """The page once showed the raw key ``oled.turn.may(moves=…)``: it passed ``moves=`` where the
+    catalogue's plural wants ``count``."""
+    from companion.games.registry import get_game
+    from companion.i18n import set_language
+    from hardware.oled_pages import turn_lines
+
+    set_language(lang)
+    game = get_game("campanile")
+    state = game.apply(game.start(["Ann", "Bob", "Cid"], {}, {}),
+                       game.parse_move({"type": "build", "player": "Ann", "tower": "red", "stories": 2}))
+    assert game.turn(state).acting == "Ann" and game.turn(state).may  # her marker may still come
+    texts = [line.text for line in turn_lines(game, state)]
+    count = str(len(game.legal_moves(state)))
+    assert any(text.startswith(count) for text in texts), texts
+    assert not any("oled." in text or "=" in text for text in texts), texts

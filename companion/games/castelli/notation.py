@@ -24,6 +24,8 @@ WORDS: Vocabulary = {
     "build": {"en": "build", "hu": "épít"},
     "on": {"en": "on", "hu": "rá"},
     "for": {"en": "for", "hu": "helyett"},
+    # silver paid in place of a resource: English "silver for grain", Hungarian "gabona helyett ezüst"
+    "silver_order": {"en": "{silver} {for} {resource}", "hu": "{resource} {for} {silver}"},
     "sell": {"en": "sell", "hu": "elad"},
     "end": {"en": "end", "hu": "vége"},
     "card": {"en": "card", "hu": "kártya"},
@@ -79,7 +81,8 @@ def describe(state: State, move: Mapping[str, Any], lang: str) -> str:
         if move.get("card"):
             text += f" {w(move['card'])}"
         if move.get("silver_for"):
-            text += f" {w('silver')} {w('for')} {w(move['silver_for'])}"
+            text += " " + w("silver_order").format(silver=w("silver"), resource=w(move["silver_for"]),
+                                                   **{"for": w("for")})
         return text
     if kind == "guard":
         return f"{who}{w('guard')}"
