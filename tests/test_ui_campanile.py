@@ -68,6 +68,9 @@ def test_four_players_meet_the_rulebooks_valuation_examples(report: dict[str, An
     assert found["finito_brown"] == [["Birgit", 5], ["Albert", 3], ["Franziska", 1]]
     # The engine's explanation of the Franziska-Helmut tie is on the valuation screen.
     assert any("Franziska" in text and "Helmut" in text for text in found["explanations_shown"])
+    # The #1 tower, the biggest award, is the first row (the record keeps the rulebook's order).
+    assert found["finito_ranks_shown"] == sorted(found["finito_ranks_shown"])
+    assert found["finito_ranks_shown"][0] == 1
 
 
 def test_refused_taps_say_why_flash_and_change_nothing(report: dict[str, Any]) -> None:

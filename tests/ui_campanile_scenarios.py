@@ -171,6 +171,7 @@ def four_players(h: Harness) -> dict[str, Any]:
         view = h.board.valuation_view.content
         texts = [w.text for row in view.rows.children for w in row.children if hasattr(w, "text")]
         facts["explanations_shown"] = [t for t in texts if "closer to the base" in t]
+        facts["finito_ranks_shown"] = [row.rank for row in reversed(view.rows.children)]
         h.screenshot("en-4p-finito-again")
         h.tap(view.tabs[0])
         assert view.shown == 0 and view.phase() == "intermezzo"

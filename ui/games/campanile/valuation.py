@@ -3,9 +3,10 @@
 Opened over the board after the Intermezzo or Finito card was entered, from
 the board's "Valuations" button, or as the live preview "if the Intermezzo
 came now" (recomputed from the engine's ``preview`` whenever the board
-refreshes). One row per flagged tower, in the order the rulebook values them
-(lowest flag first): the tower, its rank and flag, each group's influence in
-stack order (base first), the awards as chips, and the engine's own
+refreshes). One row per flagged tower, the #1 tower first (the biggest flag;
+the record keeps the rulebook's order, lowest flag first): the tower, its rank
+and flag, each group's influence in stack order (base first), the awards as
+chips, and the engine's own
 explanation of every tie. No award is computed here.
 """
 
@@ -96,6 +97,7 @@ class FlagRow(BoxLayout):
         self._second_start = ids.second_start.__self__
 
     def show(self, view: CampanileValuation, result: FlagResult) -> None:
+        self.rank = result.rank  # the tower's rank in this valuation (1: the biggest flag), as shown
         self.tower_text = tower_name(result.tower)
         self.band = list(tower_colour(result.tower))
         self.flag_text = say("ui.campanile.valuation.flag", rank=result.rank, flag=flag_text(result.flag))
@@ -191,7 +193,9 @@ class CampanileValuation(BoxLayout):
         if self.shown is None and state.phase == "finished":
             self.shown = len(state.valuations) - 1
         self._title(state)
-        results = self.results()
+        # The #1 tower first: its flag is the biggest award, and what players look for first. (The
+        # rulebook values them lowest flag first; the record keeps that order, the screen does not.)
+        results = sorted(self.results(), key=lambda result: result.rank)
         for row, result in zip(self.flag_rows, results, strict=False):
             row.show(self, result)
         arrange(self.rows, self.flag_rows[:len(results)])
