@@ -57,3 +57,15 @@ def test_the_service_profiles_are_asked(tmp_path) -> None:
         app.set_preferred_colour("Birgit", "campanile", "blue")
         assert table_colours(app, "campanile", PLAYERS) == {
             "Albert": "yellow", "Birgit": "blue", "Franziska": "red"}
+
+
+def test_a_player_without_a_colour_gets_a_spare_one_the_same_on_every_screen(tmp_path) -> None:
+    """The board, the bar, the history and game over all ask table_colours: a player of a game
+    naming no colours is drawn in one spare colour everywhere, never grey on one screen."""
+    with Companion.open(tmp_path / "c.sqlite3") as app:
+        assert table_colours(app, "san-gimignano", ["Ada", "Bo", "Cy"]) == {
+            "Ada": "white", "Bo": "black", "Cy": "orange"}
+        app.add_profile("Bo")
+        app.set_preferred_colour("Bo", "san-gimignano", "white")  # a spare colour already worn is skipped
+        assert table_colours(app, "san-gimignano", ["Ada", "Bo", "Cy"]) == {
+            "Ada": "black", "Bo": "white", "Cy": "orange"}

@@ -44,8 +44,6 @@ GUILD_RGB: dict[str, Colour] = {
 }
 assert set(GUILD_RGB) == set(GUILD_PALETTE)
 
-#: Colours for players who have none (the rulebook names none): the board still tells them apart.
-SPARE_PLAYER_COLOURS = ("white", "black", "orange", "purple")
 
 
 def guild_colours(guilds: Sequence[str], setting: str) -> dict[str, Colour]:
@@ -56,14 +54,8 @@ def guild_colours(guilds: Sequence[str], setting: str) -> dict[str, Colour]:
 
 
 def player_fills(players: Sequence[str], colours: Mapping[str, str | None]) -> dict[str, Colour]:
-    """Each player's piece colour; a player without one gets a spare colour nobody at the table has."""
-    taken = {c for c in colours.values() if c}
-    spare = [c for c in SPARE_PLAYER_COLOURS if c not in taken]
-    fills: dict[str, Colour] = {}
-    for player in players:
-        name = colours.get(player) or (spare.pop(0) if spare else None)
-        fills[player] = piece_colour(name)
-    return fills
+    """Each player's piece colour (:func:`ui.players.table_colours` gave the spare ones)."""
+    return {player: piece_colour(colours.get(player)) for player in players}
 
 
 class SegmentPicture(Flashes, ButtonBehavior, Widget):
