@@ -69,3 +69,12 @@ def test_a_player_without_a_colour_gets_a_spare_one_the_same_on_every_screen(tmp
         app.set_preferred_colour("Bo", "san-gimignano", "white")  # a spare colour already worn is skipped
         assert table_colours(app, "san-gimignano", ["Ada", "Bo", "Cy"]) == {
             "Ada": "black", "Bo": "white", "Cy": "orange"}
+
+
+def test_a_banner_names_a_player_once_when_the_initials_are_the_whole_name() -> None:
+    from companion.i18n import render
+    from ui.players import named
+
+    assert named("Bo", "Bo") == "Bo"  # not "Bo (Bo)"
+    assert render(named("Albert", "Al"), "en") == "Albert (Al)"
+    assert render(named("Anna", "An1"), "hu") == "Anna (An1)"

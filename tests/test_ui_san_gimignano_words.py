@@ -38,8 +38,8 @@ def test_every_code_the_board_names_has_words_in_both_languages() -> None:
 
 
 def test_hungarian_is_hungarian_with_the_english_placeholders() -> None:
-    params = {"player": "Ada", "initials": "Ad", "things": "x", "number": 2, "tokens": 5, "segments": 3,
-              "count": 3, "guilds": ["wool", "bread"], "value": "'x'", "colours": "red, blue"}
+    params = {"player": "Ada", "initials": "Ad", "who": "Ada (Ad)", "things": "x", "number": 2, "tokens": 5,
+              "segments": 3, "count": 3, "guilds": ["wool", "bread"], "value": "'x'", "colours": "red, blue"}
     for _, code in catalogue("en").msgids:
         if not code.startswith("ui.san_gimignano."):
             continue

@@ -77,13 +77,12 @@ def test_the_turn_banner_marks_whoever_may_move_now(shell) -> None:
     start_three_player_campanile(shell)
     game = shell.screens.get_screen("game")
     kit.tap(kit.find("Albert: brown +3"))
-    assert game.turn_label.text == i18n.text("ui.turn.acting_next", player="Albert", initials="Al",
-                                             next="Birgit")
+    assert game.turn_label.text == i18n.text("ui.turn.acting_next", who="Albert (Al)", next="Birgit")
     session = shell.table.session
     session_move = session.game.parse_move({"type": "influence", "player": "Albert", "tower": "brown"})
     shell.table.propose(session_move, "touch")
     kit.wait_for(lambda: "Birgit" in game.turn_label.text, "the banner to follow the move")
-    assert game.turn_label.text == i18n.text("ui.turn.acting", player="Birgit", initials="Bi")
+    assert game.turn_label.text == i18n.text("ui.turn.acting", who="Birgit (Bi)")
 
 
 def test_a_refused_move_is_shown_in_words_and_changes_nothing(shell, shots: Path) -> None:

@@ -13,10 +13,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.games.descriptor import seat_colours as core_seat_colours
+from companion.games.messages import Message, msg
 from companion.games.registry import descriptor
 from companion.service.names import initials
 
-__all__ = ["initials", "seat_colours", "table_colours"]
+__all__ = ["initials", "named", "seat_colours", "table_colours"]
 
 
 def seat_colours(game: str, players: Sequence[str], recorded: Mapping[str, str] | None = None,
@@ -41,3 +42,11 @@ def table_colours(app: Any, game: str, players: Sequence[str],
     taken = {colour for colour in colours.values() if colour}
     spare = [colour for colour in SPARE_COLOURS if colour not in taken]
     return {player: colours.get(player) or (spare.pop(0) if spare else None) for player in players}
+
+
+def named(player: str, tag: str) -> Message | str:
+    """A player as the banners say them: "Albert (Al)", or just "Bo" when the initials are the
+    whole name ("Bo (Bo)" says nothing twice)."""
+    if tag.casefold() == player.casefold():
+        return player
+    return msg("ui.player.with_initials", player=player, initials=tag)

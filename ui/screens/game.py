@@ -20,7 +20,7 @@ from companion.i18n import current_language, text
 from companion.service.names import initials
 from ui import theme, widgets  # noqa: F401  (widgets: the classes the rules name)
 from ui.games import board_class
-from ui.players import table_colours
+from ui.players import named, table_colours
 from ui.screens import ShellScreen, load_rules, show
 
 log = logging.getLogger(__name__)
@@ -39,8 +39,8 @@ def turn_words(session: Any) -> str:
     if acting is None:
         return text("ui.turn.over")
     if acting == turn.player and turn.next and turn.next != acting:
-        return text("ui.turn.acting_next", player=acting, initials=tags[acting], next=turn.next)
-    return text("ui.turn.acting", player=acting, initials=tags[acting])
+        return text("ui.turn.acting_next", who=named(acting, tags[acting]), next=turn.next)
+    return text("ui.turn.acting", who=named(acting, tags[acting]))
 
 
 def player_colours(shell: Any, session: Any) -> dict[str, str | None]:

@@ -51,7 +51,7 @@ from ui.games.san_gimignano.widgets import (
     guild_colours,
     player_fills,
 )
-from ui.players import initials, table_colours
+from ui.players import initials, named, table_colours
 from ui.theme import text_on
 
 Position = tuple[int, int]
@@ -251,8 +251,7 @@ class SanGimignanoBoard(FloatLayout):
         if state.finished:
             return words("ui.san_gimignano.banner.over")
         if forced:
-            return words("ui.san_gimignano.banner.must_build", player=forced[0],
-                         initials=self.initials[forced[0]])
+            return words("ui.san_gimignano.banner.must_build", who=named(forced[0], self.initials[forced[0]]))
         if self.build_space is not None:
             return words("ui.san_gimignano.banner.which_group")
         if self.segment_at is not None:
@@ -270,7 +269,7 @@ class SanGimignanoBoard(FloatLayout):
             ("ui.san_gimignano.step.tower", steps.towers),
             ("ui.san_gimignano.step.pass", steps.may_pass)) if shown]
         if things:
-            return words("ui.san_gimignano.banner.may", player=acting, initials=self.initials[acting],
+            return words("ui.san_gimignano.banner.may", who=named(acting, self.initials[acting]),
                          things=things)
         return words("ui.san_gimignano.banner.nothing", player=acting)
 
