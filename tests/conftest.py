@@ -58,6 +58,27 @@ def run_cli(capsys):
 
 
 @pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh data directory, made (a missing one is created and named: test_store_writers.py) and
+    named in ``COMPANION_DATA``, so that no test reaches the real user data folder."""
+    directory = tmp_path / "data"
+    directory.mkdir()
+    monkeypatch.setenv("COMPANION_DATA", str(directory))
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    return directory
+
+
+@pytest.fixture
+def cli(run_cli, data_dir: Path):
+    """``companion --data-dir DATA ARGS`` in this process on :func:`data_dir`; ``cli.data`` is it."""
+    def run(*args: str) -> tuple[int, str, str]:
+        return run_cli("--data-dir", str(data_dir), *args)
+
+    run.data = data_dir  # type: ignore[attr-defined]
+    return run
+
+
+@pytest.fixture
 def write_record(tmp_path):
     """Write a record (a dict) to a temporary file and return its path as a string."""
     counter = iter(range(10_000))

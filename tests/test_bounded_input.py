@@ -38,17 +38,6 @@ COMMANDS = {
 }
 
 
-@pytest.fixture
-def cli(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
-    data = tmp_path / "data"
-    data.mkdir()
-
-    def run(*args: str) -> tuple[int, str, str]:
-        return run_cli("--data-dir", str(data), *args)
-    return run
-
-
 def _one_line_refusal(result: tuple[int, str, str], words: str) -> None:
     code, out, err = result
     assert (code, out) == (2, ""), err

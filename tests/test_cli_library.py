@@ -21,22 +21,6 @@ EXAMPLES = Path(__file__).parent / "data" / "examples"
 CAMPANILE = EXAMPLES / "campanile-3p.json"
 
 
-@pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "data"
-    directory.mkdir()  # (a missing one is created and named: tests/test_store_writers.py)
-    monkeypatch.setenv("COMPANION_DATA", str(directory))  # never the real user data dir
-    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
-    return directory
-
-
-@pytest.fixture
-def cli(run_cli, data_dir: Path):
-    def run(*args: str) -> tuple[int, str, str]:
-        return run_cli("--data-dir", str(data_dir), *args)
-    return run
-
-
 def record() -> dict:
     return json.loads(CAMPANILE.read_text(encoding="utf-8"))
 

@@ -5,20 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 EXAMPLES = Path(__file__).parent / "data" / "examples"
-
-
-@pytest.fixture
-def cli(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
-    data = tmp_path / "data"
-    data.mkdir()  # (a missing one is created and named: tests/test_store_writers.py)
-
-    def run(*args: str) -> tuple[int, str, str]:
-        return run_cli("--data-dir", str(data), *args)
-    return run
 
 
 def test_settings_show_change_and_refuse(cli) -> None:

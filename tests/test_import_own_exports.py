@@ -22,22 +22,6 @@ from tests import helpers_campanile as camp
 EXAMPLES = Path(__file__).parent / "data" / "examples"
 
 
-@pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "data"
-    directory.mkdir()
-    monkeypatch.setenv("COMPANION_DATA", str(directory))
-    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
-    return directory
-
-
-@pytest.fixture
-def cli(run_cli, data_dir: Path):
-    def run(*args: str) -> tuple[int, str, str]:
-        return run_cli("--data-dir", str(data_dir), *args)
-    return run
-
-
 def _played_here(data_dir: Path, moves: int, finish: bool = True) -> int:
     """A Campanile game played at this table (not imported): about ``moves`` random legal moves."""
     with Companion.open(data_dir / "companion.sqlite3") as app:

@@ -37,18 +37,6 @@ def _raw_of(name: str) -> list[str]:
     return [ch for ch in name if unsafe_character(ch) is not None and ch not in "\n"]
 
 
-@pytest.fixture
-def cli(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
-    data = tmp_path / "data"
-    data.mkdir()
-
-    def run(*args: str) -> tuple[int, str, str]:
-        return run_cli("--data-dir", str(data), *args)
-    run.data = data  # type: ignore[attr-defined]
-    return run
-
-
 @pytest.mark.parametrize("name", HOSTILE)
 def test_players_add_refuses_a_name_with_a_control_or_bidi_character(cli, name: str) -> None:
     code, out, err = cli("players", "add", name)
