@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -76,6 +77,27 @@ def cli(run_cli, data_dir: Path):
 
     run.data = data_dir  # type: ignore[attr-defined]
     return run
+
+
+@pytest.fixture(scope="module")
+def stocked(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data directory with five games and two settings (tests/test_store_damage.py: ``stock``),
+    made once per module: stocking plays 572 moves. Tests damage :func:`stocked_copy`."""
+    from companion.storage.paths import DB_FILENAME
+    from tests.test_store_damage import stock
+
+    data = tmp_path_factory.mktemp("stocked") / "data"
+    stock(data)
+    (data / f"{DB_FILENAME}.lock").unlink()
+    return data
+
+
+@pytest.fixture
+def stocked_copy(stocked: Path, tmp_path: Path) -> Path:
+    """A copy of :func:`stocked` of this test's own, to damage."""
+    copy = tmp_path / "data"
+    shutil.copytree(stocked, copy)
+    return copy
 
 
 @pytest.fixture

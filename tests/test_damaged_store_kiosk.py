@@ -7,7 +7,6 @@ Real stores on temporary files, synthetic touches on the real shell, gpiozero's 
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
 
@@ -180,33 +179,12 @@ def test_the_oled_says_the_store_is_damaged_and_repairs_it_after_a_confirm(tmp_p
 
 
 def test_the_box_under_systemd_starts_on_a_damaged_store_and_writes_nothing(tmp_path: Path) -> None:
-    import signal
-    import subprocess
-    import sys
-
-    from tests.test_headless_appliance import GUARD, NO_KIVY, ROOT, _environment
+    from tests.test_headless_appliance import appliance_starts
 
     data = tmp_path / "data"
     damaged_pages(data)
     damaged_bytes = (data / DB_FILENAME).read_bytes()
-    with open(os.devnull, "rb") as null:  # systemd's standard input: no console, the appliance alone
-        child = subprocess.Popen([sys.executable, "-c", NO_KIVY, "run", "--headless"], stdin=null,
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
-                                 env=_environment(data))
-    try:
-        assert child.stderr is not None
-        said: list[str] = []  # its log, read line by line until the loop runs
-        while not any("appliance is running" in line for line in said):
-            line = child.stderr.readline().decode("utf-8")
-            assert line, f"the appliance did not start: {said}"
-            said.append(line)
-        child.send_signal(signal.SIGTERM)
-        assert child.wait(timeout=GUARD) == 0
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-        child.stderr.close()
+    appliance_starts(data)  # systemd's standard input: no console, the appliance alone
     assert (data / DB_FILENAME).read_bytes() == damaged_bytes
     assert not (data / "backups").exists()  # no daily copy of a damaged store
 

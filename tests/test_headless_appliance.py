@@ -52,6 +52,31 @@ def _environment(data: Path) -> dict[str, str]:
     return env
 
 
+def appliance_starts(data: Path) -> list[str]:
+    """``companion run`` as systemd starts it (standard input at /dev/null) comes up and stops on
+    SIGTERM with status 0; returns its log up to "appliance is running"."""
+    with open(os.devnull, "rb") as null:
+        child = subprocess.Popen([sys.executable, "-c", NO_KIVY, "run", "--headless"], stdin=null,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
+                                 env=_environment(data))
+    said: list[str] = []
+    try:
+        assert child.stderr is not None
+        while not any("appliance is running" in line for line in said):
+            line = child.stderr.readline().decode("utf-8")
+            assert line, f"the appliance did not start: {said}"
+            said.append(line)
+        child.send_signal(signal.SIGTERM)
+        assert child.wait(timeout=GUARD) == 0
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        if child.stderr is not None:
+            child.stderr.close()
+    return said
+
+
 def test_with_stdin_at_dev_null_it_runs_until_sigterm_without_kivy(tmp_path: Path) -> None:
     env = _environment(tmp_path)
     subprocess.run([sys.executable, "-m", "companion", "new", "campanile", "Al", "Bi", "Cy"], env=env,

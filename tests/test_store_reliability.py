@@ -32,22 +32,13 @@ from companion.storage.stick import backup_to_stick
 from companion.storage.store import Store, StoreError
 from tests import helpers_campanile as camp
 from tests.test_stick_backup import _can_mount, tmpfs
-from tests.test_store_damage import _moves_leaf_pages, files, overwrite_page, snapshot, stock
-
-
-@pytest.fixture(scope="module")
-def stocked(tmp_path_factory) -> Path:
-    data = tmp_path_factory.mktemp("stocked") / "data"
-    stock(data)
-    (data / f"{DB_FILENAME}.lock").unlink()
-    return data
+from tests.test_store_damage import _moves_leaf_pages, files, overwrite_page, snapshot
 
 
 @pytest.fixture
-def data(stocked: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "data"
-    shutil.copytree(stocked, copy)
-    return copy
+def data(stocked_copy: Path) -> Path:
+    """The stocked store (tests/conftest.py), this test's own copy."""
+    return stocked_copy
 
 
 def one_second() -> datetime:

@@ -11,11 +11,7 @@ file with SQL and met through the real ``companion`` command in-process.
 from __future__ import annotations
 
 import io
-import os
-import signal
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,25 +20,14 @@ from companion.service.app import Companion
 from companion.storage.paths import DB_FILENAME
 from companion.storage.store import Store
 from tests import helpers_campanile as camp
-from tests.test_store_damage import GAMES, snapshot, stock
-
-
-@pytest.fixture(scope="module")
-def stocked(tmp_path_factory) -> Path:
-    """One stocked data directory, copied for each test (stocking plays 572 moves)."""
-    data = tmp_path_factory.mktemp("stocked") / "data"
-    stock(data)
-    (data / f"{DB_FILENAME}.lock").unlink()
-    return data
+from tests.test_headless_appliance import appliance_starts
+from tests.test_store_damage import GAMES, snapshot
 
 
 @pytest.fixture
-def data(stocked: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "data"
-    copy.mkdir()
-    for part in stocked.iterdir():
-        (copy / part.name).write_bytes(part.read_bytes())
-    return copy
+def data(stocked_copy: Path) -> Path:
+    """The stocked store (tests/conftest.py), this test's own copy."""
+    return stocked_copy
 
 
 def write_past_checks(path: Path, sql: str, *params: object) -> None:
@@ -52,33 +37,6 @@ def write_past_checks(path: Path, sql: str, *params: object) -> None:
     with db:
         db.execute(sql, params)
     db.close()
-
-
-def appliance_starts(data: Path) -> list[str]:
-    """``companion run`` as systemd starts it (standard input at /dev/null) comes up and stops on
-    SIGTERM with status 0; returns its log up to "appliance is running"."""
-    from tests.test_headless_appliance import GUARD, NO_KIVY, ROOT, _environment
-
-    with open(os.devnull, "rb") as null:
-        child = subprocess.Popen([sys.executable, "-c", NO_KIVY, "run", "--headless"], stdin=null,
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
-                                 env=_environment(data))
-    said: list[str] = []
-    try:
-        assert child.stderr is not None
-        while not any("appliance is running" in line for line in said):
-            line = child.stderr.readline().decode("utf-8")
-            assert line, f"the appliance did not start: {said}"
-            said.append(line)
-        child.send_signal(signal.SIGTERM)
-        assert child.wait(timeout=GUARD) == 0
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-        if child.stderr is not None:
-            child.stderr.close()
-    return said
 
 
 def plays_on(run_cli, data: Path, monkeypatch) -> None:
