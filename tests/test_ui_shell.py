@@ -28,17 +28,8 @@ from ui.widgets import LongTap, Tap
 EXAMPLE = Path(__file__).parent / "data" / "examples" / "campanile-3p.json"
 
 
-@pytest.fixture
-def shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """A shell that plays every game with its move picker (the boards have their own tests)."""
-    from ui import games
-
-    monkeypatch.setattr(games, "GAME_BOARDS", {})
-    i18n.set_language("en")
-    opened = kit.open_shell(tmp_path / "store.db")
-    yield opened
-    kit.close_shell(opened)
-    i18n.set_language("en")
+#: A shell playing every game with the move picker (a test that wants a board sets its own).
+shell = pytest.fixture(kit.picker_shell, name="shell")
 
 
 def start_three_player_campanile(shell) -> None:

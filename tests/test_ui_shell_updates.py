@@ -11,7 +11,6 @@ amend, the QR code once the date is confirmed), which is not made anew.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,17 +28,8 @@ EXAMPLE = Path(__file__).parent / "data" / "examples" / "campanile-3p.json"
 PLAYERS = ["Albert", "Birgit", "Franziska"]
 
 
-@pytest.fixture
-def shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """A shell playing every game with the move picker (a test that wants a board sets its own)."""
-    from ui import games
-
-    monkeypatch.setattr(games, "GAME_BOARDS", {})
-    i18n.set_language("en")
-    opened = kit.open_shell(tmp_path / "store.db")
-    yield opened
-    kit.close_shell(opened)
-    i18n.set_language("en")
+#: A shell playing every game with the move picker (a test that wants a board sets its own).
+shell = pytest.fixture(kit.picker_shell, name="shell")
 
 
 def under(widgets: list[Any], roots: list[Any]) -> bool:

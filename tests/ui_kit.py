@@ -105,6 +105,21 @@ class _Forward:
         _current["shell"].collect_when_idle(dt)
 
 
+def picker_shell(tmp_path: Path, monkeypatch: Any) -> Iterator[Any]:
+    """A shell in English that plays every game with the generic move picker (the boards have
+    tests of their own); a test module makes it its fixture: ``shell = pytest.fixture(kit.picker_shell,
+    name="shell")``."""
+    from companion import i18n
+    from ui import games
+
+    monkeypatch.setattr(games, "GAME_BOARDS", {})
+    i18n.set_language("en")
+    opened = open_shell(tmp_path / "store.db")
+    yield opened
+    close_shell(opened)
+    i18n.set_language("en")
+
+
 def close_shell(shell: Any) -> None:
     shell.close()
     Window.remove_widget(shell.root)
