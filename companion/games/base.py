@@ -429,7 +429,7 @@ class Game(ABC, Generic[StateT, MoveT]):
             return next(iter(found.values()))[0]
         if not found:
             self._check_named_player(state, text)
-            problem = self._observed_problem(state, said, acting)
+            problem = self._observed_problem(state, said)
             if problem is not None:
                 raise notation.NotationError(Message("console.notation.observed", {
                     "text": one_line(text), "problem": problem}))
@@ -445,24 +445,31 @@ class Game(ABC, Generic[StateT, MoveT]):
         raise notation.NotationError(Message("console.notation.ambiguous", {
             "text": one_line(text), "meanings": "; ".join(meanings)}))
 
-    def _observed_problem(self, state: StateT, said: list[str], acting: str | None) -> Message | None:
+    def _observed_problem(self, state: StateT, said: list[str]) -> Message | None:
         """The first problem :meth:`observed_problem` names for a legal template whose beginning
         ``said`` spells out (its observed fields then unreadable), or ``None``."""
         from companion.games import notation  # not at start-up: replay never reads notation
 
         for template in self.legal_moves(state):
-            for language in notation.LANGUAGES:
-                for text in self.notation_forms(state, template, language):
-                    form = notation.tokens(text)
-                    player = template.get("player")
-                    shapes = [form] + ([form[len(notation.tokens(player)):]]
-                                       if player is not None and player == acting else [])
-                    for shape in shapes:
-                        if len(said) > len(shape) and notation.prefix_match(said[:len(shape)], shape):
-                            problem = self.observed_problem(state, template, said[len(shape):])
-                            if problem is not None:
-                                return problem
+            for shape in self._spellings(state, template, None):
+                if len(said) > len(shape) and notation.prefix_match(said[:len(shape)], shape):
+                    problem = self.observed_problem(state, template, said[len(shape):])
+                    if problem is not None:
+                        return problem
         return None
+
+    def _spellings(self, state: StateT, template: Mapping[str, Any], unnamed: str | None) -> list[list[str]]:
+        """Every way ``template`` may be typed, as words: each of its :meth:`notation_forms` in every
+        language, and each without the player's name when it may be left out (any player's when
+        ``unnamed`` is ``None``, else only ``unnamed``'s)."""
+        from companion.games import notation  # not at start-up: replay never reads notation
+
+        player = template.get("player")
+        forms = [notation.tokens(text) for language in notation.LANGUAGES
+                 for text in self.notation_forms(state, template, language)]
+        if player is not None and unnamed in (None, player):
+            forms += [form[len(notation.tokens(player)):] for form in forms]
+        return forms
 
     def _check_named_player(self, state: StateT, text: str) -> None:
         """Refuse a text whose name (before the colon, ``Zoe: red +1``) is nobody's, listing the players.
@@ -491,22 +498,17 @@ class Game(ABC, Generic[StateT, MoveT]):
 
         found: dict[str, tuple[dict[str, Any], bool]] = {}
         for template in moves:
-            player = template.get("player")
-            for language in notation.LANGUAGES:
-                forms = [notation.tokens(text) for text in self.notation_forms(state, template, language)]
-                if player is not None and unnamed in (None, player):
-                    forms += [form[len(notation.tokens(player)):] for form in forms]
-                for shape in forms:
-                    head = said[:len(shape)]
-                    if not notation.prefix_match(head, shape):
-                        continue
-                    exact = head == shape
-                    move: dict[str, Any] | None = dict(template)
-                    if len(said) > len(shape):
-                        move = self.read_observed(state, template, said[len(shape):])
-                    if move is not None:
-                        key = json.dumps(move, sort_keys=True)
-                        found[key] = (move, exact or found.get(key, (None, False))[1])
+            for shape in self._spellings(state, template, unnamed):
+                head = said[:len(shape)]
+                if not notation.prefix_match(head, shape):
+                    continue
+                exact = head == shape
+                move: dict[str, Any] | None = dict(template)
+                if len(said) > len(shape):
+                    move = self.read_observed(state, template, said[len(shape):])
+                if move is not None:
+                    key = json.dumps(move, sort_keys=True)
+                    found[key] = (move, exact or found.get(key, (None, False))[1])
         return found
 
     def listing_group(self, state: StateT, template: Mapping[str, Any], lang: str) -> str | None:

@@ -124,7 +124,7 @@ def _colour_words(game: str, colour: str) -> list[str]:
     return [word for word in (catalogue(language).lookup(code) for language in LANGUAGES) if word]
 
 
-def _colour_word(game: str, colour: str) -> str:
+def colour_word(game: str, colour: str) -> str:
     """A piece colour in the table's language, or as the record spells it."""
     word = known_text(_colour_code(game, colour))
     return colour if word == _colour_code(game, colour) else word
@@ -299,7 +299,7 @@ class Companion(GameServices):
             if typed == known.casefold() or typed in (word.casefold() for word in _colour_words(game, known)):
                 return known
         raise AppError(msg("app.colours.unknown", where=where, colour=colour, game=self._engine(game).title,
-                           colours=", ".join(_colour_word(game, known) for known in allowed)))
+                           colours=", ".join(colour_word(game, known) for known in allowed)))
 
     def rematch(self, session_id: int, *, setup: Mapping[str, Any] | None = None) -> LiveGame:
         """A new game with the same players and options as ``session_id``.

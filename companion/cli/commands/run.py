@@ -30,9 +30,9 @@ from companion.console.terminal import TerminalLines, is_terminal
 from companion.games.fields import require_object
 from companion.games.messages import Message, msg
 from companion.games.registry import GAMES, descriptor, game_named, get_game
-from companion.i18n import known_text, say
+from companion.i18n import say
 from companion.i18n import text as phrase
-from companion.service.app import AppError, LiveGame
+from companion.service.app import AppError, LiveGame, colour_word
 from companion.service.config import ConfigError, defaults
 from companion.service.config import read_config as read_file
 from companion.service.records import read_json
@@ -140,15 +140,8 @@ def _assumed_part(game: str, key: str, value: Any) -> str:
     if isinstance(value, str | int):
         return f"{key} {value}"
     if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
-        return f"{key} " + ", ".join(f"{name} {_colour_word(game, v)}" for name, v in value.items())
+        return f"{key} " + ", ".join(f"{name} {colour_word(game, v)}" for name, v in value.items())
     return key
-
-
-def _colour_word(game: str, colour: str) -> str:
-    """A piece colour in the session's language (the game's ``<game>.colour.<colour>`` message)."""
-    code = f"{game}.colour.{colour}"
-    word = known_text(code)
-    return colour if word == code else word
 
 
 @store_errors
