@@ -79,23 +79,20 @@ class ConsoleInput:
         if not listed:
             return Reading([say_text("cli.moves.none_now")])
         language = current_language()
-        numbered = list(enumerate(listed, 1))
+        headings = [game.listing_group(state, template, language) for template in listed]
         groups: dict[str, list[int]] = {}
-        for number, template in numbered:
-            heading = game.listing_group(state, template, language)
+        for number, heading in enumerate(headings, 1):
             if heading is not None:
                 groups.setdefault(heading, []).append(number)
         opened_group = next((members for members in groups.values() if opened in members), None)
         if opened_group is not None:  # `moves N`: the places of that heading only
             return Reading([f"{n:>3}. {game.describe(state, listed[n - 1], language)}" for n in opened_group])
-        lines, shown = [], set()
-        for number, template in numbered:
-            heading = game.listing_group(state, template, language)
+        lines = []
+        for number, (template, heading) in enumerate(zip(listed, headings, strict=True), 1):
             members = groups.get(heading, []) if heading is not None else []
             if len(members) < 2:
                 lines.append(f"{number:>3}. {game.describe(state, template, language)}")
-            elif heading not in shown:
-                shown.add(heading)
+            elif members[0] == number:  # the heading's line, at its first place's number
                 lines.append(f"{number:>3}. " + say_text("console.list.group", heading=heading,
                                                          count=len(members), number=number))
         return Reading(lines)
