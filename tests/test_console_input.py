@@ -30,7 +30,7 @@ def test_a_reveal_asks_for_the_tiles_shields_and_silver(tmp_path):
     out, log = play(tmp_path, "castelli", ["Ann", "Bob"], {"colors": {"Ann": "blue", "Bob": "red"},
                                                             "board": "example-2p"},
                     ["Ann: reveal s01", "N blue", "N blue 1, E red 2, S green card, W yellow 6, silver 2"])
-    assert out[0].startswith("Ann: reveal s01: type the tile's shields and silver")
+    assert out[0].startswith("Ann: reveal row 1, column 2: type the tile's shields and silver")
     assert out[1].startswith("refused: that does not read as the tile's shields")
     assert out[2].startswith("ok 1: ")
     assert log == [{"type": "reveal", "player": "Ann", "space": "s01",

@@ -101,9 +101,12 @@ def test_a_castelli_reveal_says_which_areas_it_evaluated_and_who_gained_what(tmp
     after = game.apply(state, game.parse_move(record["moves"][15]))
     caused = [render(effect, "en") for effect in game.effects(state, after)]
     new = after.evaluations[len(state.evaluations):]
-    assert caused == [render(msg("castelli.effect.area", kind=msg(f"castelli.kind.{e.kind}"),
+    assert caused == [render(msg("castelli.effect.area", area=after.board.label(e.area),
                                  explanation=e.explanation), "en") for e in new]
     assert len(caused) == 3 and all(": " in line and "gains" in line for line in caused)
+    # each area by what it is and where it lies on the board, never by the record's name
+    assert caused[0].startswith("field, row 4, column 2: Bela (red) has the most (7)")
+    assert not any(e.area in line for e in new for line in caused)
     assert game.effects(after, state) == []  # an undo causes nothing new
     with Companion.open(tmp_path / "store.sqlite3") as app:
         live = app.start("castelli", record["players"], options=record.get("options", {}),
@@ -166,5 +169,5 @@ def test_silver_paid_for_a_resource_reads_the_right_way_round_in_hungarian():
     "gabona helyett ezüst", as the English "silver for grain" means."""
     game = get_game("castelli")
     move = {"type": "build", "player": "Dora", "area": "a13", "silver_for": "grain"}
-    assert game.describe(None, move, "hu").endswith("a13 gabona helyett ezüst")
-    assert game.describe(None, move, "en").endswith("a13 silver for grain")
+    assert game.describe(None, move, "hu").endswith("a13, gabona helyett ezüst")
+    assert game.describe(None, move, "en").endswith("a13, silver for grain")

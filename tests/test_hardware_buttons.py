@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -332,7 +333,11 @@ def test_the_castelli_valuation_key_previews_the_final_scoring_and_the_areas(app
     pages = valuation_pages(table)
     assert pages[0].lines[0].text == "Final scoring if now"
     assert [page.lines[0].text for page in pages[1:]] == ["Areas: who leads now"] * (len(pages) - 1)
-    assert len(pages) > 1 and all(":" in line.text for page in pages[1:] for line in page.lines[1:])
+    # each area by what it is and where it lies (its lines kept on one page), never by the record's name
+    bodies = [" ".join(line.text for line in page.lines[1:]) for page in pages[1:]]
+    assert len(pages) > 1 and all(re.match(r"(forest|field|rock|market|mine), row \d, column \d: ", body)
+                                  for body in bodies), bodies
+    assert not any(re.search(r"\ba\d+\b", body) for body in bodies)
 
 
 def test_the_loop_calls_its_tick_hooks_without_any_command_and_stops_when_asked(box: Box) -> None:

@@ -61,6 +61,8 @@ def test_a_campanile_marker_by_the_wrong_player_is_refused_with_the_rule(text):
 @pytest.mark.parametrize("text", [
     "Bela: reveal s01 N blue 1, E yellow 2, S red card, W green 6, silver 0",
     "bela felfed s01 É kék 1 K sárga 2 D piros kártya Ny zöld 6 ezüst 0",
+    "Bela: reveal row 1, column 2: N blue 1, E yellow 2, S red card, W green 6, silver 0",
+    "bela felfed 1. sor, 2. oszlop: É kék 1 K sárga 2 D piros kártya Ny zöld 6 ezüst 0",
 ])
 def test_a_castelli_reveal_out_of_turn_is_refused_with_the_turn_rule(text):
     game = get_game("castelli")
@@ -72,7 +74,9 @@ def test_a_castelli_reveal_out_of_turn_is_refused_with_the_turn_rule(text):
 
 @pytest.mark.parametrize(("text", "rule"), [
     ("Anna: build a00", "castles stand on rocks; on a forest only with the Countess"),
-    ("Anna: épít a00 grófnő", "you need at least 1 shield point in a00"),
+    ("Anna: build forest, row 1, column 1", "castles stand on rocks; on a forest only with the Countess"),
+    ("Anna: épít erdő, 1. sor, 1. oszlop, grófnő", "you need at least 1 shield point in the forest in row 1"),
+    ("Anna: épít a00 grófnő", "you need at least 1 shield point in the forest in row 1, column 1"),
     ("Anna: sell 2", "you have 1 card in hand; you cannot sell 2"),
     ("Anna: elad 2", "you have 1 card in hand; you cannot sell 2"),
     ("Anna: traitor Anna", "not from yourself"),

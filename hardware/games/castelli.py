@@ -12,7 +12,7 @@ from companion.games.base import Game
 from companion.i18n import text
 from companion.service.names import initials
 from hardware.games import GamePart
-from hardware.oled_pages import cell_lines, notice_page
+from hardware.oled_pages import SMALL_LINES, cell_lines, notice_page
 from hardware.oled_render import Line, Page, fit, wrap
 
 
@@ -31,8 +31,9 @@ def status_pages(game: Game[Any, Any], state: Any, summary: Mapping[str, Any]) -
         pages.append(Page(tuple(rows)))
     rows = [Line(fit(text("oled.castelli.tiles_left", count=left)), inverted=True)]
     evaluations = summary.get("evaluations") or []
-    if evaluations:
-        rows += [Line(s) for s in wrap(text("oled.castelli.last", area=evaluations[-1].get("area", "")))[:3]]
+    if evaluations:  # the area by what it is and where it lies, never by the record's name
+        area = state.board.label(evaluations[-1]["area"])
+        rows += [Line(s) for s in wrap(text("oled.castelli.last", area=area))[:3]]
     return [*pages, Page(tuple(rows))]
 
 
@@ -43,13 +44,19 @@ def valuation_pages(game: Game[Any, Any], state: Any) -> list[Page]:
     final = preview_final(state)
     short = initials(state.players)
     lines = cell_lines([f"{short[p]} +{sum(final.get(p, {}).values())}" for p in state.players])
-    areas = []
+    pages = [notice_page(text("oled.valuation.final"), "\n".join(lines))]
+    title = Line(fit(text("oled.valuation.areas")), inverted=True)
+    rows: list[Line] = []
     for area in area_views(state):  # who would win each open area if it were evaluated now
         leaders = [short.get(lead["player"] or "", lead["colour"]) for lead in area["leaders"]]
-        areas.append(f"{area['area']}: {' '.join(leaders) or '-'}")
-    pages = [notice_page(text("oled.valuation.final"), "\n".join(lines))]
-    for first in range(0, len(areas), 4):
-        pages.append(notice_page(text("oled.valuation.areas"), "\n".join(areas[first:first + 4])))
+        said = wrap(text("oled.castelli.leads", area=state.board.label(area["area"]),
+                         leaders=" ".join(leaders) or "-"))[:SMALL_LINES - 1]
+        if len(rows) + len(said) > SMALL_LINES - 1:  # an area's lines stay on one page
+            pages.append(Page((title, *rows)))
+            rows = []
+        rows += [Line(s) for s in said]
+    if rows:
+        pages.append(Page((title, *rows)))
     return pages
 
 

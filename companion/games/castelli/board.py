@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
@@ -19,7 +19,7 @@ from companion.games.base import RecordError
 from companion.games.castelli import tables
 from companion.games.castelli.words import kind as kind_word
 from companion.games.fields import check_keys, get_int, require_object, type_name
-from companion.games.messages import msg
+from companion.games.messages import Message, msg
 
 FRAME_PREFIX = "frame:"
 
@@ -61,6 +61,44 @@ class Board:
             if area.kind == "mine":
                 return area.name
         return None
+
+    @cached_property
+    def origin(self) -> tuple[int, int]:
+        """The first row and column the board uses: the top-left corner of the drawn board."""
+        cells = [a.at for a in self.areas.values()] + [s.at for s in self.spaces.values()]
+        return min(r for r, _ in cells), min(c for _, c in cells)
+
+    def position(self, name: str) -> tuple[int, int]:
+        """An area's or a space's row and column counted from 1 on the drawn board (top left).
+
+        Players do not know the record's names (``a22``, ``s03``): every text
+        names a place by what it is and where it lies, as they see it.
+        """
+        thing = self.areas.get(name) or self.spaces[name]
+        top, left = self.origin
+        return thing.at[0] - top + 1, thing.at[1] - left + 1
+
+    @cached_property
+    def at_position(self) -> Mapping[tuple[int, int], str]:
+        """The area or space at each (row, column) of :meth:`position`: how a typed place is read."""
+        return {self.position(name): name for name in (*self.areas, *self.spaces)}
+
+    def where(self, name: str) -> Message:
+        """Where a place lies, in words: "row 2, column 3"."""
+        row, column = self.position(name)
+        return msg("castelli.place.at", row=row, column=column)
+
+    def place(self, name: str) -> Message:
+        """An area by what it is and where ("the forest in row 2, column 3"), a space by where it lies."""
+        if name not in self.areas:
+            return self.where(name)
+        return msg("castelli.place.area", kind=kind_word(self.areas[name].kind), at=self.where(name))
+
+    def label(self, name: str) -> Message:
+        """An area as a heading or a short line names it ("forest, row 2, column 3"); a space by where."""
+        if name not in self.areas:
+            return self.where(name)
+        return msg("castelli.place.label", kind=kind_word(self.areas[name].kind), at=self.where(name))
 
 
 def _position(value: Any, path: str) -> tuple[int, int]:

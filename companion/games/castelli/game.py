@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.games.base import Game, IllegalMove, Outcome, RecordError, Turn, rank_players, turn_from
-from companion.games.castelli import tables, words
+from companion.games.castelli import tables
 from companion.games.castelli.board import Board, board_to_json, load_layout, validate_board
 from companion.games.castelli.legal import legal_moves
 from companion.games.castelli.moves import Move, move_to_json, parse_move
@@ -96,21 +96,22 @@ def initial_state(players: Sequence[str], options: Mapping[str, Any],
         holds_own_tile=dict.fromkeys(names, True) if opts.dilemma else {})
 
 
-def explanation_json(area: str, kind: str, explanation: Message) -> Explanation:
+def explanation_json(board: Board, area: str, kind: str, explanation: Message) -> Explanation:
     """A summary's explanation: the area, the explanation's code and parameters, and its line.
 
-    ``text`` is the line as the readable report shows it (``a24 (forest): ...``), written out in
+    ``area`` is the record's name; ``text`` is the line as the readable report shows it (the area
+    by what it is and where: ``forest, row 1, column 5: ...``), written out in
     English (``replay --json``), the same on every machine; ``code`` and ``params`` are the
     explanation's own, for front ends that say it in another language.
     """
     return {"area": area, "kind": kind, "code": explanation.code,
             "params": explanation.to_json()["params"],
-            "text": Words((evaluation_line(area, kind, explanation),))}
+            "text": Words((evaluation_line(board, area, explanation),))}
 
 
-def explained(item: Any) -> Explanation:
+def explained(board: Board, item: Any) -> Explanation:
     """:func:`explanation_json` of an evaluation or a note of a state (a new dict for each caller)."""
-    return explanation_json(item.area, item.kind, item.explanation)
+    return explanation_json(board, item.area, item.kind, item.explanation)
 
 
 def _added(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -152,10 +153,10 @@ class Castelli(Game[State, Move]):
         return MAY_WORDS.get(move_type) or super().may_word(move_type)
 
     def effects(self, before: State, after: State) -> list[Message]:
-        """Each area a reveal (or a build) evaluated: its kind, who led and who gained what; and
-        each area that gave nothing, with why."""
+        """Each area a reveal (or a build) evaluated, by what it is and where: who led and who gained
+        what; and each area that gave nothing, with why."""
         added = (*_added(before.evaluations, after.evaluations), *_added(before.notes, after.notes))
-        return [msg("castelli.effect.area", kind=words.kind(item.kind), explanation=item.explanation)
+        return [msg("castelli.effect.area", area=after.board.label(item.area), explanation=item.explanation)
                 for item in added]
 
     def start(self, players: Sequence[str], options: Mapping[str, Any],
@@ -191,6 +192,11 @@ class Castelli(Game[State, Move]):
         from companion.games.castelli import notation  # not at start-up: replay never uses it
 
         return notation.shapes(state, said)
+
+    def notation_forms(self, state: State, move: Mapping[str, Any], lang: str) -> list[str]:
+        from companion.games.castelli import notation  # not at start-up: replay never uses it
+
+        return notation.forms(state, move, lang)
 
     def describe(self, state: State, move: Mapping[str, Any], lang: str = "en") -> str:
         from companion.games.castelli import notation  # not at start-up: replay never uses it
@@ -251,8 +257,8 @@ class Castelli(Game[State, Move]):
             "castles": {p: state.castles_built[p] for p in players},
             "evaluations": [e.to_json() for e in state.evaluations],
             **final,  # only once the game is over, in its place in the output
-            "explanations": [explained(e) for e in state.evaluations],
-            "not_evaluated": [explained(n) for n in state.notes],
+            "explanations": [explained(state.board, e) for e in state.evaluations],
+            "not_evaluated": [explained(state.board, n) for n in state.notes],
             "to_move": self.to_move(state),
             "turn": {"player": player, "next": following},
         }

@@ -1,15 +1,19 @@
-"""Castelli's move notation: ``Anna: reveal s32 N blue 1, E yellow card, S red 3, W green 6, silver 2``.
+"""Castelli's move notation: ``Anna: reveal row 4, column 3: N blue 1, E yellow card, ...``.
 
 The words are data, per language, in :data:`WORDS` (issue 10 moves them into
 the message catalogues); the Hungarian card, colour and resource names are
-those of the Hungarian rulebook. Spaces, areas and player names stay as the
-record has them.
+those of the Hungarian rulebook. Players do not know the record's names of
+spaces and areas (``s32``, ``a22``): a space is named by where it lies on the
+drawn board (row and column, counted from 1 at the top left), an area by its
+kind and where it lies (``forest, row 1, column 5``), as the catalogues'
+``castelli.place.*`` name them in every other text. The record's names are
+still read (:func:`forms`), so what was typed before still works.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from companion.games.castelli import tables
@@ -38,6 +42,13 @@ WORDS: Vocabulary = {
     # resources
     "wood": {"en": "wood", "hu": "fa"}, "grain": {"en": "grain", "hu": "gabona"},
     "stone": {"en": "stone", "hu": "kő"},
+    # where a space or an area lies (``castelli.place.at`` and ``castelli.place.label`` in the catalogues)
+    "at": {"en": "row {row}, column {column}", "hu": "{row}. sor, {column}. oszlop"},
+    "labelled": {"en": "{kind}, {at}", "hu": "{kind}, {at}"},
+    # area kinds (castelli-hu.txt)
+    "forest": {"en": "forest", "hu": "erdő"}, "field": {"en": "field", "hu": "szántó"},
+    "rock": {"en": "rock", "hu": "szikla"}, "market": {"en": "market", "hu": "piac"},
+    "mine": {"en": "mine", "hu": "ezüstbánya"}, "plain": {"en": "plain", "hu": "síkság"},
     # character cards (castelli-hu.txt)
     "king": {"en": "king", "hu": "király"}, "thief": {"en": "thief", "hu": "tolvaj"},
     "steward": {"en": "steward", "hu": "intéző"}, "bandits": {"en": "bandits", "hu": "banditák"},
@@ -60,34 +71,59 @@ def shields_text(shields: Mapping[str, list[Any]], lang: str) -> str:
                      f"{value(shields[side][1])}" for side in tables.SIDES)
 
 
-def describe(state: State, move: Mapping[str, Any], lang: str) -> str:
-    """One move or template in the notation of ``lang``."""
+def place_text(state: State | None, name: str, lang: str) -> str:
+    """A space by where it lies (``row 1, column 4``), an area by its kind and where it lies
+    (``forest, row 1, column 5``); a name the board does not have (or no board) stays as given."""
+    board = state.board if state is not None else None
+    if board is None or (name not in board.areas and name not in board.spaces):
+        return name
+    row, column = board.position(name)
+    at = word(WORDS, "at", lang).format(row=row, column=column)
+    if name not in board.areas:
+        return at
+    return word(WORDS, "labelled", lang).format(kind=word(WORDS, board.areas[name].kind, lang), at=at)
+
+
+def forms(state: State, move: Mapping[str, Any], lang: str) -> list[str]:
+    """Every spelling of ``move`` the notation reads: :func:`describe`'s, then the one with the
+    record's names of its space or area (``reveal s32``), as the console took them before."""
+    said = describe(state, move, lang)
+    named = describe(state, move, lang, by_name=True)
+    return [said] if named == said else [said, named]
+
+
+def describe(state: State, move: Mapping[str, Any], lang: str, by_name: bool = False) -> str:
+    """One move or template in the notation of ``lang`` (with the record's names of spaces and areas
+    when ``by_name``)."""
     def w(key: str) -> str:
         return word(WORDS, key, lang)
+
+    def where(name: str) -> str:
+        return name if by_name else place_text(state, name, lang)
 
     kind = move["type"]
     who = f"{move['player']}: " if "player" in move else ""
     if kind == "reveal":
-        text = f"{who}{w('reveal')} {move['space']}" + (f" {w('swap')}" if move.get("swap") else "")
+        text = f"{who}{w('reveal')} {where(move['space'])}" + (f" {w('swap')}" if move.get("swap") else "")
         if "shields" in move:
-            text += f" {shields_text(move['shields'], lang)}, {w('silver')} {move.get('silver') or 0}"
+            text += f": {shields_text(move['shields'], lang)}, {w('silver')} {move.get('silver') or 0}"
         return text
     if kind == "steward":
         return f"{who}{w('steward')} {shields_text(move['shields'], lang)}"
     if kind == "build":
-        text = f"{who}{w('build')} {move['area']}"
+        parts = [f"{who}{w('build')} {where(move['area'])}"]
         if move.get("on"):
-            text += f" {w('on')} {move['on']}"
+            parts.append(f"{w('on')} {move['on']}")
         if move.get("card"):
-            text += f" {w(move['card'])}"
+            parts.append(w(move["card"]))
         if move.get("silver_for"):
-            text += " " + w("silver_order").format(silver=w("silver"), resource=w(move["silver_for"]),
-                                                   **{"for": w("for")})
-        return text
+            parts.append(w("silver_order").format(silver=w("silver"), resource=w(move["silver_for"]),
+                                                  **{"for": w("for")}))
+        return ", ".join(parts)
     if kind == "guard":
         return f"{who}{w('guard')}"
     if kind == "play":
-        extra = move.get("value") or move.get("target") or move.get("area")
+        extra = move.get("value") or move.get("target") or (where(move["area"]) if move.get("area") else None)
         return f"{who}{w(move['card'])}" + (f" {extra}" if extra is not None else "")
     if kind == "sell":
         return f"{who}{w('sell')} {move['cards']}"
@@ -177,7 +213,7 @@ def shapes(state: State, said: list[str]) -> Iterator[dict[str, Any]]:
     def named(keys: tuple[str, ...]) -> list[str]:
         return [key for key in keys if any(reading(WORDS, w, (key,)) for w in said)]
 
-    areas = mentioned(said, state.board.areas)
+    areas = [*dict.fromkeys([*mentioned(said, state.board.areas), *placed(state, said, state.board.areas)])]
     ons = (None, *mentioned(said, state.players))
     cards = (None, *named((*tables.BUILD_CARDS, *tables.TOP_BUILD_CARDS)))
     resources = (None, *named(tables.RESOURCES))
@@ -186,7 +222,8 @@ def shapes(state: State, said: list[str]) -> Iterator[dict[str, Any]]:
               if (shields := read_shields(rest)) is not None]
     yield {"type": "end"}
     for player in state.players:
-        for space in mentioned(said, state.board.spaces):
+        for space in dict.fromkeys([*mentioned(said, state.board.spaces),
+                                    *placed(state, said, state.board.spaces)]):
             yield {"type": "reveal", "player": player, "space": space}
             yield {"type": "reveal", "player": player, "space": space, "swap": True}
         yield from ({"type": "steward", "player": player, "shields": shields} for shields in turned)
@@ -197,6 +234,13 @@ def shapes(state: State, said: list[str]) -> Iterator[dict[str, Any]]:
             yield {key: value for key, value in build.items() if value is not None}
         yield from _play_shapes(state, player, areas, numbers)
         yield from ({"type": "sell", "player": player, "cards": n} for n in sorted(numbers) if n >= 1)
+
+
+def placed(state: State, said: list[str], names: Iterable[str]) -> list[str]:
+    """The spaces or areas among ``names`` whose row and column are both among the said numbers
+    (``row 4, column 3``; the Hungarian ``4. sor`` too)."""
+    numbers = {n for n in (number(w.rstrip(".")) for w in said) if n is not None}
+    return [name for name in names if set(state.board.position(name)) <= numbers]
 
 
 def _play_shapes(state: State, player: str, areas: list[str], numbers: set[int]) -> Iterator[dict[str, Any]]:

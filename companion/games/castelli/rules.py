@@ -183,7 +183,7 @@ def _reveal(state: State, move: Reveal) -> State:
     if move.space not in state.board.spaces:
         raise IllegalMove(msg("castelli.reveal.no_space", space=move.space))
     if move.space in state.revealed:
-        raise IllegalMove(msg("castelli.reveal.face_up", space=move.space))
+        raise IllegalMove(msg("castelli.reveal.face_up", space=state.board.where(move.space)))
     if move.swap and not state.options.dilemma:
         raise IllegalMove(msg("castelli.reveal.swap_without_dilemma"))
     new = state.with_(revealed_this_turn=True, pending=None)
@@ -282,25 +282,27 @@ def _check_builder(state: State, move: Build) -> Area:
     return area
 
 
-def _new_castle_cost(move: Build, area: Area, stacks: tuple[tuple[str, ...], ...], points: int) -> int:
-    """What a new castle in ``area`` costs of each resource, or the rule it breaks there."""
+def _new_castle_cost(move: Build, area: Area, stacks: tuple[tuple[str, ...], ...], points: int,
+                     place: Message) -> int:
+    """What a new castle in ``area`` (``place``: it in words) costs of each resource, or the rule
+    it breaks there."""
     needed = tables.CARD_AREA.get(move.card or "")
     if needed is not None and area.kind != needed:
         raise IllegalMove(msg("castelli.build.card_area", card=card_word(move.card or ""),
-                              needed=kind_word(needed), area=move.area, kind=kind_word(area.kind)))
+                              needed=kind_word(needed), area=place))
     if area.kind == "rock":
         if len(stacks) >= area.spots:
-            raise IllegalMove(msg("castelli.build.rock_full", area=move.area, spots=area.spots))
+            raise IllegalMove(msg("castelli.build.rock_full", area=place, spots=area.spots))
     elif area.kind in ("field", "forest"):
         card = "count" if area.kind == "field" else "countess"
         if needed is None:
             raise IllegalMove(msg("castelli.build.needs_card", kind=kind_word(area.kind),
                                   card=card_word(card)))
         if stacks:
-            raise IllegalMove(msg("castelli.build.one_castle", kind=kind_word(area.kind), area=move.area))
+            raise IllegalMove(msg("castelli.build.one_castle", kind=kind_word(area.kind), area=place))
     else:
         raise IllegalMove(msg("castelli.build.not_on_kind", kind=kind_word(area.kind)))
-    _check_points(move.area, points)
+    _check_points(place, points)
     return tables.CASTLE_COST
 
 
@@ -310,18 +312,19 @@ def _top_castle_cost(state: State, move: Build, owner: str, stacks: tuple[tuple[
     require_player(tuple(state.colors), owner)
     if owner == move.player:
         raise IllegalMove(msg("castelli.battle.own_castle"))
+    place = state.board.place(move.area)
     if not any(s[-1] == owner for s in stacks):
-        raise IllegalMove(msg("castelli.battle.no_top", owner=owner, area=move.area))
+        raise IllegalMove(msg("castelli.battle.no_top", owner=owner, area=place))
     if not any(len(s) == 1 and s[0] == owner for s in stacks):
-        raise IllegalMove(msg("castelli.battle.already_built_on", owner=owner, area=move.area))
-    _check_points(move.area, points)
+        raise IllegalMove(msg("castelli.battle.already_built_on", owner=owner, area=place))
+    _check_points(place, points)
     theirs = state.points_in(move.area, owner)
     if move.card == "knights":
         if points >= theirs:
             raise IllegalMove(msg("castelli.battle.knights_points", owner=owner, points=points,
                                   theirs=theirs))
     elif points <= theirs:
-        raise IllegalMove(msg("castelli.battle.points", owner=owner, area=move.area, points=points,
+        raise IllegalMove(msg("castelli.battle.points", owner=owner, area=place, points=points,
                               theirs=theirs))
     return tables.ABBOT_COST if move.card == "abbot" else tables.TOP_CASTLE_COST
 
@@ -332,7 +335,7 @@ def _build(state: State, move: Build) -> State:
     points = state.points_in(move.area, player)
     stacks = state.castles.get(move.area, ())
     if move.on is None:
-        cost = _new_castle_cost(move, area, stacks, points)
+        cost = _new_castle_cost(move, area, stacks, points, state.board.place(move.area))
     else:
         cost = _top_castle_cost(state, move, move.on, stacks, points)
     before = state.with_(pending=None)
@@ -353,7 +356,7 @@ def _build(state: State, move: Build) -> State:
     return new
 
 
-def _check_points(area: str, points: int) -> None:
+def _check_points(area: Message, points: int) -> None:
     if points < 1:
         raise IllegalMove(msg("castelli.build.no_points", area=area))
 
@@ -411,7 +414,7 @@ def _card_effect(state: State, move: Play) -> State:
     if card == "arsonist":
         place = _area_for(state, move.area)
         if state.settlements.get(place) != "town":
-            raise IllegalMove(msg("castelli.arsonist.no_town", area=place))
+            raise IllegalMove(msg("castelli.arsonist.no_town", area=state.board.place(place)))
         return state.with_(settlements={a: k for a, k in state.settlements.items() if a != place})
     return state
 
@@ -435,14 +438,14 @@ def _traitor(state: State, player: str, target: str) -> State:
 def _settle(state: State, kind: str, area: str | None) -> State:
     """The Peasant's new village or the Prince's new town on an empty plain area."""
     place = _area_for(state, area)
+    words = state.board.place(place)
     if state.board.areas[place].kind != "plain":
-        raise IllegalMove(msg("castelli.settle.not_plain", settlement=settlement_word(kind), area=place,
-                              kind=kind_word(state.board.areas[place].kind)))
+        raise IllegalMove(msg("castelli.settle.not_plain", settlement=settlement_word(kind), area=words))
     if place in state.settlements:
-        raise IllegalMove(msg("castelli.settle.occupied", area=place, settlement=settlement_word(kind),
+        raise IllegalMove(msg("castelli.settle.occupied", area=words, settlement=settlement_word(kind),
                               existing=settlement_word(state.settlements[place])))
     if state.castles.get(place):
-        raise IllegalMove(msg("castelli.settle.castle", area=place, settlement=settlement_word(kind)))
+        raise IllegalMove(msg("castelli.settle.castle", area=words, settlement=settlement_word(kind)))
     if state.settlements_left(kind) <= 0:
         supply = tables.SETTLEMENT_SUPPLY[kind]
         if kind == "village":

@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.castelli import legal, tables
+from companion.games.castelli.board import Board
 from companion.games.castelli.evaluation import Resolution, influence_of, resolve
 from companion.games.castelli.moves import Build
 from companion.games.castelli.rules import apply_move, final_scoring
 from companion.games.castelli.scoring import castle_points
 from companion.games.castelli.state import Shields, State
 from companion.games.castelli.words import colour as colour_word
-from companion.games.castelli.words import kind as kind_word
 from companion.games.messages import Message, msg
 
 
@@ -218,10 +218,10 @@ def report(state: State, to_move: str | None, winners: list[str], decided_by: st
         lines += ["", str(_why_they_won(winners, decided_by))]
     if state.evaluations:
         lines += ["", str(msg("castelli.report.evaluations"))]
-        lines += [f"  {evaluation_line(e.area, e.kind, e.explanation)}" for e in state.evaluations]
+        lines += [f"  {evaluation_line(state.board, e.area, e.explanation)}" for e in state.evaluations]
     if state.notes:
         lines += ["", str(msg("castelli.report.not_evaluated"))]
-        lines += [f"  {evaluation_line(n.area, n.kind, n.explanation)}" for n in state.notes]
+        lines += [f"  {evaluation_line(state.board, n.area, n.explanation)}" for n in state.notes]
     if state.final:
         lines += ["", str(msg("castelli.report.final"))]
         for p in state.players:
@@ -240,6 +240,7 @@ def _why_they_won(winners: list[str], decided_by: str) -> Message:
     return msg("castelli.outcome.castles", winners=winners)
 
 
-def evaluation_line(area: str, kind: str, explanation: Message) -> Message:
-    """``a24 (forest): Csaba (blue) has the most (3): ...``: an area and why it gave what it gave."""
-    return msg("castelli.evaluation.line", area=area, kind=kind_word(kind), explanation=explanation)
+def evaluation_line(board: Board, area: str, explanation: Message) -> Message:
+    """``forest, row 1, column 5: Csaba (blue) has the most (3): ...``: an area, by what it is and
+    where it lies, and why it gave what it gave."""
+    return msg("castelli.evaluation.line", area=board.label(area), explanation=explanation)

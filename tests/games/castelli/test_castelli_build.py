@@ -64,7 +64,8 @@ def test_missing_resources_are_named():
 def test_build_refusals_about_the_place_and_the_turn():
     state = ready(resources={"Anna": (3, 3, 3)})
     refused(state, build("Anna", "Nowhere"), "castelli.area.unknown", 'there is no area "Nowhere"')
-    refused(state, build("Anna", "R2"), "castelli.build.no_points", "you need at least 1 shield point in R2")
+    refused(state, build("Anna", "R2"), "castelli.build.no_points",
+            "you need at least 1 shield point in the rock in row 2, column 3 to build")
     refused(state, build("Anna", "P"),
             "castelli.build.not_on_kind", "only on a rock with a free castle place, not on a plain")
     refused(state, build("Anna", "Fi"),
@@ -94,7 +95,7 @@ def test_count_builds_on_a_field_and_countess_on_a_forest_one_castle_each():
     forest = play(state, build("Anna", "Fo", card="countess"))
     assert forest.castles["Fo"] == (("Anna",),)
     refused(state, build("Anna", "Fo", card="count"),
-            "castelli.build.card_area", "on a field, and Fo is a forest")
+            "castelli.build.card_area", "on a field, not on the forest in row 4, column 3")
     refused(state, build("Anna", "R", card="countess"),
             "castelli.build.card_area", "the Countess lets you build on a forest")
     refused(given(state, castles={"Fi": (("Bela",),)}), build("Anna", "Fi", card="count"),

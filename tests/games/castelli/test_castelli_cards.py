@@ -54,9 +54,10 @@ def test_traitor_pays_one_silver_for_a_blind_card():
 
 def test_peasant_refusals():
     state = anna_turn(cards={"Anna": 1})
-    refused(state, Play("Anna", "peasant", area="P"), "castelli.settle.occupied", "P already has a village")
+    refused(state, Play("Anna", "peasant", area="P"), "castelli.settle.occupied",
+            "the plain in row 2, column 5 already has a village")
     refused(state, Play("Anna", "peasant", area="R"),
-            "castelli.settle.not_plain", "goes on an empty plain area, and R is a rock")
+            "castelli.settle.not_plain", "goes on an empty plain area, not on the rock in row 2, column 1")
     refused(state, Play("Anna", "peasant", area="Q9"), "castelli.area.unknown", 'there is no area "Q9"')
     full = given(state, settlements={f"x{i}": "village" for i in range(12)})
     refused(full, Play("Anna", "peasant", area="T"),

@@ -17,10 +17,10 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "examples" / "castelli.
 def test_an_evaluation_is_explained_once_and_each_caller_gets_its_own_copy() -> None:
     state = final_state(parse_record(json.loads(EXAMPLE.read_text(encoding="utf-8"))))
     evaluation = state.evaluations[0]
-    first = explained(evaluation)
-    assert first == explanation_json(evaluation.area, evaluation.kind, evaluation.explanation)
+    first = explained(state.board, evaluation)
+    assert first == explanation_json(state.board, evaluation.area, evaluation.kind, evaluation.explanation)
     first["text"] = "changed by a caller"
-    again = explained(evaluation)
+    again = explained(state.board, evaluation)
     assert again["text"] != "changed by a caller" and again is not first
     summary = parse_record(json.loads(EXAMPLE.read_text(encoding="utf-8"))).game.summary(state)
     assert summary["explanations"][0] == again

@@ -173,20 +173,20 @@ def test_replay_in_hungarian_has_no_english_word(run_cli, in_progress):
         assert (code, err) == (0, "")
         assert _english_left(out, names) == set(), out
     code, out, _ = run_cli("--lang", "hu", "replay", str(EXAMPLE))
-    assert "a22 (ezüstbánya): Csaba (kék) befolyása a legnagyobb (5)" in out
+    assert "ezüstbánya, 3. sor, 3. oszlop: Csaba (kék) befolyása a legnagyobb (5)" in out
     assert "Csaba                    kék" in out and "győztes" in out
     assert "Végső pontozás:" in out and "  Csaba: kártyák 0, nyersanyagok 5, ezüst 4" in out
     english = run_cli("replay", str(EXAMPLE))[1]
-    assert "a22 (mine): Csaba (blue) has the most (5)" in english
+    assert "mine, row 3, column 3: Csaba (blue) has the most (5)" in english
     assert "  Csaba: cards 0, resources 5, silver 4" in english
 
 
 def test_moves_in_hungarian_has_no_english_word(run_cli, in_progress):
     code, out, err = run_cli("--lang", "hu", "moves", in_progress)
     assert (code, err) == (0, "")
-    assert "  1. Bela: felfed s01" in out and "Anna: király 3" in out
+    assert "  1. Bela: felfed 1. sor, 2. oszlop" in out and "Anna: király 3" in out
     assert _english_left(out, _record_names(EXAMPLE)) == set(), out
-    assert "  1. Bela: reveal s01" in run_cli("moves", in_progress)[1]
+    assert "  1. Bela: reveal row 1, column 2" in run_cli("moves", in_progress)[1]
 
 
 @pytest.mark.parametrize("command", ["replay", "moves"])
@@ -206,10 +206,10 @@ def test_explanations_carry_the_area_the_code_the_params_and_the_english_line(ru
                                                        "code": "castelli.colour.blue", "params": {}}}},
                                 "player": "Csaba",
                                 "amount": {"code": "castelli.amount.wood", "params": {"count": 2}}},
-                     "text": "a24 (forest): Csaba (blue) has the most (3): Csaba gains 2 wood"}
+                     "text": "forest, row 3, column 5: Csaba (blue) has the most (3): Csaba gains 2 wood"}
     assert tie["code"] == "castelli.evaluation.rounded_down"
-    assert tie["text"] == ("a11 (rock): Dora (yellow) and Anna (green) tie with 3: 1 stone shared 2 ways, "
-                           "0 stone each, rounded down")
+    assert tie["text"] == ("rock, row 2, column 2: Dora (yellow) and Anna (green) tie with 3: "
+                           "1 stone shared 2 ways, 0 stone each, rounded down")
     assert [e["area"] for e in summary["explanations"]] == [e["area"] for e in summary["evaluations"]]
 
 

@@ -41,22 +41,25 @@ def test_build_on_top_costs_two_of_each_and_scores_like_a_new_castle():
     assert after.castles_built == {"Anna": 1, "Bela": 1, "Csaba": 0, "Dora": 0}
     refused(given(after, resources={"Dora": (5, 5, 5)}, current=3), build("Dora", "R", on="Anna"),
             "castelli.battle.already_built_on",
-            "Anna's castle in R already stands on another; a castle place is built on only once")
+            "Anna's castle in the rock in row 2, column 1 already stands on another; "
+            "a castle place is built on only once")
 
 
 def test_build_on_top_refusals():
     state = battle_turn(resources={"Anna": (2, 2, 2)})
     refused(state, build("Anna", "R", on="Anna"), "castelli.battle.own_castle", "not your own")
     refused(state, build("Anna", "R", on="Csaba"),
-            "castelli.battle.no_top", "Csaba has no castle on top in R")
+            "castelli.battle.no_top", "Csaba has no castle on top in the rock in row 2, column 1")
     refused(given(state, castles={"R": (("Bela", "Dora"),)}), build("Anna", "R", on="Dora"),
-            "castelli.battle.already_built_on", "Dora's castle in R already stands on another")
+            "castelli.battle.already_built_on",
+            "Dora's castle in the rock in row 2, column 1 already stands on another")
     refused(given(state, resources={"Anna": (1, 2, 2)}), build("Anna", "R", on="Bela"),
             "castelli.pay.missing_swap_hint",
             "a castle here costs 2 wood, 2 grain and 2 stone; you are missing 1 wood")
     even = given(state, revealed={"s3": sh("yellow:3 blue:1 red:1 green:1")})
     refused(even, build("Anna", "R", on="Bela"),
-            "castelli.battle.points", "you need more shield points in R than Bela (you 3, Bela 3)")
+            "castelli.battle.points",
+            "you need more shield points in the rock in row 2, column 1 than Bela (you 3, Bela 3)")
     refused(state, build("Anna", "R", on="Zed"), "common.player.not_playing", '"Zed" is not playing')
 
 
@@ -99,7 +102,8 @@ def test_prince_and_arsonist():
     assert town.settlements["T"] == "town"
     burnt = play(state, Play("Anna", "arsonist", area="U"))
     assert "U" not in burnt.settlements
-    refused(state, Play("Anna", "arsonist", area="P"), "castelli.arsonist.no_town", "there is no town in P")
+    refused(state, Play("Anna", "arsonist", area="P"), "castelli.arsonist.no_town",
+            "there is no town in the plain in row 2, column 5")
     refused(given(state, settlements={f"x{i}": "town" for i in range(7)}), Play("Anna", "prince", area="T"),
             "castelli.settle.no_towns_left", "all 8 towns are on the board")
 

@@ -130,4 +130,4 @@ def test_views_show_areas_players_and_build_targets():
     assert targets[0]["points"] == play(state, build("Anna", "a11")).score["Anna"]
     assert build_targets(state, "Bela") == []
     refused(state, build("Anna", "a40"),
-            "castelli.build.no_points", "you need at least 1 shield point in a40")
+            "castelli.build.no_points", "you need at least 1 shield point in the rock in row 5, column 1")

@@ -21,7 +21,7 @@ def test_first_reveal_is_the_first_player_and_turns_go_round():
     refused(state, rv("Anna", "s6", NEUTRAL_TILE),
             "castelli.reveal.already_this_turn", "you have already revealed a tile this turn")
     refused(state, rv("Bela", "s5", NEUTRAL_TILE),
-            "castelli.reveal.face_up", "the tile on s5 is already face up")
+            "castelli.reveal.face_up", "the tile in row 5, column 1 is already face up")
     refused(state, rv("Bela", "s99", NEUTRAL_TILE),
             "castelli.reveal.no_space", 'there is no tile space "s99"')
     refused(state, rv("Zed", "s6", NEUTRAL_TILE),
@@ -117,7 +117,7 @@ def test_nobody_with_points_leaves_the_area_unevaluated_and_noted():
     assert "not evaluated" in assert_message(state.notes[0].explanation, "castelli.evaluation.nobody")["en"]
     assert summary_json(GAME.summary(state)["not_evaluated"]) == [{
         "area": "R", "kind": "rock", "code": "castelli.evaluation.nobody", "params": {},
-        "text": "R (rock): nobody has a shield point here: the area is not evaluated"}]
+        "text": "rock, row 2, column 1: nobody has a shield point here: the area is not evaluated"}]
 
 
 def test_mine_is_not_evaluated_before_the_end():

@@ -41,7 +41,7 @@ def test_a_voided_area_is_not_listed_and_a_zero_split_still_is():
     assert GAME.summary(state)["evaluations"] == []
     assert [(note.area, note.kind) for note in state.notes] == [("M", "market")]
     assert summary_json(GAME.summary(state))["not_evaluated"][0]["text"].startswith(
-        "M (market): neutral green has the most (5)")
+        "market, row 6, column 1: neutral green has the most (5)")
     # M: blue 2, red 2, green 2 (two neutrals tied with Anna): void lists nothing; split
     # evaluates it, and Anna's third of 2 tents is 0 cards.
     for neutral, expected in (("void", []),
