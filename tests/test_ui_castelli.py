@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -46,6 +47,9 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     found["_out"] = str(out)
     return found
 
+
+#: A space's or an area's record name (s03, a22): never in what a player reads.
+RECORD_NAME = re.compile(r"\b[as]\d+\b")
 
 def facts(report: dict[str, Any], name: str) -> dict[str, Any]:
     result = report[name]
@@ -113,6 +117,7 @@ def test_the_board_speaks_hungarian(report: dict[str, Any]) -> None:
     for text in [*found["buttons"], found["hint"], *found["build"], *found["area"], *found["evaluations"],
                  found["refusal"]]:
         assert not english_words_in(text, names) - badges, text
+        assert not RECORD_NAME.search(text), text  # a place in words, never a22 or s03
     assert "Kiértékelések" in found["buttons"]
     assert found["refusal"].strip()
 
@@ -133,7 +138,9 @@ def test_the_32_space_board_fits_with_cells_a_finger_can_hit(report: dict[str, A
     found = facts(report, "full_board")
     assert found["cell"] >= 48
     assert found["taps"]["reveal"] and max(found["taps"]["reveal"]) <= REVEAL_TAPS
-    assert any("a11" in text for text in found["area_lines"])
+    # the area by what it is and where it lies on the drawn board, no record name anywhere in its detail
+    assert found["area_lines"][0].startswith("Rock, row 2, column 2: ")
+    assert not [text for text in found["area_lines"] if RECORD_NAME.search(text)]
 
 
 def test_a_card_that_takes_an_area_is_played_on_the_board(report: dict[str, Any]) -> None:

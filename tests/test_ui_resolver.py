@@ -19,7 +19,7 @@ from companion import i18n
 from companion.games.castelli import tables
 from companion.games.castelli.evaluation import resolve
 from companion.i18n import say, text
-from ui.games.castelli.resolver import ResolverScreen, award_text
+from ui.games.castelli.resolver import KEEP_TOGETHER, ResolverScreen, award_text
 from ui.widgets import Figure, Tap
 
 
@@ -69,6 +69,22 @@ def assert_shows(screen: ResolverScreen, kind: str, amount: int, shields, player
     return expected
 
 
+def award_line(screen: ResolverScreen, player: str) -> Figure:
+    """The award line of ``player`` on the screen."""
+    return next(line for line in screen._lines if line.parent is not None
+                and line.text.replace(KEEP_TOGETHER, " ").startswith(f"{player}:"))
+
+
+def assert_award_wraps_whole(line: Figure, player: str, amount: str) -> None:
+    """The line's text fits its box, and if it wraps it wraps between who and what, never inside either
+    ("yellow player: 1 / card" was the defect)."""
+    label = line._label
+    lines = [" ".join(word.text for word in row.words).replace(KEEP_TOGETHER, " ").strip()
+             for row in label._cached_lines]
+    assert lines in ([f"{player}: {amount}"], [f"{player}:", amount]), lines
+    assert line.texture_size[0] <= line.width and line.texture_size[1] <= line.height
+
+
 def test_the_rulebook_rock_blue_5_beats_yellow_4_and_gains_2_stone(shell, shots: Path) -> None:
     screen = open_resolver(shell)
     shields = [("blue", 3), ("blue", 2), ("yellow", 4)]
@@ -87,6 +103,9 @@ def test_the_rulebook_market_tie_green_and_yellow_draw_one_card_each(shell, shot
     result = assert_shows(screen, "market", 2, shields, every_colour_plays())
     seats = every_colour_plays()
     assert result.awards == {seats["yellow"]: 1, seats["green"]: 1}
+    kit.pump(2)
+    for player in (seats["yellow"], seats["green"]):  # "yellow player: 1 card" at 36 px, 42 % of the width
+        assert_award_wraps_whole(award_line(screen, player), player, text("castelli.amount.cards", count=1))
     kit.screenshot(shots / f"{i18n.current_language()}-resolver-market-tie.png")
     # a three-way tie on 3 wood: one each; on 2 wood: rounded down to none, and said so
     kit.tap(kit.find(text("ui.resolver.clear"), Tap))
@@ -117,6 +136,8 @@ def test_card_shields_count_nothing_and_a_shield_is_taken_back_by_a_tap(shell, s
 def test_without_a_game_a_colour_can_be_neutral_and_void_the_area(shell, shots: Path) -> None:
     screen = open_resolver(shell)
     seats = every_colour_plays()
+    hint = kit.find(text("ui.resolver.neutral_hint"))  # the buttons under the colours say what they do
+    assert hint.parent is not None and hint.texture_size[0] <= hint.width
     kit.tap(kit.find(seats["yellow"], Tap))  # yellow: nobody plays it
     players = {c: p for c, p in seats.items() if c != "yellow"}
     shields = [("yellow", 5), ("blue", 5), ("red", 1)]
@@ -144,6 +165,7 @@ def test_with_a_castelli_game_open_the_colours_are_its_players(shell, shots: Pat
     assert result.voided  # green is neutral with 2 players and leads
     kit.tap(kit.find("Anna", Tap))
     assert screen.question.players == players  # the game's colours do not change here
+    assert screen._parts["neutral_hint"].parent is None  # nothing to make neutral here
     kit.screenshot(shots / f"{i18n.current_language()}-resolver-in-game.png")
 
 

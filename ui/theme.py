@@ -35,6 +35,10 @@ ON_ACCENT = rgb("#12161c")
 REFUSED = rgb("#ff9e9e")
 #: Text on the refusal colour.
 ON_REFUSED = rgb("#12161c")
+#: A place lit up on a board because a player asked where a recorded move took place (History's
+#: "show on the board"): drawn over a dark edge (BACKGROUND), so it reads on every area and piece
+#: colour, and unlike the accent it does not say "tap here".
+SHOWN = rgb("#7fdcff")
 
 #: The figures players look for (scores, heights, whose turn), in px.
 FONT_LARGE = 36

@@ -105,8 +105,10 @@ def describe(state: State, move: Mapping[str, Any], lang: str, by_name: bool = F
     who = f"{move['player']}: " if "player" in move else ""
     if kind == "reveal":
         text = f"{who}{w('reveal')} {where(move['space'])}" + (f" {w('swap')}" if move.get("swap") else "")
-        if "shields" in move:
-            text += f": {shields_text(move['shields'], lang)}, {w('silver')} {move.get('silver') or 0}"
+        if "shields" in move:  # no silver on the tile goes without saying (it is read as 0)
+            silver = move.get("silver") or 0
+            text += f": {shields_text(move['shields'], lang)}"
+            text += f", {w('silver')} {silver}" if silver else ""
         return text
     if kind == "steward":
         return f"{who}{w('steward')} {shields_text(move['shields'], lang)}"

@@ -26,7 +26,7 @@ rule in ``castelli.kv``; a refresh sets its Kivy properties and its parts
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,6 @@ from companion.games.castelli.state import Evaluation, State, Unevaluated
 from companion.games.castelli.views import Targets, build_targets, player_views, preview_area, targets
 from companion.games.castelli.words import amount as unit
 from companion.games.castelli.words import card as card_word
-from companion.games.castelli.words import kind as kind_word
 from companion.games.castelli.words import resource as resource_word
 from companion.games.castelli.words import settlement as settlement_word
 from companion.i18n import current_language
@@ -58,8 +57,10 @@ from ui.games.castelli.popups import (
     EvaluationOverlay,
     PlayerChoices,
     RevealPad,
+    strong,
 )
 from ui.players import initials
+from ui.screens import show
 from ui.theme import TEXT, TEXT_QUIET
 
 #: The layout of the board, its panels and its overlays (one file for the Castelli touchscreen).
@@ -77,8 +78,11 @@ class CastelliBoard(FloatLayout):
 
     #: The language the rule's words are in (the shell makes the board again for another language).
     language = StringProperty("")
-    #: What the next tap may be, in a line.
+    #: While a card waits for its area on the board: what to tap, in a line (the shell's turn strip
+    #: says what the turn asks otherwise; the board has no instruction line of its own).
     hint_text = StringProperty("")
+    #: The game is over: the board offers nothing to tap (the move buttons are taken out).
+    over = BooleanProperty(False)
     #: Which buttons are live now (the engine would take what they offer).
     card_live = BooleanProperty(False)
     sell_live = BooleanProperty(False)
@@ -111,6 +115,8 @@ class CastelliBoard(FloatLayout):
         self.view: CastelliBoardView = ids.view
         self.view.set_layout(state.board)
         self.hint = ids.hint
+        self._move_buttons = [strong(ids.first_row), strong(ids.guard), strong(ids.end), strong(ids.hint)]
+        self._shown_over: bool | None = None
         self.panels = {p: CastelliPanel(p, self.initials[p], state.colors[p]) for p in self.players}
         for above, panel in enumerate(self.panels.values()):  # above the hint, in seat order
             ids.side.add_widget(panel, index=len(ids.side.children) - above)
@@ -182,7 +188,9 @@ class CastelliBoard(FloatLayout):
         acting = session.game.turn(state).acting
         for player, view in player_views(state).items():
             self.panels[player].show(view, player == acting and not state.finished)
-        self.hint_text = self.hint_words(state, found, builder, bool(builds))
+        self.over = state.finished
+        self.hint_text = self.hint_words()
+        self._show_move_buttons()
         self.card_live, self.card_waiting = bool(found.plays), self.area_card is not None
         self.sell_live, self.steward_live = bool(found.sell), bool(found.stewards)
         self.guard_live = found.guard is not None
@@ -191,18 +199,47 @@ class CastelliBoard(FloatLayout):
         if self.overlay is not None and not self._proposing:
             self.overlay.refresh()
 
-    def hint_words(self, state: State, found: Targets, builder: str | None, can_build: bool) -> str:
-        """What the next tap may be, in a line (the banner above says whose turn it is)."""
-        if state.finished:
-            return say("ui.castelli.hint.over")
-        if self.area_card is not None:
-            return say("ui.castelli.hint.area_card", player=self.area_card[0],
-                       card=card_word(self.area_card[1]))
-        if found.end:
-            return say("ui.castelli.hint.end")
-        if builder and can_build:
-            return say("ui.castelli.hint.build", player=builder, next=found.revealer or "")
-        return say("ui.castelli.hint.reveal", player=found.revealer or self.to_move(state))
+    def hint_words(self) -> str:
+        """What to tap while a card waits for its area (a step of the board's own, which the turn
+        strip cannot know); empty otherwise."""
+        if self.area_card is None:
+            return ""
+        return say("ui.castelli.hint.area_card", player=self.area_card[0], card=card_word(self.area_card[1]))
+
+    def _show_move_buttons(self) -> None:
+        """Once the game is over the moves' buttons are taken out (only Evaluations stays, to look
+        back); the waiting card's line is there only while a card waits."""
+        card, guard, end, hint = self._move_buttons
+        show(hint, bool(self.hint_text))
+        if self._shown_over == self.over:
+            return
+        self._shown_over = self.over
+        for widget in (card, guard, end):
+            show(widget, not self.over)
+
+    def shown_now(self) -> Shown | None:
+        """What the drawn board shows now (the evaluations' small board draws the same)."""
+        return self.view.shown
+
+    # -- a recorded move's place ---------------------------------------------------------------
+    def show_move(self, move: Any) -> bool:
+        """Light up where a recorded move (record JSON or the engine's move) took place — its tile
+        space or its area — until the next tap on the board (History's "show on the board");
+        ``False``, and nothing lit, when the move has no place (a sale, a King, the end)."""
+        session = self._session()
+        record = move if isinstance(move, Mapping) else session.game.move_to_json(move)
+        place = record.get("space") or record.get("area")
+        board = session.state.board
+        if not isinstance(place, str) or (place not in board.spaces and place not in board.areas):
+            return False
+        self.view.light(place)
+        return True
+
+    def on_touch_down(self, touch: Any) -> bool:
+        """The next tap after :meth:`show_move` puts the light out (and is taken as usual)."""
+        if self.view.lit:
+            self.view.light()
+        return bool(super().on_touch_down(touch))
 
     # -- proposing -----------------------------------------------------------------------------
     def propose(self, move: dict[str, Any], flash: Callable[[], Any] | None = None) -> str | None:
@@ -288,7 +325,7 @@ class CastelliBoard(FloatLayout):
         pending = self.state.pending
         if items and pending is not None:  # followed() finds items only after a reveal
             overlay = self.evaluation_overlay()
-            overlay.show(say("ui.castelli.evaluation.after_reveal", space=pending.space), items)
+            overlay.show(say("ui.castelli.evaluation.after_reveal", space=self.where(pending.space)), items)
             self.open_overlay(overlay)
 
     def enter_build(self, move: dict[str, Any], widget: Any, overlay: CastelliOverlay) -> bool:
@@ -296,6 +333,16 @@ class CastelliBoard(FloatLayout):
             return False
         self.close_overlay()
         return True
+
+    # -- places in words ------------------------------------------------------------------------
+    def where(self, name: str) -> str:
+        """A space (or an area) by where it lies on the drawn board: "row 1, column 4"."""
+        return str(self.state.board.where(name))
+
+    def label_of(self, area: str) -> str:
+        """An area as a heading names it: "Forest, row 1, column 5" (the engine's words, capitalised)."""
+        words = str(self.state.board.label(area))
+        return words[:1].upper() + words[1:]
 
     # -- an area's detail -----------------------------------------------------------------------
     def influence_in(self, area: str) -> dict[str, int]:
@@ -315,8 +362,8 @@ class CastelliBoard(FloatLayout):
         amount = state.mine if spec.kind == "mine" else spec.amount
         what = str(unit(gain, amount)) if gain else ""
         if what:
-            return say("ui.castelli.area.title", area=area, kind=kind_word(spec.kind), what=what)
-        return say("ui.castelli.area.name", area=area, kind=kind_word(spec.kind))
+            return say("ui.castelli.area.title", area=self.label_of(area), what=what)
+        return say("ui.castelli.area.name", area=self.label_of(area))
 
     def _area_lines(self, area: str, if_now: Any) -> list[tuple[str, Any]]:
         """The detail's lines, each with its colour: places, tiles still down, the evaluation, castles.
@@ -330,7 +377,8 @@ class CastelliBoard(FloatLayout):
             lines.append((say("ui.castelli.area.places", count=spec.spots), TEXT_QUIET))
         down = sorted({s for s, _ in state.board.borders[area] if s not in state.revealed})
         if spec.kind != "plain":
-            lines.append((say("ui.castelli.area.face_down", count=len(down), spaces=down) if down
+            spaces = "; ".join(self.where(space) for space in down)
+            lines.append((say("ui.castelli.area.face_down", count=len(down), spaces=spaces) if down
                           else say("ui.castelli.area.all_up"), TEXT_QUIET))
         if area in state.done:
             explained = ([e.explanation for e in state.evaluations if e.area == area]
@@ -355,6 +403,8 @@ class CastelliBoard(FloatLayout):
         is offered anyway: tapped, it is proposed and the engine says why not.
         """
         state = self.state
+        if state.finished:  # the game is over: nothing to build
+            return []
         builder = self.builder(state)
         builds = [self.build_option(b) for b in build_targets(state, builder)
                   if b["move"]["area"] == area] if builder else []
@@ -471,7 +521,7 @@ class CastelliBoard(FloatLayout):
                 move = {"type": "steward", "player": player, "shields": shields_json(turn.shields)}
                 choices.append(Choice("", move, self._turn_entered(move), shields=tuple(turn.shields)))
             rows.append(PlayerChoices(player, choices, per_line=3, height=120))
-        self.open_picker(say("ui.castelli.steward.title", space=space), rows)
+        self.open_picker(say("ui.castelli.steward.title", space=self.where(space) if space else ""), rows)
         return True
 
     def picker(self) -> CastelliPicker:

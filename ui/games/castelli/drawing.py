@@ -31,7 +31,21 @@ from kivy.graphics.texture import Texture
 from kivy.uix.widget import Widget
 
 from companion.games.castelli.board import FRAME_PREFIX, Board
-from ui.theme import ACCENT, DIMMED, FLASH_SECONDS, REFUSED, SURFACE, TEXT, Colour, piece_colour, rgb, text_on
+from ui.games.castelli import icons
+from ui.theme import (
+    ACCENT,
+    BACKGROUND,
+    DIMMED,
+    FLASH_SECONDS,
+    REFUSED,
+    SHOWN,
+    SURFACE,
+    TEXT,
+    Colour,
+    piece_colour,
+    rgb,
+    text_on,
+)
 
 #: Area kinds by colour (earthy, muted so that the shields' colours stand out on them).
 KIND_COLOURS: dict[str, Colour] = {
@@ -57,6 +71,9 @@ FACE_DOWN = rgb("#1b2f4a")
 MARGIN = 0.2
 #: The largest cell (a small board is not blown up beyond it).
 MAX_CELL = 96.0
+#: The smallest shield figure on the board, in px: read from across the table (the role of a mark
+#: on a piece is 12 px at least; a shield's value is what players look for on a tile).
+SHIELD_FIGURE = 24
 
 
 @cache
@@ -74,6 +91,28 @@ def draw_text(canvas: Any, text: str, size: int, centre: tuple[float, float],
     w, h = texture.size
     canvas.add(Color(1, 1, 1, 1))
     canvas.add(Rectangle(texture=texture, size=(w, h), pos=(centre[0] - w / 2, centre[1] - h / 2)))
+
+
+def tint(colour: Colour, towards: float = 0.4) -> Colour:
+    """``colour`` lightened ``towards`` white: a sign drawn on an area in a shade of its own colour."""
+    return (*(c + (1 - c) * towards for c in colour[:3]), 1.0)  # type: ignore[return-value]
+
+
+def add_fan(canvas: Any, shape: icons.Fan) -> None:
+    """One of :mod:`~ui.games.castelli.icons`' shapes, filled in the colour set before."""
+    canvas.add(Mesh(vertices=shape, indices=list(range(len(shape) // 4)), mode="triangle_fan"))
+
+
+def draw_card(canvas: Any, cx: float, cy: float, size: float, ink: tuple[float, ...],
+              ground: tuple[float, ...]) -> None:
+    """A card-covered shield (worth nothing) or a card gift: two fanned cards, filled in ``ink`` and
+    parted by a line of ``ground`` (an outlined rectangle was read as the figure 0)."""
+    behind, front = icons.card(cx, cy, size)
+    for corners in (behind, front):
+        canvas.add(Color(*ink))
+        add_fan(canvas, icons.corners_fan(corners))
+        canvas.add(Color(*ground))
+        canvas.add(Line(points=corners, close=True, width=1.1))
 
 
 @dataclass(frozen=True)
@@ -119,6 +158,10 @@ class CastelliBoardView(Widget):
         self.flashing: str | None = None
         self._drawn_for: tuple[Any, ...] | None = None
         self._cells: dict[str, _Cell] = {}
+        #: The places lit up (a recorded move's, the areas an overlay speaks of: :meth:`light`), drawn
+        #: over everything.
+        self.lit: tuple[str, ...] = ()
+        self._lit = InstructionGroup()
         self.bind(pos=lambda *_: self.redraw(), size=lambda *_: self.redraw())
 
     def set_layout(self, board: Board) -> None:
@@ -156,7 +199,8 @@ class CastelliBoardView(Widget):
         cell = self.cell
         across = (self.cols[1] - self.cols[0] + 1) * cell
         down = (self.rows[1] - self.rows[0] + 1) * cell
-        return self.x + (self.width - across) / 2, self.top - (self.height - down) / 2
+        # y + height, not top: inside a size event Kivy's ``top`` may still be the old one
+        return self.x + (self.width - across) / 2, self.y + self.height - (self.height - down) / 2
 
     def box(self, at: tuple[int, int]) -> tuple[float, float, float]:
         """(x, y, side) of the cell at ``[row, column]``, in the widget's parent coordinates."""
@@ -250,6 +294,26 @@ class CastelliBoardView(Widget):
             for instruction in (cell.under, cell.ring_colour, cell.ring, cell.over):
                 self.canvas.add(instruction)
             self._cells[name] = cell
+        self.canvas.add(self._lit)
+        self._draw_lit()
+
+    def light(self, *names: str) -> None:
+        """Light up spaces or areas (where a recorded move took place, the areas evaluated), or none:
+        a ring of two tones, dark under light, that reads on every area and shield colour and is not
+        the amber of "tap here"."""
+        self.lit = names
+        self._draw_lit()
+
+    def _draw_lit(self) -> None:
+        self._lit.clear()
+        for name in self.lit:
+            if self.layout is None or name not in self._cells:
+                continue
+            points = self._outline(name)
+            self._lit.add(Color(*BACKGROUND))
+            self._lit.add(Line(points=points, close=True, width=5))
+            self._lit.add(Color(*SHOWN))
+            self._lit.add(Line(points=points, close=True, width=2.5))
 
     def _cell_key(self, name: str, shown: Shown) -> tuple[Any, ...]:
         """Everything a cell's drawing under and over its ring depends on."""
@@ -293,6 +357,12 @@ class CastelliBoardView(Widget):
         cell.under.add(Mesh(vertices=vertices, indices=list(range(8)), mode="triangle_fan"))
         canvas = cell.over
         cx, cy = x + side / 2, y + side / 2
+        if spec.kind in ("forest", "field"):  # told apart by their sign, not by colour alone
+            sign = icons.SIGNS[spec.kind]
+            canvas.add(Color(*tint(fill)))
+            for dx in (-0.3, 0.3):
+                for shape in sign(cx + dx * side, cy, side * 0.22):
+                    add_fan(canvas, shape)
         size = max(20, round(side * 0.34))
         figure = {"forest": str(spec.amount), "field": str(spec.amount), "rock": str(spec.amount),
                   "market": str(spec.amount), "mine": str(shown.mine)}.get(spec.kind, "")
@@ -372,7 +442,7 @@ class CastelliBoardView(Widget):
             return
         # N, E, S, W: the triangle from each edge to the centre
         edges = [(x0, y1, x1, y1), (x1, y1, x1, y0), (x1, y0, x0, y0), (x0, y0, x0, y1)]
-        size = max(20, round(side * 0.34))
+        size = max(SHIELD_FIGURE, round(side * 0.34))
         for (colour, value), (ax, ay, bx, by) in zip(shields, edges, strict=True):
             fill = piece_colour(colour)
             canvas.add(Color(*fill))
@@ -385,18 +455,13 @@ class CastelliBoardView(Widget):
             if isinstance(value, int):
                 draw_text(canvas, str(value), size, (tx, ty), ink)
             else:
-                self._card(canvas, tx, ty, side * 0.14, ink)
+                draw_card(canvas, tx, ty, side * 0.24, ink, fill)
         silver = shown.silver_on.get(name, 0)
         for index in range(silver):
             canvas.add(Color(*GIFT_COLOURS["silver"]))
             r = side * 0.07
             ox = cx + (index - (silver - 1) / 2) * r * 2.4
             canvas.add(Line(circle=(ox, cy, r), width=2))
-
-    def _card(self, canvas: Any, cx: float, cy: float, size: float, ink: tuple[float, ...]) -> None:
-        """A card-covered shield: a small card outline (worth 0)."""
-        canvas.add(Color(*ink))
-        canvas.add(Line(rectangle=(cx - size * 0.45, cy - size * 0.65, size * 0.9, size * 1.3), width=1.6))
 
     def _gift(self, canvas: Any, gift: str, side_index: int, x: float, y: float, side: float) -> None:
         """A frame piece in the margin beside a space's side: its gift's colour and figure."""
@@ -419,7 +484,7 @@ class CastelliBoardView(Widget):
         if figure:
             draw_text(canvas, figure, max(14, round(min(box[2], box[3]) * 0.8)), centre, ink)
         elif gift == "card":
-            self._card(canvas, centre[0], centre[1], min(box[2], box[3]) * 0.8, ink)
+            draw_card(canvas, centre[0], centre[1], min(box[2], box[3]) * 0.9, ink, fill)
 
 
 #: The figure on a frame piece (beside its colour): resources by their initial on the board's legend,

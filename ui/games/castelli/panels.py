@@ -1,10 +1,11 @@
-"""A Castelli player's panel: initials on their shield colour, score, the three resource tracks 0–5,
-silver, cards and castles.
+"""A Castelli player's panel: initials on their shield colour, score, the three resource tracks 0–5
+(each with its sign and its figure), silver, cards and castles.
 
 One per player beside the board, made once (its layout is its rule in
 ``castelli.kv``) and refilled: a refresh sets its Kivy properties from the
 engine's ``player_views`` and the widgets bound to them follow; the tracks'
-pips are canvas instructions made once whose colours change.
+signs and pips are canvas instructions made once whose colours change, their
+figures labels made once.
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kivy.graphics import Color, Line, Rectangle
+from kivy.graphics import Color, Line, Mesh, Rectangle
 from kivy.properties import BooleanProperty, DictProperty, ListProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.games.castelli import tables
+from ui.games.castelli import icons
 from ui.games.castelli.drawing import GIFT_COLOURS
 from ui.theme import TEXT, TEXT_QUIET, piece_colour, text_on
 
@@ -26,44 +28,70 @@ from ui.theme import TEXT, TEXT_QUIET, piece_colour, text_on
 TRACK_COLOURS = {r: GIFT_COLOURS[r] for r in tables.RESOURCES}
 #: Nothing drawn (a pip's fill while it is empty, its outline while it is full).
 CLEAR = (0.0, 0.0, 0.0, 0.0)
-#: The gap between pips.
-GAP = 3
+#: The gap between tracks, and between a track's pips.
+GAP = 4
+#: A track's figure, in px (what a player holds: read across the table, as the silver and cards are).
+TRACK_FIGURE = 24
 
 
 class CastelliTracks(Widget):
-    """Three rows of five pips: wood, grain, stone, filled up to what the player holds (``held``)."""
+    """The three resource tracks side by side (wood, grain, stone): each its sign (a tree, ears of
+    grain, a stone) in the resource's colour, what the player holds as a figure, and under it the
+    track of five pips filled up to that (``held``)."""
 
     held = DictProperty({})
 
     def __init__(self, **kwargs: Any) -> None:
-        #: Per pip: its fill (colour and rectangle) and its outline (colour and line), kept.
+        #: Per track: its sign (colour, shapes), its figure (a label made once) and its pips (fill and
+        #: outline, kept).
+        self._signs: list[list[Mesh]] = []
         self._pips: list[tuple[Color, Rectangle, Color, Line]] = []
+        self.figures: dict[str, Label] = {}
         super().__init__(**kwargs)
-        for _pip in range(len(tables.RESOURCES) * tables.RESOURCE_CAP):
-            pip = (Color(*CLEAR), Rectangle(), Color(*CLEAR), Line(width=1))
-            for instruction in pip:
-                self.canvas.add(instruction)
-            self._pips.append(pip)
+        for resource in tables.RESOURCES:
+            self.canvas.add(Color(*TRACK_COLOURS[resource]))
+            shapes = [Mesh(mode="triangle_fan") for _shape in icons.SIGNS[resource](0, 0, 10)]
+            for shape in shapes:
+                self.canvas.add(shape)
+            self._signs.append(shapes)
+            for _pip in range(tables.RESOURCE_CAP):
+                pip = (Color(*CLEAR), Rectangle(), Color(*CLEAR), Line(width=1))
+                for instruction in pip:
+                    self.canvas.add(instruction)
+                self._pips.append(pip)
+            figure = Label(font_size=TRACK_FIGURE, bold=True, color=TEXT, halign="center", valign="middle")
+            self.figures[resource] = figure
+            self.add_widget(figure)
         self.bind(pos=self.draw, size=self.draw, held=self.draw)
         self.draw()
 
     def draw(self, *_args: Any) -> None:
-        """Each pip placed and filled (or outlined) for what is held now."""
-        rows = len(tables.RESOURCES)
-        pip_h = (self.height - (rows - 1) * GAP) / rows
-        pip_w = (self.width - (tables.RESOURCE_CAP - 1) * GAP) / tables.RESOURCE_CAP
+        """Each track placed, its figure set and its pips filled (or outlined) for what is held now."""
+        tracks = len(tables.RESOURCES)
+        width = (self.width - (tracks - 1) * GAP) / tracks
+        pip_w = (width - (tables.RESOURCE_CAP - 1) * 2) / tables.RESOURCE_CAP
+        pip_h = 6.0
+        sign = 14.0
         pips = iter(self._pips)
-        for row, resource in enumerate(tables.RESOURCES):
-            y = self.top - (row + 1) * pip_h - row * GAP
+        for index, resource in enumerate(tables.RESOURCES):
+            left = self.x + index * (width + GAP)
             held = self.held.get(resource, 0)
-            for index in range(tables.RESOURCE_CAP):
+            for mesh, shape in zip(self._signs[index], icons.SIGNS[resource](
+                    left + width / 2, self.y + self.height - sign / 2 - 1, sign), strict=True):
+                mesh.vertices, mesh.indices = shape, list(range(len(shape) // 4))
+            figure = self.figures[resource]
+            figure.text = str(held)
+            figure.pos = (left, self.y + pip_h + 2)
+            figure.size = (width, self.height - sign - pip_h - 4)
+            figure.text_size = figure.size
+            for pip_index in range(tables.RESOURCE_CAP):
                 fill_colour, fill, line_colour, line = next(pips)
-                x = self.x + index * (pip_w + GAP)
-                full = index < held
+                x = left + pip_index * (pip_w + 2)
+                full = pip_index < held
                 fill_colour.rgba = TRACK_COLOURS[resource] if full else CLEAR
-                fill.pos, fill.size = (x, y), (pip_w, pip_h)
+                fill.pos, fill.size = (x, self.y), (pip_w, pip_h)
                 line_colour.rgba = CLEAR if full else TEXT_QUIET
-                line.rectangle = (x + 0.5, y + 0.5, pip_w - 1, pip_h - 1)
+                line.rectangle = (x + 0.5, self.y + 0.5, pip_w - 1, pip_h - 1)
 
 
 class CastelliFigure(Label):

@@ -18,7 +18,7 @@ for later. Making widgets is what costs on the Pi, not changing their texts.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
 from kivy.properties import (
@@ -36,9 +36,9 @@ from companion.games.castelli import tables
 from companion.games.castelli.state import State
 from companion.games.castelli.words import amount as unit
 from companion.games.castelli.words import colour as colour_word
-from companion.games.castelli.words import kind as kind_word
 from companion.i18n import text as say
 from ui.games.campanile.widgets import TapButton
+from ui.games.castelli.drawing import CastelliBoardView, Shown
 from ui.games.castelli.tile import TileView
 from ui.screens import show
 from ui.theme import FONT_LARGE, FONT_SMALL, TEXT, TOUCH, piece_colour, text_on
@@ -64,9 +64,15 @@ class CastelliBoard(Protocol):
 
     def influence_in(self, area: str) -> dict[str, int]: ...
 
+    def where(self, name: str) -> str: ...
+
+    def label_of(self, area: str) -> str: ...
+
     def area_detail(self, area: str) -> dict[str, Any]: ...
 
     def close_overlay(self) -> bool: ...
+
+    def shown_now(self) -> Shown | None: ...
 
 
 def strong(widget: Any) -> Any:
@@ -120,6 +126,7 @@ class CastelliInfluence(BoxLayout):
     figure = StringProperty("")
     figure_size = NumericProperty(FONT_SMALL + 8)
     figure_width = NumericProperty(36)
+    badge_size = ListProperty([44, 32])
 
     def show(self, colour: str, points: int, player: str | None, initials: dict[str, str]) -> None:
         fill = piece_colour(colour)
@@ -129,10 +136,12 @@ class CastelliInfluence(BoxLayout):
 
 
 def influence_figures(box: Widget, made: list[CastelliInfluence], influence: dict[str, int],
-                      board: CastelliBoard, trailing: int, size: int, width: int) -> None:
+                      board: CastelliBoard, trailing: int, size: int, width: int,
+                      badge: tuple[int, int] = (44, 32)) -> None:
     """Each colour's influence in ``box``, the figures ``size`` points, ``width`` px wide."""
     shown = keep(box, made, len(influence),
-                 lambda: CastelliInfluence(figure_size=size, figure_width=width), trailing)
+                 lambda: CastelliInfluence(figure_size=size, figure_width=width, badge_size=list(badge)),
+                 trailing)
     by_colour = board.state.players_by_colour
     for figure, (colour, points) in zip(shown, influence.items(), strict=True):
         figure.show(colour, points, by_colour.get(colour), board.initials)
@@ -185,6 +194,8 @@ class RevealPad(CastelliOverlay):
     """
 
     space = StringProperty("")
+    #: The space in words, where it lies on the drawn board (the title says it).
+    place = StringProperty("")
     player = StringProperty("")
     #: What to enter next (a side, or that the tile is complete).
     prompt = StringProperty("")
@@ -233,6 +244,7 @@ class RevealPad(CastelliOverlay):
     def reset(self, space: str, player: str, swap: bool = False) -> None:
         """Empty again, for ``player``'s tile on ``space`` (the board keeps one pad and reuses it)."""
         self.space = space
+        self.place = self.board.where(space)
         self.player = player
         self.sides: list[list[Any]] = [[None, None] for _ in tables.SIDES]
         self.current = 0
@@ -359,14 +371,12 @@ class EvaluationRow(BoxLayout):
     def show(self, area: str, kind: str, influence: dict[str, int], awards: dict[str, dict[str, int]],
              explanation: str) -> None:
         board = self.board
-        self.title = say("ui.castelli.area.name", area=area, kind=kind_word(kind))
+        self.title = say("ui.castelli.area.name", area=board.label_of(area))
         self.influence = influence
-        influence_figures(self.ids.head, self._figures, influence, board, 1, FONT_SMALL + 8, 36)
-        gains = [say("ui.castelli.evaluation.award", initials=board.initials[p],
-                     amount=str(unit(gain, count)))
-                 for p, got in awards.items() for gain, count in got.items()]
-        self.awards = "   ".join(gains)
-        show(self._awards, bool(awards))
+        influence_figures(self.ids.head, self._figures, influence, board, 1, FONT_LARGE, 48, (56, 44))
+        gains = [say("ui.castelli.evaluation.award", player=p, amount=str(unit(gain, count)))
+                 for p, got in awards.items() for gain, count in got.items() if count]
+        self.awards = "\n".join(gains) or say("ui.castelli.evaluation.nobody")
         self.explanation = explanation
 
 
@@ -378,6 +388,10 @@ class EvaluationOverlay(CastelliOverlay):
         self.rows: BoxLayout = self.ids.rows
         self._none: Label = strong(self.ids.none)
         self._rows: list[EvaluationRow] = []
+        #: The board drawn small beside the rows, the areas shown ringed.
+        self.map: CastelliBoardView = self.ids.map
+        self.map.set_layout(board.state.board)
+        self.draw_map(())
 
     def show(self, title: str, items: Sequence[Any]) -> None:
         """``items``: evaluations and unevaluated notes of the state (each explained by the engine)."""
@@ -391,7 +405,15 @@ class EvaluationOverlay(CastelliOverlay):
                 influence = self.board.influence_in(item.area)
             awards = {p: dict(a) for p, a in (getattr(item, "awards", {}) or {}).items()}
             row.show(item.area, item.kind, influence, awards, str(item.explanation))
+        self.draw_map([item.area for item in items])
         self.ids.scroll.scroll_y = 1
+
+    def draw_map(self, areas: Sequence[str]) -> None:
+        """The board as it lies now, with ``areas`` lit up (only the cells that changed are drawn)."""
+        shown = self.board.shown_now()
+        if shown is not None:
+            self.map.show(replace(shown, live_spaces=frozenset(), live_areas=frozenset()))
+            self.map.light(*areas)
 
 
 # -- an area ----------------------------------------------------------------------------------------

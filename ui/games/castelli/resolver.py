@@ -83,9 +83,16 @@ class Question:
         return resolve(self.kind, self.amount, self.shields, self.players, self.neutral)
 
 
+#: A space that does not break a line: the award's figure is large, and a narrow answer wraps it
+#: between who and what ("yellow player:" / "1 card"), never inside either.
+KEEP_TOGETHER = "\u00a0"
+
+
 def award_text(resolution: Resolution, player: str, share: int) -> str:
-    """One award as shown: "Anna: 2 wood"."""
-    return text("ui.resolver.award", player=player, amount=amount_words(resolution.gain, share))
+    """One award as shown: "Anna: 2 wood"; the player and the amount each stay on one line."""
+    amount = str(amount_words(resolution.gain, share))
+    return text("ui.resolver.award", player=player.replace(" ", KEEP_TOGETHER),
+                amount=amount.replace(" ", KEEP_TOGETHER))
 
 
 class ResolverKind(Tap):
@@ -188,7 +195,8 @@ class ResolverScreen(ShellScreen):
         self.chips: list[Tap] = []
         self._lines: list[AwardLine] = []  # the award lines made so far, shown as many as there are awards
         # held here: a rule's ids are weak, and these are out of the tree while they have nothing to say
-        self._parts = {name: ids[name].__self__ for name in ("no_shields", "rule", "influence")}
+        self._parts = {name: ids[name].__self__
+                       for name in ("no_shields", "rule", "influence", "neutral_hint")}
 
     def on_pre_enter(self, *args: Any) -> None:
         self._follow_game()
@@ -252,6 +260,7 @@ class ResolverScreen(ShellScreen):
         for chip in self.all_chips:
             show_in(chips, chip, chip in self.chips)
         show(self._parts["no_shields"], not q.shields)
+        show(self._parts["neutral_hint"], not self.in_game)  # in a game the players are the game's
         self._answer()
 
     def _answer(self) -> None:

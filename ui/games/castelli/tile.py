@@ -15,12 +15,13 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from kivy.graphics import Color, Line, Rectangle, Triangle
+from kivy.graphics import Color, Line, Mesh, Rectangle, Triangle
 from kivy.properties import BooleanProperty
 from kivy.uix.widget import Widget
 
 from companion.games.castelli import tables
 from ui.games.campanile.widgets import Flashes
+from ui.games.castelli import icons
 from ui.games.castelli.drawing import FACE_DOWN, glyph
 from ui.theme import ACCENT, REFUSED, SURFACE, TEXT_QUIET, piece_colour, text_on
 
@@ -43,12 +44,14 @@ class _SideMarks:
         self.seam = Line(width=1.5)
         self.figure_colour = Color(*CLEAR)
         self.figure = Rectangle()
-        self.card_colour = Color(*CLEAR)
-        self.card = Line(width=2)
+        # a card-covered shield: two fanned cards, filled and parted by a line (never read as a 0)
+        self.cards = [(Color(*CLEAR), Mesh(indices=[0, 1, 2, 3], mode="triangle_fan"), Color(*CLEAR),
+                       Line(close=True, width=1.1)) for _card in range(2)]
         self.ring_colour = Color(*CLEAR)
         self.ring = Line(close=True, width=3)
         for instruction in (self.fill, self.triangle, self.seam_colour, self.seam, self.figure_colour,
-                            self.figure, self.card_colour, self.card, self.ring_colour, self.ring):
+                            self.figure, *(part for card in self.cards for part in card), self.ring_colour,
+                            self.ring):
             canvas.add(instruction)
 
     def show(self, shield: Side, edge: tuple[float, float, float, float], centre: tuple[float, float],
@@ -69,8 +72,13 @@ class _SideMarks:
             self.figure.size = (w, h)
             self.figure.pos = (tx - w / 2, ty - h / 2)
         self.figure_colour.rgba = (1, 1, 1, 1) if figure is not None else CLEAR
-        self.card_colour.rgba = ink if value is not None and not isinstance(value, int) else CLEAR
-        self.card.rectangle = (tx - size * 0.3, ty - size * 0.42, size * 0.6, size * 0.84)
+        covered = value is not None and not isinstance(value, int)
+        for (ink_colour, card, edge_colour, outline), corners in zip(
+                self.cards, icons.card(tx, ty, size * 1.1), strict=True):
+            ink_colour.rgba = ink if covered else CLEAR
+            edge_colour.rgba = fill if covered else CLEAR
+            card.vertices = icons.corners_fan(corners)
+            outline.points = corners
         self.ring_colour.rgba = ACCENT if current else CLEAR
         self.ring.points = [ax, ay, bx, by, cx, cy]
 
