@@ -30,6 +30,7 @@ from kivy.graphics import Color, InstructionGroup, Line, Mesh, Rectangle, Triang
 from kivy.graphics.texture import Texture
 from kivy.uix.widget import Widget
 
+from companion.games.castelli import tables
 from companion.games.castelli.board import FRAME_PREFIX, Board
 from ui.games.castelli import icons
 from ui.theme import (
@@ -296,6 +297,14 @@ class CastelliBoardView(Widget):
             self._cells[name] = cell
         self.canvas.add(self._lit)
         self._draw_lit()
+
+    def prepare_figures(self) -> None:
+        """Make the textures of every shield figure at this size now (six values, in the ink of each
+        shield colour), not in the tap that first shows a tile drawn at this size."""
+        size = max(SHIELD_FIGURE, round(self.cell * 0.34))
+        for ink in {tuple(text_on(piece_colour(colour))) for colour in tables.COLORS}:
+            for value in tables.SHIELD_VALUES:
+                glyph(str(value), size, ink)
 
     def light(self, *names: str) -> None:
         """Light up spaces or areas (where a recorded move took place, the areas evaluated), or none:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
+from kivy.core.window import Window
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -391,6 +392,13 @@ class EvaluationOverlay(CastelliOverlay):
         #: The board drawn small beside the rows, the areas shown ringed.
         self.map: CastelliBoardView = self.ids.map
         self.map.set_layout(board.state.board)
+        # laid out now as it will be when open (the whole window), so the small board is drawn here at
+        # its size, its figures' textures made, and not in the tap that first opens the overlay
+        self.size, self.pos = Window.size, (0, 0)
+        for widget in self.walk(restrict=True):  # parents first: each lays out its children
+            if hasattr(widget, "do_layout"):
+                widget.do_layout()
+        self.map.prepare_figures()
         self.draw_map(())
 
     def show(self, title: str, items: Sequence[Any]) -> None:
