@@ -91,6 +91,17 @@ def test_the_hungarian_pages_have_their_accents_and_no_english_words(language: C
     assert "silver" in "\n".join(page.text() for page in status_pages(game, state))
 
 
+def test_the_castelli_page_names_the_last_area_by_what_and_where(language: Callable[[str], None]) -> None:
+    from hardware.games.castelli import status_pages as castelli_pages
+
+    game, state = _state_after("castelli", 10)
+    last = state.evaluations[-1]
+    for lang, where in (("en", "row"), ("hu", "sor")):
+        language(lang)
+        said = " ".join(castelli_pages(game, state, game.summary(state))[-1].text().split())
+        assert where in said and last.area not in said, said  # "rock, row 2, column 2", not "a11"
+
+
 def test_the_first_page_answers_whose_turn_and_inverts_the_acting_player() -> None:
     game, state = _state_after("campanile-3p", 31)
     first = status_pages(game, state)[0]
