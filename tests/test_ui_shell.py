@@ -288,7 +288,7 @@ def test_game_over_shows_the_winner_breakdown_and_a_scannable_qr_code(shell, sho
     crop = Image.open(path).crop((int(x), int(window_height - y - qr.height), int(x + qr.width),
                                   int(window_height - y)))
     (found,) = zxingcpp.read_barcodes(crop)
-    assert found.text == app.bgstats_link(session_id)
+    assert found.text == app.bgstats_scan_link(session_id)
     i18n.set_language("hu")
     shell.redraw_all()
     kit.find(i18n.text("ui.over.winner", player="Albert"))

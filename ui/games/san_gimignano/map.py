@@ -350,7 +350,8 @@ class HexMap(StencilView):
             return
         tag = scene.guild_tags.get(space[2], "")
         if tag:
-            ink = theme.text_on(scene.guild_colours.get(space[2], theme.NO_COLOUR))  # light guilds: dark digits
+            # a light guild takes dark digits
+            ink = theme.text_on(scene.guild_colours.get(space[2], theme.NO_COLOUR))
             self._text(tag, max(11, int(size * 0.2)), ink, cx, cy)
         for owner, (x, y) in zip(scene.tokens.get(space, ()), view.token_spots(at, edge), strict=False):
             self._token(x, y, size, owner)
