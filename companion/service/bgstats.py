@@ -172,8 +172,8 @@ def push_link(play: Play) -> str:
 
 #: The QR code's error correction: M restores 15 % of the code (a glare, a crease, a thumb).
 QR_ERROR = "m"
-#: The largest QR code the game-over panel shows: version 19 is 93 modules, which at
-#: :data:`QR_MODULE_PX` a module with the :data:`QR_BORDER` quiet zone is 388 px of the 480.
+#: The largest QR code the game-over panel shows at :data:`QR_MODULE_PX`: version 19 is 93 modules,
+#: which with the :data:`QR_BORDER` quiet zone is 388 px of the 480 (the date above it, a line below).
 QR_MAX_VERSION = 19
 #: Pixels per module on the panel (a phone at 1 m reads 4; the earlier 2 failed after a 1 px blur).
 QR_MODULE_PX = 4

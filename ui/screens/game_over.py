@@ -31,15 +31,21 @@ from ui.widgets import Tap
 
 #: The right column's least width in px (the date stepper's, and the QR code's when it is small).
 QR_SIZE = 232
+#: The most height the QR code has on the panel, in px: 480 less the padding, the line above it, the
+#: line below and the spacing between them. A version 19 code at 4 px a module is exactly this.
+QR_ROOM = 388
 
 
 def qr_texture(link: str) -> Texture:
     """``link`` as a QR code texture at its size on the panel: dark modules on white, each
     ``QR_MODULE_PX`` px square, with the quiet zone (the widget takes the texture's size, so a longer
-    link makes a larger code, never denser modules)."""
+    link makes a larger code, never denser modules). Only a code too large for :data:`QR_ROOM` even
+    as the shortest link (five players with long names) gets fewer px a module rather than being cut."""
+    code = qr_code(link)
+    modules = code.symbol_size(scale=1, border=QR_BORDER)[0]
+    scale = max(1, min(QR_MODULE_PX, QR_ROOM // modules))
     buffer = io.BytesIO()
-    qr_code(link).save(buffer, kind="png", scale=QR_MODULE_PX, border=QR_BORDER, dark="#000000",
-                       light="#ffffff")
+    code.save(buffer, kind="png", scale=scale, border=QR_BORDER, dark="#000000", light="#ffffff")
     buffer.seek(0)
     texture: Texture = CoreImage(buffer, ext="png").texture
     texture.mag_filter = "nearest"
