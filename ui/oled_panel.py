@@ -25,11 +25,12 @@ from hardware.navigator import Navigator
 from hardware.oled_render import HEIGHT, WIDTH
 from hardware.oled_view import OledView
 from ui import theme
+from ui.kivy_setup import OLED_PANEL_WIDTH, OLED_SCALE, panel_beside
 
-#: The frame's scale on the laptop's screen.
-SCALE = 2
+#: The frame's scale on the laptop's screen (told to Kivy with the window's size, before it exists).
+SCALE = OLED_SCALE
 #: The panel's width beside the touchscreen's 800 px.
-PANEL_WIDTH = WIDTH * SCALE + 2 * theme.SPACING
+PANEL_WIDTH = OLED_PANEL_WIDTH
 #: Kivy's key code -> the navigator's key: the encoder (up/down arrows) and the buttons.
 PANEL_KEYS: dict[int, str] = {273: "previous", 274: "next", 13: "confirm", ord("v"): "valuation",
                               ord("m"): "menu"}
@@ -118,8 +119,8 @@ def wire_keys(panel: OledPanel) -> None:
 
 
 def wanted(environ: dict[str, str] | None = None) -> bool:
-    """Whether the window is a laptop's (an X or Wayland session), not the kiosk's panel (``kmsdrm``)."""
+    """Whether the window is a laptop's (an X or Wayland session), not the kiosk's panel nor offscreen
+    (:func:`ui.kivy_setup.panel_beside`, which sized the window for it)."""
     import os
 
-    environ = dict(os.environ) if environ is None else environ
-    return environ.get("SDL_VIDEODRIVER", "") not in ("kmsdrm", "offscreen", "dummy")
+    return panel_beside(os.environ if environ is None else environ)
