@@ -56,6 +56,7 @@ class OledPanel(Image):
         super().__init__(fit_mode="fill", **kwargs)
         #: The last frame shown, as uploaded (for the tests and snapshots).
         self.frame: PilImage.Image | None = None
+        self._closed = False
         self.navigator = Navigator(table)
         self.view = OledView(table, self.navigator, self.show)
         self.view.tick()
@@ -85,6 +86,11 @@ class OledPanel(Image):
         return True
 
     def close(self) -> None:
+        """Stop drawing; the app calls it as it stops, which Kivy may do twice (``App.stop`` and the end
+        of ``App.run`` each dispatch ``on_stop``): the second call does nothing."""
+        if self._closed:
+            return
+        self._closed = True
         self._ticking.cancel()
         self._stop_listening()
         self.view.close()
