@@ -186,3 +186,23 @@ def test_the_strip_shows_the_engines_step_on_the_boards_and_every_examples_strip
                                                  initials(["Albert", "Birgit", "Franziska"])["Albert"])
     assert sentence.text == "Albert wins with 21 points. The game is over." and following.text == ""
     kit.screenshot(shots / "en-strip-game-over.png")
+
+
+def test_home_offers_the_resolver_only_beside_its_game_and_rematch_only_after_a_finished_one(shell) -> None:
+    """Home once offered the Castelli area resolver during any game and Rematch in mid-game."""
+    home = shell.screens.get_screen("home")
+
+    def offered() -> tuple[bool, bool, bool]:
+        shell.go("home")
+        kit.pump(2)
+        return tuple(home.ids[key].parent is not None for key in ("resolver", "rematch", "back"))
+
+    assert offered() == (True, False, False)  # no game: the resolver, nothing to rematch
+    shell.table.start("campanile", ["Albert", "Birgit", "Franziska"])
+    assert offered() == (False, False, True)  # mid-game: back to it, no resolver, no rematch
+    app = shell.table.app
+    shell.table.open(app.open_game(app.import_record(_cut("castelli", 4))))
+    assert offered() == (True, False, True)  # its own game: the resolver stays
+    shell.table.open(app.open_game(app.import_record(_cut("campanile-3p", 64))))
+    assert offered() == (True, True, False)  # over: rematch, and the resolver again
+    kit.find(i18n.text("ui.home.rematch", players=["Albert", "Birgit", "Franziska"]))
