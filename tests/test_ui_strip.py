@@ -107,11 +107,11 @@ def test_when_the_game_is_over_the_strip_names_the_winner_or_the_shared_win_and_
     assert _strip(game, states[-1], "en") == Strip("Albert", "Albert",
                                                    "Albert wins with 21 points. The game is over.")
     assert _strip(game, states[-1], "hu") == Strip("Albert", "Albert",
-                                                   "Albert nyert 21 ponttal. A játszmának vége.")
+                                                   "Albert nyert 21 ponttal. Vége a játéknak.")
     assert _strip(_Shared(game), states[-1], "en") == Strip(
         None, "A shared win", "Albert and Birgit share the win at 21 points. The game is over.")
     assert _strip(_Shared(game), states[-1], "hu").sentence == \
-        "Albert és Birgit együtt nyertek 21 ponttal. A játszmának vége."
+        "Albert és Birgit együtt nyertek 21 ponttal. Vége a játéknak."
     tied = replace(game.outcome(states[-1]), decided_by="highest_chip")
     by_tiebreak = type("Tied", (_Shared,), {"outcome": lambda self, s: tied})(game)
     assert "a tie at 21 points, decided by highest chip" in _strip(by_tiebreak, states[-1], "en").sentence
