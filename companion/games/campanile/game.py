@@ -120,7 +120,10 @@ class Campanile(Game[CampanileState, Move]):
         return turn_from(legal_moves(state), *in_progress(state))
 
     def what_now(self, state: CampanileState) -> Message | None:
-        return now.what_now(state, legal_moves(state), self.turn(state).acting)
+        if state.phase == "finished":
+            return None
+        templates = legal_moves(state)  # once: the turn is read off the same templates
+        return now.what_now(state, templates, turn_from(templates, *in_progress(state)).acting)
 
     def notation_shapes(self, state: CampanileState, said: list[str]) -> Iterable[dict[str, Any]]:
         from companion.games.campanile import notation  # not at start-up: replay never uses it

@@ -149,7 +149,10 @@ class Castelli(Game[State, Move]):
     max_players = 4
 
     def what_now(self, state: State) -> Message | None:
-        return now.what_now(state.finished, self.legal_moves(state), self.turn(state).acting)
+        if state.finished:
+            return None
+        templates = legal_moves(state)  # once: the turn is read off the same templates
+        return now.what_now(False, templates, turn_from(templates, *in_progress(state)).acting)
 
     def may_word(self, move_type: str) -> Message:
         return MAY_WORDS.get(move_type) or super().may_word(move_type)

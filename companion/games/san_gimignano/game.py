@@ -34,7 +34,10 @@ class SanGimignano(Game[State, moves.Move]):
     max_players: ClassVar[int] = 4
 
     def what_now(self, state: State) -> Message | None:
-        return now.what_now(state.finished, legal.legal_moves(state), self.turn(state).acting,
+        if state.finished:
+            return None
+        templates = legal.legal_moves(state)  # once: the turn is read off the same templates
+        return now.what_now(False, templates, turn_from(templates, *turns.in_progress(state)).acting,
                             turns.must_build(state))
 
     def may_word(self, move_type: str) -> Message:
