@@ -113,6 +113,7 @@ def test_a_clean_tree_passes_and_what_only_looks_wrong_is_not_a_problem() -> Non
         _at(Button(text="x", disabled=True, font_size=20), 10, 20, 30, 30),  # disabled: no target
         _label("Finito (hold)", 150, 20, 200, 40, color=theme.DIMMED),  # dimmed: cannot be done now
         _label("average 2.5 · 1,000 games · app.bgstats.com", 10, 420, 780, 40),
+        _label("3:0 2:0 1:0", 10, 380, 200, 22, text_size=(200, 22)),  # only the line's leading is cut
         _piece("Al", 14, theme.piece_colour("blue"), theme.TEXT, 700, 200),
         scroll,
     )

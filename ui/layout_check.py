@@ -65,6 +65,9 @@ ROLE_SIZES: dict[str, float] = {"figure": theme.FONT_LARGE, "label": theme.FONT_
 ROLE_CONTRAST: dict[str, float] = {"figure": 7.0, "label": 7.0, MARK: 4.5}
 #: Kivy lays text out to whole pixels: a box this much too small is not a problem.
 SLACK = 1.0
+#: The part of a line's height above and below its glyphs (a 20 px font's line is 24 px): a label
+#: whose fixed height cuts less than this off its one line cuts no letter, only empty leading.
+LEADING = 0.15
 
 Box = tuple[float, float, float, float]  # left, bottom, right, top in window pixels
 
@@ -291,7 +294,7 @@ def _fit(label: Label, role: str) -> list[tuple[str, tuple[tuple[str, Any], ...]
     if room_h is not None or label.shorten or label.max_lines:
         whole = _whole_height(label)
         shortened = label.shorten and _one_line_width(label) > float(room_w or width) + SLACK
-        if whole > tex_h + SLACK or shortened:
+        if whole > tex_h + LEADING * float(label.font_size) or shortened:
             found.append(("hardware.check.cut", (("need", round(whole)), ("room", round(tex_h)))))
     if room_w is not None:
         found += _wrapping(label, role)
