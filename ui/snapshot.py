@@ -12,7 +12,7 @@ and each board view as it is written, and adds a line per problem to it.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -36,14 +36,16 @@ def prepare_offscreen() -> None:
 
 
 def write_screens(record: Mapping[str, Any], out_dir: str | Path, language: str,
-                  problems: list[str] | None = None) -> list[Path]:
+                  problems: list[str] | None = None, only: Collection[str] | None = None) -> list[Path]:
     """Write the screens of ``record`` (a decoded ``companion-record/1``) into ``out_dir``.
 
     Returns the files written. The record is checked as an import checks it
     (:class:`~companion.games.base.RecordError` naming the field); nothing
     is stored anywhere but in a temporary directory. With ``problems``, each
     screen is checked as it is written (the layout check) and its problems'
-    lines are added, named by the file.
+    lines are added, named by the file. ``only`` names the files of :data:`SCREENS` to
+    write (all by default; a board's own views are always written): the screens that do
+    not show the record (home, settings, the tools) need checking once, not for every cut.
     """
     prepare_offscreen()
     from kivy.animation import Animation
@@ -74,7 +76,7 @@ def write_screens(record: Mapping[str, Any], out_dir: str | Path, language: str,
             Window.add_widget(shell.root)
             finished = table.session is not None and table.session.game.is_finished(table.session.state)
             for name, screen in SCREENS.items():
-                if screen == "over" and not finished:
+                if (screen == "over" and not finished) or (only is not None and name not in only):
                     continue
                 shell.go(screen)
                 example = getattr(shell.screens.current_screen, "snapshot_example", None)
