@@ -7,11 +7,13 @@ are those of docs/ui.md ("Designed for the table", "Roles of a text"):
 
 - **fit**: a label's text fits its box. A label may wrap only when its
   ``text_size`` sets a width (Kivy wraps nothing else); wrapped text must fit
-  the box's height, no word may be broken across lines, and a figure stays on
-  one line. A label that cuts its text (a fixed ``text_size`` height,
-  ``shorten``, ``max_lines``) fails when the whole text would not fit, and a
-  label the window or a panel (a ``StencilView`` that does not scroll) cuts
-  off fails too; a scrolling view's rows are meant to be partly out of sight.
+  the box's height, no word may be broken across lines, and a figure (or a
+  text of figures alone: ``5 4 3 2 / 1 = 21``) stays on one line. A label that
+  cuts its text (a fixed ``text_size`` height, ``shorten``, ``max_lines``)
+  fails when it draws less ink than its whole text would (a 24 px line keeps
+  its letters in a 22 px box), and a label the window or a panel (a
+  ``StencilView`` that does not scroll) cuts off fails too; a scrolling view's
+  rows are meant to be partly out of sight.
 - **size for the role**: a widget's role is its ``role`` attribute when it has
   one (read with ``getattr``, so only the exceptions are annotated), else
   ``figure`` from :data:`~ui.theme.FONT_LARGE` up and ``label`` below it;
@@ -65,9 +67,9 @@ ROLE_SIZES: dict[str, float] = {"figure": theme.FONT_LARGE, "label": theme.FONT_
 ROLE_CONTRAST: dict[str, float] = {"figure": 7.0, "label": 7.0, MARK: 4.5}
 #: Kivy lays text out to whole pixels: a box this much too small is not a problem.
 SLACK = 1.0
-#: The part of a line's height above and below its glyphs (a 20 px font's line is 24 px): a label
-#: whose fixed height cuts less than this off its one line cuts no letter, only empty leading.
-LEADING = 0.15
+#: A label whose fixed height is less than its text's lines need cuts text only when it draws less
+#: ink than the whole text does (a 20 px line in a 22 px box loses only empty space below digits).
+INK_KEPT = 1.02
 
 Box = tuple[float, float, float, float]  # left, bottom, right, top in window pixels
 
@@ -292,9 +294,9 @@ def _fit(label: Label, role: str) -> list[tuple[str, tuple[tuple[str, Any], ...]
         found.append(("hardware.check.too_tall", (("need", round(tex_h)), ("room", round(height)))))
     room_w, room_h = label.text_size
     if room_h is not None or label.shorten or label.max_lines:
-        whole = _whole_height(label)
+        whole, whole_ink = _whole(label)
         shortened = label.shorten and _one_line_width(label) > float(room_w or width) + SLACK
-        if whole > tex_h + LEADING * float(label.font_size) or shortened:
+        if shortened or (whole > tex_h + SLACK and whole_ink > _ink(label.texture) * INK_KEPT + 8):
             found.append(("hardware.check.cut", (("need", round(whole)), ("room", round(tex_h)))))
     if room_w is not None:
         found += _wrapping(label, role)
@@ -310,7 +312,8 @@ def _wrapping(label: Label, role: str) -> list[tuple[str, tuple[tuple[str, Any],
     broken = next((w for w in written if len(w) > 1 and not any(w in line for line in lines)), None)
     if broken is not None:
         return [("hardware.check.broken_word", (("word", broken),))]
-    if role == "figure" and "\n" not in str(label.text):
+    figures = not any(ch.isalpha() for ch in str(label.text))  # "5 4 3 2 / 1 = 21": no words to break
+    if (role == "figure" or figures) and "\n" not in str(label.text):
         return [("hardware.check.wrapped", (("count", len(lines)),))]
     return []
 
@@ -325,9 +328,21 @@ def _measure(label: Label, **changes: Any) -> tuple[float, float]:
     return float(w), float(h)
 
 
-def _whole_height(label: Label) -> float:
-    room_w = label.text_size[0]
-    return _measure(label, text_size=(room_w, None), shorten=False, max_lines=0)[1]
+def _whole(label: Label) -> tuple[float, int]:
+    """The height the label's whole text needs at its width, and how much ink it draws."""
+    core = label._label
+    options = dict(core.options)
+    options.update(text=label.text, text_size=(label.text_size[0], None), shorten=False, max_lines=0)
+    measure = type(core)(**options)
+    measure.refresh()
+    return float(measure.texture.size[1]), _ink(measure.texture)
+
+
+def _ink(texture: Any) -> int:
+    """The ink of a text's texture: the sum of its pixels' alpha (a cut letter has less)."""
+    if texture is None:
+        return 0
+    return sum(bytes(texture.pixels)[3::4])
 
 
 def _one_line_width(label: Label) -> float:
