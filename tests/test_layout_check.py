@@ -69,6 +69,22 @@ class _Piece(Widget):
             Rectangle(texture=self.texture, pos=(self.center_x - w / 2, self.center_y - h / 2), size=(w, h))
 
 
+class _Stack(Widget):
+    """Two marks a board draws over each other (a token on a token)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        textures = []
+        for mark in ("Al", "Bo"):
+            core = CoreLabel(text=mark, font_size=16, bold=True, color=theme.TEXT)
+            core.refresh()
+            remember(core.texture, mark, 16, theme.TEXT)
+            textures.append(core.texture)
+        with self.canvas:
+            for shift, texture in zip((0, 4), textures, strict=True):
+                Rectangle(texture=texture, pos=(700 + shift, 300 + shift), size=texture.size)
+
+
 def _piece(mark: str, size: int, fill: theme.Colour, ink: theme.Colour, x: float, y: float) -> _Piece:
     return _at(_Piece(mark, size, fill, ink), x, y, 40, 40)  # type: ignore[return-value]
 
@@ -142,6 +158,7 @@ def test_each_planted_problem_fails_with_its_line() -> None:
         _label("token 2,0 guild-2", 220, 100, 250, 30),
         _piece("Cy", 8, GREEN, theme.text_on(GREEN), 600, 20),
         _piece("4", 16, yellow, theme.TEXT, 660, 20),
+        _Stack(),
         _at(Tap(text="+1"), 10, 20, 40, 40),
         _at(Button(text="Build", font_size=20), 100, 20, 100, 60),
         _at(Button(text="Pass", font_size=20), 180, 20, 100, 60),
@@ -166,6 +183,7 @@ def test_each_planted_problem_fails_with_its_line() -> None:
         "test.png: “token 2,0 guild-2”: an internal id or coordinate where players need words: guild-2",
         "test.png: “Cy”: 8 px, below 12 px for a mark on a piece",
         "test.png: “4”: contrast 1.",
+        "test.png: “Al”: drawn over “Bo”: one hides the other",
         "test.png: “+1”: a touch target of 40×40 px, below 48×48",
         "test.png: “Build”: a touch target overlapping “Pass”",
     ]

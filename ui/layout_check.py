@@ -25,6 +25,8 @@ are those of docs/ui.md ("Designed for the table", "Roles of a text"):
   colour of what cannot be done now: "dimmed, not hidden") is exempt, as WCAG
   exempts an inactive control, and so is a row partly scrolled out of sight
   (what lies under it is not all drawn).
+- **marks drawn over each other**: two texts a board draws on one canvas
+  whose letters overlap (a token's initials on another's, on a guild's digit).
 - **touch targets**: a button or anything with ``on_press`` that is enabled
   and shown is at least :data:`~ui.theme.TOUCH` px each way and overlaps no
   other target.
@@ -65,6 +67,8 @@ from ui.drawn_text import MARK, drawn
 ROLE_SIZES: dict[str, float] = {"figure": theme.FONT_LARGE, "label": theme.FONT_SMALL, MARK: 12}
 #: The least contrast of each role against what lies under it.
 ROLE_CONTRAST: dict[str, float] = {"figure": 7.0, "label": 7.0, MARK: 4.5}
+#: The part of a drawn text's texture (each way) its letters lie in: two marks overlap when these do.
+MARK_CORE = 0.7
 #: Kivy lays text out to whole pixels: a box this much too small is not a problem.
 SLACK = 1.0
 #: A label whose fixed height is less than its text's lines need cuts text only when it draws less
@@ -431,6 +435,7 @@ def _rectangles(group: Any, alpha: list[float], skip: set[int]) -> Iterator[Rect
 
 def _drawn_problems(screen: str, widget: Widget, frame: Frame | None, language: str) -> list[Problem]:
     found: list[Problem] = []
+    marks: list[tuple[str, Box]] = []
     canvas = widget.canvas
     children = {id(child.canvas) for child in widget.children}
     for group in (canvas.before, canvas, canvas.after):
@@ -445,10 +450,28 @@ def _drawn_problems(screen: str, widget: Widget, frame: Frame | None, language: 
             if _empty(box) or any(_empty(_intersect(box, s)) for s in _stencils(widget)) or _clipped(box):
                 continue  # out of sight (a panned map's edge)
             name = " ".join(said.text.split())
+            marks.append((name, box))
             found += _leaks(screen, name, said.text, language)
             texture_h = float(rect.texture.size[1]) or h
             found += _size(screen, name, said.font_size * h / texture_h, said.role)
             if frame is not None:
                 opacity = _opacity(widget)
                 found += _contrast(screen, name, said.colour, opacity, box, said.role, frame, language)
+    return found + _covered(screen, marks)
+
+
+def _core(box: Box) -> Box:
+    """The middle of a text's texture, where its letters are (the texture has room around them)."""
+    dx, dy = (box[2] - box[0]) * (1 - MARK_CORE) / 2, (box[3] - box[1]) * (1 - MARK_CORE) / 2
+    return (box[0] + dx, box[1] + dy, box[2] - dx, box[3] - dy)
+
+
+def _covered(screen: str, marks: list[tuple[str, Box]]) -> list[Problem]:
+    """Two texts a board draws over each other (a token on a token, initials on a guild's digit)."""
+    found: list[Problem] = []
+    cores = [(name, _core(box)) for name, box in marks]
+    for index, (name, core) in enumerate(cores):
+        for other, other_core in cores[index + 1:]:
+            if not _empty(_intersect(core, other_core)):
+                found.append(Problem(screen, name, "hardware.check.covers", (("other", other),)))
     return found
