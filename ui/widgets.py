@@ -130,6 +130,8 @@ class Badge(Label):
     """A player: their colour with their initials on it (never colour alone)."""
 
     swatch = ColorProperty(theme.NO_COLOUR)
+    #: Initials on a piece's colour are a mark (docs/ui.md, "Roles of a text"): 4.5:1 on the colour.
+    role = "mark"
 
 
 def badge(initials: str, colour: str | None) -> Badge:

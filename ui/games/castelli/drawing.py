@@ -31,6 +31,7 @@ from kivy.graphics.texture import Texture
 from kivy.uix.widget import Widget
 
 from companion.games.castelli.board import FRAME_PREFIX, Board
+from ui.drawn_text import remember
 from ui.theme import (
     ACCENT,
     DIMMED,
@@ -79,6 +80,7 @@ def glyph(text: str, size: int, ink: tuple[float, ...] = tuple(TEXT), bold: bool
     label = CoreLabel(text=text, font_size=size, bold=bold, color=ink)
     label.refresh()
     texture: Texture = label.texture
+    remember(texture, text, size, ink)  # for the layout check: no widget holds these words
     return texture
 
 
