@@ -151,7 +151,7 @@ def test_a_forced_build_is_announced_refuses_the_rest_and_takes_one_tap(shell: A
     forced = views.who_must_build(state)
     tower = game["moves"][at]
     assert forced == [tower["player"]]
-    assert board.banner.urgent and tower["player"] in board.banner.text
+    assert board.urgent and tower["player"] in board.instruction
     assert board.build_button.accent
     lit = board.map.scene.build_spaces
     assert (tower["space"][0], tower["space"][1], tower["space"][2]) in lit
@@ -172,7 +172,7 @@ def test_a_forced_build_is_announced_refuses_the_rest_and_takes_one_tap(shell: A
     tap_space(board, tower["space"])
     assert len(session.log) == at + 1
     assert as_record(session.game.move_to_json(session.log[-1])) == as_record(tower)
-    assert not board.banner.urgent
+    assert not board.urgent
     check_board(board)
 
 
@@ -338,7 +338,7 @@ def test_the_board_speaks_hungarian(shell: Any, shots: Path) -> None:
     shell.table.close()
     kit.pump(2)
     session, board = start_example(shell, first_forced(game))
-    assert "köteles tornyot építeni" in board.banner.text
+    assert "köteles tornyot építeni" in board.instruction
     kit.screenshot(shots / "hu-forced-build.png")
     state = session.state
     nxt = state.players[state.next_seat]
