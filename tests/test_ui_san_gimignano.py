@@ -11,6 +11,8 @@ test's temporary directory.
 from __future__ import annotations
 
 import json
+import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,7 @@ import pytest
 from tests import ui_kit as kit  # first: it prepares Kivy
 
 # isort: split
+from kivy.graphics import Color, Ellipse, Rectangle
 from kivy.tests.common import UnitTestTouch
 
 from companion import i18n
@@ -26,6 +29,8 @@ from companion.games.base import RecordError
 from companion.games.messages import msg
 from companion.games.registry import get_game
 from companion.games.san_gimignano import geometry, views
+from companion.games.san_gimignano.layout import default_setup
+from tests.contract_kit import random_states
 from tests.refusals import english_words_in
 from tests.ui_san_gimignano_kit import (
     EXPECTED,
@@ -39,7 +44,10 @@ from tests.ui_san_gimignano_kit import (
     tap_space,
 )
 from ui.games.san_gimignano.board import SanGimignanoBoard, type_of
-from ui.theme import piece_colour
+from ui.games.san_gimignano.map import target_size
+from ui.games.san_gimignano.widgets import GUILD_RGB
+from ui.screens.history import HistoryRow
+from ui.theme import BACKGROUND, RING_DARK, RING_LIGHT, SURFACE, contrast, piece_colour
 
 
 @pytest.fixture
@@ -488,3 +496,191 @@ def test_the_setup_form_keeps_its_widgets_while_choices_change(shell: Any) -> No
         assert kit.widgets_made_by(step) == [], number
     assert form.details().options == {"rules": "clarified", "variant": "string"}
     assert form.colours_chosen["Bo"] != "blue" and len(form.layout) == 4
+
+
+# -- readable at the table (issue 20) ----------------------------------------------------------------
+
+def map_marks(board: SanGimignanoBoard) -> tuple[list[tuple[float, float, float]], list[tuple[float, ...]]]:
+    """What the map drew, read off its canvas: the tokens' discs (x, y, radius: the player-coloured
+    ellipses) and every text's box (x, y, width, height)."""
+    fills = {tuple(colour) for colour in board.fills.values()}
+    tokens, texts = [], []
+    colour: tuple[float, ...] = ()
+    for group in board.map._segment_layer.children:
+        for item in group.children:
+            if isinstance(item, Color):
+                colour = tuple(item.rgba)
+            elif isinstance(item, Ellipse):  # a token's disc (not its halo, nor a segment's letter)
+                if colour in fills:
+                    (x, y), (w, _) = item.pos, item.size
+                    tokens.append((x + w / 2.0, y + w / 2.0, w / 2.0))
+            elif isinstance(item, Rectangle) and item.texture is not None and tuple(
+                    item.texture.size) == tuple(round(v) for v in item.size):  # a text (not a tower)
+                texts.append((*item.pos, *item.size))
+    return tokens, texts
+
+
+def overlaps(disc: tuple[float, float, float], box: tuple[float, ...]) -> bool:
+    """Whether a text box reaches into a disc (a box centred on the disc is its own initials)."""
+    cx, cy, radius = disc
+    x, y, w, h = box
+    if abs(x + w / 2.0 - cx) < 0.5 and abs(y + h / 2.0 - cy) < 0.5:
+        return False
+    nearest_x, nearest_y = min(max(cx, x), x + w), min(max(cy, y), y + h)
+    return math.hypot(nearest_x - cx, nearest_y - cy) < radius
+
+
+def start_setup(shell: Any, players: list[str], options: dict[str, Any], setup: dict[str, Any]) -> Any:
+    shell.table.close()
+    kit.pump(1)
+    shell.table.start("san-gimignano", players, options=options, setup=setup)
+    shell.go("game")
+    kit.pump(3)
+    return board_of(shell)
+
+
+def test_the_map_opens_filling_its_area_with_targets_tokens_and_marks_to_read_across_the_table(
+        shell: Any, shots: Path) -> None:
+    starts = [(record()["players"], {}, record()["setup"])]
+    starts += [(players, options, default_setup(players, options))
+               for players in (["Ada", "Bo"], ["Ada", "Bo", "Cy"], ["Ada", "Bo", "Cy", "Di"])
+               for options in ({}, {"rules": "clarified"})]
+    for players, options, setup in starts:
+        board = start_setup(shell, players, options, setup)
+        size, hexmap = board.map.view.size, board.map
+        # every space a 48 px target at the zoom the map opens at, the whole starting board in view
+        assert target_size(size) >= 48, (players, options, size)
+        for at in hexmap.scene.segments:
+            assert hexmap.shows(hexmap.point_of_position(at)), (players, options, at)
+        # the board fills the map: its drawing spans (nearly) the map's width or height
+        xs = [x for at in [*hexmap.scene.segments, *hexmap.scene.open_positions]
+              for x, _ in hexmap.view.hexagon(at)]
+        ys = [y for at in [*hexmap.scene.segments, *hexmap.scene.open_positions]
+              for _, y in hexmap.view.hexagon(at)]
+        assert max((max(xs) - min(xs)) / hexmap.width, (max(ys) - min(ys)) / hexmap.height) > 0.9
+    kit.screenshot(shots / "en-start-4.png")
+    # the example's board at its last move: larger than the map at 48 px targets, so it pans
+    session, board = start_example(shell, len(record()["moves"]))
+    assert target_size(board.map.view.size) >= 48
+    tokens, texts = map_marks(board)
+    assert len(tokens) == sum(len(owners) for owners in session.state.tokens.values())
+    assert len(texts) > len(tokens)  # the initials, the guild digits, the segments' letters, the towers'
+    assert min(radius for _, _, radius in tokens) >= 12  # 24 px across
+    assert all(font >= 12 for _, font, _ in board.map._textures)  # initials, guild digits, letters
+    for index, first in enumerate(tokens):
+        for second in tokens[index + 1:]:
+            assert math.dist(first[:2], second[:2]) >= first[2] + second[2], (first, second)
+        assert not [box for box in texts if overlaps(first, box)], first
+    kit.screenshot(shots / "en-last-move.png")
+
+
+def test_the_highlight_ring_is_two_tones_each_readable_on_what_it_crosses(shell: Any) -> None:
+    assert contrast(RING_LIGHT, BACKGROUND) >= 3 and contrast(RING_LIGHT, SURFACE) >= 3
+    for name, colour in GUILD_RGB.items():
+        assert contrast(RING_DARK, colour) >= 3, name
+    _, board = start_example(shell, 2)
+    assert board.map.scene.token_spaces
+    drawn = [tuple(item.rgba) for group in board.map._segment_layer.children for item in group.children
+             if isinstance(item, Color)]
+    rings = [index for index, colour in enumerate(drawn) if colour == tuple(RING_DARK)]
+    assert rings and all(drawn[index + 1] == tuple(RING_LIGHT) for index in rings)
+
+
+def test_segment_choices_go_once_every_segment_is_laid_and_counts_agree_with_their_nouns(shell: Any) -> None:
+    game = record()
+    _, board = start_example(shell, 0)
+    assert board.palette_shown and board.ids.choice_stack.opacity == 1
+    assert "3 segments to lay" in board.cells["Ada"].detail.text
+    last_segment = max(i for i, m in enumerate(game["moves"]) if m["type"] == "segment")
+    shell.table.close()
+    kit.pump(1)
+    session, board = start_example(shell, last_segment)
+    last = game["moves"][last_segment]["player"]
+    assert "1 segment to lay" in board.cells[last].detail.text
+    shell.table.propose(session.game.parse_move(game["moves"][last_segment]))
+    kit.pump(2)
+    assert not board.palette_shown
+    assert board.ids.choice_stack.opacity == 0 and board.ids.choice_stack.height == 0
+    assert all("segment" not in cell.detail.text for cell in board.cells.values())
+    assert all(not key.live or key.get_root_window() is None or board.ids.choice_stack.disabled
+               for key in board.palette.values())
+
+
+def test_every_player_wears_the_same_colour_on_the_bar_the_history_the_map_and_the_panel(shell: Any) -> None:
+    session, board = start_example(shell, 6)
+    game_screen = shell.screens.get_screen("game")
+    expected = {player: tuple(board.fills[player]) for player in session.players}
+    assert len(set(expected.values())) == len(expected)  # no two alike, none the grey of "no colour"
+    assert tuple(piece_colour(None)) not in expected.values()
+    for player, cell in board.cells.items():
+        assert tuple(cell.badge.fill) == expected[player]
+    acting = session.game.turn(session.state).acting
+    assert tuple(game_screen.turn_swatch) == expected[acting]
+    shell.go("history")
+    kit.pump(2)
+    entries = shell.screens.get_screen("history").ids.entries.data
+    for entry, move in zip(entries, reversed(session.log), strict=True):
+        assert tuple(entry["swatch"]) == expected[move.player]
+    tokens, _ = map_marks(board)
+    assert {tuple(board.fills[o]) for owners in session.state.tokens.values() for o in owners} <= set(
+        expected.values())
+    assert tokens
+
+
+@pytest.mark.parametrize("language", ["en", "hu"])
+def test_the_history_names_places_in_words_and_shows_them_on_the_board(shell: Any, language: str,
+                                                                       shots: Path) -> None:
+    i18n.set_language(language)
+    game = record()
+    session, board = start_example(shell, len(game["moves"]))
+    shell.go("history")
+    kit.pump(2)
+    history = shell.screens.get_screen("history")
+    words = [entry["words"] for entry in history.ids.entries.data]
+    coordinates = re.compile(r"-?\d+,-?\d+|guild-\d")
+    assert not [line for line in words if coordinates.search(line)], words[:3]
+    # what the history says reads back as the move (the console takes it as typed)
+    said = words[0].split(". ", 1)[1]
+    before = session.state_before(len(game["moves"]) - 1)
+    assert as_record(session.game.parse_notation(before, said)) == as_record(game["moves"][-1]), said
+    assert ("Guild" in words[0]) == (language == "en") and ("céh" in words[0]) == (language == "hu")
+    # a tap on an entry lights its place on the board and offers to show it there
+    tower = max(i for i, m in enumerate(game["moves"]) if m["type"] == "tower")
+    row = next(w for w in kit.walk(history) if isinstance(w, HistoryRow) and w.index == tower)
+    kit.tap(next(w for w in row.children if getattr(w, "text", "") == row.words))
+    show = history.parts["show"]
+    assert show.parent is not None and show.height >= 48
+    kit.screenshot(shots / f"{language}-history-tapped.png")
+    kit.tap(show)
+    assert shell.screens.current == "game"
+    group = {tuple(s) for s in game["moves"][tower]["group"]}
+    assert board.map.scene.shown_spaces == group
+    assert all(board.map.shows(board.map.point_of(space)) for space in group)
+    kit.screenshot(shots / f"{language}-shown-on-board.png")
+    # lit until the next tap
+    kit.tap(board.zoom_in)
+    assert not board.map.scene.shown_spaces
+    # a pass has no place: nothing to show, and a segment lights its hexagon
+    assert board.show_move({"type": "pass", "player": "Ada"}) is False
+    segment = game["moves"][1]
+    assert board.show_move(segment) is True
+    assert board.map.scene.shown_positions == {tuple(segment["at"])}
+
+
+def test_a_finished_game_leaves_nothing_to_tap_on_the_board(shell: Any) -> None:
+    *_, (game, state, played) = random_states("san-gimignano", 2, 400)
+    assert state.finished
+    board = start_setup(shell, list(state.players), game.options_json(state), game.setup_json(state))
+    session = shell.table.session
+    for move in played:
+        shell.table.propose(session.game.parse_move(move))
+    shell.go("game")
+    kit.pump(3)
+    assert board.over and not board.palette_shown and not board.instruction
+    for button in (board.build_button, board.pass_button, board.cancel_button):
+        assert button.disabled and button.parent.opacity == 0
+    at = len(session.log)
+    some = next(iter(session.state.adjacency))
+    assert board.tap_space(some) is False
+    assert not board.map.scene.token_spaces and not board.map.scene.group_spaces
+    assert len(session.log) == at

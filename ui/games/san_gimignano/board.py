@@ -248,6 +248,8 @@ class SanGimignanoBoard(FloatLayout):
         build_spaces = frozenset(space for space, _ in towers) if building else frozenset()
         if self.build_space is not None:
             build_spaces = frozenset({self.build_space})
+        if self.shown != (frozenset(), frozenset()):  # a history entry's place alone stands out
+            token_spaces = group_spaces = frozenset()
         return Scene(segments=state.segments, tokens=state.tokens, towers=state.towers,
                      guild_colours=self.guild_colours, guild_tags=self.guild_tags, player_fill=self.fills,
                      initials=self.initials,
@@ -383,6 +385,7 @@ class SanGimignanoBoard(FloatLayout):
             return False
         self.shown, self._shown_at = (spaces, positions), len(session.log)
         self.refresh()
+        self.map.bring_into_view([(s[0], s[1]) for s in spaces] or list(positions))
         return True
 
     def on_touch_down(self, touch: Any) -> bool:

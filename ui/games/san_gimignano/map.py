@@ -166,6 +166,20 @@ class HexMap(StencilView):
         self.view = panned(self.view, dx, dy)
         self.redraw()
 
+    def bring_into_view(self, positions: list[Position]) -> None:
+        """Pan so that the middle of ``positions`` lies in the middle of the map, when any of them is
+        not wholly in view (a history entry shown on a board larger than the map)."""
+        if self.view is None or not positions or self.width < 2:
+            return
+        centres = [self.view.centre(at) for at in positions]
+        size = self.view.size
+        if all(size <= x <= self.width - size and size <= y <= self.height - size for x, y in centres):
+            return
+        mx = sum(x for x, _ in centres) / len(centres)
+        my = sum(y for _, y in centres) / len(centres)
+        self.view = panned(self.view, self.width / 2.0 - mx, self.height / 2.0 - my)
+        self.redraw()
+
     def _local(self, x: float, y: float) -> tuple[float, float]:
         return x - self.x, y - self.y
 
@@ -377,7 +391,12 @@ class HexMap(StencilView):
             Mesh(vertices=[c for x, y in inset for c in (x, y, 0, 0)], indices=[0, 1, 2, 3],
                  mode="triangle_fan")
             _ring(_shrunk(corners, 0.7), 2.0)
-        if space in scene.group_spaces or space in scene.shown_spaces:
+        if space in scene.shown_spaces:
+            Color(theme.RING_LIGHT[0], theme.RING_LIGHT[1], theme.RING_LIGHT[2], 0.45)
+            Mesh(vertices=[c for x, y in inset for c in (x, y, 0, 0)], indices=[0, 1, 2, 3],
+                 mode="triangle_fan")
+            _ring(inset, 4.0)
+        elif space in scene.group_spaces:
             _ring(inset, 3.0)
         elif space in scene.token_spaces:
             _ring(_shrunk(corners, 0.8), 1.2)
