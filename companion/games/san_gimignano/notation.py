@@ -18,6 +18,7 @@ table chose is written as it is, as are player names.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from companion.games.notation import Vocabulary, after_word, number, reading, word
@@ -71,12 +72,21 @@ def space_text(space: Sequence[Any], letters: Mapping[tuple[int, int], str], lan
 
 def place_text(at: Sequence[int], letters: Mapping[tuple[int, int], str], lang: str) -> str:
     """Where a new segment goes: the side of the first-laid segment it touches (``right of B``)."""
-    for laid, letter in letters.items():
+    beside = _beside(tuple(letters.items())).get((at[0], at[1]))
+    if beside is None:
+        return f"{at[0]},{at[1]}"
+    edge, letter = beside
+    return word(WORDS, "beside", lang).format(side=word(WORDS, f"side-{edge}", lang), segment=letter)
+
+
+@lru_cache(maxsize=32)
+def _beside(letters: tuple[tuple[tuple[int, int], str], ...]) -> dict[tuple[int, int], tuple[int, str]]:
+    """Each place next to a laid segment with the side and letter of the first-laid one it touches."""
+    found: dict[tuple[int, int], tuple[int, str]] = {}
+    for laid, letter in letters:
         for edge in range(6):
-            if geometry.neighbour(laid, edge) == (at[0], at[1]):
-                return word(WORDS, "beside", lang).format(side=word(WORDS, f"side-{edge}", lang),
-                                                          segment=letter)
-    return f"{at[0]},{at[1]}"
+            found.setdefault(geometry.neighbour(laid, edge), (edge, letter))
+    return found
 
 
 def turn_text(edges: Sequence[str], lang: str) -> str:
@@ -94,7 +104,7 @@ def describe(state: State, move: Mapping[str, Any], lang: str) -> str:
     """One move or template in the notation of ``lang``, in the words the map shows."""
     kind = move["type"]
     who = f"{move['player']}: "
-    letters = geometry.labels(state.segments)
+    letters = _letters(tuple(state.segments))
     if kind == "token":
         return f"{who}{word(WORDS, 'token', lang)} {space_text(move['space'], letters, lang)}"
     if kind == "segment":
@@ -107,6 +117,12 @@ def describe(state: State, move: Mapping[str, Any], lang: str) -> str:
             said += f"; {word(WORDS, 'group', lang)} {group}"
         return said
     return f"{who}{word(WORDS, 'pass', lang)}"
+
+
+@lru_cache(maxsize=32)
+def _letters(segments: tuple[tuple[int, int], ...]) -> dict[tuple[int, int], str]:
+    """The segments' letters, worked out once per board (parsing describes every legal move)."""
+    return geometry.labels(segments)
 
 
 def _group_needed(state: State, move: Mapping[str, Any]) -> bool:
