@@ -142,6 +142,8 @@ class SanGimignanoBoard(FloatLayout):
         #: number of moves it was lit at (a move made meanwhile puts it out).
         self.shown: tuple[frozenset[Space], frozenset[Position]] = (frozenset(), frozenset())
         self._shown_at = -1
+        #: The build spaces last brought into view (brought again only when they change).
+        self._brought: frozenset[Space] = frozenset()
 
         ids = self.ids
         self.map: HexMap = ids.hexmap
@@ -219,7 +221,12 @@ class SanGimignanoBoard(FloatLayout):
         self._show_instruction(state, forced)
         self._show_choices(found, towers)
         self._show_actions(found, towers, forced, building)
-        self.map.show(self._scene(state, found, towers, building))
+        scene = self._scene(state, found, towers, building)
+        self.map.show(scene)
+        if scene.build_spaces and scene.build_spaces != self._brought:
+            # the spaces a tower may go on are in view when a build is asked for (the map may pan)
+            self.map.bring_into_view(sorted({(s[0], s[1]) for s in scene.build_spaces}))
+        self._brought = scene.build_spaces
 
     @staticmethod
     def _hand_words(state: State, left: dict[str, int], player: str) -> str:
