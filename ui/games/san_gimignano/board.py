@@ -49,7 +49,7 @@ from ui.games.san_gimignano.widgets import (
     guild_colours,
     player_fills,
 )
-from ui.players import initials, named, table_colours
+from ui.players import initials, table_colours
 from ui.theme import text_on
 
 Position = tuple[int, int]
@@ -95,10 +95,11 @@ class SanGimignanoBoard(FloatLayout):
 
     #: The language the words of the rule are in (``say`` in the rule depends on it).
     language = StringProperty("")
-    #: What the step being entered asks for ("Tap where the segment goes"), or that a build is owed,
-    #: for the shell's turn strip (the board draws no instruction line of its own); "" when the
-    #: engine's turn says it all.
-    instruction = StringProperty("")
+    #: What the step being entered asks for ("Tap where the segment goes (lit)."): the shell's turn
+    #: strip shows it in place of the engine's step (the board draws no instruction line of its own);
+    #: "" when the engine's step says it all (a forced build included: the engine's words say it).
+    step_text = StringProperty("")
+    #: A build is owed under the rulebook (``who_must_build``): the spaces are lit for one tap.
     urgent = BooleanProperty(False)
     #: The game is over: the board offers nothing to tap (no palette, no actions, the map deaf).
     over = BooleanProperty(False)
@@ -218,7 +219,7 @@ class SanGimignanoBoard(FloatLayout):
         for guild, key in self.keys.items():
             name = guild_name(guild)
             key.text = name if self.guild_tags[guild] in name else f"{self.guild_tags[guild]} {name}"
-        self._show_instruction(state, forced)
+        self._show_step(state, forced)
         self._show_choices(found, towers)
         self._show_actions(found, towers, forced, building)
         scene = self._scene(state, found, towers, building)
@@ -267,14 +268,12 @@ class SanGimignanoBoard(FloatLayout):
                      lit_positions=lit, ghost=ghost, letters=geometry.labels(state.segments),
                      shown_spaces=self.shown[0], shown_positions=self.shown[1])
 
-    def _show_instruction(self, state: State, forced: list[str]) -> None:
+    def _show_step(self, state: State, forced: list[str]) -> None:
         self.urgent = bool(forced) and not state.finished
-        self.instruction = "" if state.finished else self._step_words(forced)
+        self.step_text = "" if state.finished else self._step_words()
 
-    def _step_words(self, forced: list[str]) -> str:
-        """What the step being entered asks for, or the build owed; "" when the turn says it all."""
-        if forced:
-            return words("ui.san_gimignano.banner.must_build", who=named(forced[0], self.initials[forced[0]]))
+    def _step_words(self) -> str:
+        """What the step being entered asks for; "" when the engine's step says it all."""
         if self.build_space is not None:
             return words("ui.san_gimignano.banner.which_group")
         if self.segment_at is not None:
