@@ -39,6 +39,9 @@ SMALLEST_SIZE = math.ceil(theme.TOUCH / (math.sqrt(3.0) / 2.0))
 #: A token is at least 24 px across with initials of at least 12 px (docs/ui.md, marks on pieces).
 TOKEN_RADIUS = 12.0
 MARK_FONT = 13
+#: How strongly a space to build on, or a history entry's space, is filled with the light tone.
+BUILD_FILL = 0.55
+SHOWN_FILL = 0.45
 
 
 def target_size(size: float) -> float:
@@ -311,8 +314,9 @@ class HexMap(StencilView):
     def _draw_segments(self, view: View) -> None:
         """Each segment's group of instructions, kept while its look (and the view) stay the same."""
         scene = self.scene
-        common = (view, tuple(sorted(scene.guild_colours.items())), tuple(sorted(scene.player_fill.items())),
-                  tuple(sorted(scene.guild_tags.items())), tuple(sorted(scene.initials.items())))
+        common = (view, tuple(self.size), tuple(sorted(scene.guild_colours.items())),
+                  tuple(sorted(scene.player_fill.items())), tuple(sorted(scene.guild_tags.items())),
+                  tuple(sorted(scene.initials.items())))
         letters = scene.letters
         kept: dict[Position, tuple[Any, Canvas]] = {}
         for at, edges in scene.segments.items():
@@ -387,12 +391,12 @@ class HexMap(StencilView):
         inset = _shrunk(corners, 0.86)
         size = view.size
         if space in scene.build_spaces:
-            Color(theme.ACCENT[0], theme.ACCENT[1], theme.ACCENT[2], 0.55)
+            Color(theme.ACCENT[0], theme.ACCENT[1], theme.ACCENT[2], BUILD_FILL)
             Mesh(vertices=[c for x, y in inset for c in (x, y, 0, 0)], indices=[0, 1, 2, 3],
                  mode="triangle_fan")
             _ring(_shrunk(corners, 0.7), 2.0)
         if space in scene.shown_spaces:
-            Color(theme.RING_LIGHT[0], theme.RING_LIGHT[1], theme.RING_LIGHT[2], 0.45)
+            Color(theme.RING_LIGHT[0], theme.RING_LIGHT[1], theme.RING_LIGHT[2], SHOWN_FILL)
             Mesh(vertices=[c for x, y in inset for c in (x, y, 0, 0)], indices=[0, 1, 2, 3],
                  mode="triangle_fan")
             _ring(inset, 4.0)
@@ -403,13 +407,17 @@ class HexMap(StencilView):
         cx, cy = view.space_centre(at, edge)
         tower = scene.towers.get(space)
         if tower is not None:
-            self._tower(cx, cy, size, tower)
+            half = max(12.0, size * 0.26)
+            if self._wholly_shown(cx, cy, half + 3, half * 1.1 + 3):
+                self._tower(cx, cy, size, tower)
             return
         tag = scene.guild_tags.get(space[2], "")
         if tag:
             # a light guild takes dark digits
-            ink = theme.text_on(scene.guild_colours.get(space[2], theme.NO_COLOUR))
-            self._text(tag, max(MARK_FONT, int(size * 0.22)), ink, cx, cy)
+            ink = theme.text_on(self._under(space))
+            texture = self._texture(tag, max(MARK_FONT, int(size * 0.22)), ink)
+            if self._wholly_shown(cx, cy, texture.size[0] / 2.0, texture.size[1] / 2.0):
+                self._text(tag, max(MARK_FONT, int(size * 0.22)), ink, cx, cy)
         owners = scene.tokens.get(space, ())
         if len(owners) > 1 and not tokens_side_by_side(size):
             # too small to lie apart: the last one laid, with how many lie there
@@ -426,12 +434,34 @@ class HexMap(StencilView):
         texture = self._texture(letter, max(MARK_FONT, int(view.size * 0.2)), theme.TEXT)
         cx, cy = view.centre(at)
         across = max(texture.size[0], texture.size[1]) + 4
+        if not self._wholly_shown(cx, cy, across / 2.0, across / 2.0):
+            return
         Color(*theme.BACKGROUND)
         Ellipse(pos=(cx - across / 2.0, cy - across / 2.0), size=(across, across))
         self._text(letter, max(MARK_FONT, int(view.size * 0.2)), theme.TEXT, cx, cy)
 
+    def _under(self, space: Space) -> Colour:
+        """The colour a space's digit lies on: its guild's, under the build's or the shown place's fill."""
+        scene = self.scene
+        colour = scene.guild_colours.get(space[2], theme.NO_COLOUR)
+        for lit, tint, alpha in ((scene.build_spaces, theme.ACCENT, BUILD_FILL),
+                                 (scene.shown_spaces, theme.RING_LIGHT, SHOWN_FILL)):
+            if space in lit:
+                mixed = [c * (1 - alpha) + t * alpha for c, t in zip(colour[:3], tint[:3], strict=True)]
+                colour = (mixed[0], mixed[1], mixed[2], 1.0)
+        return colour
+
+    def _wholly_shown(self, x: float, y: float, half_width: float, half_height: float) -> bool:
+        """Whether a mark centred at ``x``, ``y`` lies wholly inside the map: one cut by its edge (or
+        hidden beyond it, the map drawing the whole board) is left out, never a token without its
+        initials nor half a digit."""
+        return bool(self.x <= x - half_width and x + half_width <= self.right
+                    and self.y <= y - half_height and y + half_height <= self.top)
+
     def _token(self, x: float, y: float, size: float, owner: str, count: int = 1) -> None:
         radius = token_radius(size)
+        if not self._wholly_shown(x, y, radius + 2, radius + 2):
+            return
         fill = self.scene.player_fill.get(owner, theme.NO_COLOUR)
         Color(*theme.BACKGROUND)
         Ellipse(pos=(x - radius - 2, y - radius - 2), size=(2 * radius + 4, 2 * radius + 4))
