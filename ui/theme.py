@@ -82,6 +82,14 @@ MARKER_OUTLINE = rgb("#c3cad4")
 # (tests/test_colour_vision.py, docs/ui.md "Colours"). Marks on them use text_on(), so a palette may
 # hold light and dark shades: lightness is what stays apart when hues do not.
 
+#: A highlight ring on a board (a place to tap, a place a history entry shows) is two tones side by
+#: side: the light one (the accent) stands out from the dark background (at least 3:1), and on every
+#: colour of a board's palette one of the two does (at least 3:1: the dark one on light shades, the
+#: light one on dark ones), so that no colour a ring crosses swallows it (an amber ring alone was
+#: 1.6:1 on a yellow board colour). Checked in the boards' tests.
+RING_LIGHT = ACCENT
+RING_DARK = rgb("#000000")
+
 
 def piece_colour(name: str | None) -> Colour:
     """The colour for a piece colour's name; :data:`NO_COLOUR` for none or an unknown one."""
