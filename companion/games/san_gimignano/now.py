@@ -14,8 +14,15 @@ from typing import Any
 from companion.games.base import kinds_for
 from companion.games.messages import Alternatives, Message
 
-#: A player's steps in the order they are said when several are open.
-STEPS = ("token", "segment", "tower", "pass")
+#: A player's steps in the order they are said when several are open: the code when it is the
+#: only one open, and its words in a list of several (spelled out, so that every code is found
+#: where it is used).
+STEPS = {
+    "token": ("san_gimignano.now.token", "san_gimignano.now.do.token"),
+    "segment": ("san_gimignano.now.segment", "san_gimignano.now.do.segment"),
+    "tower": ("san_gimignano.now.tower", "san_gimignano.now.do.tower"),
+    "pass": ("san_gimignano.now.pass", "san_gimignano.now.do.pass"),
+}
 
 
 def what_now(finished: bool, templates: Sequence[Mapping[str, Any]], acting: str | None,
@@ -27,9 +34,9 @@ def what_now(finished: bool, templates: Sequence[Mapping[str, Any]], acting: str
         return Message("san_gimignano.now.must_build", {"player": acting})
     kinds = [kind for kind in STEPS if kind in kinds_for(templates, acting)]
     if len(kinds) == 1:
-        return Message(f"san_gimignano.now.{kinds[0]}", {"player": acting})
+        return Message(STEPS[kinds[0]][0], {"player": acting})
     if kinds:
         return Message("san_gimignano.now.steps", {
             "player": acting,
-            "things": Alternatives(Message(f"san_gimignano.now.do.{kind}") for kind in kinds)})
+            "things": Alternatives(Message(STEPS[kind][1]) for kind in kinds)})
     return None
