@@ -45,11 +45,12 @@ def _scrolled(widget: Any) -> bool:
     return False
 
 
-def whole_width(label: Any) -> float:
-    """The width ``label``'s text takes on one line, unshortened, in its font."""
+def whole_width(label: Any, text: str | None = None) -> float:
+    """The width ``label``'s text (or ``text`` in its font) takes on one line, unshortened."""
     from kivy.core.text import Label as Measure
 
-    measure = Measure(text=label.text, font_size=label.font_size, bold=label.bold, font_name=label.font_name)
+    measure = Measure(text=label.text if text is None else text, font_size=label.font_size, bold=label.bold,
+                      font_name=label.font_name)
     measure.refresh()
     return float(measure.texture.size[0])
 
