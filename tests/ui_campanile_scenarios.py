@@ -54,6 +54,15 @@ def four_player_moves() -> list[dict[str, Any]]:
 
 
 # -- checking the board against the engine -------------------------------------------------------
+def fits(root: Any) -> None:
+    """Nothing on ``root`` is cut, outside its parent or the window, too small to read or to tap
+    (:mod:`tests.ui_fits`; a player across the table at 800×480)."""
+    from tests.ui_fits import problems
+
+    found = problems(root)
+    assert not found, found
+
+
 def check_board(h: Harness) -> None:
     """Every widget shows what the session's state and the engine's targets say."""
     board, state = h.board, h.session.state
@@ -150,6 +159,7 @@ def rulebook_game(h: Harness) -> dict[str, Any]:
     record = json.loads(EXAMPLE.read_text(encoding="utf-8"))
     with h.game(record["players"], setup=record["setup"]):
         h.screenshot("en-start")
+        fits(h.board)
         facts = play_game(h, record["moves"], "en", {12: "en-midgame", 29: "en-after-intermezzo"})
         h.screenshot("en-end")
         h.tap(h.board.valuations_button)
@@ -323,6 +333,7 @@ def hungarian(h: Harness) -> dict[str, Any]:
         h.screenshot("hu-start")
         play_game(h, record["moves"][:31], "hu")
         h.screenshot("hu-midgame")
+        fits(h.board)
         h.tap(board.preview_button)
         facts["preview_title"] = board.valuation_view.content.title_row.children[-1].text
         h.screenshot("hu-preview")
@@ -362,6 +373,7 @@ def display_tracked(h: Harness) -> dict[str, Any]:
         h.tap(cards[2])  # takes blue
         assert session.state.display == ("red", "red")
         h.screenshot("en-display-refill")
+        fits(h.board)
         refill = _cards(h)
         assert len(refill) == 5
         h.tap(refill[0])  # a grey card was turned over
@@ -404,6 +416,7 @@ def two_player_relocation(h: Harness) -> dict[str, Any]:
                                                                        strict=True)}
         check_board(h)
         h.screenshot("en-2p-after-relocation")
+        fits(h.board)
         return {"red": stacks["red"], "yellow": stacks["yellow"], "log": len(session.log),
                 "flags": [list(f) for f in state.rules.finito_flags]}
 
@@ -452,6 +465,7 @@ def two_player_flag_table(h: Harness) -> dict[str, Any]:
             h.tap(form.confirm)
             facts["hu_problem"] = form.problem.text
             h.screenshot("hu-flags-refused")
+            fits(form)
             assert app.flag_table() == cards
         finally:
             h.window.remove_widget(form)
