@@ -63,11 +63,15 @@ class CampanileBoard(Protocol):
 
 #: The most players at the table.
 MAX_PLAYERS = 5
-#: The sentences of the engine's explanation that a flag's line already says (the influence of each
-#: group, the points given, and "nobody here", said in short on the line): it shows the others under
-#: the line (a tie and how the base broke it, who got nothing, a value left over).
+#: The sentences of the engine's explanation that a flag's line already says: the influence of each
+#: group and the points given (its figures), who got nothing (a group without an award), and, in
+#: short, that nobody is under the tower or which values are left over. Under the line go the others:
+#: a tie and how the base broke it.
 SAID_BY_THE_LINE = frozenset({"campanile.explain.influence", "campanile.explain.points",
-                              "campanile.explain.nobody"})
+                              "campanile.explain.nobody", "campanile.explain.nothing",
+                              "campanile.explain.unclaimed"})
+#: The sentence whose ``values`` are the flag's values nobody could be given.
+UNCLAIMED = "campanile.explain.unclaimed"
 #: The award beside a group's influence: bigger than the influence, smaller than the totals.
 AWARD_FONT = FONT_SMALL + 6
 
@@ -105,6 +109,11 @@ def shown_order(result: FlagResult) -> list[tuple[str, int, int | None]]:
     return awarded + [(player, figure, None) for player, figure in rest]
 
 
+def left_over(result: FlagResult) -> str:
+    """The flag's values the engine says were not given (``"2"``, ``"3/1"``), or ``""``."""
+    return next((str(s.params["values"]) for s in result.explanation if s.code == UNCLAIMED), "")
+
+
 def unsaid(result: FlagResult) -> str:
     """The explanation's sentences that the line's figures do not say already, in words."""
     return " ".join(str(s) for s in result.explanation if s.code not in SAID_BY_THE_LINE)
@@ -122,6 +131,8 @@ class FlagRow(BoxLayout):
     band = ListProperty([0, 0, 0, 0])
     flag_text = StringProperty("")
     why = StringProperty("")
+    #: The flag's values left over (fewer groups than values), said in short at the end of the line.
+    spare = StringProperty("")
     #: The language of the row's own words ("nobody here"), set on every :meth:`show`.
     language = StringProperty("")
 
@@ -137,6 +148,7 @@ class FlagRow(BoxLayout):
         self.cells = [PlayerFigures(first_colour=list(TEXT_QUIET)) for _ in range(MAX_PLAYERS)]
         self._groups_end = ids.groups_end.__self__
         self._nobody = ids.nobody.__self__
+        self._spare = ids.spare.__self__
 
     def show(self, board: CampanileBoard, result: FlagResult) -> None:
         self.rank = result.rank
@@ -150,7 +162,10 @@ class FlagRow(BoxLayout):
             cell.paint(board, player)
             cell.first = str(influence)
             cell.second = "" if award is None else f"+{award}"
-        arrange(self.groups, [*self.cells[:len(order)], *([] if order else [self._nobody]), self._groups_end])
+        self.spare = left_over(result)
+        # after the groups, in short: that nobody is under the tower, or which values are left over
+        said = [self._nobody] if not order else [self._spare] if self.spare else []
+        arrange(self.groups, [*self.cells[:len(order)], *said, self._groups_end])
         self.why = unsaid(result)
         arrange(self, [self.headline, *([self.explanation] if self.why else [])])
 
