@@ -61,8 +61,6 @@ class CampanileBoard(Protocol):
     def close_valuation(self) -> None: ...
 
 
-#: The most players at the table.
-MAX_PLAYERS = 5
 #: The sentences of the engine's explanation that a flag's line already says: the influence of each
 #: group and the points given (its figures), who got nothing (a group without an award), and, in
 #: short, that nobody is under the tower or which values are left over. Under the line go the others:
@@ -136,7 +134,7 @@ class FlagRow(BoxLayout):
     #: The language of the row's own words ("nobody here"), set on every :meth:`show`.
     language = StringProperty("")
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, players: int, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         ids = self.ids
         #: The tower's rank in the valuation shown (1: the biggest flag).
@@ -145,7 +143,8 @@ class FlagRow(BoxLayout):
         self.headline: BoxLayout = ids.headline.__self__
         self.groups: BoxLayout = ids.groups.__self__
         self.explanation: Any = ids.explanation.__self__
-        self.cells = [PlayerFigures(first_colour=list(TEXT_QUIET)) for _ in range(MAX_PLAYERS)]
+        # a group per player at most: as many cells as players (making widgets is what costs)
+        self.cells = [PlayerFigures(first_colour=list(TEXT_QUIET)) for _ in range(players)]
         self._groups_end = ids.groups_end.__self__
         self._nobody = ids.nobody.__self__
         self._spare = ids.spare.__self__
@@ -201,7 +200,7 @@ class CampanileValuation(BoxLayout):
         self.rows: BoxLayout = ids.rows.__self__
         self.totals: BoxLayout = ids.totals.__self__
         self.chips: Any = ids.chips.__self__
-        self.flag_rows = [FlagRow() for _ in board.towers]
+        self.flag_rows = [FlagRow(len(board.players)) for _ in board.towers]
         #: Each player's points from the valuation shown (large), and the chips each holds.
         self.gains = [PlayerFigures(second_size=FONT_LARGE, height=48) for _ in board.players]
         self.holdings = [PlayerFigures(height=32) for _ in board.players]
