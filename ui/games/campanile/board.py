@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from kivy.graphics import Color, InstructionGroup, Line
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
@@ -42,7 +43,7 @@ from ui.games.campanile.widgets import HoldButton, PieceBadge, TapButton, TowerH
 from ui.games.campanile.words import flag_text, tower_name
 from ui.players import initials, table_colours
 from ui.screens import show
-from ui.theme import TEXT, piece_colour, text_on
+from ui.theme import BACKGROUND, TEXT, piece_colour, text_on
 
 STORIES = (1, 2, 3)
 
@@ -71,6 +72,9 @@ class TowerColumn(BoxLayout):
         #: The builds' column, taken out once the game is over (the board offers nothing then).
         self.build_column: BoxLayout = ids.build_column.__self__
         self._shown_stack: tuple[Any, ...] | None = None
+        #: The lit frame's instructions while :attr:`lit` (none otherwise: even a see-through line is
+        #: drawn every frame, and a wide one laid out again at every move of the column).
+        self._frame: InstructionGroup | None = None
         #: Group rows made so far, reused from one refresh to the next (making widgets is what costs).
         self._rows: list[GroupRow] = []
         self._placed = 0
@@ -96,6 +100,29 @@ class TowerColumn(BoxLayout):
             self._place(len(stack))
             for row, (player, markers) in zip(self._rows, stack, strict=False):
                 row.show(self.board, player, markers)
+
+    def on_lit(self, _column: Any, lit: bool) -> None:
+        """The lit frame: a light line with a dark one inside, seen against the background and every
+        tower colour alike; drawn only while lit."""
+        if lit and self._frame is None:
+            self._frame = InstructionGroup()
+            self.canvas.after.add(self._frame)
+            self.bind(pos=self._draw_frame, size=self._draw_frame)
+            self._draw_frame()
+        elif not lit and self._frame is not None:
+            self.unbind(pos=self._draw_frame, size=self._draw_frame)
+            self.canvas.after.remove(self._frame)
+            self._frame = None
+
+    def _draw_frame(self, *_args: Any) -> None:
+        if self._frame is None:
+            return
+        x, y, width, height = self.x, self.y, self.width, self.height
+        self._frame.clear()
+        outer = Line(rounded_rectangle=(x - 3, y - 3, width + 6, height + 6, 8), width=3)
+        inner = Line(rounded_rectangle=(x + 1, y + 1, width - 2, height - 2, 6), width=1.5)
+        for instruction in (Color(*TEXT), outer, Color(*BACKGROUND), inner):
+            self._frame.add(instruction)
 
     def _place(self, count: int) -> None:
         """``count`` group rows in the stack, base first, above the spacer: only the difference is added
