@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from companion.games.base import Game, Outcome, Turn, rank_players, turn_from
 from companion.games.messages import Message
-from companion.games.san_gimignano import legal, moves, rules, tables, turns, views
+from companion.games.san_gimignano import legal, moves, now, rules, tables, turns, views
 from companion.games.san_gimignano.state import State, start_state
 from companion.games.san_gimignano.summary import SanGimignanoSummary
 
@@ -32,6 +32,13 @@ class SanGimignano(Game[State, moves.Move]):
     title: ClassVar[str] = "San Gimignano"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+
+    def what_now(self, state: State) -> Message | None:
+        if state.finished:
+            return None
+        templates = legal.legal_moves(state)  # once: the turn is read off the same templates
+        return now.what_now(False, templates, turn_from(templates, *turns.in_progress(state)).acting,
+                            turns.must_build(state))
 
     def may_word(self, move_type: str) -> Message:
         return MAY_WORDS.get(move_type) or super().may_word(move_type)

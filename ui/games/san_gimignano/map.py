@@ -20,6 +20,7 @@ from kivy.graphics import Canvas, Color, Ellipse, Line, Mesh, Rectangle
 from kivy.uix.stencilview import StencilView
 
 from ui import theme
+from ui.drawn_text import remember
 from ui.games.san_gimignano.layout import View, first_edges, fit, panned, space_at, zoomed
 
 Colour = tuple[float, float, float, float]
@@ -350,7 +351,9 @@ class HexMap(StencilView):
             return
         tag = scene.guild_tags.get(space[2], "")
         if tag:
-            self._text(tag, max(11, int(size * 0.2)), theme.TEXT, cx, cy)
+            # a light guild takes dark digits
+            ink = theme.text_on(scene.guild_colours.get(space[2], theme.NO_COLOUR))
+            self._text(tag, max(11, int(size * 0.2)), ink, cx, cy)
         for owner, (x, y) in zip(scene.tokens.get(space, ()), view.token_spots(at, edge), strict=False):
             self._token(x, y, size, owner)
 
@@ -390,6 +393,7 @@ class HexMap(StencilView):
             label = CoreLabel(text=words, font_size=font_size, bold=True, color=colour)
             label.refresh()
             texture = label.texture
+            remember(texture, words, font_size, colour)  # for the layout check: no widget holds these words
             self._textures[key] = texture  # type: ignore[index]
         w, h = texture.size
         Color(1, 1, 1, 1)
