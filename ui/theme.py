@@ -39,6 +39,8 @@ ON_REFUSED = rgb("#12161c")
 
 #: The figures players look for (scores, heights, whose turn), in px.
 FONT_LARGE = 36
+#: The winner's name on game over, in px: larger than every other figure.
+FONT_WINNER = 48
 #: Labels and explanations, in px.
 FONT_SMALL = 20
 #: Smallest touch target, in px (9 mm on the 7" panel).

@@ -77,7 +77,8 @@ def breakdown(summary: Mapping[str, Any], player: str) -> str:
         return custom
     chips = summary.get("chips", {}).get(player)
     if chips:
-        return text("ui.over.chips", chips=" · ".join(str(c) for c in chips))
+        # spaced, not dotted: a player's chips stay on one line (17 chips at most, all 20 px)
+        return text("ui.over.chips", chips=" ".join(str(c) for c in chips))
     return ""
 
 
