@@ -12,15 +12,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.games.base import Game
+from companion.games.base import Game, next_up
 from companion.games.messages import Message
-from companion.i18n import current_language, join_list, say, text
+from companion.i18n import current_language, join_list, render_for, say, text
 from companion.service.names import initials
 from hardware import games
-from hardware.oled_render import COLUMNS, HEIGHT, LINE_HEIGHT, Line, Page, fit, wrap
+from hardware.oled_render import COLUMNS, HEIGHT, LINE_HEIGHT, WIDTH, Line, Page, fit, wrap
 
 #: The small lines a page holds under nothing else.
 SMALL_LINES = HEIGHT // LINE_HEIGHT[False]
+#: Characters of the big font (9 px wide) on one line.
+BIG_COLUMNS = WIDTH // 9
+#: Where the OLED's words for an engine's step live: ``oled.`` + its code (``oled.<game>.now.build``).
+OLED_WORDS = "oled."
 
 
 def scores_lines(players: Sequence[str], scores: Mapping[str, int]) -> list[str]:
@@ -43,34 +47,46 @@ def cell_lines(cells: Sequence[str]) -> list[str]:
 
 
 def turn_lines(game: Game[Any, Any], state: Any) -> list[Line]:
-    """Whose turn and what they may still do, the acting player inverted; who comes next."""
-    turn = game.turn(state)
-    acting = turn.acting
-    lines: list[Line] = []
-    if turn.player is None and turn.may:
-        lines.append(Line(fit(text("oled.turn.table")), inverted=True))
-    elif acting is not None:
-        lines.append(Line(fit(acting), big=True, inverted=True))
-        if acting == turn.player and turn.may:
-            lines.append(Line(fit(text("oled.turn.may", count=len(game.legal_moves(state))))))
-    if turn.next is not None and turn.next != acting:
-        lines.append(Line(fit(text("oled.turn.next", player=turn.next))))
+    """Who acts (big and inverted; "The table acts" when the table does), what to do now in the box's
+    own terms (the encoder and the buttons: the engine's step, :meth:`~companion.games.base.Game.what_now`,
+    in the ``oled.<game>.now.*`` words), and who is next when that helps (the touchscreen's rule,
+    :func:`~companion.games.base.next_up`)."""
+    now = game.what_now(state)
+    if now is None:  # a game that says nothing now: at least whose turn it is
+        acting = game.turn(state).acting
+        return [Line(fit(acting, BIG_COLUMNS), big=True, inverted=True)] if acting is not None else []
+    subject = now.params.get("player")
+    lines = [Line(fit(subject, BIG_COLUMNS), big=True, inverted=True) if subject is not None
+             else Line(fit(text("oled.turn.table")), inverted=True)]
+    lines += [Line(words) for words in wrap(render_for(now, OLED_WORDS, current_language()))]
+    following = next_up(game.turn(state), game.legal_moves(state), subject)
+    if following is not None:
+        lines.append(Line(fit(text("oled.turn.next", player=following))))
     return lines
 
 
 def status_pages(game: Game[Any, Any], state: Any) -> list[Page]:
-    """The open game's status: the turn page first, then the game's own standings pages
-    (its :class:`~hardware.games.GamePart`'s, none for a game without one)."""
+    """The open game's status: the turn page first (the scores under it, or on a page of their own
+    when the step takes the room), then the game's own standings pages (its
+    :class:`~hardware.games.GamePart`'s, none for a game without one)."""
     if game.is_finished(state):
         return [game_over_page(game, state)]
     summary = game.summary(state)
     first = turn_lines(game, state)
-    scores = scores_lines(summary["players"], summary.get("scores", {}))
-    pages = [Page(tuple([*first, *(Line(s) for s in scores)][:5]))]
+    scores = [Line(s) for s in scores_lines(summary["players"], summary.get("scores", {}))]
+    if page_height([*first, *scores]) <= HEIGHT:
+        pages = [Page(tuple([*first, *scores]))]
+    else:
+        pages = [Page(tuple(first)), Page((Line(fit(text("oled.scores")), inverted=True), *scores))]
     builder = games.part(game.name).status_pages
     if builder is not None:
         pages += builder(game, state, summary)
     return pages
+
+
+def page_height(lines: Sequence[Line]) -> int:
+    """How many pixel rows ``lines`` take on the frame."""
+    return sum(LINE_HEIGHT[line.big] for line in lines)
 
 
 def paged(rows: list[Line]) -> list[Page]:
@@ -102,7 +118,7 @@ def game_over_page(game: Game[Any, Any], state: Any) -> Page:
         why = text("oled.over.tiebreak", tiebreak=_tiebreak(outcome))
     players = [s.player for s in outcome.standings]
     scores = {s.player: s.score for s in outcome.standings}
-    lines = [Line(fit(text("oled.over.title")), inverted=True), Line(fit(winners, 14), big=True),
+    lines = [Line(fit(text("oled.over.title")), inverted=True), Line(fit(winners, BIG_COLUMNS), big=True),
              *(Line(w) for w in wrap(why)[:1]), *(Line(s) for s in scores_lines(players, scores))]
     return Page(tuple(lines[:5]))
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ui.kivy_setup import TOUCH_INPUT, kiosk_input, kiosk_wanted, prepare
+from ui.kivy_setup import OLED_PANEL_WIDTH, TOUCH_INPUT, kiosk_input, kiosk_wanted, panel_beside, prepare
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,10 +40,31 @@ def test_the_kiosk_window_is_full_screen_without_cursor_and_rotated(rotation: in
     assert environ["KCFG_GRAPHICS_ROTATION"] == str(rotation)
 
 
-def test_a_laptop_window_is_left_as_it_is() -> None:
+def test_a_laptop_window_is_the_panels_800_by_480_with_the_oled_beside_it() -> None:
+    """Told before Kivy makes its window: set later, in its Config, it came too late (800×600)."""
     environ = {"DISPLAY": ":0"}
     assert prepare(rotation=90, environ=environ) is False
-    assert not [name for name in environ if name.startswith("KCFG_")]
+    assert {name: value for name, value in environ.items() if name.startswith("KCFG_")} == {
+        "KCFG_GRAPHICS_WIDTH": str(800 + OLED_PANEL_WIDTH), "KCFG_GRAPHICS_HEIGHT": "480",
+        "KCFG_GRAPHICS_RESIZABLE": "0"}
+    assert OLED_PANEL_WIDTH == 128 * 2 + 2 * 8  # the 128-pixel OLED scaled twice, 8 px either side
+    assert panel_beside(environ) and panel_beside({"WAYLAND_DISPLAY": "wayland-0"})
+
+
+@pytest.mark.parametrize("environ", [
+    {"SDL_VIDEODRIVER": "offscreen"}, {"SDL_VIDEODRIVER": "dummy"}, {"SDL_VIDEODRIVER": "kmsdrm"},
+    {"DISPLAY": ":0", "COMPANION_KIOSK": "1"}])
+def test_no_oled_panel_offscreen_nor_on_the_kiosk(environ: dict[str, str]) -> None:
+    """Tests and snapshots draw the touchscreen alone; the kiosk has the real OLED (and is full screen)."""
+    assert not panel_beside(environ)
+    prepare(environ=environ)
+    assert "KCFG_GRAPHICS_WIDTH" not in environ
+
+
+def test_a_size_given_by_the_user_wins() -> None:
+    environ = {"DISPLAY": ":0", "KCFG_GRAPHICS_WIDTH": "1280"}
+    prepare(environ=environ)
+    assert environ["KCFG_GRAPHICS_WIDTH"] == "1280" and environ["KCFG_GRAPHICS_HEIGHT"] == "480"
 
 
 def test_exactly_one_input_provider_is_left_the_touchscreens() -> None:

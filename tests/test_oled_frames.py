@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from companion.games.messages import msg
-from companion.i18n import current_language, set_language
-from companion.service.names import escaped
+from companion.i18n import current_language, set_language, text
+from companion.service.names import escaped, initials
 from companion.service.records import final_state, load_record, states_after
 from hardware.oled_pages import choice_page, refused_pages, start_page, status_pages
 from hardware.oled_render import COLUMNS, Page, draw, wrap
@@ -54,8 +54,10 @@ CASES: dict[str, tuple[str, Callable[[], Page]]] = {
     "campanile-towers-en": ("en", lambda: _campanile(1)),
     "campanile-turn-hu": ("hu", lambda: _campanile(0)),
     "campanile-towers-hu": ("hu", lambda: _campanile(1)),
-    "castelli-en": ("en", lambda: status_pages(*_state_after("castelli", 10))[1]),
-    "castelli-hu": ("hu", lambda: status_pages(*_state_after("castelli", 10))[1]),
+    "castelli-en": ("en", lambda: status_pages(*_state_after("castelli", 10))[2]),
+    "castelli-hu": ("hu", lambda: status_pages(*_state_after("castelli", 10))[2]),
+    "castelli-turn-hu": ("hu", lambda: status_pages(*_state_after("castelli", 11))[0]),
+    "castelli-scores-en": ("en", lambda: status_pages(*_state_after("castelli", 11))[1]),
     "san-gimignano-hu": ("hu", lambda: status_pages(*_state_after("san-gimignano", 12))[1]),
     "refused-hu": ("hu", lambda: refused_pages(msg("oled.valuation.not_now"))[0]),
     "game-over-en": ("en", lambda: status_pages(*_final("campanile-3p"))[0]),
@@ -164,20 +166,51 @@ def test_a_tie_broken_at_the_end_is_said_in_the_tables_language(language: Callab
     assert _tiebreak(outcome) == expected and "highest" not in _tiebreak(outcome)
 
 
-@pytest.mark.parametrize("lang", ["en", "hu"])
-def test_while_the_acting_player_may_still_act_the_turn_page_counts_the_moves_in_words(lang: str) -> None:
-    """The page once showed the raw key ``oled.turn.may(moves=…)``: it passed ``moves=`` where the
-    catalogue's plural wants ``count``."""
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", ["Ann", "2-marker: turn to its", "tower, push.", "next: Bob", "An 0  Bo 0  Ci 0"]),
+    ("hu", ["Ann", "Jelző (2): tekerj a", "toronyhoz, nyomj.", "utána: Bob", "An 0  Bo 0  Ci 0"])])
+def test_the_turn_page_says_the_step_in_the_boxs_own_terms(lang: str, expected: list[str]) -> None:
+    """What the touchscreen's strip says ("tap a ringed tower for your 2-marker"), said for the
+    encoder; the page once showed a raw key (``oled.turn.may(moves=…)``), then only a count of moves."""
     from companion.games.registry import get_game
     from companion.i18n import set_language
-    from hardware.oled_pages import turn_lines
 
     set_language(lang)
     game = get_game("campanile")
     state = game.apply(game.start(["Ann", "Bob", "Cid"], {}, {}),
                        game.parse_move({"type": "build", "player": "Ann", "tower": "red", "stories": 2}))
-    assert game.turn(state).acting == "Ann" and game.turn(state).may  # her marker may still come
-    texts = [line.text for line in turn_lines(game, state)]
-    count = str(len(game.legal_moves(state)))
-    assert any(text.startswith(count) for text in texts), texts
-    assert not any("oled." in text or "=" in text for text in texts), texts
+    first = status_pages(game, state)[0]
+    assert [line.text for line in first.lines] == expected
+    assert first.lines[0].big and first.lines[0].inverted
+
+
+@pytest.mark.parametrize("name", ["campanile-3p", "castelli", "san-gimignano"])
+def test_every_turn_page_of_the_examples_fits_the_frame_and_says_the_strips_step(
+        name: str, language: Callable[[str], None]) -> None:
+    """The first page names whom the touchscreen's strip names, says the engine's step in the box's
+    words (never "tap"), "next" by the strip's rule, fits 128×64, and the scores are on some page."""
+    from companion.games.base import next_up
+    from hardware.oled_pages import page_height
+
+    record = load_record(EXAMPLES / f"{name}.json")
+    game = record.game
+    for state in [record.initial, *states_after(game, record.initial, record.moves)]:
+        now = game.what_now(state)
+        if now is None:
+            continue
+        following = next_up(game.turn(state), game.legal_moves(state), now.params.get("player"))
+        for lang in ("en", "hu"):
+            language(lang)
+            pages = status_pages(game, state)
+            first = pages[0]
+            assert page_height(first.lines) <= 64 and all(len(line.text) <= COLUMNS for line in first.lines)
+            assert first.lines[0].inverted
+            assert first.lines[0].text == now.params.get("player", first.lines[0].text)
+            words = first.text()
+            assert not any(word in words for word in ("tap", "Tap", "koppint", "Koppint", "{", "oled.",
+                                                        ".now."))
+            said_next = [line.text for line in first.lines if line.text.startswith(("next:", "utána:"))]
+            assert said_next == ([] if following is None else [text("oled.turn.next", player=following)])
+            shown = "\n".join(page.text() for page in pages)
+            scores = game.summary(state)["scores"]
+            assert all(f"{tag} {scores[player]}" in shown for player, tag in initials(list(scores)).items())

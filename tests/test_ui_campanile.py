@@ -150,3 +150,41 @@ def test_the_engine_agrees_with_the_example_the_board_played() -> None:
     for move in record["moves"]:
         state = game.apply(state, game.parse_move(move))
     assert state.scores == json.loads(EXPECTED.read_text(encoding="utf-8"))["scores"]
+
+
+def test_the_valuation_screens_fit_and_read_biggest_first(report: dict[str, Any]) -> None:
+    """Every valuation screen, both languages: nothing cut (checked in the child by tests/ui_fits.py),
+    the #1 tower first, each line's awards and the totals biggest first, the chips one line a player."""
+    found = facts(report, "valuations_fit")
+    screens = [name for name in found if name not in ("over", "five-groups")]
+    assert len(screens) == 6, screens
+    for name in screens:
+        seen = found[name]
+        assert seen["ranks"] == sorted(seen["ranks"]) and seen["ranks"][0] == 1, (name, seen["ranks"])
+        awards = seen["awards"]
+        assert all(line == sorted(line, reverse=True) for line in awards), (name, awards)
+        assert seen["totals"] == sorted(seen["totals"], reverse=True), (name, seen["totals"])
+    # The rulebook's Finito: 11 chips given, the most (Albert's 14) first, as the engine counted them.
+    assert found["en-finito"]["totals"] == [14, 10, 9] == found["hu-finito"]["totals"]
+    assert found["en-finito"]["awards"][0] == [6, 4, 2]
+    # Five groups under the #1 tower on one line; five flags and their ties fit without scrolling.
+    assert found["five-groups"] == 5
+    for name in screens:
+        assert not found[name]["scrolls"], name
+    assert found["en-finito"]["holdings_lines"] == 1
+
+
+def test_the_board_offers_nothing_once_the_game_is_over(report: dict[str, Any]) -> None:
+    over = facts(report, "valuations_fit")["over"]
+    assert not over["builds_shown"] and not over["cards_shown"] and not over["preview_shown"], over
+    assert over["offered"] == ["Valuations"], over["offered"]  # the valuations made, to look at
+    assert not over["tap_changed"] and not over["flashed"], over
+
+
+def test_a_recorded_move_is_lit_on_the_board_until_the_next_tap(report: dict[str, Any]) -> None:
+    found = facts(report, "undo_redraws")["shown"]
+    assert found["build"] is True and found["lit"] == ["brown"]
+    assert found["valuation"] is False and found["still_lit"] == ["brown"]
+    assert found["from_json"] is True
+    assert found["relocation"] is True and sorted(found["lit_relocation"]) == ["blue", "red"]
+    assert found["lit_after_tap"] == []

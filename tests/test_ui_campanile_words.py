@@ -36,7 +36,8 @@ def test_the_board_names_codes_and_each_has_words_in_every_language() -> None:
     assert whole <= known, whole - known
     for prefix in prefixes:
         assert any(code.startswith(prefix) for code in known), prefix
-    params = {"rank": 2, "flag": "5/3/1", "three": 1, "two": 3, "one": 5, "phase": "Finito", "problem": "…"}
+    params = {"rank": 2, "tower": "red", "flag": "5/3/1", "values": "3/1", "three": 1, "two": 3, "one": 5,
+              "phase": "Finito", "problem": "…", "value": 2, "cards": "Finito"}
     for code in sorted(known):
         assert_words(Message(code, params), names=("Intermezzo", "Finito"))
 

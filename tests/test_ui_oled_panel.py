@@ -109,3 +109,14 @@ def test_the_laptops_window_puts_the_panel_beside_the_touchscreen(shell) -> None
     finally:
         panel.close()
         whole.remove_widget(shell.root)
+
+
+def test_the_panel_may_be_closed_twice_as_kivy_stops_an_app_twice(shell) -> None:
+    """``App.stop`` (SIGTERM) and the end of ``App.run`` each dispatch ``on_stop``: the second close did
+    ``list.remove`` of a listener already gone, and ``companion run`` ended with an unexpected error."""
+    panel = OledPanel(shell.table)
+    panel.close()
+    panel.close()
+    shown = panel.frame
+    shell.table.start("campanile", PLAYERS)  # no longer listening: nothing drawn
+    assert panel.frame is shown

@@ -11,6 +11,8 @@ test's temporary directory.
 from __future__ import annotations
 
 import json
+import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,7 @@ import pytest
 from tests import ui_kit as kit  # first: it prepares Kivy
 
 # isort: split
+from kivy.graphics import Color, Ellipse, Rectangle
 from kivy.tests.common import UnitTestTouch
 
 from companion import i18n
@@ -26,6 +29,8 @@ from companion.games.base import RecordError
 from companion.games.messages import msg
 from companion.games.registry import get_game
 from companion.games.san_gimignano import geometry, views
+from companion.games.san_gimignano.layout import default_setup
+from tests.contract_kit import random_states
 from tests.refusals import english_words_in
 from tests.ui_san_gimignano_kit import (
     EXPECTED,
@@ -39,7 +44,10 @@ from tests.ui_san_gimignano_kit import (
     tap_space,
 )
 from ui.games.san_gimignano.board import SanGimignanoBoard, type_of
-from ui.theme import piece_colour
+from ui.games.san_gimignano.map import target_size, tokens_side_by_side
+from ui.games.san_gimignano.widgets import GUILD_RGB
+from ui.screens.history import HistoryRow
+from ui.theme import BACKGROUND, RING_DARK, RING_LIGHT, SURFACE, contrast, piece_colour
 
 
 @pytest.fixture
@@ -151,7 +159,7 @@ def test_a_forced_build_is_announced_refuses_the_rest_and_takes_one_tap(shell: A
     forced = views.who_must_build(state)
     tower = game["moves"][at]
     assert forced == [tower["player"]]
-    assert board.banner.urgent and tower["player"] in board.banner.text
+    assert board.urgent and not board.step_text  # the strip says the engine's words for the build owed
     assert board.build_button.accent
     lit = board.map.scene.build_spaces
     assert (tower["space"][0], tower["space"][1], tower["space"][2]) in lit
@@ -172,7 +180,7 @@ def test_a_forced_build_is_announced_refuses_the_rest_and_takes_one_tap(shell: A
     tap_space(board, tower["space"])
     assert len(session.log) == at + 1
     assert as_record(session.game.move_to_json(session.log[-1])) == as_record(tower)
-    assert not board.banner.urgent
+    assert not board.urgent
     check_board(board)
 
 
@@ -338,7 +346,7 @@ def test_the_board_speaks_hungarian(shell: Any, shots: Path) -> None:
     shell.table.close()
     kit.pump(2)
     session, board = start_example(shell, first_forced(game))
-    assert "köteles tornyot építeni" in board.banner.text
+    assert board.urgent
     kit.screenshot(shots / "hu-forced-build.png")
     state = session.state
     nxt = state.players[state.next_seat]
@@ -488,3 +496,197 @@ def test_the_setup_form_keeps_its_widgets_while_choices_change(shell: Any) -> No
         assert kit.widgets_made_by(step) == [], number
     assert form.details().options == {"rules": "clarified", "variant": "string"}
     assert form.colours_chosen["Bo"] != "blue" and len(form.layout) == 4
+
+
+# -- readable at the table (issue 20) ----------------------------------------------------------------
+
+def map_marks(board: SanGimignanoBoard) -> tuple[list[tuple[float, float, float]], list[tuple[float, ...]]]:
+    """What the map drew, read off its canvas: the tokens' discs (x, y, radius: the player-coloured
+    ellipses) and every text's box (x, y, width, height)."""
+    fills = {tuple(colour) for colour in board.fills.values()}
+    tokens, texts = [], []
+    colour: tuple[float, ...] = ()
+    for group in board.map._segment_layer.children:
+        for item in group.children:
+            if isinstance(item, Color):
+                colour = tuple(item.rgba)
+            elif isinstance(item, Ellipse):  # a token's disc (not its halo, nor a segment's letter)
+                if colour in fills:
+                    (x, y), (w, _) = item.pos, item.size
+                    tokens.append((x + w / 2.0, y + w / 2.0, w / 2.0))
+            elif isinstance(item, Rectangle) and item.texture is not None and tuple(
+                    item.texture.size) == tuple(round(v) for v in item.size):  # a text (not a tower)
+                texts.append((*item.pos, *item.size))
+    return tokens, texts
+
+
+def overlaps(disc: tuple[float, float, float], box: tuple[float, ...]) -> bool:
+    """Whether a text box reaches into a disc (a box centred on the disc is its own initials)."""
+    cx, cy, radius = disc
+    x, y, w, h = box
+    if abs(x + w / 2.0 - cx) < 0.5 and abs(y + h / 2.0 - cy) < 0.5:
+        return False
+    nearest_x, nearest_y = min(max(cx, x), x + w), min(max(cy, y), y + h)
+    return math.hypot(nearest_x - cx, nearest_y - cy) < radius
+
+
+def start_setup(shell: Any, players: list[str], options: dict[str, Any], setup: dict[str, Any]) -> Any:
+    shell.table.close()
+    kit.pump(1)
+    shell.table.start("san-gimignano", players, options=options, setup=setup)
+    shell.go("game")
+    kit.pump(3)
+    return board_of(shell)
+
+
+def test_the_map_and_the_history_read_across_the_table(shell: Any, shots: Path) -> None:
+    """The map opens filling its area, with 48 px targets and tokens and marks to read across the table;
+    the history names the places in words and shows them on the board."""
+    starts = [(record()["players"], {}, record()["setup"])]
+    # the rulebook's one segment per player (two with two; three lie as the example's), and the
+    # clarified rules' four whatever the count
+    starts += [(players, options, default_setup(players, options))
+               for players, options in ((["Ada", "Bo"], {}), (["Ada", "Bo", "Cy", "Di"], {}),
+                                        (["Ada", "Bo"], {"rules": "clarified"}))]
+    for players, options, setup in starts:
+        board = start_setup(shell, players, options, setup)
+        size, hexmap = board.map.view.size, board.map
+        # every space a 48 px target at the zoom the map opens at, the whole starting board in view
+        assert target_size(size) >= 48, (players, options, size)
+        for at in hexmap.scene.segments:
+            assert hexmap.shows(hexmap.point_of_position(at)), (players, options, at)
+        # the board fills the map: its drawing spans (nearly) the map's width or height
+        xs = [x for at in [*hexmap.scene.segments, *hexmap.scene.open_positions]
+              for x, _ in hexmap.view.hexagon(at)]
+        ys = [y for at in [*hexmap.scene.segments, *hexmap.scene.open_positions]
+              for _, y in hexmap.view.hexagon(at)]
+        assert max((max(xs) - min(xs)) / hexmap.width, (max(ys) - min(ys)) / hexmap.height) > 0.9
+    kit.screenshot(shots / "en-start-4.png")
+    # the example's board at its last move: larger than the map at 48 px targets, so it pans
+    session, board = start_example(shell, len(record()["moves"]))
+    assert target_size(board.map.view.size) >= 48
+    tokens, texts = map_marks(board)
+    # the board is larger than the map: the tokens it shows are drawn whole, those beyond it not at all
+    assert 0 < len(tokens) <= sum(len(owners) for owners in session.state.tokens.values())
+    inside = board.map.collide_point
+    assert all(inside(x - r, y - r) and inside(x + r, y + r) for x, y, r in tokens)
+    assert len(texts) > len(tokens)  # the initials, the guild digits, the segments' letters, the towers'
+    assert min(radius for _, _, radius in tokens) >= 12  # 24 px across
+    assert all(font >= 12 for _, font, _ in board.map._textures)  # initials, guild digits, letters
+    for index, first in enumerate(tokens):
+        for second in tokens[index + 1:]:
+            assert math.dist(first[:2], second[:2]) >= first[2] + second[2], (first, second)
+        assert not [box for box in texts if overlaps(first, box)], first
+    kit.screenshot(shots / "en-last-move.png")
+    # zooming out never makes a space smaller than a target (the board pans instead); a smaller map
+    # (the setup form's) would show a space's two tokens as one with a count
+    for _ in range(3):
+        kit.tap(board.zoom_out)
+    assert target_size(board.map.view.size) >= 48
+    assert tokens_side_by_side(board.map.view.size) and not tokens_side_by_side(30)
+    kit.tap(board.fit_button)
+    # the history of the same game names the places in words, and shows them on the board
+    game = record()
+    history = shell.screens.get_screen("history")
+    coordinates = re.compile(r"-?\d+,-?\d+|guild-\d")
+    for language, guild in (("hu", "céh"), ("en", "Guild")):
+        i18n.set_language(language)
+        shell.go("history")
+        kit.pump(2)
+        words = [entry["words"] for entry in history.ids.entries.data]
+        assert not [line for line in words if coordinates.search(line)], words[:3]
+        assert guild in words[0], words[0]
+        # what the history says reads back as the move (the console takes it as typed)
+        said = words[0].split(". ", 1)[1]
+        before = session.state_before(len(game["moves"]) - 1)
+        assert as_record(session.game.parse_notation(before, said)) == as_record(game["moves"][-1]), said
+    # a tap on an entry lights its place on the board and offers to show it there
+    tower = max(i for i, m in enumerate(game["moves"]) if m["type"] == "tower")
+    row = next(w for w in kit.walk(history) if isinstance(w, HistoryRow) and w.index == tower)
+    kit.tap(next(w for w in row.children if getattr(w, "text", "") == row.words))
+    show = history.parts["show"]
+    assert show.parent is not None and show.height >= 48
+    kit.screenshot(shots / "en-history-tapped.png")
+    kit.tap(show)
+    assert shell.screens.current == "game"
+    group = {tuple(s) for s in game["moves"][tower]["group"]}
+    assert board.map.scene.shown_spaces == group
+    assert all(board.map.shows(board.map.point_of(space)) for space in group)
+    kit.screenshot(shots / "en-shown-on-board.png")
+    # lit until the next tap
+    kit.tap(board.zoom_in)
+    assert not board.map.scene.shown_spaces
+    # a pass has no place: nothing to show (and no offer); a segment lights its hexagon
+    assert board.show_move({"type": "pass", "player": "Ada"}) is False
+    segment = game["moves"][1]
+    assert board.show_move(segment) is True
+    assert board.map.scene.shown_positions == {tuple(segment["at"])}
+
+
+def test_rings_segment_choices_counts_and_colours_as_the_table_reads_them(shell: Any) -> None:
+    """One game, several states: the two-tone ring, the palette until no segment is left, counts that
+    agree with their nouns, and each player's one colour on the bar, the history, the map and the panel."""
+    assert contrast(RING_LIGHT, BACKGROUND) >= 3 and contrast(RING_LIGHT, SURFACE) >= 3
+    for name, colour in GUILD_RGB.items():  # the dark tone on light guilds, the light one on dark ones
+        assert max(contrast(RING_DARK, colour), contrast(RING_LIGHT, colour)) >= 3, name
+    game = record()
+    _, board = start_example(shell, 0)
+    assert board.map.scene.token_spaces
+    drawn = [tuple(item.rgba) for group in board.map._segment_layer.children for item in group.children
+             if isinstance(item, Color)]
+    rings = [index for index, colour in enumerate(drawn) if colour == tuple(RING_DARK)]
+    assert rings and all(drawn[index + 1] == tuple(RING_LIGHT) for index in rings)
+    assert board.palette_shown and board.ids.choice_stack.opacity == 1
+    assert "3 segments to lay" in board.cells["Ada"].detail.text
+
+    last_segment = max(i for i, m in enumerate(game["moves"]) if m["type"] == "segment")
+    shell.table.close()
+    kit.pump(1)
+    session, board = start_example(shell, last_segment)
+    last = game["moves"][last_segment]["player"]
+    assert "1 segment to lay" in board.cells[last].detail.text
+    # one colour per player on every screen, none the grey of "no colour", no two alike
+    expected = {player: tuple(board.fills[player]) for player in session.players}
+    assert len(set(expected.values())) == len(expected)
+    assert tuple(piece_colour(None)) not in expected.values()
+    for player, cell in board.cells.items():
+        assert tuple(cell.badge.fill) == expected[player]
+    acting = session.game.turn(session.state).acting
+    assert tuple(shell.screens.get_screen("game").turn_swatch) == expected[acting]
+    tokens, _ = map_marks(board)
+    assert {(x, y) for x, y, _ in tokens}
+    assert {tuple(board.fills[o]) for owners in session.state.tokens.values() for o in owners} <= set(
+        expected.values())
+    shell.go("history")
+    kit.pump(2)
+    entries = shell.screens.get_screen("history").ids.entries.data
+    for entry, move in zip(entries, reversed(session.log), strict=True):
+        assert tuple(entry["swatch"]) == expected[move.player]
+    shell.go("game")
+    kit.pump(1)
+
+    shell.table.propose(session.game.parse_move(game["moves"][last_segment]))
+    kit.pump(2)
+    assert not board.palette_shown
+    assert board.ids.choice_stack.opacity == 0 and board.ids.choice_stack.height == 0
+    assert board.ids.choice_stack.disabled
+    assert all("segment" not in cell.detail.text for cell in board.cells.values())
+
+
+def test_a_finished_game_leaves_nothing_to_tap_on_the_board(shell: Any) -> None:
+    *_, (game, state, played) = random_states("san-gimignano", 2, 400)
+    assert state.finished
+    board = start_setup(shell, list(state.players), game.options_json(state), game.setup_json(state))
+    session = shell.table.session
+    for move in played:
+        shell.table.propose(session.game.parse_move(move))
+    shell.go("game")
+    kit.pump(3)
+    assert board.over and not board.palette_shown and not board.step_text
+    for button in (board.build_button, board.pass_button, board.cancel_button):
+        assert button.disabled and button.parent.opacity == 0
+    at = len(session.log)
+    some = next(iter(session.state.adjacency))
+    assert board.tap_space(some) is False
+    assert not board.map.scene.token_spaces and not board.map.scene.group_spaces
+    assert len(session.log) == at

@@ -47,7 +47,7 @@ def test_a_game_starts_from_home_by_touch_and_undo_redo_work(shell, shots: Path)
     session = shell.table.session
     assert session is not None and session.players == ("Albert", "Birgit", "Franziska")
     assert shell.screens.current == "game"
-    kit.find("Albert (Al) to play")
+    kit.find("Albert: build 1, 2 or 3 stories on a tower")  # the strip, in the engine's words (no board)
     kit.screenshot(shots / "en-game-start.png")
 
     kit.tap(kit.find("Albert: brown +3"))
@@ -62,18 +62,21 @@ def test_a_game_starts_from_home_by_touch_and_undo_redo_work(shell, shots: Path)
     kit.screenshot(shots / "en-game-after-one-move.png")
 
 
-def test_the_turn_banner_marks_whoever_may_move_now(shell) -> None:
-    """Albert builds (he may still place his marker: "Albert to play, next Birgit"); once his marker is
-    placed his turn stays open but only Birgit may move, and the banner names her alone."""
+def test_the_turn_strip_marks_whoever_may_move_now(shell) -> None:
+    """Albert builds (he may still place his marker, and Birgit may already build: "next: Birgit");
+    once his marker is placed his turn stays open but only Birgit may move, and the strip names her
+    alone."""
     start_three_player_campanile(shell)
     game = shell.screens.get_screen("game")
     kit.tap(kit.find("Albert: brown +3"))
-    assert game.turn_label.text == i18n.text("ui.turn.acting_next", who="Albert (Al)", next="Birgit")
+    assert (game.strip_name.text, game.ids.strip_next.text) == ("Albert", i18n.text("ui.strip.next",
+                                                                                   player="Birgit"))
+    assert game.strip_words.text == "Albert: place your 3-marker under a tower"
     session = shell.table.session
     session_move = session.game.parse_move({"type": "influence", "player": "Albert", "tower": "brown"})
     shell.table.propose(session_move, "touch")
-    kit.wait_for(lambda: "Birgit" in game.turn_label.text, "the banner to follow the move")
-    assert game.turn_label.text == i18n.text("ui.turn.acting", who="Birgit (Bi)")
+    kit.wait_for(lambda: game.strip_name.text == "Birgit", "the strip to follow the move")
+    assert game.ids.strip_next.text == "" and game.turn_initials == "Bi"
 
 
 def test_a_refused_move_is_shown_in_words_and_changes_nothing(shell, shots: Path) -> None:
@@ -136,7 +139,7 @@ def test_the_language_switch_redraws_every_screen_and_is_kept(shell, shots: Path
     kit.find("Új játék")
     kit.screenshot(shots / "hu-home.png")
     start_three_player_campanile(shell)
-    kit.find("Albert (Al) következik")
+    kit.find("Albert: építs 1, 2 vagy 3 emeletet egy toronyra")  # the strip
     kit.find("Albert: barna +3")
     kit.screenshot(shots / "hu-game-start.png")
     kit.tap(kit.find("Albert: barna +3"))
@@ -279,7 +282,7 @@ def test_game_over_shows_the_winner_breakdown_and_a_scannable_qr_code(shell, sho
     assert shell.screens.current == "over"
     kit.find(i18n.text("ui.over.winner", player="Albert"))
     kit.find("21")
-    kit.find("chips 5 · 4 · 3 · 2 · 2 · 2 · 2 · 1", exact=False)
+    kit.find("chips 5 4 3 2 2 2 2 1", exact=False)
     qr = shell.screens.get_screen("over").qr
     assert min(qr.size) >= 200 and qr.texture.size[0] >= 100
     path = kit.screenshot(shots / "en-game-over.png")
@@ -288,7 +291,7 @@ def test_game_over_shows_the_winner_breakdown_and_a_scannable_qr_code(shell, sho
     crop = Image.open(path).crop((int(x), int(window_height - y - qr.height), int(x + qr.width),
                                   int(window_height - y)))
     (found,) = zxingcpp.read_barcodes(crop)
-    assert found.text == app.bgstats_link(session_id)
+    assert found.text == app.bgstats_scan_link(session_id)
     i18n.set_language("hu")
     shell.redraw_all()
     kit.find(i18n.text("ui.over.winner", player="Albert"))
@@ -518,7 +521,8 @@ def test_a_games_board_takes_the_place_of_the_picker_and_follows_the_table(shell
     seen = board.refreshed
     board.enter({"type": "build", "player": "Albert", "tower": "brown", "stories": 3})
     assert len(shell.table.session.log) == 1 and board.refreshed > seen
-    kit.find("Albert (Al) to play — next Birgit")
+    kit.find("Tap a ringed tower for your 3-marker.")  # the strip, in the board's words
+    kit.find("next: Birgit")
     board.enter({"type": "build", "player": "Franziska", "tower": "grey", "stories": 1})
     assert len(shell.table.session.log) == 1 and shell.banner.shown
     assert "Franziska" in shell.banner.text

@@ -42,7 +42,7 @@ def codes_used() -> set[str]:
 
 def test_the_scan_finds_the_shells_codes() -> None:
     used = codes_used()
-    assert {"ui.bar.undo", "ui.turn.acting", "ui.colour.green", "ui.language.hu"} <= used
+    assert {"ui.bar.undo", "ui.strip.next", "ui.colour.green", "ui.language.hu"} <= used
     assert len(used) > 80
 
 

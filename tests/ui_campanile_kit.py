@@ -32,6 +32,8 @@ WAIT = 30.0
 #: The window's size: the 7" panel's. The shell's bar takes the top; the board gets the rest.
 WINDOW = (800, 480)
 SHELL_BAR = 64
+#: The game screen's turn strip under the bar (one line of 20 px): the Campanile board gets what is left.
+TURN_STRIP = 28
 
 
 def prepare_environment() -> None:
@@ -94,7 +96,7 @@ class Harness:
             self.table.start("campanile", players, **details)
             self.refusals = []
             self.board = CampanileBoard(table=self.table, size_hint=(None, None),
-                                        size=(WINDOW[0], WINDOW[1] - SHELL_BAR), pos=(0, 0))
+                                        size=(WINDOW[0], WINDOW[1] - SHELL_BAR - TURN_STRIP), pos=(0, 0))
             self.table.listen(self._shell)
             self.window.add_widget(self.board)
             self.pump(3)

@@ -9,6 +9,7 @@ The widgets are compared with what the engine says (``targets``,
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,15 @@ def four_player_moves() -> list[dict[str, Any]]:
 
 
 # -- checking the board against the engine -------------------------------------------------------
+def fits(root: Any) -> None:
+    """Nothing on ``root`` is cut, outside its parent or the window, too small to read or to tap
+    (:mod:`tests.ui_fits`; a player across the table at 800×480)."""
+    from tests.ui_fits import problems
+
+    found = problems(root)
+    assert not found, found
+
+
 def check_board(h: Harness) -> None:
     """Every widget shows what the session's state and the engine's targets say."""
     board, state = h.board, h.session.state
@@ -149,6 +159,7 @@ def rulebook_game(h: Harness) -> dict[str, Any]:
     record = json.loads(EXAMPLE.read_text(encoding="utf-8"))
     with h.game(record["players"], setup=record["setup"]):
         h.screenshot("en-start")
+        fits(h.board)
         facts = play_game(h, record["moves"], "en", {12: "en-midgame", 29: "en-after-intermezzo"})
         h.screenshot("en-end")
         h.tap(h.board.valuations_button)
@@ -238,6 +249,7 @@ def undo_redraws(h: Harness) -> dict[str, Any]:
         for move in moves[4:6]:
             play(h, move)
         check_board(h)
+        shown = _move_shown(h)
         # Undo across a valuation closes nothing that is not there and shows the flags as before.
         for move in moves[6:20]:
             play(h, move)
@@ -250,8 +262,30 @@ def undo_redraws(h: Harness) -> dict[str, Any]:
         assert view.shown is None and view.phase() == "intermezzo", "a taken-back valuation is still shown"
         h.tap(view.close_button)
         check_board(h)
-        return {"heights": heights, "after_undo": after_undo,
+        return {"heights": heights, "after_undo": after_undo, "shown": shown,
                 "again": [c.head.height_text for c in h.board.columns.values()]}
+
+
+def _move_shown(h: Harness) -> dict[str, Any]:
+    """History's "show on board": a recorded move's tower lit until the next tap on the board; a move
+    with no place (a valuation card) lights nothing."""
+    from companion.games.campanile.moves import Relocate, Valuation
+
+    board = h.board
+    lit = lambda: [t for t, c in board.columns.items() if c.lit]  # noqa: E731
+    facts: dict[str, Any] = {"build": board.show_move(h.session.log[0]), "lit": lit(),
+                             "valuation": board.show_move(Valuation("intermezzo")), "still_lit": lit(),
+                             "from_json": board.show_move({"type": "influence", "player": "Birgit",
+                                                           "tower": "grey"}),
+                             "relocation": board.show_move(Relocate("Albert", "red", "blue")),
+                             "lit_relocation": lit()}
+    if os.environ.get("COMPANION_UI_SHOTS"):
+        h.screenshot("en-move-shown")
+    log = h.session.log
+    h.tap(board.columns["grey"].flag)  # a tap on the board that does nothing else
+    facts["lit_after_tap"] = lit()
+    assert h.session.log == log
+    return facts
 
 
 @scenario
@@ -299,6 +333,7 @@ def hungarian(h: Harness) -> dict[str, Any]:
         h.screenshot("hu-start")
         play_game(h, record["moves"][:31], "hu")
         h.screenshot("hu-midgame")
+        fits(h.board)
         h.tap(board.preview_button)
         facts["preview_title"] = board.valuation_view.content.title_row.children[-1].text
         h.screenshot("hu-preview")
@@ -338,6 +373,7 @@ def display_tracked(h: Harness) -> dict[str, Any]:
         h.tap(cards[2])  # takes blue
         assert session.state.display == ("red", "red")
         h.screenshot("en-display-refill")
+        fits(h.board)
         refill = _cards(h)
         assert len(refill) == 5
         h.tap(refill[0])  # a grey card was turned over
@@ -380,6 +416,7 @@ def two_player_relocation(h: Harness) -> dict[str, Any]:
                                                                        strict=True)}
         check_board(h)
         h.screenshot("en-2p-after-relocation")
+        fits(h.board)
         return {"red": stacks["red"], "yellow": stacks["yellow"], "log": len(session.log),
                 "flags": [list(f) for f in state.rules.finito_flags]}
 
@@ -428,6 +465,7 @@ def two_player_flag_table(h: Harness) -> dict[str, Any]:
             h.tap(form.confirm)
             facts["hu_problem"] = form.problem.text
             h.screenshot("hu-flags-refused")
+            fits(form)
             assert app.flag_table() == cards
         finally:
             h.window.remove_widget(form)
@@ -508,3 +546,111 @@ def widgets_kept(h: Harness) -> dict[str, Any]:
         finally:
             h.window.remove_widget(form)
     return made
+
+
+# -- read in one glance: the valuation screens and the board at the end, fitted to 800×480 ---------------
+FIVE = ["Albert", "Birgit", "Franziska", "Helmut", "Ildikó"]
+#: Five players, each a marker under red (Birgit and Franziska tied), then the Intermezzo: "if the
+#: Finito came now" then gives red the 6/4/2 and five groups under it on one line.
+FIVE_PLAYER_TURNS = [("Albert", "red", 3), ("Birgit", "red", 2), ("Franziska", "blue", 2),
+                     ("Helmut", "blue", 1), ("Ildikó", "yellow", 1)]
+
+
+def _in_both_languages(h: Harness, look: Any) -> dict[str, Any]:
+    """``look(language)`` in English, then again with the table switched to Hungarian (the board and
+    the screen over it redrawn in place, as the shell does): {language: what it saw}. It stays in
+    Hungarian (every text drawn again is what a look costs most)."""
+    from companion.i18n import set_language
+
+    seen = {}
+    for language in ("en", "hu"):
+        set_language(language)
+        h.board.refresh()
+        seen[language] = look(language)
+    return seen
+
+
+def _valuation_seen(h: Harness, view: Any, name: str) -> dict[str, Any]:
+    """What a player sees of the valuation screen now: everything fits (:mod:`tests.ui_fits`), and the
+    order of the rows, the awards and the totals as shown (pictured as ``NAME`` when the screenshots
+    are kept: a screenshot costs more than the rest)."""
+    from tests.ui_fits import problems
+
+    h.pump(3)
+    figures = tuple(cell.ids.second for cell in view.gains)
+    one_line = (*figures, *(cell.ids.first for cell in view.holdings),
+                *(row.ids.tag for row in view.flag_rows), *(row.ids.flag for row in view.flag_rows))
+    found = problems(view, figures=figures, one_line=one_line)
+    assert not found, (name, found)
+    if os.environ.get("COMPANION_UI_SHOTS"):
+        h.screenshot(name)
+    rows = list(reversed(view.rows.children))
+    totals = [int(cell.second) for cell in reversed(view.totals.children) if getattr(cell, "second", "")]
+    return {"ranks": [row.rank for row in rows], "awards": [[p for _, p in row.awards_shown] for row in rows],
+            "totals": totals, "scrolls": view.rows.height > view.rows.parent.height + 1,
+            "holdings_lines": len({round(cell.y) for cell in view.holdings})}
+
+
+@scenario
+def valuations_fit(h: Harness) -> dict[str, Any]:
+    """Both valuations of the rulebook game and the five-player "if the Finito came now", in English
+    and Hungarian: nothing cut or outside, the #1 tower first, the biggest award first, the totals
+    large, each player's chips on one line; and the board at the end offers nothing to tap. (The
+    moves are proposed, not tapped: the taps are the other scenarios'.)"""
+    from companion.i18n import set_language
+
+    record = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    seen: dict[str, Any] = {}
+
+    def valuation(name: str) -> Any:
+        view = h.board.valuation_view.content
+        for language, found in _in_both_languages(
+                h, lambda language: _valuation_seen(h, view, f"{language}-fit-{name}")).items():
+            seen[f"{language}-{name}"] = found
+        return view
+
+    with h.game(record["players"], setup=record["setup"]):
+        game = h.session.game
+        for move in record["moves"]:
+            h.table.propose(game.parse_move(move), "touch")
+        seen["over"] = _board_over(h)
+        h.tap(h.board.valuations_button)
+        view = h.board.valuation_view.content
+        for index in (0, 1):
+            h.tap(view.tabs[index])
+            valuation(view.phase())
+        h.tap(view.close_button)
+    set_language("en")
+    with h.game(FIVE):
+        game = h.session.game
+        for player, tower, stories in FIVE_PLAYER_TURNS:
+            for move in ({"type": "build", "player": player, "tower": tower, "stories": stories},
+                         {"type": "influence", "player": player, "tower": "red"}):
+                h.table.propose(game.parse_move(move), "touch")
+        h.table.propose(game.parse_move({"type": "valuation", "phase": "intermezzo"}), "touch")
+        h.tap(h.board.preview_button)
+        view = valuation("five")
+        seen["five-groups"] = len(view.flag_rows[0].groups.children) - 1
+        h.tap(view.close_button)
+    return seen
+
+
+def _board_over(h: Harness) -> dict[str, Any]:
+    """The board once the game is over: nothing cut, what it still offers, what a tap on a tower does."""
+    from tests.ui_fits import problems
+
+    board = h.board
+    h.pump(2)
+    assert not problems(board), problems(board)
+    offered = [w for w in board.walk(restrict=True) if getattr(w, "live", False) and w.get_root_window()]
+    before, refusals = h.session.log, len(h.refusals)
+    h.tap(board.columns["red"].head)
+    if os.environ.get("COMPANION_UI_SHOTS"):
+        h.screenshot(f"{board.language}-over-board")
+    return {"offered": [w.text for w in offered],
+            "builds_shown": any(b.get_root_window() for c in board.columns.values()
+                                for b in c.builds.values()),
+            "cards_shown": any(b.get_root_window() for b in board.phase_buttons.values()),
+            "preview_shown": board.preview_button.get_root_window() is not None,
+            "tap_changed": h.session.log != before or len(h.refusals) != refusals,
+            "flashed": board.columns["red"].head.flashing}

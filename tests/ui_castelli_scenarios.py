@@ -321,7 +321,7 @@ def hungarian(h: CastelliHarness) -> dict[str, Any]:
     with h.game(record["players"], setup=record["setup"]):
         board = h.board
         facts: dict[str, Any] = {"buttons": [b.text for b in (*board.buttons.values(), board.end_button)],
-                                 "hint": board.hint.text}
+                                 "hint": board.step_text}
         h.screenshot("hu-board-start")
         play_moves(h, record["moves"][:17], {0: "hu-first", 6: "hu", 9: "hu-dora", 4: "hu"})
         h.tap_place(record["moves"][17]["area"])

@@ -7,6 +7,7 @@ import :mod:`tests.ui_kit` first (it prepares Kivy's offscreen window).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,14 +45,26 @@ def tap_point(x: float, y: float) -> None:
     kit.pump(2)
 
 
+def into_view(board: SanGimignanoBoard, where: Callable[[], tuple[float, float]]) -> tuple[float, float]:
+    """The window point ``where`` gives, the map panned first to bring it to the middle when it lies
+    outside (a board larger than the map at its 48 px targets pans, as players would)."""
+    point = where()
+    if not board.map.shows(point):
+        middle = board.map.to_window(board.map.center_x, board.map.center_y)
+        board.map.pan(middle[0] - point[0], middle[1] - point[1])
+        point = where()
+    return point
+
+
 def tap_space(board: SanGimignanoBoard, space: list[Any] | tuple[Any, ...]) -> None:
-    point = board.map.point_of((space[0], space[1], space[2]))
+    point = into_view(board, lambda: board.map.point_of((space[0], space[1], space[2])))
     assert board.map.shows(point), f"{space} is outside the map at {point}"
     tap_point(*point)
 
 
 def check_board(board: SanGimignanoBoard) -> None:
-    """The board shows what the engine says: counts, who acts, what is lit, the must-build banner."""
+    """The board shows what the engine says: counts, who acts, what is lit, the build owed (in the
+    engine's words in the turn strip), the palette only while a segment is left to lay."""
     state = board.state
     found = {p: views.targets(state, p) for p in state.players}
     acting = get_game("san-gimignano").to_move(state)
@@ -64,9 +77,10 @@ def check_board(board: SanGimignanoBoard) -> None:
     if not forced and board.segment_type is None and not board.building:
         assert scene.token_spaces == {s for t in found.values() for s in t.token_spaces}
     assert scene.group_spaces == {s for t in found.values() for _, g in t.towers for s in g}
-    assert board.banner.urgent == bool(forced)
-    if forced:
-        assert forced[0] in board.banner.text
+    assert board.urgent == bool(forced)
+    assert bool(board.step_text) == bool(board.building or board.segment_type or board.build_space)
+    assert board.palette_shown == any(views.segments_left(state).values())
+    assert board.ids.choice_stack.opacity == (1 if board.palette_shown or board.choosing else 0)
     for kind, key in board.palette.items():
         if key.parent is not None:
             assert key.live == bool(board._placements(found, kind)), kind
@@ -81,7 +95,7 @@ def play_move(board: SanGimignanoBoard, move: dict[str, Any]) -> int:
     if kind == "segment":
         edges = tuple(move["edges"])
         kit.tap(board.palette[type_of(edges, tuple(board.state.guilds))])
-        point = board.map.point_of_position(tuple(move["at"]))
+        point = into_view(board, lambda: board.map.point_of_position(tuple(move["at"])))
         assert board.map.shows(point), f"{move['at']} is outside the map"
         tap_point(*point)
         if board.segment_at is None:

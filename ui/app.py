@@ -283,6 +283,8 @@ class CompanionApp(App):
         their own: when the screen freezes they stop, and systemd restarts the app.
         """
         Window.unbind(on_flip=self._first_flip)
+        width, height = Window.size
+        log.info("the touchscreen is running in a %d×%d window; SIGTERM stops it", width, height)
         self.watchdog.ready("touchscreen")
         if self.watchdog.interval is not None:
             Clock.schedule_interval(lambda _dt: self.watchdog.tick(), min(1.0, self.watchdog.interval / 2))
@@ -328,8 +330,12 @@ def wire_commands(table: Table) -> None:
 
 
 def run_app(table: Table, kiosk: bool = False, options: ShellOptions | None = None) -> None:
-    """Open the window (800×480, on a laptop with the OLED beside it; full screen as the kiosk) and run
-    until it is closed; ``options`` is what the configuration tells the screens."""
+    """Run the window until it is closed; ``options`` is what the configuration tells the screens.
+
+    The window exists already, made when this module imported Kivy's, with the size
+    :func:`ui.kivy_setup.prepare` told it: 800×480 on a laptop with the OLED panel beside it
+    (:func:`ui.oled_panel.wanted`, the same test), full screen as the kiosk.
+    """
     from kivy.config import Config
 
     from ui import oled_panel
@@ -337,11 +343,8 @@ def run_app(table: Table, kiosk: bool = False, options: ShellOptions | None = No
 
     if kiosk:
         kiosk_input(Config)  # one provider for the touchscreen: two would double every tap
-    beside = oled_panel.wanted()
-    Config.set("graphics", "width", str(theme.WINDOW[0] + (oled_panel.PANEL_WIDTH if beside else 0)))
-    Config.set("graphics", "height", str(theme.WINDOW[1]))
-    Config.set("kivy", "exit_on_escape", "0")  # Escape is "back" here
-    app = CompanionApp(table, oled_panel=beside, options=options)
+    Config.set("kivy", "exit_on_escape", "0")  # Escape is "back" here (read at each key press)
+    app = CompanionApp(table, oled_panel=oled_panel.wanted(), options=options)
     # systemd stops the unit with SIGTERM: close the window on Kivy's clock, as a tap on "close" would.
     signal.signal(signal.SIGTERM, lambda *_args: Clock.schedule_once(lambda _dt: app.stop(), 0))
     app.run()

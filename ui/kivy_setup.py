@@ -5,6 +5,13 @@
   Kivy does not probe the others at start-up (the clipboard probe alone runs
   ``xclip`` and ``xsel`` as processes); images also through Pillow.
 - ``offscreen``: draw into memory (tests, snapshots, benchmarks).
+- a laptop's window (an X or Wayland session): the 7" panel's 800×480 with
+  the OLED panel beside it (:func:`laptop_graphics`), fixed in size, so that
+  what a developer sees is what the panel and the tests show. Kivy makes its
+  window when ``kivy.core.window`` is first imported (``ui.app`` does), so the
+  size is told here, not later in its ``Config``: set then, it came too late
+  and the window opened at Kivy's default 800×600, the OLED panel pushed out
+  of it.
 - the kiosk (the unit's ``SDL_VIDEODRIVER=kmsdrm``, or ``COMPANION_KIOSK=1``):
   full screen, no mouse cursor, the configured rotation — as Kivy's
   ``KCFG_<section>_<key>`` variables, which it reads when its window is
@@ -23,11 +30,20 @@ import tempfile
 from collections.abc import Mapping, MutableMapping
 from typing import Any
 
+from hardware.oled_render import WIDTH as OLED_WIDTH
+from ui.theme import SPACING, WINDOW
+
 PROVIDERS = {"KIVY_WINDOW": "sdl2", "KIVY_TEXT": "sdl2", "KIVY_IMAGE": "sdl2,pil", "KIVY_CLIPBOARD": "sdl2"}
 
 #: The one input provider of the kiosk: Linux's input events of the devices that report
 #: multi-touch positions (the touchscreen; not a keyboard, not a mouse), read by Kivy's hidinput.
 TOUCH_INPUT = ("touchscreen", "probesysfs,provider=hidinput")
+#: The OLED's frame on a laptop's screen is scaled this many times (pixels kept square and sharp).
+OLED_SCALE = 2
+#: The OLED panel's width beside the touchscreen's 800 px on a laptop.
+OLED_PANEL_WIDTH = OLED_WIDTH * OLED_SCALE + 2 * SPACING
+#: Video drivers that draw nowhere a person looks beside the window (memory) or are the kiosk's panel.
+_NO_PANEL_DRIVERS = ("kmsdrm", "offscreen", "dummy")
 
 
 def kiosk_wanted(environ: Mapping[str, str]) -> bool:
@@ -42,6 +58,22 @@ def kiosk_graphics(rotation: int) -> dict[str, str]:
     """The environment that makes Kivy's window the kiosk's: full screen, no cursor, ``rotation`` degrees."""
     return {"KCFG_GRAPHICS_FULLSCREEN": "auto", "KCFG_GRAPHICS_SHOW_CURSOR": "0",
             "KCFG_GRAPHICS_ROTATION": str(rotation)}
+
+
+def panel_beside(environ: Mapping[str, str]) -> bool:
+    """Whether the window is a laptop's (an X or Wayland session), with the OLED panel beside it.
+
+    Not the kiosk's (it has the real OLED), and not an offscreen or dummy
+    window (tests, snapshots: the touchscreen alone).
+    """
+    return not kiosk_wanted(environ) and environ.get("SDL_VIDEODRIVER", "") not in _NO_PANEL_DRIVERS
+
+
+def laptop_graphics() -> dict[str, str]:
+    """The environment that makes Kivy's window a laptop's: the panel's 800×480 and the OLED panel
+    at its right, not resizable (the screens are laid out for exactly that size)."""
+    return {"KCFG_GRAPHICS_WIDTH": str(WINDOW[0] + OLED_PANEL_WIDTH),
+            "KCFG_GRAPHICS_HEIGHT": str(WINDOW[1]), "KCFG_GRAPHICS_RESIZABLE": "0"}
 
 
 def kiosk_input(config: Any) -> None:
@@ -67,7 +99,7 @@ def prepare(offscreen: bool = False, *, rotation: int = 0,
         environ.setdefault("KIVY_NO_CONSOLELOG", "1")
         environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
     kiosk = kiosk_wanted(environ)
-    if kiosk:
-        for name, value in kiosk_graphics(rotation).items():
-            environ.setdefault(name, value)
+    graphics = kiosk_graphics(rotation) if kiosk else laptop_graphics() if panel_beside(environ) else {}
+    for name, value in graphics.items():
+        environ.setdefault(name, value)
     return kiosk

@@ -25,11 +25,12 @@ from hardware.navigator import Navigator
 from hardware.oled_render import HEIGHT, WIDTH
 from hardware.oled_view import OledView
 from ui import theme
+from ui.kivy_setup import OLED_PANEL_WIDTH, OLED_SCALE, panel_beside
 
-#: The frame's scale on the laptop's screen.
-SCALE = 2
+#: The frame's scale on the laptop's screen (told to Kivy with the window's size, before it exists).
+SCALE = OLED_SCALE
 #: The panel's width beside the touchscreen's 800 px.
-PANEL_WIDTH = WIDTH * SCALE + 2 * theme.SPACING
+PANEL_WIDTH = OLED_PANEL_WIDTH
 #: Kivy's key code -> the navigator's key: the encoder (up/down arrows) and the buttons.
 PANEL_KEYS: dict[int, str] = {273: "previous", 274: "next", 13: "confirm", ord("v"): "valuation",
                               ord("m"): "menu"}
@@ -55,6 +56,7 @@ class OledPanel(Image):
         super().__init__(fit_mode="fill", **kwargs)
         #: The last frame shown, as uploaded (for the tests and snapshots).
         self.frame: PilImage.Image | None = None
+        self._closed = False
         self.navigator = Navigator(table)
         self.view = OledView(table, self.navigator, self.show)
         self.view.tick()
@@ -84,6 +86,11 @@ class OledPanel(Image):
         return True
 
     def close(self) -> None:
+        """Stop drawing; the app calls it as it stops, which Kivy may do twice (``App.stop`` and the end
+        of ``App.run`` each dispatch ``on_stop``): the second call does nothing."""
+        if self._closed:
+            return
+        self._closed = True
         self._ticking.cancel()
         self._stop_listening()
         self.view.close()
@@ -118,8 +125,8 @@ def wire_keys(panel: OledPanel) -> None:
 
 
 def wanted(environ: dict[str, str] | None = None) -> bool:
-    """Whether the window is a laptop's (an X or Wayland session), not the kiosk's panel (``kmsdrm``)."""
+    """Whether the window is a laptop's (an X or Wayland session), not the kiosk's panel nor offscreen
+    (:func:`ui.kivy_setup.panel_beside`, which sized the window for it)."""
     import os
 
-    environ = dict(os.environ) if environ is None else environ
-    return environ.get("SDL_VIDEODRIVER", "") not in ("kmsdrm", "offscreen", "dummy")
+    return panel_beside(os.environ if environ is None else environ)

@@ -27,12 +27,13 @@ TEXT = rgb("#f2f4f7")
 TEXT_QUIET = rgb("#c3cad4")
 #: What is not tappable now: dimmed, never hidden.
 DIMMED = rgb("#6b7480")
-#: The one accent: "your action" (the acting player's banner, the button to press).
-ACCENT = rgb("#ffc857")
+#: The one accent: "your action" (the acting player's banner, the button to press, the ring round what
+#: may be tapped). A light amber: the earlier #ffc857 and the refusal colour looked alike to a tritanope.
+ACCENT = rgb("#ffd978")
 #: Text on the accent.
 ON_ACCENT = rgb("#12161c")
 #: The one colour of a refusal.
-REFUSED = rgb("#ff9e9e")
+REFUSED = rgb("#f79e9d")
 #: Text on the refusal colour.
 ON_REFUSED = rgb("#12161c")
 #: A place lit up on a board because a player asked where a recorded move took place (History's
@@ -42,6 +43,8 @@ SHOWN = rgb("#7fdcff")
 
 #: The figures players look for (scores, heights, whose turn), in px.
 FONT_LARGE = 36
+#: The winner's name on game over, in px: larger than every other figure.
+FONT_WINNER = 48
 #: Labels and explanations, in px.
 FONT_SMALL = 20
 #: Smallest touch target, in px (9 mm on the 7" panel).
@@ -77,6 +80,22 @@ NO_COLOUR = rgb("#5b6673")
 
 #: A black piece on the dark background needs an outline to be seen at all.
 MARKER_OUTLINE = rgb("#c3cad4")
+
+# The colours the companion chooses for what is not a piece (a game's board palettes live beside its
+# board: the guild shades, the area kinds, the frame gifts): any two of a palette stay CIEDE2000 12 or
+# more apart for normal vision and under simulated protanopia, deuteranopia and tritanopia, also from
+# the ring (ACCENT), the refusal flash and the background they are drawn on
+# (tests/test_colour_vision.py, docs/ui.md "Colours"). Marks on them use text_on(), so a palette may
+# hold light and dark shades: lightness is what stays apart when hues do not.
+
+#: A highlight ring on a board (a place to tap, a place a history entry shows) is two tones side by
+#: side: the light one (the accent) stands out from the dark background (at least 3:1), and on every
+#: colour of a board's palette one of the two does (at least 3:1: the dark one on light shades, the
+#: light one on dark ones), so that no colour a ring crosses swallows it (an amber ring alone was
+#: 1.6:1 on a yellow board colour). Checked in the boards' tests.
+RING_LIGHT = ACCENT
+RING_DARK = rgb("#000000")
+
 
 def piece_colour(name: str | None) -> Colour:
     """The colour for a piece colour's name; :data:`NO_COLOUR` for none or an unknown one."""

@@ -112,10 +112,26 @@ class Figure(Label):
     """The figures players look for (:data:`~ui.theme.FONT_LARGE`)."""
 
 
+class StripName(Label):
+    """The turn strip's name (:data:`~ui.theme.FONT_LARGE`): who acts now, or who won; on one line,
+    an ellipsis only for a name longer than the bar."""
+
+
+class StripWords(Label):
+    """The turn strip's sentence (:data:`~ui.theme.FONT_SMALL`): as tall as its lines, so a sentence
+    longer than the screen takes a second line rather than being cut."""
+
+
+class StripNext(Label):
+    """The turn strip's "next: Birgit" (:data:`~ui.theme.FONT_SMALL`): as wide as its words, at the right."""
+
+
 class Badge(Label):
     """A player: their colour with their initials on it (never colour alone)."""
 
     swatch = ColorProperty(theme.NO_COLOUR)
+    #: Initials on a piece's colour are a mark (docs/ui.md, "Roles of a text"): 4.5:1 on the colour.
+    role = "mark"
 
 
 def badge(initials: str, colour: str | None) -> Badge:

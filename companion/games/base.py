@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypedDict, TypeVar, cast
 
-from companion.games.messages import Message
+from companion.games.messages import Alternatives, Message
 
 StateT = TypeVar("StateT")
 MoveT = TypeVar("MoveT")
@@ -188,6 +188,29 @@ def turn_from(templates: Sequence[Mapping[str, Any]], player: str | None, follow
     """A :class:`Turn` whose ``may`` holds the move types ``player`` (or the table) may enter now."""
     may = dict.fromkeys(t["type"] for t in templates if t.get("player") == player)
     return Turn(player, tuple(may), following)
+
+
+def kinds_for(templates: Sequence[Mapping[str, Any]], player: str | None) -> tuple[str, ...]:
+    """The move types ``player`` (``None``: the table) may enter among ``templates``, in their order."""
+    return tuple(dict.fromkeys(t["type"] for t in templates if t.get("player") == player))
+
+
+def next_up(turn: Turn, templates: Sequence[Mapping[str, Any]], subject: str | None) -> str | None:
+    """Who the screens name as "next: Birgit" under a :meth:`Game.what_now` about ``subject``
+    (its ``player``; ``None``: the table), or ``None`` when saying it would not help.
+
+    It helps in two cases only: the next player may already move now (what is left of the
+    acting player's turn is optional, so either may tap), or the table acts now and the
+    next player follows it. Otherwise the next player is plain from the seating and the words
+    would only push the instruction off the line. One rule, so every screen (the touchscreen's
+    strip, the OLED's first page) says it alike.
+    """
+    following = turn.next
+    if following is None or following == subject:
+        return None
+    if subject is None or any(t.get("player") == following for t in templates):
+        return following
+    return None
 
 
 @dataclass(frozen=True)
@@ -529,6 +552,35 @@ class Game(ABC, Generic[StateT, MoveT]):
         A game overrides it with its catalogue's words; by default the record's type is shown as it is.
         """
         return Message("common.may.type", {"type": move_type})
+
+    def what_now(self, state: StateT) -> Message | None:
+        """What is to be done now and by whom, as one message code with its parameters (``player``:
+        who is to do it; absent when the table is, as for a display refill); ``None`` once the game is over.
+
+        :meth:`turn` and :meth:`legal_moves` say who may move and which moves are legal, but a
+        front end that words an instruction from them alone must re-derive the rules' stages (the
+        marker's value after a 3-story build, a tower the rulebook forces, a refill owed before the
+        next build), and each front end did it its own way, so two lines on one screen could name
+        different players. The engine decides it once here; each front end only words the code for
+        itself (:func:`companion.i18n.render_for`: the touchscreen says where to tap, the OLED
+        what the encoder does) and names who follows with :func:`next_up`.
+
+        By default: the acting player's move types (or, when they have none, the table's) as
+        alternatives in :meth:`may_word`'s words; a game overrides it with its own codes
+        (``<game>.now.*``).
+        """
+        if self.is_finished(state):
+            return None
+        templates = self.legal_moves(state)
+        acting = self.turn(state).acting
+        kinds = kinds_for(templates, acting) if acting is not None else ()
+        if kinds:
+            return Message("common.now.may", {"player": acting,
+                                              "things": Alternatives(self.may_word(k) for k in kinds)})
+        table = kinds_for(templates, None)
+        if table:
+            return Message("common.now.table", {"things": Alternatives(self.may_word(k) for k in table)})
+        return None
 
     @abstractmethod
     def turn(self, state: StateT) -> Turn:

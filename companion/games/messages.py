@@ -62,6 +62,13 @@ class Words:
     separator: str = " "
 
 
+class Alternatives(tuple[Any, ...]):
+    """A parameter joined as alternatives ("A, B or C"), where a plain tuple or list is joined as a
+    list ("A, B and C"): what a player may do next is one thing *or* another, in every language."""
+
+    __slots__ = ()
+
+
 def plain(message: Message) -> str:
     """``code(key=value, ...)``: a message with no renderer installed, visible and never an error."""
     shown = ", ".join(f"{key}={value}" for key, value in message.params.items())

@@ -33,7 +33,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.games.messages import Message, Words, install_renderer
+from companion.games.messages import Alternatives, Message, Words, install_renderer
 
 if TYPE_CHECKING:
     from companion.i18n.po import PoEntry
@@ -247,8 +247,35 @@ def _fill(text: str, params: Mapping[str, Any]) -> str:
 def _render_param(value: Any, language: str) -> Any:
     if isinstance(value, Message):
         return render(value, language)
+    if isinstance(value, Alternatives):
+        return join_list([_render_param(item, language) for item in value], language, "common.list.or")
     if isinstance(value, (list, tuple)):
         return join_list([_render_param(item, language) for item in value], language)
+    return value
+
+
+def render_for(message: Message, surface: str, language: str = DEFAULT_LANGUAGE) -> str:
+    """``message`` in the words of one front end: each code (the message's and its nested ones')
+    looked up first as ``surface`` + code ("ui.touch." + ``<game>.now.reveal``), else as it is.
+
+    An engine says *what* is to be done once (:meth:`~companion.games.base.Game.what_now`); how to
+    do it differs by front end ("tap a ringed space" on the touchscreen, "turn and push" on the
+    OLED), so each front end's catalogue words the codes it knows and a code it does not know
+    (a game it has no part for) keeps the engine's own words.
+    """
+    return render(_for_surface(message, surface, language), language)
+
+
+def _for_surface(value: Any, surface: str, language: str) -> Any:
+    if isinstance(value, Message):
+        code = surface + value.code
+        known = any(catalogue(lang).lookup(code) is not None for lang in (language, DEFAULT_LANGUAGE))
+        params = {key: _for_surface(item, surface, language) for key, item in value.params.items()}
+        return Message(code if known else value.code, params)
+    if isinstance(value, Alternatives):
+        return Alternatives(_for_surface(item, surface, language) for item in value)
+    if isinstance(value, (list, tuple)):
+        return [_for_surface(item, surface, language) for item in value]
     return value
 
 

@@ -560,3 +560,8 @@ class Companion(GameServices):
         """The push link that logs the finished game in BG Stats on a phone."""
         return bgstats.push_link(self.bgstats_play(session_id))
 
+    def bgstats_scan_link(self, session_id: int) -> str:
+        """The push link the game-over QR code carries: the full one, or the play without its optional
+        fields when the full one would make a code too dense to read across the table."""
+        return bgstats.scan_link(self.bgstats_play(session_id))
+

@@ -140,15 +140,82 @@ def push_data(play: Play) -> dict[str, Any]:
     }
 
 
+def short_push_data(play: Play, *, with_ids: bool = True) -> dict[str, Any]:
+    """The push link's JSON without its optional fields, for a QR code a phone reads across the table:
+    the game's name (and BGG id when set), each player's name, score and win, the date; with
+    ``with_ids`` also the play's id and the minutes played. BG Stats fills in the rest (ranks from the
+    scores, the start player); the full play stays in the ``.bgsplay`` file and the full link."""
+    game: dict[str, Any] = {"name": play.game_title}
+    if play.bgg_id:
+        game["bggId"] = play.bgg_id
+    data: dict[str, Any] = {"sourceName": SOURCE_NAME}
+    if with_ids:
+        data["sourcePlayId"] = _uuid("play", play.key)
+    data["playDate"] = _time(play.started)
+    if with_ids:
+        data["durationMin"] = play.duration_min
+    data["game"] = game
+    data["players"] = [{"name": name, "score": play.scores.get(name, 0),
+                        **({"winner": True} if name in play.winners else {})} for name in play.players]
+    return data
+
+
+def _link(data: dict[str, Any], safe: str = "") -> str:
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return f"{PUSH_URL}?data={quote(text, safe=safe)}"
+
+
 def push_link(play: Play) -> str:
     """``https://app.bgstatsapp.com/createPlay.html?data=<url-encoded JSON>``: opens BG Stats on a phone."""
-    text = json.dumps(push_data(play), ensure_ascii=False, separators=(",", ":"))
-    return f"{PUSH_URL}?data={quote(text, safe='')}"
+    return _link(push_data(play))
+
+
+#: The QR code's error correction: M restores 15 % of the code (a glare, a crease, a thumb).
+QR_ERROR = "m"
+#: The largest QR code the game-over panel shows at :data:`QR_MODULE_PX`: version 19 is 93 modules,
+#: which with the :data:`QR_BORDER` quiet zone is 388 px of the 480 (the date above it, a line below).
+QR_MAX_VERSION = 19
+#: Pixels per module on the panel (a phone at 1 m reads 4; the earlier 2 failed after a 1 px blur).
+QR_MODULE_PX = 4
+#: The light margin around the code on the panel, in modules.
+QR_BORDER = 2
+
+
+def qr_version(link: str) -> int:
+    """The version (size) of ``link``'s QR code at :data:`QR_ERROR` (21 + 4 modules a version)."""
+    return int(qr_code(link).version)
+
+
+def qr_code(link: str) -> Any:
+    """``link`` as a segno QR code at :data:`QR_ERROR` (higher when that costs no size), never micro."""
+    import segno  # loaded when a QR code is drawn (game over), not with the service at start-up
+
+    return segno.make(link, error=QR_ERROR, micro=False)
+
+
+def scan_link(play: Play) -> str:
+    """The link the game-over QR code carries: the full push link when its code fits the panel
+    (:data:`QR_MAX_VERSION`), else the play without its optional fields (with its id and minutes
+    if they fit, else without); the shortest when nothing fits (five long names)."""
+    forms = (push_data(play), short_push_data(play), short_push_data(play, with_ids=False))
+    # ":" and "," as they are (RFC 3986 allows them in a query, and JSON is full of them): 10 % shorter
+    links = [_link(data, safe=":,") for data in forms]
+    return next((link for link in links if fits_the_panel(link)), links[-1])
+
+
+def fits_the_panel(link: str) -> bool:
+    """Whether ``link``'s QR code at :data:`QR_ERROR` is :data:`QR_MAX_VERSION` or smaller (asked with
+    one fixed mask: choosing the best of eight takes 0.15 s a code, and only the size matters here)."""
+    import segno  # as in qr_code
+
+    try:
+        segno.make(link, error=QR_ERROR, version=QR_MAX_VERSION, mask=0, micro=False, boost_error=False)
+    except segno.DataOverflowError:
+        return False
+    return True
 
 
 def write_qr(link: str, path: str | Path, *, scale: int = 4) -> None:
     """Write ``link`` as a QR code PNG (segno), for a player's phone to scan at game over."""
-    import segno  # loaded when a QR code is drawn (game over), not with the service at start-up
-
-    segno.make(link, error="m", micro=False).save(str(path), kind="png", scale=scale, border=4)
+    qr_code(link).save(str(path), kind="png", scale=scale, border=4)
 

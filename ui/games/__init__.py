@@ -78,6 +78,12 @@ class StartDetails:
     setup: dict[str, Any] = field(default_factory=dict)
 
 
+def screen_game(screen: str) -> str | None:
+    """The game whose part declares the shell's screen ``screen`` (a game's own tool), or ``None``
+    for the shell's own screens: Home offers a game's tool only when no other game is in progress."""
+    return next((name for name, part in _PARTS.items() if screen in part.screens), None)
+
+
 def board_class(game: str) -> type[Any] | None:
     """The board widget class of ``game``, or ``None`` when it has none (yet).
 

@@ -1,4 +1,4 @@
-"""The game: the common bar (undo, redo, whose turn, history, home) over the game's board.
+"""The game: the common bar (undo, redo, the turn strip, history, home) over the game's board.
 
 A game whose board is not written yet (or failed to load) is played with the
 move picker: the standings, the legal moves in the notation (from the
@@ -20,27 +20,11 @@ from companion.i18n import current_language, text
 from companion.service.names import initials
 from ui import theme, widgets  # noqa: F401  (widgets: the classes the rules name)
 from ui.games import board_class
-from ui.players import named, table_colours
+from ui.players import table_colours
 from ui.screens import ShellScreen, load_rules, show
+from ui.strip import BOARD_WORDS, PICKER_WORDS, strip_for
 
 log = logging.getLogger(__name__)
-
-
-def turn_words(session: Any) -> str:
-    """The banner: whose turn it is and who is next, from the engine's ``turn``."""
-    game = session.game
-    if game.is_finished(session.state):
-        return text("ui.turn.over")
-    turn = game.turn(session.state)
-    tags = initials(session.players)
-    acting = turn.acting
-    if turn.player is None and turn.may:
-        return text("ui.turn.table", next=turn.next or "")
-    if acting is None:
-        return text("ui.turn.over")
-    if acting == turn.player and turn.next and turn.next != acting:
-        return text("ui.turn.acting_next", who=named(acting, tags[acting]), next=turn.next)
-    return text("ui.turn.acting", who=named(acting, tags[acting]))
 
 
 def player_colours(shell: Any, session: Any) -> dict[str, str | None]:
@@ -80,10 +64,16 @@ class GameScreen(ShellScreen):
     #: Whether Undo and Redo may be tapped now.
     can_undo = BooleanProperty(False)
     can_redo = BooleanProperty(False)
-    #: The banner's words, and the acting player's initials and colour on its badge.
-    turn_text = StringProperty("")
+    #: The turn strip (:mod:`ui.strip`): the name at 36 px, the instruction, "next: …" when it helps,
+    #: and the acting player's (or the winner's) initials and colour on its badge.
+    strip_headline = StringProperty("")
+    strip_sentence = StringProperty("")
+    strip_next = StringProperty("")
     turn_initials = StringProperty("")
     turn_swatch = ColorProperty(theme.NO_COLOUR)
+    #: The board's own words for a step being entered (a segment's orientation, the group a tower
+    #: crowns): shown in place of the engine's instruction while the board has one (its ``step_text``).
+    board_step = StringProperty("")
     #: The picker's "n moves so far" and the notation field's hint (an example move of the game).
     moves_so_far = StringProperty("")
     notation_hint = StringProperty("")
@@ -96,8 +86,8 @@ class GameScreen(ShellScreen):
         self.bar, self.picker = ids["bar"], ids["picker"]
         self.notation, self.move_list = ids["notation"], ids["moves"]
         self.undo_button, self.redo_button = ids["undo"], ids["redo"]
-        self.turn_badge_box, self.turn_badge, self.turn_label = (ids["turn_badge_box"], ids["turn_badge"],
-                                                                 ids["turn_label"])
+        self.turn_badge_box, self.turn_badge = ids["turn_badge_box"], ids["turn_badge"]
+        self.strip_name, self.strip_words = ids["strip_name"], ids["strip_sentence"]
         self.board: Any = None
         #: The picker's standings rows, one per player of the open game (in seating order).
         self.standing_rows: list[StandingRow] = []
@@ -127,7 +117,10 @@ class GameScreen(ShellScreen):
         """Another game (or language): its board in place of the picker, or the picker set up for it."""
         if self.board is not None:
             self.ids.body.remove_widget(self.board)
+            if "step_text" in self.board.properties():
+                self.board.unbind(step_text=self.setter("board_step"))
         self.board = None
+        self.board_step = ""
         board = board_class(session.game.name)
         if board is not None:
             try:
@@ -137,6 +130,9 @@ class GameScreen(ShellScreen):
         show(self.picker, self.board is None)
         if self.board is not None:
             self.ids.body.add_widget(self.board)
+            if "step_text" in self.board.properties():
+                self.board.bind(step_text=self.setter("board_step"))
+                self.board_step = self.board.step_text
             return
         self._set_up_standings(session)
         self.notation.text = ""
@@ -149,13 +145,13 @@ class GameScreen(ShellScreen):
     def _refresh_bar(self, session: Any) -> None:
         self.can_undo = session.can_undo
         self.can_redo = session.can_redo
-        self.turn_text = turn_words(session)
-        acting = session.game.turn(session.state).acting
-        shown = acting is not None and not session.game.is_finished(session.state)
-        if acting is not None and shown:
-            self.turn_swatch = theme.piece_colour(player_colours(self.shell, session)[acting])
-            self.turn_initials = initials(session.players)[acting]
-        show(self.turn_badge, shown)
+        words = BOARD_WORDS if self.board is not None else PICKER_WORDS
+        strip = strip_for(session.game, session.state, words)
+        self.strip_headline, self.strip_sentence, self.strip_next = strip.headline, strip.sentence, strip.next
+        if strip.player is not None:
+            self.turn_swatch = theme.piece_colour(player_colours(self.shell, session)[strip.player])
+            self.turn_initials = initials(session.players)[strip.player]
+        show(self.turn_badge_box, strip.player is not None)
 
     # -- the move picker ----------------------------------------------------------------
     def _set_up_standings(self, session: Any) -> None:

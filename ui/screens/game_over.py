@@ -1,5 +1,5 @@
 """Game over: the winner large, the tie-break when it decided, each player's breakdown, and the
-BG Stats push link as a QR code (at least 200 px) that a player scans to log the play.
+BG Stats push link as a QR code (4 px a module, error correction M) that a player scans to log the play.
 
 A game started before the Pi's clock was set (no network, no battery clock)
 has an unsure date: its QR code waits until the players confirm the date with
@@ -22,23 +22,30 @@ from kivy.uix.image import Image
 
 from companion.i18n import text
 from companion.service.app import AppError
+from companion.service.bgstats import QR_BORDER, QR_MODULE_PX, qr_code
 from companion.service.names import initials
 from ui import theme
 from ui.screens import ShellScreen, load_rules, show
 from ui.screens.game import player_colours
 from ui.widgets import Tap
 
-#: The QR code's side in px (the spec asks for 200 or more, to scan from across the table).
+#: The right column's least width in px (the date stepper's, and the QR code's when it is small).
 QR_SIZE = 232
+#: The most height the QR code has on the panel, in px: 480 less the padding, the line above it, the
+#: line below and the spacing between them. A version 19 code at 4 px a module is exactly this.
+QR_ROOM = 388
 
 
 def qr_texture(link: str) -> Texture:
-    """``link`` as a QR code texture (dark modules on white, with the quiet zone)."""
-    import segno
-
-    code = segno.make(link, error="l", micro=False)
+    """``link`` as a QR code texture at its size on the panel: dark modules on white, each
+    ``QR_MODULE_PX`` px square, with the quiet zone (the widget takes the texture's size, so a longer
+    link makes a larger code, never denser modules). Only a code too large for :data:`QR_ROOM` even
+    as the shortest link (five players with long names) gets fewer px a module rather than being cut."""
+    code = qr_code(link)
+    modules = code.symbol_size(scale=1, border=QR_BORDER)[0]
+    scale = max(1, min(QR_MODULE_PX, QR_ROOM // modules))
     buffer = io.BytesIO()
-    code.save(buffer, kind="png", scale=4, border=4, dark="#000000", light="#ffffff")
+    code.save(buffer, kind="png", scale=scale, border=QR_BORDER, dark="#000000", light="#ffffff")
     buffer.seek(0)
     texture: Texture = CoreImage(buffer, ext="png").texture
     texture.mag_filter = "nearest"
@@ -70,7 +77,8 @@ def breakdown(summary: Mapping[str, Any], player: str) -> str:
         return custom
     chips = summary.get("chips", {}).get(player)
     if chips:
-        return text("ui.over.chips", chips=" · ".join(str(c) for c in chips))
+        # spaced, not dotted: a player's chips stay on one line (17 chips at most, all 20 px)
+        return text("ui.over.chips", chips=" ".join(str(c) for c in chips))
     return ""
 
 
@@ -109,9 +117,11 @@ class GameOverScreen(ShellScreen):
     date_question = StringProperty("")
     #: Why there is no QR code (the link could not be made).
     problem = StringProperty("")
-    #: The BG Stats link as a QR code, and its side in px.
+    #: The BG Stats link as a QR code, and its side in px (the texture's: QR_MODULE_PX a module).
     qr_texture = ObjectProperty(None, allownone=True)
     qr_size = NumericProperty(QR_SIZE)
+    #: The right column's width: the QR code's, never less than :data:`QR_SIZE` (the date stepper's).
+    qr_column = NumericProperty(QR_SIZE)
 
     def __init__(self, shell: Any, **kwargs: Any) -> None:
         super().__init__(shell, **kwargs)
@@ -150,7 +160,7 @@ class GameOverScreen(ShellScreen):
             return
         self.played_on = text("ui.over.played_on", date=started)
         try:
-            link = table.app.bgstats_link(live.id)
+            link = table.app.bgstats_scan_link(live.id)
         except AppError as error:
             self.problem = str(error)
             self.qr = None
@@ -158,6 +168,8 @@ class GameOverScreen(ShellScreen):
             return
         if link != self.qr_link:
             self.qr_texture, self.qr_link = qr_texture(link), link
+            self.qr_size = self.qr_texture.width
+            self.qr_column = max(QR_SIZE, self.qr_size)
         self.qr = self.parts["qr"]
         self._show_right(unsure=False, link=True)
 

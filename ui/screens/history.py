@@ -1,4 +1,9 @@
-"""The history: every move in the notation, newest first; tap one to change it.
+"""The history: every move in the notation, newest first; tap one to see it on the board or change it.
+
+A tap on an entry lights its place on the game's board (``board.show_move(move)``,
+for the boards that have it: lit until the next tap on the board) and offers
+"Show it on the board", which goes back to the game screen; a board that has
+nothing to show for the move (a pass, or no ``show_move`` at all) is not offered.
 
 Changing an old move shows the engine's verdict (``try_amend``) before
 anything changes: the moves that could stand there, the verdict of the one
@@ -78,6 +83,8 @@ class HistoryScreen(ShellScreen):
     def __init__(self, shell: Any, **kwargs: Any) -> None:
         super().__init__(shell, **kwargs)
         self.amending: int | None = None
+        #: Whether the board lit the entry tapped (then "Show it on the board" is offered).
+        self.shows = False
         self.replacement: Any = None
         self.verdict: Any = None
         # held: the rule's ids are weak references, and these are taken out while they mean nothing
@@ -93,6 +100,7 @@ class HistoryScreen(ShellScreen):
             return
         if self.amending is not None and self.amending >= len(session.log):  # undone meanwhile
             self.amending = self.replacement = self.verdict = None
+            self.shows = False
         self.title = text("ui.history.title", count=len(session.log))
         tags = initials(session.players)
         colours = player_colours(self.shell, session)
@@ -107,6 +115,7 @@ class HistoryScreen(ShellScreen):
         self.ids.entries.data = entries
         show(self.parts["empty"], not session.log)
         show(self.parts["amend"], self.amending is not None)
+        show(self.parts["show"], self.amending is not None and self.shows)
         if self.amending is not None:
             self._amend_panel(session, self.amending)
 
@@ -114,7 +123,28 @@ class HistoryScreen(ShellScreen):
     def pick(self, index: int) -> None:
         self.amending = None if self.amending == index else index
         self.replacement = self.verdict = None
+        self.shows = self.amending is not None and self._show_move(self.amending)
         self.redraw()
+
+    def _board(self) -> Any:
+        """The game screen's board (``None`` while the game is played with the move picker)."""
+        return getattr(self.shell.screens.get_screen("game"), "board", None)
+
+    def _show_move(self, index: int) -> bool:
+        """Light the move at ``index`` on the board; whether the board had a place to light."""
+        session = self.shell.table.session
+        show_move = getattr(self._board(), "show_move", None)
+        if session is None or show_move is None or index >= len(session.log):
+            return False
+        return bool(show_move(session.log[index]))
+
+    def show_on_board(self) -> None:
+        """The game screen, the entry tapped lit on its board."""
+        index = self.amending
+        if index is None or not self._show_move(index):
+            return
+        self.amending = None
+        self.shell.go("game")
 
     def _amend_panel(self, session: Any, index: int) -> None:
         """The moves that could stand at ``index`` and the verdict on the one chosen."""

@@ -9,7 +9,11 @@ from kivy.uix.boxlayout import BoxLayout
 from companion.i18n import text
 from companion.storage.store import SessionRow
 from ui import widgets  # noqa: F401  (the classes the rules name)
+from ui.games import screen_game
 from ui.screens import ShellScreen, load_rules, show
+
+#: The area resolver's screen on Home (a game's own tool: :func:`ui.games.screen_game` says whose).
+RESOLVER = "resolver"
 
 
 def game_title(game: str) -> str:
@@ -41,15 +45,23 @@ class HomeScreen(ShellScreen):
         table = self.shell.table
         session = table.session
         self.playing = session is not None
+        in_progress = session is not None and not session.game.is_finished(session.state)
         self.back_text = (text("ui.home.back_to_game", game=session.game.title, players=list(session.players))
-                          if session is not None and not session.game.is_finished(session.state) else "")
+                          if session is not None and in_progress else "")
         live = table.live
-        self.rematch_text = text("ui.home.rematch", players=list(live.session.players)) if live else ""
+        # Rematch only once a game is over: in mid-game it would start another over the one being played
+        finished = live is not None and live.session.game.is_finished(live.session.state)
+        self.rematch_text = (text("ui.home.rematch", players=list(live.session.players))
+                             if live is not None and finished else "")
         waiting = table.app.unfinished()
         self.waiting = bool(waiting)
         self.resume_text = text("ui.home.resume", count=len(waiting))
         show(self.ids.back, bool(self.back_text))
         show(self.ids.rematch, bool(self.rematch_text))
+        # a game's own tool (the area resolver) only between games or during that game
+        owner = screen_game(RESOLVER)
+        show(self.ids.resolver, owner is not None and (session is None or not in_progress
+                                                       or session.game.name == owner))
 
 
 class ResumeRow(BoxLayout):

@@ -5,7 +5,10 @@ in ``companion`` imports ``hardware`` at module level).
 
 ``snapshot`` calls every writer of :data:`SNAPSHOT_WRITERS` with the record,
 its final state and the output directory; the OLED's writer is the first,
-and the touchscreen adds its own (``"ui.snapshot:write_screens"``) to the list.
+and the touchscreen adds its own (``"ui.snapshot:write_for_snapshot"``) to the list.
+With ``--check`` each writer is also given ``problems=[]`` and adds a line for
+each problem it finds in what it drew (the layout check, docs/ui.md); the lines
+are printed after the files and the command ends with status 1.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ from companion.cli.main import UserError, add_command_group
 from companion.i18n import text
 from companion.service.records import final_state, load_record
 
-#: ``module:function`` of each snapshot writer: ``writer(record, state, out_dir) -> [paths written]``.
+#: ``module:function`` of each snapshot writer: ``writer(record, state, out_dir) -> [paths written]``
+#: (``writer(..., problems=[...])`` with ``--check``: it adds a line per problem found).
 SNAPSHOT_WRITERS: list[str] = ["hardware.snapshot:write_oled"]
 #: How long ``hardware test`` runs where the buttons are simulated (a laptop): nobody can press
 #: them, so it shows the OLED pattern, asks the panels and ends.
@@ -48,6 +52,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     snapshot.add_argument("record", metavar="RECORD", help="hardware.help.record")
     snapshot.add_argument("--out", required=True, metavar="DIR", help="hardware.help.out")
     snapshot.add_argument("--only", choices=("oled", "screens"), help="hardware.help.only")
+    snapshot.add_argument("--check", action="store_true", help="hardware.help.check")
     snapshot.set_defaults(handler=run_snapshot)
 
 
@@ -66,10 +71,14 @@ def run_snapshot(args: argparse.Namespace) -> int:
     writers = [] if args.only == "screens" else list(SNAPSHOT_WRITERS)
     if args.only != "oled" and importlib.util.find_spec("kivy") is not None:
         writers.append(TOUCHSCREEN_WRITER)
+    problems: list[str] = []
     for spec in writers:
-        for path in snapshot_writer(spec)(record, state, out):
+        found = {"problems": problems} if args.check else {}
+        for path in snapshot_writer(spec)(record, state, out, **found):
             print(text("hardware.snapshot.wrote", path=str(path)))
-    return 0
+    for line in problems:
+        print(line)
+    return 1 if problems else 0
 
 
 def run_test(args: argparse.Namespace) -> int:

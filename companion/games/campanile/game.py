@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.games.base import Game, Outcome, rank_players, turn_from
 from companion.games.base import Turn as TurnView
-from companion.games.campanile import tables
+from companion.games.campanile import now, tables
 from companion.games.campanile.legal import legal_moves
 from companion.games.campanile.moves import (
     Move,
@@ -118,6 +118,12 @@ class Campanile(Game[CampanileState, Move]):
         if state.phase == "finished":
             return TurnView(None, (), None)
         return turn_from(legal_moves(state), *in_progress(state))
+
+    def what_now(self, state: CampanileState) -> Message | None:
+        if state.phase == "finished":
+            return None
+        templates = legal_moves(state)  # once: the turn is read off the same templates
+        return now.what_now(state, templates, turn_from(templates, *in_progress(state)).acting)
 
     def notation_shapes(self, state: CampanileState, said: list[str]) -> Iterable[dict[str, Any]]:
         from companion.games.campanile import notation  # not at start-up: replay never uses it

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.games.base import Game, IllegalMove, Outcome, RecordError, Turn, rank_players, turn_from
-from companion.games.castelli import tables
+from companion.games.castelli import now, tables
 from companion.games.castelli.board import Board, board_to_json, load_layout, validate_board
 from companion.games.castelli.legal import legal_moves
 from companion.games.castelli.moves import Move, move_to_json, parse_move
@@ -148,6 +148,12 @@ class Castelli(Game[State, Move]):
     title = "Castelli"
     min_players = 2
     max_players = 4
+
+    def what_now(self, state: State) -> Message | None:
+        if state.finished:
+            return None
+        templates = legal_moves(state)  # once: the turn is read off the same templates
+        return now.what_now(False, templates, turn_from(templates, *in_progress(state)).acting)
 
     def may_word(self, move_type: str) -> Message:
         return MAY_WORDS.get(move_type) or super().may_word(move_type)

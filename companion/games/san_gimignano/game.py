@@ -6,13 +6,14 @@ A thin shell: parsing lives in :mod:`.moves` and :mod:`.state`, legality in
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
 from companion.games.base import Game, Outcome, Turn, rank_players, turn_from
 from companion.games.messages import Message
-from companion.games.san_gimignano import legal, moves, rules, tables, turns, views
+from companion.games.san_gimignano import legal, moves, now, rules, tables, turns, views
 from companion.games.san_gimignano.state import State, start_state
 from companion.games.san_gimignano.summary import SanGimignanoSummary
 
@@ -32,6 +33,13 @@ class SanGimignano(Game[State, moves.Move]):
     title: ClassVar[str] = "San Gimignano"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+
+    def what_now(self, state: State) -> Message | None:
+        if state.finished:
+            return None
+        templates = legal.legal_moves(state)  # once: the turn is read off the same templates
+        return now.what_now(False, templates, turn_from(templates, *turns.in_progress(state)).acting,
+                            turns.must_build(state))
 
     def may_word(self, move_type: str) -> Message:
         return MAY_WORDS.get(move_type) or super().may_word(move_type)
@@ -71,7 +79,12 @@ class SanGimignano(Game[State, moves.Move]):
     def notation_shapes(self, state: State, said: list[str]) -> Iterable[dict[str, Any]]:
         from companion.games.san_gimignano import notation  # not at start-up: replay never uses it
 
-        return notation.shapes(state.players, state.guilds, said)
+        # the legal moves given to anyone (in the words the map shows), and moves anywhere in record
+        # coordinates: a move typed for the wrong player, or off the board, reaches apply's refusal
+        legal_now = self.legal_moves(state)
+        anyone = ({**move, "player": player} for move in legal_now for player in state.players
+                  if move.get("player") != player)
+        return itertools.chain(anyone, notation.shapes(state.players, state.guilds, said))
 
     def listing_group(self, state: State, template: Mapping[str, Any], lang: str) -> str | None:
         """A segment's places gather under the segment (its edges from the rotation that reads
@@ -85,7 +98,14 @@ class SanGimignano(Game[State, moves.Move]):
     def describe(self, state: State, move: Mapping[str, Any], lang: str = "en") -> str:
         from companion.games.san_gimignano import notation  # not at start-up: replay never uses it
 
-        return notation.describe(move, lang)
+        return notation.describe(state, move, lang)
+
+    def notation_forms(self, state: State, move: Mapping[str, Any], lang: str) -> list[str]:
+        """The words the map shows (:meth:`describe`), and the record coordinates players typed before
+        the map had letters (``Ada: token 0,1 guild-2``), still read."""
+        from companion.games.san_gimignano import notation  # not at start-up: replay never uses it
+
+        return [notation.describe(state, move, lang), notation.record_form(move, lang)]
 
     def outcome(self, state: State) -> Outcome:
         return rank_players(state.players, state.tower_count, lambda p: state.on_board[p],

@@ -16,6 +16,7 @@ from functools import cache
 from itertools import permutations
 
 from companion.games.messages import Message, msg
+from companion.games.san_gimignano import tables
 
 #: Axial offsets of the six neighbours, clockwise: edge i faces position + D[i].
 D: tuple[tuple[int, int], ...] = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
@@ -36,9 +37,43 @@ def opposite(edge: int) -> int:
     return (edge + 3) % 6
 
 
-def space_name(space: Space) -> Message:
-    """A space as players read it in messages (``guild-2 on [1, 0]``): one wording everywhere."""
-    return msg("san_gimignano.space", guild=space[2], q=space[0], r=space[1])
+def label(index: int) -> str:
+    """The letter a segment is drawn with on the map and named by in every text: ``A`` for the
+    first laid, ``Z`` for the 26th, then ``AA``, ``AB`` … (players see letters, not coordinates)."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def labels(segments: Iterable[Position]) -> dict[Position, str]:
+    """Each laid segment's letter, in the order laid (the state's ``segments`` keep that order):
+    a segment keeps its letter for the rest of the game, so a history entry names it as the map does."""
+    return {at: label(index) for index, at in enumerate(segments)}
+
+
+#: The guilds' record names while the table kept the defaults, and the number each is shown with.
+DEFAULT_GUILD_NUMBERS: dict[str, int] = {guild: n for n, guild in enumerate(tables.DEFAULT_GUILDS, 1)}
+
+
+def guild_word(guild: str) -> Message | str:
+    """A guild as players read it: a default name (``guild-2``) in the catalogue's words
+    ("Guild 2", "2. céh"), a name the table chose as it is."""
+    number = DEFAULT_GUILD_NUMBERS.get(guild)
+    return msg("san_gimignano.guild.default", number=number) if number is not None else guild
+
+
+def space_name(space: Space, segments: Iterable[Position] | None = None) -> Message:
+    """A space as players read it in messages: its guild's name and the letter of its segment
+    ("Guild 2 on B"), one wording everywhere. Without the segments (a record's field), or off
+    the board, it is named by its record coordinates (``guild-2 at [1, 0]``)."""
+    found = labels(segments) if segments is not None else {}
+    letter = found.get((space[0], space[1]))
+    if letter is None:
+        return msg("san_gimignano.space", guild=space[2], q=space[0], r=space[1])
+    return msg("san_gimignano.space.on", guild=guild_word(space[2]), segment=letter)
 
 
 def edges_problem(edges: Sequence[str], field: str = "edges") -> Message | None:
@@ -57,6 +92,16 @@ def edges_problem(edges: Sequence[str], field: str = "edges") -> Message | None:
     if len(set(edges)) != 3:
         return msg("san_gimignano.edges.three_guilds", field=field)
     return None
+
+
+def first_edges(edges: Sequence[str]) -> dict[str, int]:
+    """Each guild of a segment's outline with the first of the two neighbouring edges it covers
+    (the map draws that guild's rhombus over edges ``i`` and ``i + 1``)."""
+    found: dict[str, int] = {}
+    for i in range(6):
+        if edges[i] == edges[(i + 1) % 6] and edges[i] not in found:
+            found[edges[i]] = i
+    return found
 
 
 def segment_spaces(at: Position, edges: Sequence[str]) -> tuple[Space, ...]:

@@ -110,7 +110,7 @@ def _no_segment_left(state: State, player: str) -> NoReturn:
 def _place_token(state: State, move: TokenMove) -> State:
     space = move.space
     if space not in state.adjacency:
-        raise IllegalMove(msg("san_gimignano.space.missing", space=space_name(space)))
+        raise IllegalMove(msg("san_gimignano.space.missing", space=space_name(space, state.segments)))
     if space in state.towers:
         raise IllegalMove(msg("san_gimignano.token.on_tower"))
     owners = state.tokens.get(space, ())
@@ -152,14 +152,14 @@ def check_group(state: State, player: str, group: tuple[Space, ...]) -> None:
     """Refuse a group that does not meet the building condition for ``player`` now."""
     for space in group:
         if space not in state.adjacency:
-            raise IllegalMove(msg("san_gimignano.space.missing", space=space_name(space)))
+            raise IllegalMove(msg("san_gimignano.space.missing", space=space_name(space, state.segments)))
     for space in group:
         if space in state.towers:
-            raise IllegalMove(msg("san_gimignano.group.tower_on", space=space_name(space)))
+            raise IllegalMove(msg("san_gimignano.group.tower_on", space=space_name(space, state.segments)))
     for space in group:
         if player not in state.tokens.get(space, ()):
             raise IllegalMove(msg("san_gimignano.group.not_holding", player=player,
-                                  space=space_name(space)))
+                                  space=space_name(space, state.segments)))
     guilds = {space[2] for space in group}
     if state.variant == tables.STRING:
         if len(guilds) < tables.GUILD_COUNT:
@@ -179,7 +179,7 @@ def check_group(state: State, player: str, group: tuple[Space, ...]) -> None:
             for near in state.adjacency.get(space, ()):
                 if near in mine and near not in members:
                     raise IllegalMove(msg("san_gimignano.group.not_whole", player=player,
-                                          space=space_name(near)))
+                                          space=space_name(near, state.segments)))
 
 
 def _build_tower(state: State, move: TowerMove) -> State:

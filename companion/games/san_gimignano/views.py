@@ -155,12 +155,12 @@ def notes(state: State) -> list[Message]:
     if not state.finished:
         for player in state.players:
             for group in buildable_groups(state, player):
-                found.append(msg("san_gimignano.report.can_build", player=player,
-                                 spaces=[geometry.space_name(space) for space in sorted(group)]))
+                spaces = [geometry.space_name(space, state.segments) for space in sorted(group)]
+                found.append(msg("san_gimignano.report.can_build", player=player, spaces=spaces))
             gaps = sorted({gap for _, gap in hints(state, player)})
             if gaps:
                 found.append(msg("san_gimignano.report.one_short", player=player, count=len(gaps),
-                                 spaces=[geometry.space_name(gap) for gap in gaps]))
+                                 spaces=[geometry.space_name(gap, state.segments) for gap in gaps]))
     forced = who_must_build(state)
     if forced:
         found.append(msg("san_gimignano.report.must_build", player=forced[0]))

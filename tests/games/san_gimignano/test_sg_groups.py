@@ -103,9 +103,9 @@ def test_a_tower_breaks_a_group():
     assert groups.buildable(board(tokens), "A")
     broken = board({S0G1: "A", S0G2: "A", S1G4: "A"}, towers={S1G3: "B"})
     assert groups.buildable(broken, "A") == []
-    with refuses("san_gimignano.group.tower_on", space=space_name(S1G3)) as caught:
+    with refuses("san_gimignano.group.tower_on", space=space_name(S1G3, broken.segments)) as caught:
         rules.check_group(broken, "A", (S0G1, S0G2, S1G3, S1G4))
-    caught.match(r"^guild-3 at \[1, 0\] has a tower and can no longer be part of a group$")
+    caught.match(r"^Guild 3 on B has a tower and can no longer be part of a group$")
     # the string variant is broken the same way: S1.g4 is cut off
     cut = board({S0G1: "A", S0G2: "A", S0G3: "A", S1G4: "A", S1G2: "A"}, towers={S1G3: "B"},
                 variant="string")
@@ -114,10 +114,11 @@ def test_a_tower_breaks_a_group():
 
 def test_group_checks_name_the_broken_rule():
     state = board({S0G1: "A", S0G2: "A", S1G3: "A", S1G4: "B", S2G4: "A", S2G3: "A"})
-    with refuses("san_gimignano.group.not_holding", player="A", space=space_name(S1G4)) as caught:
+    named = space_name(S1G4, state.segments)
+    with refuses("san_gimignano.group.not_holding", player="A", space=named) as caught:
         rules.check_group(state, "A", (S0G1, S0G2, S1G3, S1G4))
-    caught.match(r"each space of the group must hold one of A's tokens \(guild-4 at \[1, 0\] does not\)")
-    with refuses("san_gimignano.space.missing", space=space_name(sp(5, 5, G1))) as caught:
+    caught.match(r"each space of the group must hold one of A's tokens \(Guild 4 on B does not\)")
+    with refuses("san_gimignano.space.missing", space=space_name(sp(5, 5, G1), state.segments)) as caught:
         rules.check_group(state, "A", (S0G1, S0G2, S1G3, sp(5, 5, G1)))
     caught.match("there is no space guild-1 at \\[5, 5\\]")
     with refuses("san_gimignano.group.not_connected") as caught:

@@ -127,16 +127,17 @@ def test_the_reports_notes_are_messages_that_read_in_both_languages() -> None:
         "san_gimignano.report.segments_left", "san_gimignano.report.can_build",
         "san_gimignano.report.one_short", "san_gimignano.report.one_short",
         "san_gimignano.report.must_build", "san_gimignano.report.next"]
-    group = [space_name(s) for s in sorted([(0, 0, G1), (0, 0, G2), (1, 0, G3), (1, 0, G4)])]
+    group = [space_name(s, state.segments) for s in sorted([(0, 0, G1), (0, 0, G2), (1, 0, G3), (1, 0, G4)])]
     texts = assert_message(notes[1], "san_gimignano.report.can_build", player="A", spaces=group)
-    assert texts["hu"] == ("A tornyot építhet erre a csoportra: guild-1 ([0, 0]), guild-2 ([0, 0]), "
-                           "guild-3 ([1, 0]) és guild-4 ([1, 0])")
+    assert texts["hu"] == ("A tornyot építhet erre a csoportra: A tábla 1. céh, A tábla 2. céh, "
+                           "B tábla 3. céh és B tábla 4. céh")
+    assert texts["en"].endswith("Guild 1 on A, Guild 2 on A, Guild 3 on B and Guild 4 on B")
     # one gap or several: the catalogue chooses the form by the count
     one = assert_message(notes[2], "san_gimignano.report.one_short", player="A", count=1)
     two = assert_message(notes[3], "san_gimignano.report.one_short", player="B", count=2)
-    assert one["hu"].endswith("korong ide: guild-2 ([1, 0])")
-    assert two["en"].endswith("a token on one of guild-2 at [0, 0] and guild-2 at [1, 0]")
-    assert two["hu"].endswith("korong ezek egyikére: guild-2 ([0, 0]) és guild-2 ([1, 0])")
+    assert one["hu"].endswith("korong ide: B tábla 2. céh")
+    assert two["en"].endswith("a token on one of Guild 2 on A and Guild 2 on B")
+    assert two["hu"].endswith("korong ezek egyikére: A tábla 2. céh és B tábla 2. céh")
     assert_message(notes[4], "san_gimignano.report.must_build", player="A")
     assert_message(notes[0], "san_gimignano.report.segments_left")
     assert render(notes[0], "hu") == "hátralévő táblák: A 0 és B 0"
@@ -245,8 +246,9 @@ def test_moves_speaks_hungarian_with_no_english_left(run_cli, write_record, make
 def test_the_tower_moves_read_in_hungarian(run_cli, write_record) -> None:
     code, hungarian, _ = run_cli("--lang", "hu", "moves", write_record(_record_to_build()))
     assert code == 0
-    assert hungarian.splitlines()[0] == \
-        "  1. A: torony 0,0 guild-1 csoport 0,0 guild-1; 0,0 guild-2; 1,0 guild-3; 1,0 guild-4"
+    # the space in the words of the map (its guild, its segment's letter); the group goes without
+    # saying when the space lies in one group only
+    assert hungarian.splitlines()[0] == "  1. A: torony A tábla 1. céh"
 
 
 @pytest.mark.parametrize("command", ["replay", "moves"])
@@ -272,6 +274,11 @@ def test_a_nested_space_is_rendered_in_the_same_language() -> None:
     assert assert_words(message) == {"en": "guild-1 at [2, -1]", "hu": "guild-1 ([2, -1])"}
     assert message.to_json() == {"code": "san_gimignano.space",
                                  "params": {"guild": G1, "q": 2, "r": -1}}
+    # on the board, a space is its guild's name and its segment's letter, as the map draws them
+    segments = {(0, 0): (), (2, -1): (), (1, 0): ()}
+    named = space_name((2, -1, G1), segments)
+    assert assert_words(named) == {"en": "Guild 1 on B", "hu": "B tábla 1. céh"}
+    assert assert_words(space_name((1, 0, "wool"), segments)) == {"en": "wool on C", "hu": "C tábla wool"}
 
 
 # -- every refusal and note of a random game reads in both languages -----------

@@ -150,9 +150,9 @@ def test_token_refusals():
     state = play(new(), tok("A", S0G1), tok("B", S0G1))
     refused(state, tok("A", S0G1), "san_gimignano.token.full", "a space holds at most 2 tokens", count=2)
     refused(state, tok("A", [7, 7, G1]), "san_gimignano.space.missing",
-            "there is no space guild-1 at [7, 7]", space=space_name((7, 7, G1)))
+            "there is no space guild-1 at [7, 7]", space=space_name((7, 7, G1), state.segments))
     refused(state, tok("A", [0, 0, "guild-9"]), "san_gimignano.space.missing",
-            "there is no space guild-9 at [0, 0]", space=space_name((0, 0, "guild-9")))
+            "there is no space guild-9 on A", space=space_name((0, 0, "guild-9"), state.segments))
     empty = replace(state, on_board={"A": 20, "B": 1})
     refused(empty, tok("A", S0G2), "san_gimignano.token.none_left", "A has no tokens left", player="A")
 
@@ -213,8 +213,8 @@ def test_tower_refusals():
             "a group is four spaces, not 3", count=3)
     refused(state, tower("A", S2G1, [S2G1, S0G2, S1G3, S1G4]),
             "san_gimignano.group.not_holding",
-            "each space of the group must hold one of A's tokens (guild-1 at [0, 1] does not)",
-            player="A", space=space_name((0, 1, G1)))
+            "each space of the group must hold one of A's tokens (Guild 1 on C does not)",
+            player="A", space=space_name((0, 1, G1), state.segments))
     refused(state, tower("B", S2G1, [S2G1, S2G3, S2G4, S0G1]),
             "san_gimignano.turn.owes_tower",
             "A can still build a tower and must do so before B plays", current="A", player="B")
@@ -324,9 +324,9 @@ def test_legal_moves_offer_only_what_the_rules_accept():
 def test_the_report_names_the_groups_a_player_can_build_and_the_missing_tokens():
     lines = GAME.report(a_group_for_a()).splitlines()
     assert lines[5:9] == [
-        "  A can build on guild-1 at [0, 0], guild-2 at [0, 0], guild-3 at [1, 0] and guild-4 at [1, 0]",
-        "  A is one token short of a group: a token on guild-2 at [1, 0]",
+        "  A can build on Guild 1 on A, Guild 2 on A, Guild 3 on B and Guild 4 on B",
+        "  A is one token short of a group: a token on Guild 2 on B",
         # B holds guild-1, guild-3 and guild-4 on the segment at (0, 1); either guild-2 next to it completes
-        "  B is one token short of a group: a token on one of guild-2 at [0, 0] and guild-2 at [1, 0]",
+        "  B is one token short of a group: a token on one of Guild 2 on A and Guild 2 on B",
         "  A can build a tower and must do so before the next player",
     ]

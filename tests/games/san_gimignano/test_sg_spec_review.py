@@ -51,9 +51,10 @@ def test_a_string_tower_names_the_whole_connected_set():
     state = board(whole, variant="string")
     assert groups.buildable(state, "A") == [frozenset(whole)]
     part = (S0G1, S0G2, S1G3, S1G4)
-    with refuses("san_gimignano.group.not_whole", player="A", space=space_name(S0G3)) as caught:
+    named = space_name(S0G3, state.segments)
+    with refuses("san_gimignano.group.not_whole", player="A", space=named) as caught:
         GAME.apply(state, tower("A", S0G1, part))
-    caught.match(r"^the group must be the whole connected set of A's spaces \(guild-3 at \[0, 0\] "
+    caught.match(r"^the group must be the whole connected set of A's spaces \(Guild 3 on A "
                  r"belongs to it too\)$")
     after = GAME.apply(state, tower("A", S0G1, tuple(whole)))
     assert after.towers == {S0G1: "A"}

@@ -25,12 +25,14 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from kivy.graphics import Color, InstructionGroup, Line
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 
 from companion.games.base import IllegalMove
+from companion.games.campanile.moves import Build, Influence, Relocate
 from companion.games.campanile.state import CampanileState
 from companion.games.campanile.tables import DISPLAY_SIZE
 from companion.games.campanile.views import Targets, markers_left, standings, targets
@@ -40,7 +42,8 @@ from companion.service.table import Table
 from ui.games.campanile.widgets import HoldButton, PieceBadge, TapButton, TowerHead, arrange, tower_colour
 from ui.games.campanile.words import flag_text, tower_name
 from ui.players import initials, table_colours
-from ui.theme import TEXT, piece_colour, text_on
+from ui.screens import show
+from ui.theme import BACKGROUND, TEXT, piece_colour, text_on
 
 STORIES = (1, 2, 3)
 
@@ -56,6 +59,8 @@ class TowerColumn(BoxLayout):
     tower = StringProperty("")
     #: The tower style's colour, along the top of its head.
     band = ListProperty([0, 0, 0, 0])
+    #: Lit up by :meth:`CampanileBoard.show_move`: the place of a recorded move (a two-tone frame).
+    lit = BooleanProperty(False)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -64,7 +69,12 @@ class TowerColumn(BoxLayout):
         self.flag: Label = ids.flag.__self__
         self.stack: BoxLayout = ids.stack.__self__
         self.builds: dict[int, TapButton] = {stories: ids[f"build{stories}"].__self__ for stories in STORIES}
+        #: The builds' column, taken out once the game is over (the board offers nothing then).
+        self.build_column: BoxLayout = ids.build_column.__self__
         self._shown_stack: tuple[Any, ...] | None = None
+        #: The lit frame's instructions while :attr:`lit` (none otherwise: even a see-through line is
+        #: drawn every frame, and a wide one laid out again at every move of the column).
+        self._frame: InstructionGroup | None = None
         #: Group rows made so far, reused from one refresh to the next (making widgets is what costs).
         self._rows: list[GroupRow] = []
         self._placed = 0
@@ -76,6 +86,7 @@ class TowerColumn(BoxLayout):
         self.head.live = marker_live
         self.flag.text = (say("ui.campanile.tower.rank", rank=rank, flag=flag_text(flag)) if flag
                           else say("ui.campanile.tower.no_flag", rank=rank))
+        show(self.build_column, state.phase != "finished")
         building = self.tower in found.build_towers
         # Amber when building is the thing to do; while a marker may still come, the builds (the next
         # player's) stay bright but plain, and the towers that take the marker are ringed in amber.
@@ -89,6 +100,29 @@ class TowerColumn(BoxLayout):
             self._place(len(stack))
             for row, (player, markers) in zip(self._rows, stack, strict=False):
                 row.show(self.board, player, markers)
+
+    def on_lit(self, _column: Any, lit: bool) -> None:
+        """The lit frame: a light line with a dark one inside, seen against the background and every
+        tower colour alike; drawn only while lit."""
+        if lit and self._frame is None:
+            self._frame = InstructionGroup()
+            self.canvas.after.add(self._frame)
+            self.bind(pos=self._draw_frame, size=self._draw_frame)
+            self._draw_frame()
+        elif not lit and self._frame is not None:
+            self.unbind(pos=self._draw_frame, size=self._draw_frame)
+            self.canvas.after.remove(self._frame)
+            self._frame = None
+
+    def _draw_frame(self, *_args: Any) -> None:
+        if self._frame is None:
+            return
+        x, y, width, height = self.x, self.y, self.width, self.height
+        self._frame.clear()
+        outer = Line(rounded_rectangle=(x - 3, y - 3, width + 6, height + 6, 8), width=3)
+        inner = Line(rounded_rectangle=(x + 1, y + 1, width - 2, height - 2, 6), width=1.5)
+        for instruction in (Color(*TEXT), outer, Color(*BACKGROUND), inner):
+            self._frame.add(instruction)
 
     def _place(self, count: int) -> None:
         """``count`` group rows in the stack, base first, above the spacer: only the difference is added
@@ -194,6 +228,10 @@ class CampanileBoard(FloatLayout):
         #: The valuation cards, held to enter (rare, and they end a turn or the game).
         self.phase_buttons: dict[str, HoldButton] = {"intermezzo": ids.intermezzo.__self__,
                                                      "finito": ids.finito.__self__}
+        self.card_column: BoxLayout = ids.card_column.__self__
+        #: The towers lit up by :meth:`show_move`, and the log's length then (a move made puts them out).
+        self.lit: tuple[str, ...] = ()
+        self._lit_at = 0
         tracked = state.rules.tracks_display
         #: The display's cards (a tracked display only) and the styles asked for its refill, made once.
         self.card_buttons = [self._card_button(self.tap_take, 70, "") for _ in range(DISPLAY_SIZE)
@@ -244,6 +282,8 @@ class CampanileBoard(FloatLayout):
         if session is None:
             return
         self.language = current_language()
+        if self.lit and len(session.log) != self._lit_at:
+            self.unlight()
         state: CampanileState = session.state
         found = targets(state)
         if self.relocating is not None and not found.relocations:
@@ -276,17 +316,22 @@ class CampanileBoard(FloatLayout):
         taken, the styles to say which card refilled it; the preview, the valuations, the 2-player move.
 
         Its widgets are made once; a change of what the row asks only puts the ones it needs in it."""
-        tracked = state.rules.tracks_display
-        mode = (("refill",) if found.refill else ("cards", state.display if tracked else (), found.cards)
-                ) + (self.language,)
+        display = state.display if state.rules.tracks_display else ()
+        over = state.phase == "finished"
+        mode = (("refill",) if found.refill else ("cards", display, found.cards)) + (self.language, over)
         if mode != self._actions_shown:
             self._actions_shown = mode
             arrange(self.action_row, self._refill_question() if found.refill
-                          else self._cards(mode[1], found.cards, state.rules.two_player_move))
+                    else self._cards(display, found.cards, state.rules.two_player_move, over))
         phase = "intermezzo" if state.phase == "opening" else "finito"
         self.preview_code = f"ui.campanile.preview.{phase}"
-        self.preview_button.live = state.phase != "finished"
+        # Once the game is over the board offers nothing to do (the shell's strip names the winner):
+        # no preview, no valuation card; the valuations made stay one tap away. The Intermezzo card,
+        # once turned over, cannot come again: its button goes and Finito's takes the column.
+        show(self.card_column, not over)
+        show(self.phase_buttons["intermezzo"], state.phase == "opening")
         self.valuations_button.live = bool(state.valuations)
+        self.valuations_button.accent = over
         for name, button in self.phase_buttons.items():
             button.live = name in found.valuations
         self.relocate.live = bool(found.relocations)
@@ -295,8 +340,12 @@ class CampanileBoard(FloatLayout):
                               else "ui.campanile.relocate.from" if self.relocating == ""
                               else "ui.campanile.relocate.to")
 
-    def _cards(self, display: tuple[str, ...], takeable: tuple[str, ...], two_player: bool) -> list[Any]:
-        """The display's cards (bright and ringed where one may be taken), then the buttons."""
+    def _cards(self, display: tuple[str, ...], takeable: tuple[str, ...], two_player: bool,
+               over: bool) -> list[Any]:
+        """The display's cards (bright and ringed where one may be taken), then the buttons; once the
+        game is over, only the valuations made."""
+        if over:
+            return [self.valuations_button]
         shown: list[Any] = []
         for button, card in zip(self.card_buttons, display, strict=False):
             button.card = card
@@ -333,8 +382,11 @@ class CampanileBoard(FloatLayout):
         return self.propose({"type": "build", "player": player, "tower": tower, "stories": stories}, widget)
 
     def tap_marker(self, tower: str, widget: Any) -> bool:
-        """A tower's head: the turn's marker goes under it (or a relocation's end)."""
+        """A tower's head: the turn's marker goes under it (or a relocation's end). Once the game is
+        over a head is no target: nothing is proposed, nothing flashes."""
         state = self.state
+        if state.phase == "finished":
+            return False
         player = self.acting_player(state) or self.next_builder(state)
         if self.relocating == "":
             if not any(source == tower for source, _ in targets(state).relocations):
@@ -404,19 +456,53 @@ class CampanileBoard(FloatLayout):
         return self._popup
 
     def snapshot_extras(self, out: Path, settle: Callable[[], None]) -> list[Path]:
-        """``valuation-1.png``…: the screen of each valuation so far (for ``companion snapshot``)."""
+        """``valuation-1.png``…: the screen of each valuation so far, and before the end
+        ``valuation-now.png``, "if the Intermezzo (or Finito) came now" (for ``companion snapshot``)."""
+        state = self.state
+        shown: list[tuple[int | None, str]] = [(index, f"valuation-{index + 1}.png")
+                                               for index in range(len(state.valuations))]
+        if state.phase != "finished":
+            shown.append((None, "valuation-now.png"))
+        popup = self.open_valuation(preview=True)
         written: list[Path] = []
-        if not self.state.valuations:
-            return written
-        popup = self.open_valuation()
-        for index in range(len(self.state.valuations)):
+        for index, name in shown:
             popup.content.show(index)
             settle()
-            path = out / f"valuation-{index + 1}.png"
-            popup.export_to_png(str(path))
-            written.append(path)
+            popup.export_to_png(str(out / name))
+            written.append(out / name)
         self.close_valuation()
         return written
+
+    def show_move(self, move: Any) -> bool:
+        """Light up where a recorded move happened (History's "show on board"): the tower it built or
+        put a marker under, both towers of a 2-player move. The light stays until the next tap on the
+        board or the next move. False, and nothing lit, for a move with no place on the board (a
+        valuation card, a display card); ``move`` is the engine's move or its record JSON."""
+        if isinstance(move, Mapping):
+            move = self._session().game.parse_move(move)
+        if isinstance(move, Build | Influence):
+            towers: tuple[str, ...] = (move.tower,)
+        elif isinstance(move, Relocate):
+            towers = (move.source, move.target)
+        else:
+            return False
+        if not set(towers) <= set(self.columns):
+            return False
+        self.lit, self._lit_at = towers, len(self._session().log)
+        for tower, column in self.columns.items():
+            column.lit = tower in towers
+        return True
+
+    def unlight(self) -> None:
+        """Put out what :meth:`show_move` lit."""
+        self.lit = ()
+        for column in self.columns.values():
+            column.lit = False
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.lit and self.collide_point(*touch.pos):
+            self.unlight()  # the light lasts until the next tap; the tap itself does what it does
+        return bool(super().on_touch_down(touch))
 
     def close_valuation(self) -> None:
         if self.valuation_view is not None:

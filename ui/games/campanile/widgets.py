@@ -132,6 +132,8 @@ class PieceBadge(Label):
 
     fill = ListProperty([0, 0, 0, 1])
     ink = ListProperty(list(TEXT))
+    #: Initials on a piece's colour are a mark (docs/ui.md, "Roles of a text"): 4.5:1 on the colour.
+    role = "mark"
     #: The acting player's badge is ringed in the accent colour.
     acting = BooleanProperty(False)
 

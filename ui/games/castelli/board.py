@@ -78,9 +78,9 @@ class CastelliBoard(FloatLayout):
 
     #: The language the rule's words are in (the shell makes the board again for another language).
     language = StringProperty("")
-    #: While a card waits for its area on the board: what to tap, in a line (the shell's turn strip
-    #: says what the turn asks otherwise; the board has no instruction line of its own).
-    hint_text = StringProperty("")
+    #: While a card waits for its area on the board: what to tap, in a line; the turn strip shows it in
+    #: place of the engine's instruction (the board has no instruction line of its own).
+    step_text = StringProperty("")
     #: The game is over: the board offers nothing to tap (the move buttons are taken out).
     over = BooleanProperty(False)
     #: Which buttons are live now (the engine would take what they offer).
@@ -114,11 +114,10 @@ class CastelliBoard(FloatLayout):
         ids = self.ids
         self.view: CastelliBoardView = ids.view
         self.view.set_layout(state.board)
-        self.hint = ids.hint
-        self._move_buttons = [strong(ids.first_row), strong(ids.guard), strong(ids.end), strong(ids.hint)]
+        self._move_buttons = [strong(ids.first_row), strong(ids.guard), strong(ids.end)]
         self._shown_over: bool | None = None
         self.panels = {p: CastelliPanel(p, self.initials[p], state.colors[p]) for p in self.players}
-        for above, panel in enumerate(self.panels.values()):  # above the hint, in seat order
+        for above, panel in enumerate(self.panels.values()):  # first, in seat order
             ids.side.add_widget(panel, index=len(ids.side.children) - above)
         self.buttons = {name: ids[name] for name in ("card", "sell", "steward", "guard", "evaluations")}
         self.end_button = ids.end
@@ -189,7 +188,7 @@ class CastelliBoard(FloatLayout):
         for player, view in player_views(state).items():
             self.panels[player].show(view, player == acting and not state.finished)
         self.over = state.finished
-        self.hint_text = self.hint_words()
+        self.step_text = self.step_words()
         self._show_move_buttons()
         self.card_live, self.card_waiting = bool(found.plays), self.area_card is not None
         self.sell_live, self.steward_live = bool(found.sell), bool(found.stewards)
@@ -199,7 +198,7 @@ class CastelliBoard(FloatLayout):
         if self.overlay is not None and not self._proposing:
             self.overlay.refresh()
 
-    def hint_words(self) -> str:
+    def step_words(self) -> str:
         """What to tap while a card waits for its area (a step of the board's own, which the turn
         strip cannot know); empty otherwise."""
         if self.area_card is None:
@@ -208,9 +207,8 @@ class CastelliBoard(FloatLayout):
 
     def _show_move_buttons(self) -> None:
         """Once the game is over the moves' buttons are taken out (only Evaluations stays, to look
-        back); the waiting card's line is there only while a card waits."""
-        card, guard, end, hint = self._move_buttons
-        show(hint, bool(self.hint_text))
+        back)."""
+        card, guard, end = self._move_buttons
         if self._shown_over == self.over:
             return
         self._shown_over = self.over

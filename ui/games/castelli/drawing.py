@@ -32,6 +32,7 @@ from kivy.uix.widget import Widget
 
 from companion.games.castelli import tables
 from companion.games.castelli.board import FRAME_PREFIX, Board
+from ui.drawn_text import remember
 from ui.games.castelli import icons
 from ui.theme import (
     ACCENT,
@@ -48,23 +49,26 @@ from ui.theme import (
     text_on,
 )
 
-#: Area kinds by colour (earthy, muted so that the shields' colours stand out on them).
+#: Area kinds by colour: earthy, so that the shields' colours stand out on them, and apart for colour-blind
+#: eyes too (forest and field were green against olive, market and mine one colour to a deuteranope;
+#: the rule is in ui/theme.py).
 KIND_COLOURS: dict[str, Colour] = {
-    "forest": rgb("#2f5d34"),
-    "field": rgb("#8a7a2c"),
-    "rock": rgb("#5f646b"),
-    "market": rgb("#7a3f6e"),
-    "mine": rgb("#3d5a73"),
-    "plain": rgb("#4d4437"),
+    "forest": rgb("#19692b"),
+    "field": rgb("#a78941"),
+    "rock": rgb("#3f4352"),
+    "market": rgb("#8d19bb"),
+    "mine": rgb("#586783"),
+    "plain": rgb("#645e58"),
 }
-#: What a frame piece gives, by colour (the figure in the margin says which: W, G, S, $, card).
+#: What a frame piece gives, by colour (silver carries "$", the card its picture); the resource tracks
+#: use them too. Silver and the card were 9 apart.
 GIFT_COLOURS: dict[str, Colour] = {
-    "wood": rgb("#8b5a2b"),
-    "grain": rgb("#d9b44a"),
-    "stone": rgb("#9aa0a6"),
-    "silver": rgb("#c8d0d8"),
+    "wood": rgb("#7a472e"),
+    "grain": rgb("#dca838"),
+    "stone": rgb("#8a8b94"),
+    "silver": rgb("#b7c0c9"),
     "card": rgb("#f2f4f7"),
-    "neutral": rgb("#3a424d"),
+    "neutral": rgb("#56585c"),
 }
 #: The face-down side of a tile.
 FACE_DOWN = rgb("#1b2f4a")
@@ -83,6 +87,7 @@ def glyph(text: str, size: int, ink: tuple[float, ...] = tuple(TEXT), bold: bool
     label = CoreLabel(text=text, font_size=size, bold=bold, color=ink)
     label.refresh()
     texture: Texture = label.texture
+    remember(texture, text, size, ink)  # for the layout check: no widget holds these words
     return texture
 
 
@@ -373,18 +378,19 @@ class CastelliBoardView(Widget):
                 for shape in sign(cx + dx * side, cy, side * 0.22):
                     add_fan(canvas, shape)
         size = max(20, round(side * 0.34))
+        ink = tuple(text_on(fill))  # a light kind (the field) takes dark figures
         figure = {"forest": str(spec.amount), "field": str(spec.amount), "rock": str(spec.amount),
                   "market": str(spec.amount), "mine": str(shown.mine)}.get(spec.kind, "")
         castles = [stack[-1] for stack in shown.castles.get(name, ())]
         if spec.kind == "market":
             self._tents(canvas, cx, y + side - inset - side * 0.22, side, spec.amount)
-            draw_text(canvas, figure, size, (cx, cy - side * 0.1))
+            draw_text(canvas, figure, size, (cx, cy - side * 0.1), ink)
         elif spec.kind == "mine":
             canvas.add(Color(*GIFT_COLOURS["silver"]))
             canvas.add(Line(circle=(cx, cy, side * 0.3), width=1.5))
-            draw_text(canvas, figure, size, (cx, cy))
+            draw_text(canvas, figure, size, (cx, cy), ink)
         elif figure:
-            draw_text(canvas, figure, size, (cx, cy + (side * 0.14 if spec.kind == "rock" else 0)))
+            draw_text(canvas, figure, size, (cx, cy + (side * 0.14 if spec.kind == "rock" else 0)), ink)
         if spec.kind == "rock":
             self._castle_places(canvas, cx, y0 + side * 0.2, side, spec.spots, castles, shown)
         elif castles:

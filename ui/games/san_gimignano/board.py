@@ -22,7 +22,7 @@ on every table event; the board never subscribes on its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,6 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
 from companion.games.base import IllegalMove
-from companion.games.messages import msg
 from companion.games.san_gimignano import geometry, views
 from companion.games.san_gimignano.descriptor import GUILD_COLOURS
 from companion.games.san_gimignano.layout import segment_types
@@ -41,9 +40,8 @@ from companion.i18n import current_language
 from companion.i18n import text as words
 from companion.service.table import Table
 from ui.games.campanile.widgets import TapButton
-from ui.games.san_gimignano.map import HexMap, Scene
+from ui.games.san_gimignano.map import SMALLEST_SIZE, HexMap, Scene
 from ui.games.san_gimignano.widgets import (
-    Banner,
     GroupButton,
     GuildKey,
     PlayerHand,
@@ -51,24 +49,20 @@ from ui.games.san_gimignano.widgets import (
     guild_colours,
     player_fills,
 )
-from ui.players import initials, named, table_colours
+from ui.players import initials, table_colours
 from ui.theme import text_on
 
 Position = tuple[int, int]
 Space = tuple[int, int, str]
 Edges = tuple[str, ...]
 
-#: The height of a player's row in the side panel (its width, 300 px, is in the rule).
-ROW = 42
-#: The default guild names of the record, shown in the players' language (others as set up).
-DEFAULT_GUILD_WORDS = {"guild-1": "ui.san_gimignano.guild.1", "guild-2": "ui.san_gimignano.guild.2",
-                       "guild-3": "ui.san_gimignano.guild.3", "guild-4": "ui.san_gimignano.guild.4"}
-
-
+#: The height of a player's row in the side panel (its width is in the rule): two lines at 20 px.
+ROW = 50
 def guild_name(guild: str) -> str:
-    """A guild as players read it: the default names translated, a name the players chose as it is."""
-    code = DEFAULT_GUILD_WORDS.get(guild)
-    return words(code) if code else guild
+    """A guild as players read it: the default names in the catalogue's words (the engine's
+    :func:`~companion.games.san_gimignano.geometry.guild_word`, as every text names them), a name the
+    players chose as it is."""
+    return str(geometry.guild_word(guild))
 
 
 def _show_in(grid: Widget, wanted: list[Any]) -> None:
@@ -101,9 +95,18 @@ class SanGimignanoBoard(FloatLayout):
 
     #: The language the words of the rule are in (``say`` in the rule depends on it).
     language = StringProperty("")
-    #: What now, in words, and whether a build is owed (the banner in the accent colour).
-    banner_text = StringProperty("")
+    #: What the step being entered asks for ("Tap where the segment goes (lit)."): the shell's turn
+    #: strip shows it in place of the engine's step (the board draws no instruction line of its own);
+    #: "" when the engine's step says it all (a forced build included: the engine's words say it).
+    step_text = StringProperty("")
+    #: A build is owed under the rulebook (``who_must_build``): the spaces are lit for one tap.
     urgent = BooleanProperty(False)
+    #: The game is over: the board offers nothing to tap (no palette, no actions, the map deaf).
+    over = BooleanProperty(False)
+    #: The palette of segment kinds is shown: some segment is still to be laid.
+    palette_shown = BooleanProperty(True)
+    #: The map's smallest zoom: a guild space stays a 48 px target (:data:`SMALLEST_SIZE`).
+    smallest_size = NumericProperty(SMALLEST_SIZE)
     #: The orientations or groups are offered in the palette's place.
     choosing = BooleanProperty(False)
     #: What the action buttons offer now (dimmed ones still answer: the engine says why not).
@@ -136,13 +139,18 @@ class SanGimignanoBoard(FloatLayout):
         self.building = False
         self.build_space: Space | None = None
         self._shown_choices: tuple[Any, ...] | None = None
+        #: A history entry's place, lit on the map until the next tap (:meth:`show_move`), and the
+        #: number of moves it was lit at (a move made meanwhile puts it out).
+        self.shown: tuple[frozenset[Space], frozenset[Position]] = (frozenset(), frozenset())
+        self._shown_at = -1
+        #: The build spaces last brought into view (brought again only when they change).
+        self._brought: frozenset[Space] = frozenset()
 
         ids = self.ids
         self.map: HexMap = ids.hexmap
         self.zoom_in, self.zoom_out, self.fit_button = ids.zoom_in, ids.zoom_out, ids.fit_button
         self.pans: dict[str, TapButton] = {name: ids[f"pan_{name}"]
                                            for name in ("left", "right", "up", "down")}
-        self.banner: Banner = ids.banner
         self.build_button, self.pass_button = ids.build_button, ids.pass_button
         self.cancel_button = ids.cancel_button
         #: The orientations (or groups) to choose from, shown in the palette's place (the grid
@@ -190,6 +198,8 @@ class SanGimignanoBoard(FloatLayout):
         properties set, widgets kept."""
         if self.table.session is None:
             return
+        if self._shown_at != len(self.table.session.log):
+            self.shown = (frozenset(), frozenset())
         self.language = current_language()
         state = self.state
         found = self.targets(state)
@@ -203,19 +213,34 @@ class SanGimignanoBoard(FloatLayout):
         acting = self.table.session.game.to_move(state)
         left = views.segments_left(state)
         for player, cell in self.cells.items():
-            segments = left.get(player)
-            detail = words("ui.san_gimignano.player.tokens", tokens=state.in_hand(player))
-            detail += "\n" + (words("ui.san_gimignano.player.segments", segments=segments)
-                              if segments is not None else words("ui.san_gimignano.player.pool",
-                                                                 segments=left.get("pool", 0)))
-            cell.show(state.tower_count[player], detail, player == acting)
+            cell.show(state.tower_count[player], self._hand_words(state, left, player), player == acting)
+        self.over = state.finished
+        self.palette_shown = not state.finished and any(left.values())
         for guild, key in self.keys.items():
             name = guild_name(guild)
             key.text = name if self.guild_tags[guild] in name else f"{self.guild_tags[guild]} {name}"
-        self._show_banner(state, found, forced, acting)
+        self._show_step(state, forced)
         self._show_choices(found, towers)
         self._show_actions(found, towers, forced, building)
-        self.map.show(self._scene(state, found, towers, building))
+        scene = self._scene(state, found, towers, building)
+        self.map.show(scene)
+        if scene.build_spaces and scene.build_spaces != self._brought:
+            # the spaces a tower may go on are in view when a build is asked for (the map may pan)
+            self.map.bring_into_view(sorted({(s[0], s[1]) for s in scene.build_spaces}))
+        self._brought = scene.build_spaces
+
+    @staticmethod
+    def _hand_words(state: State, left: dict[str, int], player: str) -> str:
+        """A player's row: tokens in hand, and the segments still to lay (their hand's, or the pool's)
+        while any are left."""
+        detail = (words("ui.san_gimignano.player.towers", count=state.tower_count[player]) + " · "
+                  + words("ui.san_gimignano.player.tokens", count=state.in_hand(player)))
+        segments = left.get(player)
+        if segments:
+            detail += "\n" + words("ui.san_gimignano.player.segments", count=segments)
+        elif segments is None and left.get("pool"):
+            detail += "\n" + words("ui.san_gimignano.player.pool", count=left["pool"])
+        return detail
 
     def _scene(self, state: State, found: dict[str, views.Targets],
                towers: list[tuple[Space, tuple[Space, ...]]], building: bool) -> Scene:
@@ -231,6 +256,8 @@ class SanGimignanoBoard(FloatLayout):
         build_spaces = frozenset(space for space, _ in towers) if building else frozenset()
         if self.build_space is not None:
             build_spaces = frozenset({self.build_space})
+        if self.shown != (frozenset(), frozenset()):  # a history entry's place alone stands out
+            token_spaces = group_spaces = frozenset()
         return Scene(segments=state.segments, tokens=state.tokens, towers=state.towers,
                      guild_colours=self.guild_colours, guild_tags=self.guild_tags, player_fill=self.fills,
                      initials=self.initials,
@@ -238,20 +265,15 @@ class SanGimignanoBoard(FloatLayout):
                      group_spaces=group_spaces, build_spaces=build_spaces,
                      open_positions=(tuple(views.open_positions(state))
                                      if any(views.segments_left(state).values()) else ()),
-                     lit_positions=lit, ghost=ghost)
+                     lit_positions=lit, ghost=ghost, letters=geometry.labels(state.segments),
+                     shown_spaces=self.shown[0], shown_positions=self.shown[1])
 
-    def _show_banner(self, state: State, found: dict[str, views.Targets], forced: list[str],
-                     acting: str | None) -> None:
-        self.urgent = bool(forced)
-        self.banner_text = self._banner_words(state, found, forced, acting)
+    def _show_step(self, state: State, forced: list[str]) -> None:
+        self.urgent = bool(forced) and not state.finished
+        self.step_text = "" if state.finished else self._step_words()
 
-    def _banner_words(self, state: State, found: dict[str, views.Targets], forced: list[str],
-                      acting: str | None) -> str:
-        """What the player to move may do now, or what the step being entered asks for."""
-        if state.finished:
-            return words("ui.san_gimignano.banner.over")
-        if forced:
-            return words("ui.san_gimignano.banner.must_build", who=named(forced[0], self.initials[forced[0]]))
+    def _step_words(self) -> str:
+        """What the step being entered asks for; "" when the engine's step says it all."""
         if self.build_space is not None:
             return words("ui.san_gimignano.banner.which_group")
         if self.segment_at is not None:
@@ -260,18 +282,7 @@ class SanGimignanoBoard(FloatLayout):
             return words("ui.san_gimignano.banner.position")
         if self.building:
             return words("ui.san_gimignano.banner.which_space")
-        if acting is None:
-            return ""
-        steps = found[acting]
-        things = [msg(code) for code, shown in (
-            ("ui.san_gimignano.step.token", steps.token_spaces),
-            ("ui.san_gimignano.step.segment", steps.placements),
-            ("ui.san_gimignano.step.tower", steps.towers),
-            ("ui.san_gimignano.step.pass", steps.may_pass)) if shown]
-        if things:
-            return words("ui.san_gimignano.banner.may", who=named(acting, self.initials[acting]),
-                         things=things)
-        return words("ui.san_gimignano.banner.nothing", player=acting)
+        return ""
 
     def _show_choices(self, found: dict[str, views.Targets],
                       towers: list[tuple[Space, tuple[Space, ...]]]) -> None:
@@ -354,6 +365,42 @@ class SanGimignanoBoard(FloatLayout):
                 return player
         return self.next_player(state)
 
+    # -- a history entry on the board ------------------------------------------------------------
+    def show_move(self, move: Any) -> bool:
+        """Light the place ``move`` (a move of this game, or its record JSON) was made on, until the next
+        tap: a token's space, a tower's group, a segment's hexagon. ``False`` (nothing lit) for a pass,
+        or a place no longer on the board (the move was undone)."""
+        session = self.table.session
+        if session is None:
+            return False
+        data = move if isinstance(move, Mapping) else session.game.move_to_json(move)
+        state = self.state
+        spaces: frozenset[Space] = frozenset()
+        positions: frozenset[Position] = frozenset()
+        if data["type"] in ("token", "tower"):
+            group = data.get("group") or [data["space"]]
+            spaces = frozenset((s[0], s[1], s[2]) for s in group)
+            if not all(space in state.adjacency for space in spaces):
+                return False
+        elif data["type"] == "segment":
+            at = (data["at"][0], data["at"][1])
+            if at not in state.segments:
+                return False
+            positions = frozenset({at})
+        else:
+            return False
+        self.shown, self._shown_at = (spaces, positions), len(session.log)
+        self.refresh()
+        self.map.bring_into_view([(s[0], s[1]) for s in spaces] or list(positions))
+        return True
+
+    def on_touch_down(self, touch: Any) -> bool:
+        """Any tap on the board puts out a history entry's light (and then does what it does)."""
+        if self.shown != (frozenset(), frozenset()) and self.collide_point(*touch.pos):
+            self.shown = (frozenset(), frozenset())
+            self.refresh()
+        return bool(super().on_touch_down(touch))
+
     # -- taps ----------------------------------------------------------------------------------------
     def propose(self, move: dict[str, Any], widget: Any | None = None) -> bool:
         """Propose ``move`` (record JSON) as a touch; a refusal flashes ``widget`` and changes nothing."""
@@ -376,6 +423,8 @@ class SanGimignanoBoard(FloatLayout):
             self.cancel()
             return False
         state = self.state
+        if state.finished:
+            return False
         found = self.targets(state)
         towers = self._tower_moves(found)
         building = self.building or bool(views.who_must_build(state) and towers)
@@ -413,6 +462,8 @@ class SanGimignanoBoard(FloatLayout):
 
     def tap_position(self, at: Position) -> bool:
         """An empty hexagon: with a type chosen, lay it there (asking the orientation when several fit)."""
+        if self.state.finished:
+            return False
         if self.segment_type is None:
             for key in self.palette.values():
                 if key.live:

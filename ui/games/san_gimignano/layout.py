@@ -20,6 +20,10 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from companion.games.san_gimignano.geometry import first_edges
+
+__all__ = ["View", "first_edges", "fit", "panned", "space_at", "zoomed"]
+
 Point = tuple[float, float]
 Position = tuple[int, int]
 Space = tuple[int, int, str]
@@ -91,15 +95,6 @@ def _round_axial(q: float, r: float) -> Position:
     elif dr > ds:
         rr = -rq - rs
     return int(rq), int(rr)
-
-
-def first_edges(edges: Sequence[str]) -> dict[str, int]:
-    """Each guild of a segment's outline with the first of the two neighbouring edges it covers."""
-    found: dict[str, int] = {}
-    for i in range(6):
-        if edges[i] == edges[(i + 1) % 6] and edges[i] not in found:
-            found[edges[i]] = i
-    return found
 
 
 def space_at(view: View, segments: dict[Position, Sequence[str]], point: Point) -> Space | None:

@@ -17,9 +17,11 @@ from typing import Any
 
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Canvas, Color, Ellipse, Line, Mesh, Rectangle
+from kivy.properties import NumericProperty
 from kivy.uix.stencilview import StencilView
 
 from ui import theme
+from ui.drawn_text import remember
 from ui.games.san_gimignano.layout import View, first_edges, fit, panned, space_at, zoomed
 
 Colour = tuple[float, float, float, float]
@@ -30,6 +32,32 @@ Space = tuple[int, int, str]
 DRAG_SLOP = 12.0
 #: One press of a zoom button.
 ZOOM_STEP = 1.25
+#: A guild space is a rhombus with 60° corners; the widest disc inside it is ``size * sqrt(3) / 2``
+#: across. The board's map never draws it smaller than a 48 px target: it opens at (and zooms out
+#: to) no smaller size than this; a board larger than the map then pans.
+SMALLEST_SIZE = math.ceil(theme.TOUCH / (math.sqrt(3.0) / 2.0))
+#: A token is at least 24 px across with initials of at least 12 px (docs/ui.md, marks on pieces).
+TOKEN_RADIUS = 12.0
+MARK_FONT = 13
+#: How strongly a space to build on, or a history entry's space, is filled with the light tone.
+BUILD_FILL = 0.55
+SHOWN_FILL = 0.45
+
+
+def target_size(size: float) -> float:
+    """How wide a guild space is as a target at the hexagon size ``size``: the widest disc inside it."""
+    return size * math.sqrt(3.0) / 2.0
+
+
+def token_radius(size: float) -> float:
+    """A token's radius at the hexagon size ``size`` (never under :data:`TOKEN_RADIUS`)."""
+    return max(TOKEN_RADIUS, size * 0.21)
+
+
+def tokens_side_by_side(size: float) -> bool:
+    """Whether a space's two tokens lie apart at this size (else they are drawn as a stack with a
+    count): the spots are ``0.83 * size`` apart along the space's long diagonal."""
+    return 0.83 * size >= 2 * token_radius(size) + 4
 
 
 @dataclass
@@ -54,10 +82,20 @@ class Scene:
     lit_positions: frozenset[Position] = frozenset()
     #: The segment about to be placed, drawn half-transparent: (position, edges) or None.
     ghost: tuple[Position, tuple[str, ...]] | None = None
+    #: Each laid segment's letter, drawn at its middle (the texts name spaces by it: "Guild 2 on B").
+    letters: Mapping[Position, str] = field(default_factory=dict)
+    #: A history entry's place, lit until the next tap: its spaces, or the segment it laid.
+    shown_spaces: frozenset[Space] = frozenset()
+    shown_positions: frozenset[Position] = frozenset()
 
 
 class HexMap(StencilView):
     """The map; see the module's docstring."""
+
+    #: The smallest hexagon size (circumradius, px) it opens at or zooms out to.
+    smallest = NumericProperty(22.0)
+    #: The largest it opens at (a small board is not blown up past this).
+    largest = NumericProperty(120.0)
 
     def __init__(self, **kwargs: Any) -> None:
         self.register_event_type("on_space")
@@ -100,7 +138,8 @@ class HexMap(StencilView):
         self.redraw()
 
     def _fitted(self) -> View:
-        return fit([*self.scene.segments, *self.scene.open_positions], self.width, self.height)
+        return fit([*self.scene.segments, *self.scene.open_positions], self.width, self.height, margin=4.0,
+                   largest=self.largest, smallest=self.smallest)
 
     def _resized(self) -> None:
         if not self.user_view:
@@ -119,7 +158,7 @@ class HexMap(StencilView):
             self.view = self._fitted()
         self.user_view = True
         centre = about if about is not None else (self.width / 2.0, self.height / 2.0)
-        self.view = zoomed(self.view, factor, centre)
+        self.view = zoomed(self.view, factor, centre, smallest=self.smallest)
         self.redraw()
 
     def pan(self, dx: float, dy: float) -> None:
@@ -128,6 +167,20 @@ class HexMap(StencilView):
             self.view = self._fitted()
         self.user_view = True
         self.view = panned(self.view, dx, dy)
+        self.redraw()
+
+    def bring_into_view(self, positions: list[Position]) -> None:
+        """Pan so that the middle of ``positions`` lies in the middle of the map, when any of them is
+        not wholly in view (a history entry shown on a board larger than the map)."""
+        if self.view is None or not positions or self.width < 2:
+            return
+        centres = [self.view.centre(at) for at in positions]
+        size = self.view.size
+        if all(size <= x <= self.width - size and size <= y <= self.height - size for x, y in centres):
+            return
+        mx = sum(x for x, _ in centres) / len(centres)
+        my = sum(y for _, y in centres) / len(centres)
+        self.view = panned(self.view, self.width / 2.0 - mx, self.height / 2.0 - my)
         self.redraw()
 
     def _local(self, x: float, y: float) -> tuple[float, float]:
@@ -261,11 +314,13 @@ class HexMap(StencilView):
     def _draw_segments(self, view: View) -> None:
         """Each segment's group of instructions, kept while its look (and the view) stay the same."""
         scene = self.scene
-        common = (view, tuple(sorted(scene.guild_colours.items())), tuple(sorted(scene.player_fill.items())),
-                  tuple(sorted(scene.guild_tags.items())), tuple(sorted(scene.initials.items())))
+        common = (view, tuple(self.size), tuple(sorted(scene.guild_colours.items())),
+                  tuple(sorted(scene.player_fill.items())), tuple(sorted(scene.guild_tags.items())),
+                  tuple(sorted(scene.initials.items())))
+        letters = scene.letters
         kept: dict[Position, tuple[Any, Canvas]] = {}
         for at, edges in scene.segments.items():
-            key = (common, edges, self._look(at, edges))
+            key = (common, edges, letters.get(at, ""), at in scene.shown_positions, self._look(at, edges))
             old = self._segments.get(at)
             if old is not None and old[0] == key:
                 kept[at] = old
@@ -275,6 +330,9 @@ class HexMap(StencilView):
                 self._segment(view, at, edges, 1.0)
                 for guild, edge in first_edges(edges).items():
                     self._space(view, (at[0], at[1], guild), edge)
+                if at in scene.shown_positions:
+                    _ring(view.hexagon(at), 3.0)
+                self._letter(view, at, letters.get(at, ""))
             kept[at] = (key, group)
         order = [group for _, group in kept.values()]
         shown = self._segment_order
@@ -309,7 +367,8 @@ class HexMap(StencilView):
         for guild in first_edges(edges):
             space = (at[0], at[1], guild)
             found.append((scene.tokens.get(space, ()), scene.towers.get(space), space in scene.build_spaces,
-                          space in scene.group_spaces, space in scene.token_spaces))
+                          space in scene.group_spaces, space in scene.token_spaces,
+                          space in scene.shown_spaces))
         return tuple(found)
 
     def _segment(self, view: View, at: Position, edges: tuple[str, ...], alpha: float) -> None:
@@ -332,30 +391,77 @@ class HexMap(StencilView):
         inset = _shrunk(corners, 0.86)
         size = view.size
         if space in scene.build_spaces:
-            Color(theme.ACCENT[0], theme.ACCENT[1], theme.ACCENT[2], 0.55)
+            Color(theme.ACCENT[0], theme.ACCENT[1], theme.ACCENT[2], BUILD_FILL)
             Mesh(vertices=[c for x, y in inset for c in (x, y, 0, 0)], indices=[0, 1, 2, 3],
                  mode="triangle_fan")
-            Color(*theme.TEXT)
-            Line(points=_flat(_shrunk(corners, 0.7)), close=True, width=2.0)
-        if space in scene.group_spaces:
-            Color(*theme.ACCENT)
-            Line(points=_flat(inset), close=True, width=3.0)
+            _ring(_shrunk(corners, 0.7), 2.0)
+        if space in scene.shown_spaces:
+            Color(theme.RING_LIGHT[0], theme.RING_LIGHT[1], theme.RING_LIGHT[2], SHOWN_FILL)
+            Mesh(vertices=[c for x, y in inset for c in (x, y, 0, 0)], indices=[0, 1, 2, 3],
+                 mode="triangle_fan")
+            _ring(inset, 4.0)
+        elif space in scene.group_spaces:
+            _ring(inset, 3.0)
         elif space in scene.token_spaces:
-            Color(*theme.ACCENT)
-            Line(points=_flat(_shrunk(corners, 0.8)), close=True, width=1.2)
+            _ring(_shrunk(corners, 0.8), 1.2)
         cx, cy = view.space_centre(at, edge)
         tower = scene.towers.get(space)
         if tower is not None:
-            self._tower(cx, cy, size, tower)
+            half = max(12.0, size * 0.26)
+            if self._wholly_shown(cx, cy, half + 3, half * 1.1 + 3):
+                self._tower(cx, cy, size, tower)
             return
         tag = scene.guild_tags.get(space[2], "")
         if tag:
-            self._text(tag, max(11, int(size * 0.2)), theme.TEXT, cx, cy)
-        for owner, (x, y) in zip(scene.tokens.get(space, ()), view.token_spots(at, edge), strict=False):
+            # a light guild takes dark digits
+            ink = theme.text_on(self._under(space))
+            texture = self._texture(tag, max(MARK_FONT, int(size * 0.22)), ink)
+            if self._wholly_shown(cx, cy, texture.size[0] / 2.0, texture.size[1] / 2.0):
+                self._text(tag, max(MARK_FONT, int(size * 0.22)), ink, cx, cy)
+        owners = scene.tokens.get(space, ())
+        if len(owners) > 1 and not tokens_side_by_side(size):
+            # too small to lie apart: the last one laid, with how many lie there
+            x, y = view.token_spots(at, edge)[0]
+            self._token(x, y, size, owners[-1], count=len(owners))
+            return
+        for owner, (x, y) in zip(owners, view.token_spots(at, edge), strict=False):
             self._token(x, y, size, owner)
 
-    def _token(self, x: float, y: float, size: float, owner: str) -> None:
-        radius = max(9.0, size * 0.2)
+    def _letter(self, view: View, at: Position, letter: str) -> None:
+        """The segment's letter on a dark disc at its middle, where its three guilds meet."""
+        if not letter:
+            return
+        texture = self._texture(letter, max(MARK_FONT, int(view.size * 0.2)), theme.TEXT)
+        cx, cy = view.centre(at)
+        across = max(texture.size[0], texture.size[1]) + 4
+        if not self._wholly_shown(cx, cy, across / 2.0, across / 2.0):
+            return
+        Color(*theme.BACKGROUND)
+        Ellipse(pos=(cx - across / 2.0, cy - across / 2.0), size=(across, across))
+        self._text(letter, max(MARK_FONT, int(view.size * 0.2)), theme.TEXT, cx, cy)
+
+    def _under(self, space: Space) -> Colour:
+        """The colour a space's digit lies on: its guild's, under the build's or the shown place's fill."""
+        scene = self.scene
+        colour = scene.guild_colours.get(space[2], theme.NO_COLOUR)
+        for lit, tint, alpha in ((scene.build_spaces, theme.ACCENT, BUILD_FILL),
+                                 (scene.shown_spaces, theme.RING_LIGHT, SHOWN_FILL)):
+            if space in lit:
+                mixed = [c * (1 - alpha) + t * alpha for c, t in zip(colour[:3], tint[:3], strict=True)]
+                colour = (mixed[0], mixed[1], mixed[2], 1.0)
+        return colour
+
+    def _wholly_shown(self, x: float, y: float, half_width: float, half_height: float) -> bool:
+        """Whether a mark centred at ``x``, ``y`` lies wholly inside the map: one cut by its edge (or
+        hidden beyond it, the map drawing the whole board) is left out, never a token without its
+        initials nor half a digit."""
+        return bool(self.x <= x - half_width and x + half_width <= self.right
+                    and self.y <= y - half_height and y + half_height <= self.top)
+
+    def _token(self, x: float, y: float, size: float, owner: str, count: int = 1) -> None:
+        radius = token_radius(size)
+        if not self._wholly_shown(x, y, radius + 2, radius + 2):
+            return
         fill = self.scene.player_fill.get(owner, theme.NO_COLOUR)
         Color(*theme.BACKGROUND)
         Ellipse(pos=(x - radius - 2, y - radius - 2), size=(2 * radius + 4, 2 * radius + 4))
@@ -363,8 +469,12 @@ class HexMap(StencilView):
         Ellipse(pos=(x - radius, y - radius), size=(2 * radius, 2 * radius))
         Color(*theme.MARKER_OUTLINE)
         Line(circle=(x, y, radius), width=1.0)
-        self._text(self.scene.initials.get(owner, "?"), max(10, int(radius * 0.95)),
+        self._text(self.scene.initials.get(owner, "?"), max(MARK_FONT, int(radius * 0.95)),
                    theme.text_on(fill), x, y)
+        if count > 1:
+            Color(*theme.BACKGROUND)
+            Ellipse(pos=(x + radius * 0.4, y - radius * 1.3), size=(radius * 1.2, radius * 1.2))
+            self._text(str(count), MARK_FONT, theme.TEXT, x + radius, y - radius * 0.7)
 
     def _tower(self, x: float, y: float, size: float, owner: str) -> None:
         """A tower: a block with three merlons, in its builder's colour with their initials."""
@@ -380,20 +490,34 @@ class HexMap(StencilView):
             Rectangle(pos=(body[0] + k * body[2] / 5.0, body[1] + body[3]), size=(body[2] / 5.0, merlon))
         Color(*theme.TEXT)
         Line(rectangle=(body[0], body[1], body[2], body[3]), width=1.5)
-        self._text(self.scene.initials.get(owner, "?"), max(11, int(half * 0.85)), theme.text_on(fill),
+        self._text(self.scene.initials.get(owner, "?"), max(MARK_FONT, int(half * 0.85)), theme.text_on(fill),
                    x, body[1] + body[3] / 2.0)
 
-    def _text(self, words: str, font_size: int, colour: Colour, x: float, y: float) -> None:
+    def _texture(self, words: str, font_size: int, colour: Colour) -> Any:
         key = (words, font_size, tuple(colour))
         texture = self._textures.get(key)  # type: ignore[arg-type]
         if texture is None:
             label = CoreLabel(text=words, font_size=font_size, bold=True, color=colour)
             label.refresh()
             texture = label.texture
+            remember(texture, words, font_size, colour)  # for the layout check: no widget holds these words
             self._textures[key] = texture  # type: ignore[index]
+        return texture
+
+    def _text(self, words: str, font_size: int, colour: Colour, x: float, y: float) -> None:
+        texture = self._texture(words, font_size, colour)
         w, h = texture.size
         Color(1, 1, 1, 1)
         Rectangle(texture=texture, pos=(x - w / 2.0, y - h / 2.0), size=(w, h))
+
+
+def _ring(points: list[tuple[float, float]], width: float) -> None:
+    """A two-tone ring along ``points``: the dark tone against the colour under it, the light one
+    against the background (:data:`ui.theme.RING_DARK`, :data:`ui.theme.RING_LIGHT`)."""
+    Color(*theme.RING_DARK)
+    Line(points=_flat(points), close=True, width=width + 2.0)
+    Color(*theme.RING_LIGHT)
+    Line(points=_flat(points), close=True, width=width)
 
 
 def _flat(points: list[tuple[float, float]]) -> list[float]:

@@ -143,7 +143,9 @@ class SanGimignanoSetup(BoxLayout):
         for kind, key in self.palette.items():
             key.accent = kind == chosen
             key.live = self.selected is not None
+        # the letters the game will name the laid segments by (A for the first)
         self.map.show(Scene(segments=self.layout, guild_colours=self.colours,
+                            letters=geometry.labels(self.layout),
                             guild_tags={g: str(i + 1) for i, g in enumerate(self.guilds)},
                             group_spaces=frozenset((self.selected[0], self.selected[1], g)
                                                    for g in set(selected))

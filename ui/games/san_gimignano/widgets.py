@@ -31,16 +31,18 @@ KV = Path(__file__).with_name("san_gimignano.kv")
 if str(KV) not in Builder.files:
     Builder.load_file(str(KV))
 
-#: The guilds' colours by the names the setting uses: muted, so that the tokens on them stand out.
+#: The guilds' colours by the names the setting uses: muted, spread in lightness so that colour-blind
+#: eyes tell them apart too (the earlier blue and purple, red and brown were one colour to a protanope
+#: or deuteranope); the rule is in ui/theme.py.
 GUILD_RGB: dict[str, Colour] = {
-    "red": rgb("#a5443f"),
-    "blue": rgb("#3c66ad"),
-    "green": rgb("#3d8a50"),
-    "yellow": rgb("#b99a2c"),
-    "purple": rgb("#7d51a3"),
-    "orange": rgb("#c56d2a"),
-    "brown": rgb("#7b5636"),
-    "grey": rgb("#6e7681"),
+    "red": rgb("#a53003"),
+    "blue": rgb("#7f8bbf"),
+    "green": rgb("#3f6b51"),
+    "yellow": rgb("#baaa45"),
+    "purple": rgb("#833aa9"),
+    "orange": rgb("#ad7421"),
+    "brown": rgb("#473122"),
+    "grey": rgb("#888383"),
 }
 assert set(GUILD_RGB) == set(GUILD_PALETTE)
 
