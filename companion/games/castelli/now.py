@@ -14,8 +14,16 @@ from typing import Any
 from companion.games.base import kinds_for
 from companion.games.messages import Alternatives, Message
 
-#: The optional steps of a turn (and the table's end), in the order they are said.
-STEPS = ("build", "play", "sell", "steward", "guard", "end")
+#: The optional steps of a turn (and the table's end), in the order they are said, each with its
+#: words' code spelled out (so that the catalogue test finds every code where it is used).
+STEPS: Mapping[str, str] = {
+    "build": "castelli.now.do.build",
+    "play": "castelli.now.do.play",
+    "sell": "castelli.now.do.sell",
+    "steward": "castelli.now.do.steward",
+    "guard": "castelli.now.do.guard",
+    "end": "castelli.now.do.end",
+}
 
 
 def what_now(finished: bool, templates: Sequence[Mapping[str, Any]], acting: str | None) -> Message | None:
@@ -30,7 +38,7 @@ def what_now(finished: bool, templates: Sequence[Mapping[str, Any]], acting: str
     steps = [kind for kind in STEPS if kind in kinds or (kind == "end" and kind in table)]
     if kinds and steps:
         return Message("castelli.now.more", {
-            "player": acting, "things": Alternatives(Message(f"castelli.now.do.{kind}") for kind in steps)})
+            "player": acting, "things": Alternatives(Message(STEPS[kind]) for kind in steps)})
     if "end" in table:
         return Message("castelli.now.end")
     return None
