@@ -109,6 +109,8 @@ class ResolverColour(Tap):
 
     colour = StringProperty("")
     screen = ObjectProperty(None)
+    #: Its words lie on the shield colour's own swatch, as initials on a badge (docs/ui.md's roles).
+    role = "mark"
 
 
 class ResolverRole(Tap):
@@ -136,6 +138,8 @@ class ResolverChip(Tap):
     #: Its shield: (colour, value); ("", 0) while there is none.
     shield = ObjectProperty(("", 0))
     screen = ObjectProperty(None)
+    #: A shield's value on its colour: a mark on a piece (docs/ui.md's roles).
+    role = "mark"
 
 
 class ResolverScreen(ShellScreen):
