@@ -83,13 +83,13 @@ class Question:
         return resolve(self.kind, self.amount, self.shields, self.players, self.neutral)
 
 
-#: A space that does not break a line: the award's figure is large, and a narrow answer wraps it
-#: between who and what ("yellow player:" / "1 card"), never inside either.
+#: A space that does not break a line: the award's figure is large, so the catalogue puts who and
+#: what on two lines ("yellow player:" / "1 card"), and neither may wrap inside itself.
 KEEP_TOGETHER = "\u00a0"
 
 
 def award_text(resolution: Resolution, player: str, share: int) -> str:
-    """One award as shown: "Anna: 2 wood"; the player and the amount each stay on one line."""
+    """One award as shown: "Anna:" over "2 wood"; the player and the amount each stay on one line."""
     amount = str(amount_words(resolution.gain, share))
     return text("ui.resolver.award", player=player.replace(" ", KEEP_TOGETHER),
                 amount=amount.replace(" ", KEEP_TOGETHER))
