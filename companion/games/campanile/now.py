@@ -41,10 +41,10 @@ def _players_step(state: CampanileState, kinds: tuple[str, ...], player: str) ->
     value = state.turn.stories if state.turn is not None else 0
     if "influence" in kinds or "relocate" in kinds:
         if "relocate" not in kinds:
-            code = "marker_then_card" if "take" in kinds else "marker"
+            code = "campanile.now.marker_then_card" if "take" in kinds else "campanile.now.marker"
         else:
-            code = "marker_or_move" if "influence" in kinds else "move_marker"
-        return Message(f"campanile.now.{code}", {"player": player, "value": value})
+            code = "campanile.now.marker_or_move" if "influence" in kinds else "campanile.now.move_marker"
+        return Message(code, {"player": player, "value": value})
     if "take" in kinds:
         return Message("campanile.now.card", {"player": player})
     return Message("campanile.now.build", {"player": player})
