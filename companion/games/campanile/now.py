@@ -40,11 +40,14 @@ def _players_step(state: CampanileState, kinds: tuple[str, ...], player: str) ->
     """The acting player's step: the marker (with its value), the card, or the build."""
     value = state.turn.stories if state.turn is not None else 0
     if "influence" in kinds or "relocate" in kinds:
+        figures = {"player": player, "value": value}
         if "relocate" not in kinds:
-            code = "campanile.now.marker_then_card" if "take" in kinds else "campanile.now.marker"
-        else:
-            code = "campanile.now.marker_or_move" if "influence" in kinds else "campanile.now.move_marker"
-        return Message(code, {"player": player, "value": value})
+            if "take" in kinds:
+                return Message("campanile.now.marker_then_card", figures)
+            return Message("campanile.now.marker", figures)
+        if "influence" in kinds:
+            return Message("campanile.now.marker_or_move", figures)
+        return Message("campanile.now.move_marker", figures)
     if "take" in kinds:
         return Message("campanile.now.card", {"player": player})
     return Message("campanile.now.build", {"player": player})
