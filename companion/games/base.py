@@ -488,10 +488,27 @@ class Game(ABC, Generic[StateT, MoveT]):
         from companion.games import notation  # not at start-up: replay never reads notation
 
         player = template.get("player")
-        forms = [notation.tokens(text) for language in notation.LANGUAGES
-                 for text in self.notation_forms(state, template, language)]
+        forms = self._spelt_forms(state, template)
         if player is not None and unnamed in (None, player):
-            forms += [form[len(notation.tokens(player)):] for form in forms]
+            forms = forms + [form[len(notation.tokens(player)):] for form in forms]
+        return forms
+
+    def _spelt_forms(self, state: StateT, template: Mapping[str, Any]) -> list[list[str]]:
+        """:meth:`notation_forms` of ``template`` in every language, as words, kept for the last state
+        read: a console or a test reads many texts against one state, and each reading spells every
+        legal move in both languages (holding the state keeps its ``id`` from being reused)."""
+        from companion.games import notation  # not at start-up: replay never reads notation
+
+        kept = getattr(self, "_forms_kept", None)
+        if kept is None or kept[0] is not state:
+            kept = (state, {})
+            self._forms_kept = kept
+        key = json.dumps(template, sort_keys=True)
+        forms = kept[1].get(key)
+        if forms is None:
+            forms = [notation.tokens(text) for language in notation.LANGUAGES
+                     for text in self.notation_forms(state, template, language)]
+            kept[1][key] = forms
         return forms
 
     def _check_named_player(self, state: StateT, text: str) -> None:
