@@ -499,7 +499,7 @@ class Game(ABC, Generic[StateT, MoveT]):
         legal move in both languages (holding the state keeps its ``id`` from being reused)."""
         from companion.games import notation  # not at start-up: replay never reads notation
 
-        kept = getattr(self, "_forms_kept", None)
+        kept: tuple[Any, dict[str, list[list[str]]]] | None = getattr(self, "_forms_kept", None)
         if kept is None or kept[0] is not state:
             kept = (state, {})
             self._forms_kept = kept
