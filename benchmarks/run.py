@@ -9,7 +9,8 @@ legal games generated with fixed seeds (``benchmarks/legal_games.py``):
 - ``propose()`` CPU path: validate + apply + notify (one listener), no journal;
   budget: median <= 1 ms; p99 and max reported.
 - shown: what a screen needs after each move, ``game.summary(state)`` (which
-  holds ``turn``) plus ``game.legal_moves(state)``; median, p99 and max reported.
+  holds ``turn``), ``game.legal_moves(state)`` and the turn strip's step
+  (``game.what_now(state)``); median, p99 and max reported.
 - ``propose()`` CPU path + shown, per move: budget p99 <= 1.7 ms (one 60 fps
   frame on the Pi, about 10x slower, divided by 10); max reported.
 - replay per move (``parse_record`` + ``final_state``), median of the rounds;
@@ -120,6 +121,7 @@ def bench_moves(records: list[Record], rounds: int) -> MoveTimes:
                 proposed = time.perf_counter_ns()
                 game.summary(state)
                 game.legal_moves(state)
+                game.what_now(state)  # the turn strip's and the OLED's step
                 shown = time.perf_counter_ns()
                 times.propose.append((proposed - start) / 1e6)
                 times.shown.append((shown - proposed) / 1e6)
@@ -383,7 +385,8 @@ def main(argv: list[str] | None = None) -> int:
             cpu <= PROPOSE_MEDIAN_BUDGET)
         add(f"{title}: propose() CPU path, p99 / slowest move / slowest call",
             ms(times.propose, median=False), "-", None)
-        add(f"{title}: shown (summary+to_move), median / p99 / slowest move / slowest call", ms(times.shown),
+        add(f"{title}: shown (summary+legal_moves+what_now), median / p99 / slowest move / slowest call",
+            ms(times.shown),
             "-", None)
         frame = percentile(times.both, 0.99)
         add(f"{title}: propose() CPU + shown, p99", f"{frame:.3f} ms", "<= 1.7 ms", frame <= FRAME_P99_BUDGET)
