@@ -139,3 +139,13 @@ def test_once_the_game_is_over_the_board_offers_nothing_to_tap(board: Any, recor
     board.tap_area(record["moves"][-2]["area"])
     assert board.overlay.build_buttons == []
     board.close_overlay()
+    # the last evaluation (the mine) has all four colours' influence: each stays left of the small
+    # board beside the rows (the fourth was once drawn under it)
+    overlay = board.open_evaluations()
+    kit.pump(3)
+    rows = [row for row in overlay.rows.children if hasattr(row, "awards")]
+    board_left = overlay.map.to_window(overlay.map.x, overlay.map.y)[0]
+    figures = [f for row in rows for f in row.ids.head.children if hasattr(f, "figure")]
+    assert max(sum(hasattr(f, "figure") for f in row.ids.head.children) for row in rows) == 4
+    assert all(f.to_window(f.right, f.y)[0] <= board_left for f in figures)
+    board.close_overlay()

@@ -374,7 +374,7 @@ class EvaluationRow(BoxLayout):
         board = self.board
         self.title = say("ui.castelli.area.name", area=board.label_of(area))
         self.influence = influence
-        influence_figures(self.ids.head, self._figures, influence, board, 1, FONT_LARGE, 48, (56, 44))
+        influence_figures(self.ids.head, self._figures, influence, board, 1, FONT_LARGE, 44, (48, 40))
         gains = [say("ui.castelli.evaluation.award", player=p, amount=str(unit(gain, count)))
                  for p, got in awards.items() for gain, count in got.items() if count]
         self.awards = "\n".join(gains) or say("ui.castelli.evaluation.nobody")
