@@ -206,3 +206,16 @@ def test_home_offers_the_resolver_only_beside_its_game_and_rematch_only_after_a_
     shell.table.open(app.open_game(app.import_record(_cut("campanile-3p", 64))))
     assert offered() == (True, True, False)  # over: rematch, and the resolver again
     kit.find(i18n.text("ui.home.rematch", players=["Albert", "Birgit", "Franziska"]))
+
+
+def test_another_game_opened_before_the_castelli_boards_next_frame_is_shown_as_it_is(shell) -> None:
+    """The Castelli board prepares its overlays in the frame after it is made; a game opened before
+    that frame (as a language switch or a quick resume does) must not be read as Castelli's."""
+    app = shell.table.app
+    shell.table.open(app.open_game(app.import_record(_cut("castelli", 4))))
+    shell.go("game")
+    shell.table.open(app.open_game(app.import_record(_cut("campanile-3p", 4))))
+    kit.pump(4)
+    screen = shell.screens.get_screen("game")
+    assert shell.table.session is not None and shell.table.session.game.name == "campanile"
+    assert screen.strip_name.text == shell.table.session.game.turn(shell.table.session.state).acting

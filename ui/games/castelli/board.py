@@ -124,11 +124,16 @@ class CastelliBoard(FloatLayout):
         self.refresh()
         # The overlays are made in the frame after the board is shown, not in the tap that first needs
         # one (a ModalView with its rows costs a noticeable moment on the Pi).
-        Clock.schedule_once(lambda _dt: self.prepare_overlays(), 0)
+        opened = self.table.session
+        Clock.schedule_once(lambda _dt: self.prepare_overlays(opened), 0)
 
-    def prepare_overlays(self) -> None:
-        """Make the reveal pad, the evaluation overlay and the area detail ahead of their first use."""
-        if self.table.session is None:
+    def prepare_overlays(self, opened: Any = None) -> None:
+        """Make the reveal pad, the evaluation overlay and the area detail ahead of their first use.
+
+        ``opened``: the session the board was made for; when another game has opened before this
+        frame (a language switch makes the boards anew), there is nothing of this board to prepare.
+        """
+        if self.table.session is None or (opened is not None and self.table.session is not opened):
             return
         state, found = self.state, self.found
         if self._pad is None:
