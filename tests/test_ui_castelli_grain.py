@@ -29,7 +29,6 @@ import pytest
 from tests import ui_kit as kit  # first: it prepares Kivy
 
 # isort: split
-from companion import i18n
 
 EXAMPLE = Path(__file__).parent / "data" / "examples" / "castelli.json"
 
@@ -44,15 +43,7 @@ def record() -> dict[str, Any]:
 def board(tmp_path_factory: pytest.TempPathFactory, record: dict[str, Any]) -> Iterator[Any]:
     """The Castelli board in the shell, at the start of the example game (one for the module: the
     tests below go on with the same game, each from the move it needs)."""
-    i18n.set_language("en")
-    shell = kit.open_shell(tmp_path_factory.mktemp("castelli-grain") / "store.db")
-    shell.table.start("castelli", record["players"], options=record["options"], setup=record["setup"])
-    game = shell.screens.get_screen("game")
-    kit.wait_for(lambda: shell.screens.current == "game" and game.board is not None, "the Castelli board")
-    kit.pump(3)  # the overlays are made in the frame after the board is shown
-    yield game.board
-    game.board.close_overlay()
-    kit.close_shell(shell)
+    yield from kit.example_board(tmp_path_factory.mktemp("castelli-grain") / "store.db", record)
 
 
 @pytest.fixture(autouse=True)

@@ -20,7 +20,6 @@ from tests import ui_kit as kit  # first: it prepares Kivy
 # isort: split
 from kivy.graphics import Mesh, Rectangle
 
-from companion import i18n
 from ui.games.castelli.drawing import SHIELD_FIGURE, glyph
 from ui.games.castelli.panels import TRACK_FIGURE
 from ui.theme import FONT_LARGE, SHOWN
@@ -36,23 +35,7 @@ def record() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def board(tmp_path_factory: pytest.TempPathFactory, record: dict[str, Any]) -> Iterator[Any]:
-    i18n.set_language("en")
-    shell = kit.open_shell(tmp_path_factory.mktemp("castelli-table") / "store.db")
-    shell.table.start("castelli", record["players"], options=record["options"], setup=record["setup"])
-    game = shell.screens.get_screen("game")
-    kit.wait_for(lambda: shell.screens.current == "game" and game.board is not None, "the Castelli board")
-    kit.pump(3)
-    yield game.board
-    game.board.close_overlay()
-    kit.close_shell(shell)
-
-
-def moves_up_to(board: Any, record: dict[str, Any], count: int) -> None:
-    """The example's moves entered at the table (as the console would) until ``count`` are in the log."""
-    table = board.table
-    for move in record["moves"][len(table.session.log):count]:
-        table.propose(table.session.game.parse_move(move), "console")
-    kit.pump(2)
+    yield from kit.example_board(tmp_path_factory.mktemp("castelli-table") / "store.db", record)
 
 
 def textures(group: Any) -> list[Any]:
@@ -63,7 +46,7 @@ def textures(group: Any) -> list[Any]:
 
 def test_the_tracks_show_figures_and_the_shields_read_across_the_table(board: Any,
                                                                          record: dict[str, Any]) -> None:
-    moves_up_to(board, record, 16)
+    kit.moves_up_to(board, record, 16)
     state = board.state
     for player, panel in board.panels.items():
         for index, resource in enumerate(("wood", "grain", "stone")):
@@ -91,7 +74,7 @@ def test_the_tracks_show_figures_and_the_shields_read_across_the_table(board: An
 
 def test_the_evaluations_say_who_gained_what_at_36_px_beside_the_board(board: Any,
                                                                          record: dict[str, Any]) -> None:
-    moves_up_to(board, record, 16)
+    kit.moves_up_to(board, record, 16)
     kit.tap(board.buttons["evaluations"])
     overlay = board.overlay
     kit.pump(3)
@@ -110,7 +93,7 @@ def test_the_evaluations_say_who_gained_what_at_36_px_beside_the_board(board: An
 
 def test_show_move_lights_up_a_recorded_moves_place_until_the_next_tap(board: Any,
                                                                         record: dict[str, Any]) -> None:
-    moves_up_to(board, record, 17)
+    kit.moves_up_to(board, record, 17)
     reveal, sale = record["moves"][16], record["moves"][13]
     assert (reveal["type"], sale["type"]) == ("reveal", "sell")
     assert board.show_move(reveal) is True
@@ -125,7 +108,7 @@ def test_show_move_lights_up_a_recorded_moves_place_until_the_next_tap(board: An
 
 
 def test_once_the_game_is_over_the_board_offers_nothing_to_tap(board: Any, record: dict[str, Any]) -> None:
-    moves_up_to(board, record, len(record["moves"]))
+    kit.moves_up_to(board, record, len(record["moves"]))
     board.refresh()  # as the game screen does when it is shown again after game over
     kit.pump(3)
     assert board.state.finished

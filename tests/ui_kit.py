@@ -127,6 +127,33 @@ def close_shell(shell: Any) -> None:
     pump(1)
 
 
+def example_board(store_path: Path, record: dict[str, Any]) -> Iterator[Any]:
+    """The board of ``record``'s game in a shell of its own, at the start of the record (its players,
+    options and setup), in English; for a module-scoped fixture that plays the record on from there
+    (:func:`moves_up_to`). The shell is closed when the generator is."""
+    from companion import i18n
+
+    i18n.set_language("en")
+    shell = open_shell(store_path)
+    shell.table.start(record["game"], record["players"], options=record.get("options") or {},
+                      setup=record.get("setup") or {})
+    game = shell.screens.get_screen("game")
+    wait_for(lambda: shell.screens.current == "game" and game.board is not None, "the game's board")
+    pump(3)  # a board may make its overlays in the frame after it is shown
+    yield game.board
+    getattr(game.board, "close_overlay", lambda: None)()
+    close_shell(shell)
+
+
+def moves_up_to(board: Any, record: dict[str, Any], count: int) -> None:
+    """The record's moves entered at the table (as the console enters them) until ``count`` are in
+    the log: the board follows the table."""
+    table = board.table
+    for move in record["moves"][len(table.session.log):count]:
+        table.propose(table.session.game.parse_move(move), "console")
+    pump(2)
+
+
 def walk(root: Widget | None = None) -> Iterator[Widget]:
     """Every widget under ``root`` (the whole window by default)."""
     for top in [root] if root is not None else list(Window.children):
