@@ -28,8 +28,6 @@ import pytest
 
 from tests import ui_kit as kit  # first: it prepares Kivy
 
-# isort: split
-
 EXAMPLE = Path(__file__).parent / "data" / "examples" / "castelli.json"
 
 
