@@ -10,6 +10,7 @@ added at the end with its introduction the first time.
 
 from __future__ import annotations
 
+import argparse
 import platform
 import statistics
 import sys
@@ -86,3 +87,12 @@ def write_block(markers: tuple[str, str], intro: str, measured: str, rows: list[
         text = text.rstrip("\n") + "\n\n" + intro + "\n\n" + block + "\n"
     DOCS.write_text(text, encoding="utf-8")
     print(f"wrote the figures into {DOCS.relative_to(ROOT)}", file=sys.stderr)
+
+
+def touch_arguments(doc: str | None, argv: list[str] | None) -> argparse.Namespace:
+    """The touchscreen benchmarks' command line: ``--update-docs`` and ``--rounds`` (games played)."""
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
+    parser.add_argument("--update-docs", action="store_true",
+                        help="write the figures into docs/performance.md")
+    parser.add_argument("--rounds", type=int, default=5, help="games played (default 5)")
+    return parser.parse_args(argv)

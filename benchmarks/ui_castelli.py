@@ -26,7 +26,6 @@ their own markers. Exit 1 when a budget is over.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -38,7 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.figures import TimedJournal, machine, report, spread, write_block  # noqa: E402
+from benchmarks.figures import TimedJournal, machine, report, spread, touch_arguments, write_block  # noqa: E402
 
 EXAMPLE = ROOT / "tests" / "data" / "examples" / "castelli.json"
 BEGIN, END = "<!-- ui-castelli:begin -->", "<!-- ui-castelli:end -->"
@@ -119,11 +118,7 @@ def play_round(h: Any, record: dict[str, Any]) -> dict[str, list[float]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--update-docs", action="store_true",
-                        help="write the figures into docs/performance.md")
-    parser.add_argument("--rounds", type=int, default=5, help="games played (default 5)")
-    args = parser.parse_args(argv)
+    args = touch_arguments(__doc__, argv)
 
     from tests.ui_campanile_kit import prepare_environment
 

@@ -38,7 +38,6 @@ their own markers. Exit 1 when a budget is over.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import os
 import random
@@ -52,7 +51,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.figures import TimedJournal, machine, report, spread, write_block  # noqa: E402
+from benchmarks.figures import TimedJournal, machine, report, spread, touch_arguments, write_block  # noqa: E402
 
 BEGIN, END = "<!-- ui-picker:begin -->", "<!-- ui-picker:end -->"
 INTRO = """## The move picker
@@ -153,11 +152,7 @@ def play_round(folder: Path, number: int) -> dict[str, list[float]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--update-docs", action="store_true",
-                        help="write the figures into docs/performance.md")
-    parser.add_argument("--rounds", type=int, default=5, help="games played (default 5)")
-    args = parser.parse_args(argv)
+    args = touch_arguments(__doc__, argv)
     os.environ["KIVY_NO_ARGS"] = "1"  # the arguments are ours, not Kivy's
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     # frames as fast as they come: a tap's frame is timed, not the clock's wait for the 60th of a second
