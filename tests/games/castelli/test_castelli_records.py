@@ -64,7 +64,7 @@ def test_export_writes_everything_and_replays_the_same():
     (lambda r: r["setup"]["colors"].pop("Dora"), "castelli.setup.no_colour",
         "setup.colors: Dora has no colour"),
     (lambda r: r["setup"].update(board="castelli-real"), "castelli.board.unknown_layout",
-        'setup.board: unknown board layout "castelli-real"; the companion ships example-2p and example-4p'),
+        'setup.board: unknown board layout "castelli-real"; the companion ships example-2p, example-2p-extra-mine and example-4p'),
     (lambda r: r["setup"].update(board=7), "castelli.setup.board_type",
         "setup.board: must be a layout name or an inline board"),
     (lambda r: r["setup"]["board"]["spaces"]["s12"]["sides"].update(N="a99"), "castelli.board.no_area",
@@ -210,10 +210,14 @@ def test_too_many_settlements_are_refused_by_kind():
 
 
 def test_shipped_layouts_are_examples_and_valid():
-    assert set(layout_names()) == {"example-2p", "example-4p"}
+    assert set(layout_names()) == {"example-2p", "example-2p-extra-mine", "example-4p"}
     four, two = load_layout("example-4p"), load_layout("example-2p")
+    other = load_layout("example-2p-extra-mine")
     assert len(four.spaces) == 32 and len(four.areas) == 32 and four.mine
     assert len(two.spaces) == 16 and two.mine
+    # the other two parts, seen from their side: the extra mine tile where example-2p has its mine
+    assert len(other.spaces) == 16 and other.mine == "a35" == two.mine
+    assert validate_board(board_to_json(other), "example-2p-extra-mine") == other
     # the inline JSON of a layout reads back as the same board (export keeps every field)
     assert validate_board(board_to_json(four), "example-4p") == four
     assert validate_board(board_to_json(two), "example-2p") == two
