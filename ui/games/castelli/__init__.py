@@ -1,4 +1,5 @@
-"""The Castelli screens: the board, its overlays, the area resolver and the board editor."""
+"""The Castelli screens: the board (one per group in a Championship round), its overlays, the
+Championship's standings, the area resolver and the board editor."""
 
 from ui.games.part import UiPart
 
@@ -6,5 +7,6 @@ from ui.games.part import UiPart
 PART = UiPart(board="ui.games.castelli.board:CastelliBoard",
               breakdown="ui.games.castelli.final:final_breakdown",
               new_game_choice="ui.games.castelli.new_game:board_choice",
-              screens={"resolver": "ui.games.castelli.resolver:ResolverScreen",
+              screens={"standings": "ui.games.castelli.standings:StandingsScreen",
+                       "resolver": "ui.games.castelli.resolver:ResolverScreen",
                        "editor": "ui.games.castelli.board_editor:BoardEditorScreen"})

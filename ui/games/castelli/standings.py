@@ -1,0 +1,204 @@
+"""The Championship's standings on the touchscreen: the bracket (variant 1) or the league (variant 2).
+
+Between and during the rounds of a Castelli Championship the players want two
+answers: who plays whom (and who is through), and how many cards the one
+shared deck still holds. The screen draws both from :class:`Standings`, a
+plain data object the service's championship is read into
+(:func:`standings_of`); it decides nothing itself. Variant 1 is a bracket:
+round 1's two games on the left, the final and the match for third on the
+right, the places once they are known. Variant 2 is a league table (won
+games, points, the score over every game as the tie-break) beside the three
+rounds' games. Under them: the next round's button once a round is over, or
+the two buttons of a decision the championship waits for (who of a shared
+win goes to the final).
+
+Everything is made once by the rule (``standings.kv``: four players, four
+bracket games, six league games); a redraw sets properties.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.i18n import text
+from ui.games.castelli import championship
+from ui.games.castelli.championship import ROUNDS, Match, Standings, points_text
+from ui.screens import ShellScreen, load_rules, show
+
+#: Each variant's title.
+VARIANT_WORDS = {1: "ui.castelli.standings.variant1", 2: "ui.castelli.standings.variant2"}
+#: The league table's head, column by column (codes written out, so the catalogue checks find them).
+HEAD_WORDS = {"player": "ui.castelli.standings.head.player", "played": "ui.castelli.standings.head.played",
+              "won": "ui.castelli.standings.head.won", "points": "ui.castelli.standings.head.points",
+              "score": "ui.castelli.standings.head.score"}
+
+
+class MatchBox(BoxLayout):
+    """One game in the bracket or the league: a title and its two players with their scores, the
+    winners lit (layout: ``standings.kv``)."""
+
+    title = StringProperty("")
+    names = ListProperty(["", ""])
+    scores = ListProperty(["", ""])
+    won = ListProperty([False, False])
+    #: The game is being played now (its frame is lit).
+    live = BooleanProperty(False)
+
+    def show_match(self, title: str, match: Match | None, placeholders: Sequence[str] = ("", "")) -> None:
+        """``match`` as it stands, or its ``placeholders`` ("winner of group 1") while not known."""
+        self.title = title
+        if match is None:
+            self.names, self.scores, self.won, self.live = list(placeholders), ["", ""], [False, False], False
+            return
+        self.names = list(match.players)
+        self.scores = [str(match.scores.get(p, "")) if match.started else "" for p in match.players]
+        self.won = [match.finished and p in match.winners for p in match.players]
+        self.live = match.started and not match.finished
+
+
+class LeagueLine(BoxLayout):
+    """A player's line in the league table (layout: ``standings.kv``)."""
+
+    place = StringProperty("")
+    player = StringProperty("")
+    played = StringProperty("")
+    won = StringProperty("")
+    points = StringProperty("")
+    score = StringProperty("")
+    first = BooleanProperty(False)
+
+
+class StandingsScreen(ShellScreen):
+    """The championship's standings (Castelli's own screen, ``standings``). Layout: ``standings.kv``.
+
+    Its data comes from :attr:`source` (the open championship read by :func:`standings_of`);
+    tests and the snapshot may set :attr:`shown` instead.
+    """
+
+    title = StringProperty("")
+    deck_text = StringProperty("")
+    message = StringProperty("")
+    next_text = StringProperty("")
+    can_next = BooleanProperty(False)
+    decide_texts = ListProperty(["", ""])
+    variant = NumericProperty(1)
+    #: Whether a round is being played (Back returns to its boards) — else Back goes home.
+    in_round = BooleanProperty(False)
+
+    def __init__(self, shell: Any, **kwargs: Any) -> None:
+        super().__init__(shell, **kwargs)
+        self.parts: dict[str, Any] = {name: proxy.__self__ for name, proxy in self.ids.items()}
+        #: The standings drawn now; ``None`` when there is no championship to show.
+        self.shown: Standings | None = None
+        #: Where the standings come from: the shell -> the standings (``None``: no championship).
+        self.source: Callable[[Any], Standings | None] = standings_of
+        #: The decision's players as its buttons offer them.
+        self.deciding: tuple[str, ...] = ()
+
+    def refresh(self) -> None:
+        found = self.source(self.shell)
+        self.shown = found
+        show(self.parts["bracket"], found is not None and found.variant == 1)
+        show(self.parts["league"], found is not None and found.variant == 2)
+        if found is None:
+            self.title, self.deck_text, self.message = text("ui.castelli.standings.title"), "", text(
+                "ui.castelli.standings.none")
+            self.can_next, self.next_text, self.in_round = False, "", False
+            self._decision(())
+            return
+        self.variant = found.variant
+        self.title = text(VARIANT_WORDS[found.variant])
+        self.deck_text = ("" if found.deck is None else text("ui.castelli.standings.deck", count=found.deck))
+        self.in_round = found.playing is not None
+        if found.variant == 1:
+            self._bracket(found)
+        else:
+            self._league(found)
+        self.message = self._message(found)
+        self.can_next = found.next_round is not None
+        self.next_text = text("ui.castelli.standings.next", number=found.next_round or 0)
+        show(self.parts["next"], found.next_round is not None)
+        self._decision(found.deciding)
+
+    # -- variant 1: the bracket -------------------------------------------------------------------
+    def _bracket(self, found: Standings) -> None:
+        first = found.rounds[0] if found.rounds else (None, None)
+        second = found.rounds[1] if len(found.rounds) > 1 else (None, None)
+        for number, match in enumerate(first, start=1):
+            self.parts[f"first{number}"].show_match(text("ui.castelli.standings.group", number=number), match)
+        self.parts["final"].show_match(text("ui.castelli.standings.final"), second[0],
+                                       [text("ui.castelli.standings.winner_of", group=g) for g in (1, 2)])
+        self.parts["third"].show_match(text("ui.castelli.standings.third"), second[1],
+                                       [text("ui.castelli.standings.loser_of", group=g) for g in (1, 2)])
+        self.parts["round1"].text = text("ui.castelli.standings.round", number=1)
+        self.parts["round2"].text = text("ui.castelli.standings.round", number=2)
+
+    # -- variant 2: the league ----------------------------------------------------------------------
+    def _league(self, found: Standings) -> None:
+        head = self.parts["head"]
+        head.place = ""
+        for column in ("player", "played", "won", "points", "score"):
+            setattr(head, column, text(HEAD_WORDS[column]))
+        for index, line in enumerate(found.lines[:4]):
+            row = self.parts[f"line{index + 1}"]
+            row.place = "" if line.place is None else text("ui.castelli.standings.place", place=line.place)
+            row.player, row.played, row.won = line.player, str(line.played), str(line.won)
+            row.points, row.score = points_text(line.points), str(line.score)
+            row.first = line.place == 1
+        for number in range(1, ROUNDS[2] + 1):
+            games = found.rounds[number - 1] if len(found.rounds) >= number else (None, None)
+            label = self.parts[f"league_round{number}"]
+            label.text = text("ui.castelli.standings.round", number=number)
+            for group, match in enumerate(games, start=1):
+                self.parts[f"league{number}{group}"].show_match("", match, ("", ""))
+
+    # -- below the table ----------------------------------------------------------------------------
+    def _message(self, found: Standings) -> str:
+        """The championship's winner once it is over; the places known so far; else the round in play."""
+        placed = sorted((line for line in found.lines if line.place is not None),
+                        key=lambda line: line.place or 0)
+        if found.over and placed:
+            winners = [line.player for line in placed if line.place == 1]
+            return text("ui.castelli.standings.over", players=winners)
+        if found.deciding:
+            return text("ui.castelli.standings.decide", players=list(found.deciding),
+                        group=found.deciding_group or 1)
+        if found.playing is not None:
+            return text("ui.castelli.standings.playing", number=found.playing)
+        return ""
+
+    def _decision(self, players: tuple[str, ...]) -> None:
+        self.deciding = players[:2]
+        show(self.parts["decision"], bool(self.deciding))
+        self.decide_texts = [text("ui.castelli.standings.advances", player=p) for p in self.deciding] + \
+            [""] * (2 - len(self.deciding))
+
+    # -- taps ---------------------------------------------------------------------------------------
+    def back(self) -> None:
+        """To the round's boards while one is played, else home."""
+        self.shell.show_start() if self.shell.table.session is not None else self.shell.go("home")
+
+    def start_next(self) -> None:
+        """The next round, with the pairings the variant asks for (the service's; refusals shown)."""
+        if self.shown is None or self.shown.next_round is None:
+            return
+        championship.start_next(self.shell)
+
+    def decide(self, index: int) -> None:
+        """The players said who of a shared win goes on (kept as the championship's decision)."""
+        if index >= len(self.deciding):
+            return
+        championship.decide(self.shell, self.deciding[index])
+        self.redraw()
+
+
+def standings_of(shell: Any) -> Standings | None:
+    """The open championship's standings for the screen (``None``: none is open)."""
+    return championship.standings(shell)
+
+
+load_rules(__file__)
