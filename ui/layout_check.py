@@ -108,8 +108,13 @@ class Frame:
         self.left, self.bottom = (float(v) for v in widget.to_window(widget.x, widget.y))
         self.height = height
 
-    def common_colour(self, box: Box) -> theme.Colour | None:
-        """The most common colour under ``box``, or None when the box lies outside the frame."""
+    def common_colour(self, box: Box, ink: theme.Colour | None = None) -> theme.Colour | None:
+        """The most common colour under ``box``, or None when the box lies outside the frame.
+
+        ``ink``: a drawn text's own colour. Then what lies under it is read around its letters only
+        (the pixels within 2 px of the ink's), not over the whole texture: a 24 px figure's texture
+        is taller than a small board's triangle, and its empty edges reach over the tile's border.
+        """
         left, bottom, right, top = box
         x0, x1 = int(left - self.left), int(right - self.left)
         y0 = int(self.height - (top - self.bottom))
@@ -118,9 +123,36 @@ class Frame:
         x1, y1 = min(x1, self.image.width), min(y1, self.image.height)
         if x1 - x0 < 1 or y1 - y0 < 1:
             return None
-        colours: Any = self.image.crop((x0, y0, x1, y1)).getcolors(maxcolors=(x1 - x0) * (y1 - y0))
+        crop = self.image.crop((x0, y0, x1, y1))
+        colours: Any = (_around_ink(crop, ink) if ink is not None else None) or crop.getcolors(
+            maxcolors=(x1 - x0) * (y1 - y0))
         _, (red, green, blue) = max(colours, key=lambda pair: int(pair[0]))
         return (red / 255, green / 255, blue / 255, 1.0)
+
+
+#: The colour the pixels away from a text's letters are marked with (no theme colour is this).
+UNSEEN = (1, 254, 3)
+#: How far from a drawn text's ink colour a pixel still counts as its letters (their smoothed edges).
+INK_NEAR = 30
+
+
+def _around_ink(crop: Any, ink: theme.Colour) -> list[tuple[int, tuple[int, int, int]]] | None:
+    """The colours of the pixels next to the letters of ``ink`` in ``crop`` (with their counts), or
+    ``None`` when no letter is seen there (then the whole box is read)."""
+    from PIL import Image, ImageChops, ImageFilter
+
+    red, green, blue = (round(c * 255) for c in ink[:3])
+    near = Image.new("RGB", crop.size, (red, green, blue))
+    distance = ImageChops.difference(crop, near).convert("L")
+    letters = distance.point(lambda d: 255 if d < INK_NEAR else 0)
+    if not letters.getbbox():
+        return None
+    ring = ImageChops.subtract(letters.filter(ImageFilter.MaxFilter(5)), letters)
+    kept = Image.new("RGB", crop.size, UNSEEN)  # a colour no screen draws: what the ring leaves out
+    kept.paste(crop, mask=ring)
+    counted: Any = kept.getcolors(maxcolors=crop.size[0] * crop.size[1]) or []
+    found = [(count, colour) for count, colour in counted if colour != UNSEEN]
+    return found or None
 
 
 def _clear_colour() -> theme.Colour:
@@ -356,7 +388,7 @@ def _one_line_width(label: Label) -> float:
 # -- contrast ---------------------------------------------------------------------------------------
 def _contrast(screen: str, name: str, ink: Any, opacity: float, box: Box, role: str, frame: Frame,
               language: str) -> list[Problem]:
-    under = frame.common_colour(box)
+    under = frame.common_colour(box, ink if role == MARK else None)
     if under is None:
         return []
     red, green, blue, alpha = (float(c) for c in ink)

@@ -79,6 +79,9 @@ MAX_CELL = 96.0
 #: The smallest shield figure on the board, in px: read from across the table (the role of a mark
 #: on a piece is 12 px at least; a shield's value is what players look for on a tile).
 SHIELD_FIGURE = 24
+#: The same on a board drawn small beside words (the evaluations' map): where the board itself is
+#: read, not its figures, which at 24 px would reach over the small tiles' edges and coins.
+SMALL_SHIELD_FIGURE = 14
 
 
 @cache
@@ -168,6 +171,10 @@ class CastelliBoardView(Widget):
         #: over everything.
         self.lit: tuple[str, ...] = ()
         self._lit = InstructionGroup()
+        #: The least size of a shield's figure here (:data:`SMALL_SHIELD_FIGURE` on a small map).
+        self.least_figure = SHIELD_FIGURE
+        #: Whether the frame pieces carry their figure ("$"); a small map shows their colour only.
+        self.gift_figures = True
         self.bind(pos=lambda *_: self.redraw(), size=lambda *_: self.redraw())
 
     def set_layout(self, board: Board) -> None:
@@ -306,7 +313,7 @@ class CastelliBoardView(Widget):
     def prepare_figures(self) -> None:
         """Make the textures of every shield figure at this size now (six values, in the ink of each
         shield colour), not in the tap that first shows a tile drawn at this size."""
-        size = max(SHIELD_FIGURE, round(self.cell * 0.34))
+        size = max(self.least_figure, round(self.cell * 0.34))
         for ink in {tuple(text_on(piece_colour(colour))) for colour in tables.COLORS}:
             for value in tables.SHIELD_VALUES:
                 glyph(str(value), size, ink)
@@ -457,7 +464,7 @@ class CastelliBoardView(Widget):
             return
         # N, E, S, W: the triangle from each edge to the centre
         edges = [(x0, y1, x1, y1), (x1, y1, x1, y0), (x1, y0, x0, y0), (x0, y0, x0, y1)]
-        size = max(SHIELD_FIGURE, round(side * 0.34))
+        size = max(self.least_figure, round(side * 0.34))
         for (colour, value), (ax, ay, bx, by) in zip(shields, edges, strict=True):
             fill = piece_colour(colour)
             canvas.add(Color(*fill))
@@ -474,9 +481,10 @@ class CastelliBoardView(Widget):
         silver = shown.silver_on.get(name, 0)
         for index in range(silver):
             canvas.add(Color(*GIFT_COLOURS["silver"]))
-            r = side * 0.07
-            ox = cx + (index - (silver - 1) / 2) * r * 2.4
-            canvas.add(Line(circle=(ox, cy, r), width=2))
+            # small enough to stay clear of the shields' figures around the middle (24 px each)
+            r = side * 0.05
+            ox = cx + (index - (silver - 1) / 2) * r * 2.8
+            canvas.add(Line(circle=(ox, cy, r), width=1.5))
 
     def _gift(self, canvas: Any, gift: str, side_index: int, x: float, y: float, side: float) -> None:
         """A frame piece in the margin beside a space's side: its gift's colour and figure."""
@@ -495,7 +503,7 @@ class CastelliBoardView(Widget):
         canvas.add(Rectangle(pos=box[:2], size=box[2:]))
         ink = tuple(text_on(fill))
         centre = (box[0] + box[2] / 2, box[1] + box[3] / 2)
-        figure = GIFT_FIGURES.get(gift)
+        figure = GIFT_FIGURES.get(gift) if self.gift_figures else None
         if figure:
             draw_text(canvas, figure, max(14, round(min(box[2], box[3]) * 0.8)), centre, ink)
         elif gift == "card":

@@ -39,7 +39,7 @@ from companion.games.castelli.words import amount as unit
 from companion.games.castelli.words import colour as colour_word
 from companion.i18n import text as say
 from ui.games.campanile.widgets import TapButton
-from ui.games.castelli.drawing import CastelliBoardView, Shown
+from ui.games.castelli.drawing import SMALL_SHIELD_FIGURE, CastelliBoardView, Shown
 from ui.games.castelli.tile import TileView
 from ui.screens import show
 from ui.theme import FONT_LARGE, FONT_SMALL, TEXT, TOUCH, piece_colour, text_on
@@ -391,6 +391,7 @@ class EvaluationOverlay(CastelliOverlay):
         self._rows: list[EvaluationRow] = []
         #: The board drawn small beside the rows, the areas shown ringed.
         self.map: CastelliBoardView = self.ids.map
+        self.map.least_figure, self.map.gift_figures = SMALL_SHIELD_FIGURE, False
         self.map.set_layout(board.state.board)
         # laid out now as it will be when open (the whole window), so the small board is drawn here at
         # its size, its figures' textures made, and not in the tap that first opens the overlay
