@@ -42,7 +42,7 @@ from companion.storage.store import StoreError
 from companion.system import power
 from companion.system.watchdog import Watchdog
 from ui import theme
-from ui.games import GAME_SCREENS
+from ui.games import GAME_SCREENS, over_screen
 from ui.keys import command_for_key
 from ui.widgets import RefusalBanner
 
@@ -139,7 +139,7 @@ class Shell:
         if session is None:
             self.go("home")
         elif session.game.is_finished(session.state):
-            self.go("over")
+            self.go(over_screen(session))
         else:
             self.go("game")
 
@@ -210,7 +210,7 @@ class Shell:
             return
         finished = session is not None and session.game.is_finished(session.state)
         if finished and self.screens.current == "game":
-            self.go("over")
+            self.go(over_screen(session))
             return
         if session is not None and not finished and self.screens.current == "over":
             self.go("game")  # an undo from game over goes back to the game

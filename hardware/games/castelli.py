@@ -1,6 +1,9 @@
 """Castelli on the OLED and the buttons: resources and silver, tiles left, the final-scoring preview.
 
 A tile's reveal needs its faces (the touchscreen, a seat panel or the console): the buttons say so.
+In a Championship round both groups play at once: one page per group says whose turn it is there and
+what to do (the step of that group's own game), with the group's scores and the cards left in the
+one deck; the championship's standings follow (:func:`standings_pages`).
 """
 
 from __future__ import annotations
@@ -9,15 +12,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import Game
-from companion.i18n import text
+from companion.i18n import current_language, render_for, text
 from companion.service.names import initials
 from hardware.games import GamePart
-from hardware.oled_pages import SMALL_LINES, cell_lines, notice_page
+from hardware.oled_pages import OLED_WORDS, SMALL_LINES, cell_lines, notice_page
 from hardware.oled_render import Line, Page, fit, wrap
 
 
 def status_pages(game: Game[Any, Any], state: Any, summary: Mapping[str, Any]) -> list[Page]:
-    """The acting player's resources, silver and cards; the tiles left and the last evaluation."""
+    """The acting player's resources, silver and cards; the tiles left and the last evaluation
+    (a Championship round: each group's turn instead, :func:`group_pages`)."""
+    if getattr(state, "groups", None) is not None:
+        return group_pages(game, state)
     acting = game.turn(state).acting
     left = len(state.board.spaces) - len(state.revealed)
     pages = []
@@ -35,6 +41,30 @@ def status_pages(game: Game[Any, Any], state: Any, summary: Mapping[str, Any]) -
         area = state.board.label(evaluations[-1]["area"])
         rows += [Line(s) for s in wrap(text("oled.castelli.last", area=area))[:3]]
     return [*pages, Page(tuple(rows))]
+
+
+def group_pages(game: Game[Any, Any], round_state: Any) -> list[Page]:
+    """A page per group of a Championship round: "Group 1: Anna" inverted, what to do now there (the
+    box's words for the group's step), the group's scores and the cards left in the shared deck."""
+    pages = []
+    deck = round_state.deck()
+    for number, group in enumerate(round_state.groups, start=1):
+        if group.finished:
+            winners = [p for p in group.players if p in game.outcome(group).winners]
+            rows = [Line(fit(text("oled.castelli.round.group_over", group=number)), inverted=True),
+                    *(Line(s) for s in wrap(text("oled.castelli.round.won", players=winners))[:2])]
+        else:
+            now = game.what_now(group)
+            acting = now.params.get("player") if now is not None else game.turn(group).acting
+            rows = [Line(fit(text("oled.castelli.round.group", group=number, player=acting or "")),
+                         inverted=True)]
+            if now is not None:
+                rows += [Line(s) for s in wrap(render_for(now, OLED_WORDS, current_language()))[:2]]
+        short = initials(round_state.players)
+        scores = "  ".join(f"{short[p]} {group.score[p]}" for p in group.players)
+        rows.append(Line(fit(f"{scores}  {text('oled.castelli.round.deck', count=deck)}")))
+        pages.append(Page(tuple(rows)))
+    return pages
 
 
 def valuation_pages(game: Game[Any, Any], state: Any) -> list[Page]:

@@ -64,6 +64,10 @@ GAME_BREAKDOWNS: dict[str, str] = {n: p.breakdown for n, p in _PARTS.items() if 
 GAME_SCREENS: dict[str, str] = {name: where for p in _PARTS.values() for name, where in p.screens.items()}
 GAME_NEW_GAME_CHOICES: dict[str, str] = {n: p.new_game_choice for n, p in _PARTS.items()
                                          if p.new_game_choice}
+#: game name -> "module:function" starting what its choice asks instead (:attr:`UiPart.start_instead`).
+GAME_STARTS_INSTEAD: dict[str, str] = {n: p.start_instead for n, p in _PARTS.items() if p.start_instead}
+#: game name -> "module:function" naming the screen its game ends on (:attr:`UiPart.over_screen`).
+GAME_OVER_SCREENS: dict[str, str] = {n: p.over_screen for n, p in _PARTS.items() if p.over_screen}
 #: game name -> "module:function" of its own rows on the settings screen (:attr:`UiPart.settings_rows`).
 GAME_SETTINGS_ROWS: dict[str, str] = {n: p.settings_rows for n, p in _PARTS.items() if p.settings_rows}
 
@@ -120,6 +124,21 @@ def new_game_choice(app: Any, game: str, chosen: Any,
         return None
     found: tuple[Any, dict[str, Any]] | None = maker(app, chosen, choose)
     return found
+
+
+def start_instead(shell: Any, game: str, chosen: Any, players: list[str], details: dict[str, Any]) -> bool:
+    """Whether ``game``'s part started something else than one game for ``players`` (a Championship)
+    from what its new-game choice ``chosen`` says (:data:`GAME_STARTS_INSTEAD`)."""
+    starter = _load(GAME_STARTS_INSTEAD.get(game), game)
+    return bool(starter is not None and starter(shell, chosen, players, details))
+
+
+def over_screen(session: Any) -> str:
+    """The shell's screen for the open game once it has ended: its part's (:data:`GAME_OVER_SCREENS`),
+    else game over (``over``)."""
+    chooser = _load(GAME_OVER_SCREENS.get(session.game.name), session.game.name)
+    found = chooser(session) if chooser is not None else None
+    return str(found or "over")
 
 
 def settings_rows(screen: Any) -> list[Any]:

@@ -24,6 +24,14 @@ class UiPart:
     #: ``function(app, chosen, choose)``: a choice the new-game screen offers for this game (a board),
     #: as ``(widget, setup)``, or ``None`` when there is nothing to choose; ``choose(value)`` changes it.
     new_game_choice: str | None = None
+    #: ``function(shell, chosen, players, details) -> bool``: start what the game's own choice asked for
+    #: in place of one game (a championship of several games), ``True`` when it did (or refused it in
+    #: the banner); ``False`` and the new-game screen starts the game as usual. ``details`` are the
+    #: screen's ``colours`` and ``setup``.
+    start_instead: str | None = None
+    #: ``function(session) -> str | None``: the shell's screen shown when the game has ended, when it is
+    #: not game over (a round of a championship: its standings, which offer the next round).
+    over_screen: str | None = None
     #: ``function(screen)``: the game's own rows on the settings screen (what its descriptor's simple
     #: settings cannot say, such as a table of values), or ``None``. It returns a widget that carries
     #: ``language`` (bound to the screen's), ``fields`` (its typed fields by key, for the screen's

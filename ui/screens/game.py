@@ -119,6 +119,8 @@ class GameScreen(ShellScreen):
             self.ids.body.remove_widget(self.board)
             if "step_text" in self.board.properties():
                 self.board.unbind(step_text=self.setter("board_step"))
+            if "shown_part" in self.board.properties():
+                self.board.unbind(shown_part=self._part_shown)
         self.board = None
         self.board_step = ""
         board = board_class(session.game.name)
@@ -133,6 +135,8 @@ class GameScreen(ShellScreen):
             if "step_text" in self.board.properties():
                 self.board.bind(step_text=self.setter("board_step"))
                 self.board_step = self.board.step_text
+            if "shown_part" in self.board.properties():  # another part shown (a round's group): its strip
+                self.board.bind(shown_part=self._part_shown)
             return
         self._set_up_standings(session)
         self.notation.text = ""
@@ -141,12 +145,18 @@ class GameScreen(ShellScreen):
                                    example=session.game.describe(session.state, legal[0], current_language()))
                               if legal else text("ui.picker.no_move_now"))
 
+    def _part_shown(self, *_args: Any) -> None:
+        session = self.shell.table.session
+        if session is not None:
+            self._refresh_bar(session)
+
     # -- the common bar ------------------------------------------------------------
     def _refresh_bar(self, session: Any) -> None:
         self.can_undo = session.can_undo
         self.can_redo = session.can_redo
         words = BOARD_WORDS if self.board is not None else PICKER_WORDS
-        strip = strip_for(session.game, session.state, words)
+        own = getattr(self.board, "strip", None)  # a board showing one part of the game says it itself
+        strip = own() if callable(own) else strip_for(session.game, session.state, words)
         self.strip_headline, self.strip_sentence, self.strip_next = strip.headline, strip.sentence, strip.next
         if strip.player is not None:
             self.turn_swatch = theme.piece_colour(player_colours(self.shell, session)[strip.player])

@@ -280,6 +280,8 @@ class NewGameScreen(ShellScreen):
         if isinstance(confirmed, games.StartDetails):
             details["options"] = dict(confirmed.options)
             details["setup"] = {**details.get("setup", {}), **confirmed.setup}
+        if games.start_instead(self.shell, self.game, self.choice, list(self.seated), details):
+            return  # the game's choice asked for more than one game (a championship): started by its part
         self.shell.attempt(self.shell.table.start, self.game, list(self.seated), **details)
 
 

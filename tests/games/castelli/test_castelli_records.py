@@ -64,7 +64,8 @@ def test_export_writes_everything_and_replays_the_same():
     (lambda r: r["setup"]["colors"].pop("Dora"), "castelli.setup.no_colour",
         "setup.colors: Dora has no colour"),
     (lambda r: r["setup"].update(board="castelli-real"), "castelli.board.unknown_layout",
-        'setup.board: unknown board layout "castelli-real"; the companion ships example-2p, example-2p-extra-mine and example-4p'),
+        'setup.board: unknown board layout "castelli-real"; the companion ships example-2p, '
+        'example-2p-extra-mine and example-4p'),
     (lambda r: r["setup"].update(board=7), "castelli.setup.board_type",
         "setup.board: must be a layout name or an inline board"),
     (lambda r: r["setup"]["board"]["spaces"]["s12"]["sides"].update(N="a99"), "castelli.board.no_area",

@@ -18,6 +18,10 @@ engine's refusal says why (the shell's banner shows it from the table's
 ``refused`` event, an open overlay writes it too), the tapped thing flashes,
 and nothing changes.
 
+In a Championship round the same board draws one group's game: ``CastelliBoard(table=table,
+group=n)`` reads the group's base-game state (the engine's ``group_state``) and ends the group's
+game with ``{"type": "end", "group": n}``; :mod:`ui.games.castelli.round_board` holds the two.
+
 The shell builds ``CastelliBoard(table=table)`` and calls :meth:`refresh` on
 every table event; the board never subscribes on its own. Its layout is its
 rule in ``castelli.kv``; a refresh sets its Kivy properties and its parts
@@ -93,8 +97,10 @@ class CastelliBoard(FloatLayout):
     #: A card waits for its area on the board (Card is lit: a second tap takes it back).
     card_waiting = BooleanProperty(False)
 
-    def __init__(self, table: Table, **kwargs: Any) -> None:
+    def __init__(self, table: Table, group: int | None = None, **kwargs: Any) -> None:
         self.table = table
+        #: The group of a Championship round this board draws (``None``: the game is one game).
+        self.group = group
         super().__init__(language=current_language(), **kwargs)
         state = self.state
         self.players = tuple(state.players)
@@ -152,8 +158,13 @@ class CastelliBoard(FloatLayout):
 
     @property
     def state(self) -> State:
-        state: State = self._session().state
-        return state
+        """The game this board draws: the open game, or in a round this board's group's game."""
+        session = self._session()
+        if self.group is None:
+            state: State = session.state
+            return state
+        grouped: State = session.game.group_state(session.state, self.group)
+        return grouped
 
     def builder(self, state: State) -> str | None:
         """The player who may build now: the one whose turn it is, once they revealed."""
@@ -167,7 +178,8 @@ class CastelliBoard(FloatLayout):
 
     def silver_on_tiles(self) -> dict[str, int]:
         """The silver each revealed tile carried (from the log's reveals: the state keeps only shields)."""
-        return {m.space: m.silver for m in self._session().log if isinstance(m, Reveal) and m.silver}
+        return {m.space: m.silver for m in self._session().log
+                if isinstance(m, Reveal) and m.silver and m.player in self.players}
 
     # -- drawing -----------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -175,7 +187,7 @@ class CastelliBoard(FloatLayout):
         session = self.table.session
         if session is None:
             return
-        state: State = session.state
+        state = self.state
         self.found = found = targets(state)
         if self.area_card is not None and not any(
                 play.player == self.area_card[0] and play.card == self.area_card[1] for play in found.plays):
@@ -232,7 +244,9 @@ class CastelliBoard(FloatLayout):
         session = self._session()
         record = move if isinstance(move, Mapping) else session.game.move_to_json(move)
         place = record.get("space") or record.get("area")
-        board = session.state.board
+        board = self.state.board
+        if self.group is not None and record.get("player") not in self.players:
+            return False  # the other group's move: its place is on the other board
         if not isinstance(place, str) or (place not in board.spaces and place not in board.areas):
             return False
         self.view.light(place)
@@ -585,7 +599,8 @@ class CastelliBoard(FloatLayout):
 
     def hold_end(self, widget: Any) -> bool:
         """End (held): the mine and the final scoring; the shell then shows game over with the breakdown."""
-        return self.propose({"type": "end"}, widget.flash) is None
+        end: dict[str, Any] = {"type": "end"} if self.group is None else {"type": "end", "group": self.group}
+        return self.propose(end, widget.flash) is None
 
     # -- overlays ------------------------------------------------------------------------------------
     def open_overlay(self, overlay: CastelliOverlay) -> CastelliOverlay:

@@ -50,6 +50,7 @@ from companion.service.app import AppError
 from ui import theme
 from ui.games.castelli import board_model as model
 from ui.games.castelli.board_model import AreaCell, Cell, Draft, EditRefused, SpaceCell
+from ui.games.castelli.round_board import is_round, open_game_state
 from ui.screens import ShellScreen, show
 from ui.widgets import Field, Tap
 
@@ -553,11 +554,14 @@ class BoardEditorScreen(ShellScreen):
         self.redraw()
 
     def snapshot_example(self) -> None:
-        """For ``companion snapshot``: the open game's board (else the 4-player example), a space selected."""
+        """For ``companion snapshot``: the open game's board (in a round, group 2's half with the extra
+        mine tile; else the 4-player example), a space selected."""
         if self.history:
             return
         session = self.shell.table.session
-        board = session.state.board if session is not None and session.game.name == "castelli" else None
+        in_round = session is not None and session.game.name == "castelli" and is_round(session)
+        state = open_game_state(self.shell, group=2 if in_round else None)
+        board = state.board if state is not None else None
         with contextlib.suppress(EditRefused):  # a game's board off the grid: the blank one stays
             self.draft = model.from_board(board) if board is not None else model.from_json(
                 self.shell.table.app.board_data("example-4p"))

@@ -69,14 +69,67 @@ def points_text(points: float) -> str:
     return str(int(points)) if points == int(points) else f"{points:g}"
 
 
+def championship_id(shell: Any) -> int | None:
+    """The championship to show: the one the open round belongs to, else the most recent one not
+    abandoned (``None``: there is none)."""
+    championships = shell.table.app.championships
+    live = shell.table.live
+    found = championships.of_game(live.id) if live is not None else None
+    if found is None:
+        row = championships.latest()
+        found = row.id if row is not None else None
+    return None if found is None else int(found)
+
+
 def standings(shell: Any) -> Standings | None:
     """The standings of the championship the open round belongs to, or the newest one (``None``: none)."""
-    return None
+    chosen = championship_id(shell)
+    if chosen is None:
+        return None
+    status = shell.table.app.championships.status(chosen, live=shell.table.live)
+    return standings_of_status(status)
+
+
+def _match(result: Any) -> Match:
+    return Match(tuple(result.players), dict(result.scores), tuple(result.winners), bool(result.finished))
+
+
+def standings_of_status(status: Any) -> Standings:
+    """The service's :class:`~companion.service.championship.ChampionshipStatus` as the screen's
+    :class:`Standings`: the rounds played or being played, the next round's pairings once known."""
+    rounds = [(_match(r.groups[0]), _match(r.groups[1])) for r in status.rounds]
+    if status.next_groups is not None and len(rounds) < status.rounds_total:
+        first, second = status.next_groups
+        rounds.append((Match(tuple(first), started=False), Match(tuple(second), started=False)))
+    current = status.current
+    can_next = status.next_groups is not None and current is None and not status.over
+    return Standings(
+        variant=int(status.variant), players=tuple(status.players), rounds=tuple(rounds),
+        lines=tuple(Line(s.place, s.player, s.played, s.won, s.points, s.score) for s in status.standings),
+        deck=None if current is None else current.deck,
+        playing=None if current is None else current.number,
+        next_round=len(status.rounds) + 1 if can_next else None,
+        deciding=tuple(status.pending.players) if status.pending is not None else (),
+        deciding_group=status.pending.group if status.pending is not None else None,
+        over=bool(status.over))
+
+
+def start_championship(shell: Any, variant: int, players: list[str], colours: Any = None) -> None:
+    """Start a Championship of ``variant`` for the four ``players`` in the order named, and open its
+    first round (each keeps the colour the new-game screen kept as their preference; refusals shown)."""
+    live = shell.attempt(shell.table.app.championships.new, variant, players)
+    if live is not None:
+        shell.table.open(live)
 
 
 def start_next(shell: Any) -> None:
-    """Start the championship's next round (the service pairs the players)."""
+    """Start the championship's next round (the service pairs the players) and open it."""
+    chosen = championship_id(shell)
+    live = shell.attempt(shell.table.app.championships.next_round, chosen)
+    if live is not None:
+        shell.table.open(live)
 
 
 def decide(shell: Any, player: str) -> None:
     """Keep the players' decision that ``player`` goes on after a shared win."""
+    shell.attempt(shell.table.app.championships.decide, player, championship_id(shell))

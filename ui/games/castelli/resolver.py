@@ -31,6 +31,7 @@ from companion.games.castelli.words import colour as colour_word
 from companion.games.castelli.words import who
 from companion.games.messages import msg
 from companion.i18n import say, text
+from ui.games.castelli.round_board import open_game_state
 from ui.screens import ShellScreen, load_rules, show
 from ui.widgets import Figure, Tap
 
@@ -209,7 +210,7 @@ class ResolverScreen(ShellScreen):
     def _follow_game(self) -> None:
         """The open Castelli game's colours, neutral rule and mine (once per game); else all colours play."""
         session = self.shell.table.session
-        state = session.state if session is not None and session.game.name == "castelli" else None
+        state = open_game_state(self.shell)  # in a round: the group whose board is shown
         if session is None or state is None:
             if self._from_game is not None or not self.question.players:
                 self.question.players = {c: self.seat(c) for c in tables.COLORS}
@@ -217,11 +218,11 @@ class ResolverScreen(ShellScreen):
                 self.question.amounts["mine"] = FULL_MINE
             self._from_game = None
             return
-        if self._from_game != session.players:
+        if self._from_game != state.players:
             self.question.players = dict(state.players_by_colour)
             self.question.neutral = state.options.neutral
             self.question.amounts["mine"] = state.mine
-            self._from_game = session.players
+            self._from_game = state.players
 
     @staticmethod
     def seat(colour: str) -> str:

@@ -30,7 +30,7 @@ from ui.games.castelli.championship import ROUNDS, Match, Standings, points_text
 from ui.screens import ShellScreen, load_rules, show
 
 #: Each variant's title.
-VARIANT_WORDS = {1: "ui.castelli.standings.variant1", 2: "ui.castelli.standings.variant2"}
+VARIANT_WORDS = {1: "ui.castelli.standings.knockout", 2: "ui.castelli.standings.league"}
 #: The league table's head, column by column (codes written out, so the catalogue checks find them).
 HEAD_WORDS = {"player": "ui.castelli.standings.head.player", "played": "ui.castelli.standings.head.played",
               "won": "ui.castelli.standings.head.won", "points": "ui.castelli.standings.head.points",
