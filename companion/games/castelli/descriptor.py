@@ -31,8 +31,12 @@ def default_board(players: int, stored: Sequence[str]) -> str:
 
 def defaults(new: NewGame, table: TableSettings) -> tuple[dict[str, Any], dict[str, Any]]:
     """A game without a board gets :func:`default_board`; a board named from this table's stored
-    ones goes inline into the setup."""
+    ones goes inline into the setup. A Championship round (``setup.groups``) gets the 2-player
+    example layout for each group unless its ``boards`` are given."""
     options, setup = dict(new.options), dict(new.setup)
+    if "groups" in setup:  # a Championship round: a 2-player board for each group, no board of four
+        setup.setdefault("boards", [LAYOUT_FOR_PLAYERS[2]] * 2)
+        return options, setup
     if "board" not in setup:
         setup["board"] = default_board(len(new.players), sorted(table.setting(BOARDS, {}) or {}))
     if isinstance(setup.get("board"), str):
