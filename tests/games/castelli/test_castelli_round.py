@@ -320,3 +320,38 @@ def test_interleaved_groups_give_each_game_its_result_played_alone(one: int, two
         for field in ("scores", "winners", "finished", "evaluations", "final", "silver", "cards", "castles"):
             assert got[field] == played[field], field
     assert summary["winners"] == [*GAME.summary(alone_1)["winners"], *GAME.summary(alone_2)["winners"]]
+
+
+
+def test_the_console_plays_a_round_the_player_picking_the_group_and_status_shows_both(tmp_path) -> None:
+    """``new`` with the groups (each group gets the 2-player board), moves in the notation of either
+    group, a refusal naming the group, ``status`` with both groups and each group's step."""
+    import io
+
+    from companion.cli.commands.run import starter
+    from companion.console.loop import headless_loop, prompt_for
+    from companion.service.app import Companion
+
+    tile_words = "N blue 1, E yellow 2, S red card, W green 3"
+    with Companion.open(tmp_path / "companion.sqlite3") as app:
+        out = io.StringIO()
+        headless_loop(None, [
+            'new castelli Anna Bela Csaba Dora --setup groups=[["Anna","Bela"],["Csaba","Dora"]]',
+            f"Csaba: reveal row 1, column 8: {tile_words}",
+            f"Bela: reveal s10: {tile_words}",
+            f"Anna: felfed s10: {tile_words}",
+            "állás",
+            "end 2",
+        ], out, start=starter(app))
+        lines = out.getvalue().splitlines()
+        session = app.resume().session
+        assert prompt_for(session) == "> "
+    assert lines[-1] == "refused: move 3: group 2: the game ends after the last tile is revealed " \
+        "(15 still face down)"
+    assert "ok 1: Csaba: reveal row 1, column 8: N blue 1, E yellow 2, S red card, W green 3" in lines
+    assert "refused: move 2 (Bela): group 1: it is Anna's turn to reveal a tile, not Bela's" in lines
+    assert "ok 2: Anna: reveal row 2, column 1: N blue 1, E yellow 2, S red card, W green 3" in lines
+    assert "Group 1: Anna and Bela" in lines and "Group 2: Csaba and Dora" in lines
+    assert "Castelli Championship round: deck 23 cards" in lines
+    assert "2 moves; Group 1: Anna: play a card or sell cards. Group 2: Csaba: play a card or sell cards" \
+        in lines
