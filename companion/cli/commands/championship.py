@@ -154,8 +154,8 @@ def format_status(status: ChampionshipStatus) -> str:
     lines.append(text("championship.cli.standings"))
     width = max(len(s.player) for s in status.standings)
     for standing in status.standings:
-        place = "-" if standing.place is None else str(standing.place)
-        lines.append(text("championship.cli.standing", place=place.rjust(2),
+        place = "–" if standing.place is None else f"{standing.place}."  # not settled yet: a dash
+        lines.append(text("championship.cli.standing", place=place.rjust(3),
                           player=standing.player.ljust(width), played=standing.played, won=standing.won,
                           points=decimal(standing.points),
                           score=standing.score))
