@@ -108,6 +108,7 @@ def test_variant_1_from_new_to_the_final_through_the_service(tmp_path: Path) -> 
     assert [r.session_id for r in again.rounds] == [row.id for row in other.store.championship_rounds(copied)]
     assert other.championships.export(copied) == {**exported}
     refused(lambda: other.championships.import_data(exported), "championship.import.duplicate")
+    refused(lambda: app.championships.import_data(exported), "championship.import.duplicate")  # its own
     _refusals(other, exported)
     other.close()
     app.close()

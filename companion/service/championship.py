@@ -35,7 +35,7 @@ from typing import Any, Protocol
 from companion.games.base import IllegalMove, RecordError
 from companion.games.messages import msg
 from companion.games.registry import get_game
-from companion.service.championship_import import FORMAT, read_championship
+from companion.service.championship_import import FORMAT, ReadChampionship, read_championship
 from companion.service.championship_rules import (
     OPTIONS,
     ROUNDS,
@@ -324,18 +324,35 @@ class Championships:
                 "decisions": [d.to_json() for d in status.decisions],
                 "standings": [s.to_json() for s in status.standings]}
 
+    def _stored(self, read: ReadChampionship) -> int | None:
+        """The stored championship that is this very one (variant, players, readings, decisions, and
+        every round's game and moves), if any: one exported from here is not a second championship."""
+        wanted = _dumps([read.variant, read.players, read.options, read.decisions])
+        for row in self.list():
+            if _dumps([row.variant, list(row.players), row.options, row.decisions]) != wanted:
+                continue
+            rounds = self._store.championship_rounds(row.id)
+            if len(rounds) == len(read.rounds) and all(
+                    _dumps([game.game, list(game.players), game.options, game.setup,
+                            self._store.stored_moves(game.id)[0]])
+                    == _dumps([r["game"], r["players"], r["options"], r["setup"], r["moves"]])
+                    for game, r in zip(rounds, read.rounds, strict=True)):
+                return row.id
+        return None
+
     def import_data(self, data: Any) -> int:
         """Store a decoded ``companion-championship/1`` with its rounds; returns its id.
 
         Every field is checked (:class:`RecordError` naming it): the rounds replay,
         each pairs the players as the variant asks, the decisions are the ones the
         rounds called for, and the standings are the ones the rounds give. A
-        championship stored here already is refused.
+        championship stored here already — imported before, or played here and
+        exported — is refused (:class:`AppError` naming it).
         """
         read = read_championship(data, self._host.results_of)
         digest = hashlib.sha256(_dumps([read.variant, read.players, read.options, read.decisions,
                                         [r["fingerprint"] for r in read.rounds]]).encode()).hexdigest()
-        known = self._store.championship_with_hash(digest)
+        known = self._store.championship_with_hash(digest) or self._stored(read)
         if known is not None:
             raise AppError(msg("championship.import.duplicate", championship=known))
         return self._store.insert_championship(
