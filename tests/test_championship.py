@@ -11,12 +11,15 @@ refusals, statistics and BG Stats of a round, and the export read back.
 from __future__ import annotations
 
 import copy
+import io
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from companion.console.championship import round_standings
+from companion.console.loop import headless_loop
 from companion.games.base import RecordError
 from companion.service.app import AppError, Companion
 from companion.service.championship_rules import Decision, Pending
@@ -61,6 +64,13 @@ def test_variant_1_from_new_to_the_final_through_the_service(tmp_path: Path) -> 
     assert first.row.players == FOUR
     refused(app.championships.next_round, "championship.round_unfinished")
     refused(lambda: app.championships.decide("Ann"), "championship.decide.none")
+    # the console's status adds the standings while a round is played (none for a game on its own)
+    out = io.StringIO()
+    headless_loop(first.session, ["status"], out,
+                  also_status=lambda: round_standings(app.championships, first))
+    assert out.getvalue().splitlines()[-1] == "round 1 is being played: companion run --game 1"
+    assert "championship 1, variant 1: round 1 of 2" in out.getvalue().splitlines()
+    assert round_standings(app.championships, None) is None
 
     play_round(first, ["Bob", None])  # Bob wins group 1; Cid and Dan share the win of group 2
     status = app.championships.status()

@@ -157,12 +157,15 @@ def completions_for(session: Session | None) -> list[str]:
 
 def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
                   start: Callable[[list[str]], Started] | None = None,
-                  terminal: TerminalLines | None = None) -> None:
+                  terminal: TerminalLines | None = None,
+                  also_status: Callable[[], str | None] | None = None) -> None:
     """Run commands from ``lines`` through a command queue until the input ends.
 
     ``start`` creates a new stored game for the ``new`` command (none: ``new`` is refused).
     ``terminal``: a person types at a terminal (``lines`` reads from it); it gets a prompt naming
     who acts and completion of what may be typed, each after the previous line was answered.
+    ``also_status``: what ``status`` says after the game's own lines, if anything (the standings
+    of the championship whose round is played: :func:`companion.console.championship.round_standings`).
     """
     current: dict[str, Session | None] = {"session": session}
     if terminal is not None:
@@ -237,6 +240,9 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
         said_already = hint is not None and hint.code == "console.hint.next" and \
             report.rstrip().splitlines()[-1].strip() == phrase("console.hint.next", next=hint.params["next"])
         say(str(count) if said_already else with_hint(count, game_session))
+        extra = also_status() if also_status is not None else None
+        if extra:
+            say(extra)
 
     def new_game(words: list[str]) -> Callable[[], None]:
         def command() -> None:
