@@ -37,6 +37,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "sessions": ("rematch", "abandon"),
     "settings": ("settings", "players"),
     **{module_name(game): commands for game, commands in GAME_COMMANDS.items()},
+    "championship": ("championship",),
     "config": ("config",),
     "doctor": ("doctor", "backup"),
     "hardware": ("hardware", "snapshot"),

@@ -76,7 +76,11 @@ def next_hint(session: Session) -> Message | None:
         if turn.next:
             return msg("console.hint.may_next", acting=acting, may=may, next=turn.next)
         return msg("console.hint.may", acting=acting, may=may)
-    return msg("console.hint.next", next=turn.next) if turn.next else None
+    if turn.next:
+        return msg("console.hint.next", next=turn.next)
+    # No turn of the game's own: several games at once on one table (two groups of players),
+    # each with its step; the game says them in one line.
+    return session.game.what_now(session.state) if turn.player is None else None
 
 
 def with_hint(line: Message, session: Session) -> str:
@@ -133,7 +137,10 @@ def prompt_for(session: Session | None) -> str:
     """The terminal's prompt: who acts now ("Albert> "), or a bare one without a game in play."""
     if session is None or session.game.is_finished(session.state):
         return phrase("console.prompt.none")
-    acting = session.game.turn(session.state).acting
+    turn = session.game.turn(session.state)
+    if turn.player is None and turn.next is None and not turn.may:
+        return phrase("console.prompt.none")  # nobody's turn is the game's: several act at once
+    acting = turn.acting
     return phrase("console.prompt", player=acting if acting is not None else msg("console.hint.the_table"))
 
 
@@ -150,12 +157,15 @@ def completions_for(session: Session | None) -> list[str]:
 
 def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
                   start: Callable[[list[str]], Started] | None = None,
-                  terminal: TerminalLines | None = None) -> None:
+                  terminal: TerminalLines | None = None,
+                  also_status: Callable[[], str | None] | None = None) -> None:
     """Run commands from ``lines`` through a command queue until the input ends.
 
     ``start`` creates a new stored game for the ``new`` command (none: ``new`` is refused).
     ``terminal``: a person types at a terminal (``lines`` reads from it); it gets a prompt naming
     who acts and completion of what may be typed, each after the previous line was answered.
+    ``also_status``: what ``status`` says after the game's own lines, if anything (the standings
+    of the championship whose round is played: :func:`companion.console.championship.round_standings`).
     """
     current: dict[str, Session | None] = {"session": session}
     if terminal is not None:
@@ -230,6 +240,9 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
         said_already = hint is not None and hint.code == "console.hint.next" and \
             report.rstrip().splitlines()[-1].strip() == phrase("console.hint.next", next=hint.params["next"])
         say(str(count) if said_already else with_hint(count, game_session))
+        extra = also_status() if also_status is not None else None
+        if extra:
+            say(extra)
 
     def new_game(words: list[str]) -> Callable[[], None]:
         def command() -> None:

@@ -19,7 +19,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -30,8 +30,10 @@ from companion.games.messages import Message, msg
 from companion.games.registry import descriptor, descriptors, get_game
 from companion.i18n import LANGUAGES, catalogue, known_text
 from companion.service import bgstats
+from companion.service.championship import Championships
 from companion.service.errors import AppError
 from companion.service.games import Board, GameServices
+from companion.service.live import LiveGame
 from companion.service.names import check_distinct, name_refusal
 from companion.service.records import ReplayError, check_players, final_state, parse_record, record_json
 from companion.service.session import Change, Session
@@ -85,24 +87,6 @@ class _TableSettings:
         return split_words(str(self.setting(key, "")))
 
 _MAX_NAME = 40
-
-
-@dataclass(frozen=True)
-class LiveGame:
-    """An opened stored game: its id, its stored row (as opened) and the live session."""
-
-    id: int
-    row: SessionRow
-    session: Session
-    #: The journal that stores the session's changes and measures how long the game was open.
-    journal: StoreJournal | None = None
-    #: For a game just started: the setup fields the players did not give, as the companion filled
-    #: them (colours by seat, the board for the player count, the offered layout), so that a front
-    #: end can say what it assumed and how to change it.
-    assumed: Mapping[str, Any] = field(default_factory=dict)
-    #: For a game just started: what its descriptor says the players should know (a board made
-    #: for another player count).
-    notices: tuple[Message, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -165,6 +149,8 @@ class Companion(GameServices):
         #: Unfinished games left out of :meth:`unfinished` because they cannot be opened
         #: (a damaged row, a game this companion does not know): id -> the reason, to show.
         self.damaged_sessions: dict[int, str] = {}
+        #: The championships (:mod:`companion.service.championship`): new, status, next round, decisions.
+        self.championships = Championships(self)
 
     @classmethod
     def open(cls, path: str | Path, *, clock: Clock | None = None, games: GameLookup = get_game,
@@ -205,7 +191,8 @@ class Companion(GameServices):
     # -- starting games ----------------------------------------------------------
     def start(self, game: str, players: Sequence[str], *, options: Mapping[str, Any] | None = None,
               setup: Mapping[str, Any] | None = None,
-              colours: Mapping[str, str] | None = None, colours_by_seat: bool = False) -> LiveGame:
+              colours: Mapping[str, str] | None = None, colours_by_seat: bool = False,
+              championship: tuple[int, int] | None = None) -> LiveGame:
         """Store a new game and open it.
 
         ``players`` in seating order; ``colours`` (player → colour) for games
@@ -216,7 +203,9 @@ class Companion(GameServices):
         settings go into the game here, once, as its descriptor's
         :attr:`~GameDescriptor.defaults` say (a stored board inline, the
         confirmed 2-player flag table, an offered layout with the table's
-        names). Bad players, options or setup: :class:`RecordError` naming the
+        names). ``championship``: the championship and round number the game is
+        (:mod:`companion.service.championship`), stored with it in its one
+        transaction. Bad players, options or setup: :class:`RecordError` naming the
         field; nothing is stored.
         """
         engine = self._engine(game)
@@ -244,7 +233,7 @@ class Companion(GameServices):
         initial = engine.start(names, options, setup)
         session_id = self.store.insert_session(engine.name, names, engine.options_json(initial),
                                                engine.setup_json(initial),
-                                               date_unsure=not self._clock_sure())
+                                               date_unsure=not self._clock_sure(), championship=championship)
         return replace(self.resume(session_id),
                        assumed={key: value for key, value in setup.items() if key not in given},
                        notices=tuple(about.notices(NewGame(tuple(names), options, setup))))
@@ -535,8 +524,10 @@ class Companion(GameServices):
         return value
 
     # -- BG Stats ------------------------------------------------------------------
-    def bgstats_play(self, session_id: int) -> bgstats.Play:
-        """The finished game as a BG Stats play (local times; table name and BGG id from the settings)."""
+    def bgstats_plays(self, session_id: int) -> list[bgstats.Play]:
+        """The finished game as BG Stats plays (local times; table name and BGG id from the settings):
+        one, or for a game played as groups at once (a championship round's ``setup.groups``) one
+        play per group, each of its own players only, since each group played a game of its own."""
         row = self._row(session_id)
         if row.finished is None:
             raise AppError(msg("app.bgstats.unfinished", session=session_id))
@@ -545,23 +536,42 @@ class Companion(GameServices):
         session = self.open_game(session_id).session
         summary = session.game.summary(session.state)
         settings = self.settings()
-        return bgstats.Play(
-            key=f"{row.id}:{row.started.isoformat()}", game=row.game, game_title=session.game.title,
-            players=row.players, scores={p: int(v) for p, v in summary["scores"].items()},
-            winners=frozenset(summary["winners"]), started=row.started.astimezone(),
-            finished=row.finished.astimezone(), bgg_id=int(settings[bgg_id_key(row.game)]),
-            location=str(settings["table.name"]), played_seconds=row.played_seconds)
+        groups = [tuple(group) for group in row.setup.get("groups", [])] or [row.players]
+        parts = summary.get("groups") if len(groups) > 1 else None
+        plays = []
+        for index, players in enumerate(groups):
+            part = parts[index] if isinstance(parts, list) and index < len(parts) else summary
+            key = f"{row.id}:{row.started.isoformat()}" + (f":{index + 1}" if len(groups) > 1 else "")
+            plays.append(bgstats.Play(
+                key=key, game=row.game, game_title=session.game.title, players=players,
+                scores={p: int(summary["scores"].get(p, 0)) for p in players},
+                winners=frozenset(p for p in part.get("winners", summary["winners"]) if p in players),
+                started=row.started.astimezone(), finished=row.finished.astimezone(),
+                bgg_id=int(settings[bgg_id_key(row.game)]), location=str(settings["table.name"]),
+                played_seconds=row.played_seconds))
+        return plays
+
+    def bgstats_play(self, session_id: int, group: int | None = None) -> bgstats.Play:
+        """One play of :meth:`bgstats_plays`: the game's, or of a round the group's (1 or 2), which
+        must then be named (:class:`AppError` saying so)."""
+        plays = self.bgstats_plays(session_id)
+        if group is None and len(plays) > 1:
+            raise AppError(msg("app.bgstats.name_group", session=session_id, groups=len(plays)))
+        index = 1 if group is None else group
+        if not 1 <= index <= len(plays):
+            raise AppError(msg("app.bgstats.no_group", session=session_id, group=index, groups=len(plays)))
+        return plays[index - 1]
 
     def bgstats_file(self, session_id: int, exported: datetime | None = None) -> dict[str, Any]:
-        """The ``.bgsplay`` file of a finished game."""
-        return bgstats.play_file(self.bgstats_play(session_id), exported or datetime.now().astimezone())
+        """The ``.bgsplay`` file of a finished game (a round's: both groups' plays)."""
+        return bgstats.plays_file(self.bgstats_plays(session_id), exported or datetime.now().astimezone())
 
-    def bgstats_link(self, session_id: int) -> str:
-        """The push link that logs the finished game in BG Stats on a phone."""
-        return bgstats.push_link(self.bgstats_play(session_id))
+    def bgstats_link(self, session_id: int, group: int | None = None) -> str:
+        """The push link that logs the finished game (a round: ``group``'s game) in BG Stats on a phone."""
+        return bgstats.push_link(self.bgstats_play(session_id, group))
 
-    def bgstats_scan_link(self, session_id: int) -> str:
+    def bgstats_scan_link(self, session_id: int, group: int | None = None) -> str:
         """The push link the game-over QR code carries: the full one, or the play without its optional
-        fields when the full one would make a code too dense to read across the table."""
-        return bgstats.scan_link(self.bgstats_play(session_id))
-
+        fields when the full one would make a code too dense to read across the table (a round:
+        ``group``'s game)."""
+        return bgstats.scan_link(self.bgstats_play(session_id, group))

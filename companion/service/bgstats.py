@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -90,15 +90,30 @@ def _uuid(kind: str, key: str) -> str:
 
 def play_file(play: Play, exported: datetime) -> dict[str, Any]:
     """A BG Stats play file (``.bgsplay`` JSON) holding ``play``."""
+    return plays_file([play], exported)
+
+
+def plays_file(plays: Sequence[Play], exported: datetime) -> dict[str, Any]:
+    """A BG Stats play file holding ``plays`` of one game (a championship round's two games): each
+    player and the game listed once, each play referring to them by id."""
     stamp = _time(exported)
+    names = list(dict.fromkeys(name for play in plays for name in play.players))
     players = [{"uuid": _uuid("player", name), "id": index + 1, "name": name, "isAnonymous": False,
                 "modificationDate": stamp, "bggUsername": ""}
-               for index, name in enumerate(play.players)]
-    game = {"uuid": _uuid("game", play.game_title), "id": 1, "name": play.game_title,
+               for index, name in enumerate(names)]
+    first = plays[0]
+    game = {"uuid": _uuid("game", first.game_title), "id": 1, "name": first.game_title,
             "modificationDate": stamp, "cooperative": False, "highestWins": True, "noPoints": False,
-            "usesTeams": False, "bggId": play.bgg_id}
-    locations = ([{"uuid": _uuid("location", play.location), "id": 1, "name": play.location,
-                   "modificationDate": stamp}] if play.location else [])
+            "usesTeams": False, "bggId": first.bgg_id}
+    locations = ([{"uuid": _uuid("location", first.location), "id": 1, "name": first.location,
+                   "modificationDate": stamp}] if first.location else [])
+    return {"about": BGSTATS_ABOUT, "players": players, "locations": locations, "games": [game],
+            "plays": [_play_entry(play, stamp, {name: index + 1 for index, name in enumerate(names)})
+                      for play in plays]}
+
+
+def _play_entry(play: Play, stamp: str, ids: Mapping[str, int]) -> dict[str, Any]:
+    """One play of a play file; ``ids``: each player's id in the file's list of players."""
     entry: dict[str, Any] = {
         "uuid": _uuid("play", play.key),
         "playDate": _time(play.started),
@@ -113,15 +128,14 @@ def play_file(play: Play, exported: datetime) -> dict[str, Any]:
         "scoringSetting": 0,
         "usesTeams": False,
         "playerScores": [
-            {"playerRefId": index + 1, "score": str(play.scores.get(name, 0)),
+            {"playerRefId": ids[name], "score": str(play.scores.get(name, 0)),
              "winner": name in play.winners, "rank": play.rank(name), "newPlayer": False,
              "startPlayer": index == 0, "seatOrder": index + 1, "role": ""}
             for index, name in enumerate(play.players)],
     }
     if play.location:
         entry["locationRefId"] = 1
-    return {"about": BGSTATS_ABOUT, "players": players, "locations": locations, "games": [game],
-            "plays": [entry]}
+    return entry
 
 
 def push_data(play: Play) -> dict[str, Any]:

@@ -12,7 +12,10 @@ from __future__ import annotations
 from companion.service.campanile import CampanileService
 from companion.service.castelli import Board, CastelliService
 
-__all__ = ["Board", "GameServices"]
+__all__ = ["CHAMPIONSHIP_GAME", "Board", "GameServices"]
+
+#: The game a championship's rounds are played at (two 2-player games at once: ``setup.groups``).
+CHAMPIONSHIP_GAME = "castelli"
 
 
 class GameServices(CampanileService, CastelliService):

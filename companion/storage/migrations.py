@@ -144,6 +144,33 @@ def _set_aside(db: sqlite3.Connection) -> None:
            )""")
 
 
+def _championships(db: sqlite3.Connection) -> None:
+    """Version 7: championships (four players, rounds of two 2-player games at once), and their rounds.
+
+    A championship keeps what no round holds: its variant, its four players in
+    the order named (the pairings follow it), its readings (options) and the
+    decisions the players made (a JSON list, replaced whole by one update). Each
+    round is a stored game like any other, marked with its championship and its
+    number, so that starting a round is the one transaction that stores the game.
+    """
+    db.execute(
+        """CREATE TABLE championships (
+               id          INTEGER PRIMARY KEY,
+               variant     INTEGER NOT NULL CHECK (variant IN (1, 2)),
+               players     TEXT NOT NULL,
+               options     TEXT NOT NULL,
+               decisions   TEXT NOT NULL DEFAULT '[]',
+               created     TEXT NOT NULL,
+               source      TEXT NOT NULL DEFAULT 'table' CHECK (source IN ('table', 'import')),
+               record_hash TEXT UNIQUE,
+               abandoned   TEXT
+           )""")
+    db.execute("ALTER TABLE sessions ADD COLUMN championship INTEGER REFERENCES championships (id)")
+    db.execute("ALTER TABLE sessions ADD COLUMN championship_round INTEGER")
+    db.execute("CREATE UNIQUE INDEX sessions_championship_round "
+               "ON sessions (championship, championship_round) WHERE championship IS NOT NULL")
+
+
 #: Schema migrations in order; ``MIGRATIONS[i]`` takes version ``i`` to ``i + 1``.
 MIGRATIONS: list[Migration] = [_create_schema, _profiles_and_abandoned, _log_versions, _date_unsure,
-                               _played_seconds, _set_aside]
+                               _played_seconds, _set_aside, _championships]

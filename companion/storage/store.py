@@ -66,10 +66,27 @@ class SessionRow:
     date_unsure: bool = False
     #: Seconds the game was open to play, by the monotonic clock; ``None``: not measured (older games).
     played_seconds: float | None = None
+    #: The championship the game is a round of, and which round (``None``: a game on its own).
+    championship: int | None = None
+    championship_round: int | None = None
 
     @property
     def is_finished(self) -> bool:
         return self.finished is not None
+
+
+@dataclass(frozen=True)
+class ChampionshipRow:
+    """One stored championship, as its row holds it (its rounds are sessions that name it)."""
+
+    id: int
+    variant: int
+    players: tuple[str, ...]
+    options: dict[str, Any]
+    decisions: list[dict[str, Any]]
+    created: datetime
+    source: str
+    abandoned: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -589,30 +606,128 @@ class Store:
     def insert_session(self, game: str, players: Sequence[str], options: Mapping[str, Any],
                        setup: Mapping[str, Any], *, moves: Sequence[dict[str, Any]] = (),
                        results: Sequence[Result] | None = None, source: str = "table",
-                       record_hash: str | None = None, date_unsure: bool = False) -> int:
+                       record_hash: str | None = None, date_unsure: bool = False,
+                       championship: tuple[int, int] | None = None) -> int:
         """Store a session as given (rows in, checked by the caller); returns its id.
 
         ``options``/``setup`` are the engine's complete JSON, ``moves`` the
-        record JSON of its log, ``results`` (finished games) one per seat. One
+        record JSON of its log, ``results`` (finished games) one per seat,
+        ``championship`` the championship and round number the game is. One
         transaction: the session, its moves and results, and the players' profiles.
         """
+        with self._transaction() as db:
+            return self._insert_session(db, game, players, options, setup, moves=moves, results=results,
+                                        source=source, record_hash=record_hash, date_unsure=date_unsure,
+                                        championship=championship)
+
+    def _insert_session(self, db: sqlite3.Connection, game: str, players: Sequence[str],
+                        options: Mapping[str, Any], setup: Mapping[str, Any], *,
+                        moves: Sequence[dict[str, Any]], results: Sequence[Result] | None, source: str,
+                        record_hash: str | None, date_unsure: bool,
+                        championship: tuple[int, int] | None) -> int:
+        """:meth:`insert_session` inside the caller's transaction."""
         now = self._now()
+        cursor = db.execute(
+            "INSERT INTO sessions (game, players, options, setup, started, source, record_hash) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game, _dumps(list(players)), _dumps(options), _dumps(setup), now, source, record_hash))
+        session_id = int(cursor.lastrowid or 0)
+        if date_unsure:
+            db.execute("UPDATE sessions SET date_unsure = 1 WHERE id = ?", (session_id,))
+        if source == "table" and self.schema_version >= 5:  # measured from now on (a record has no times)
+            db.execute("UPDATE sessions SET played_seconds = 0 WHERE id = ?", (session_id,))
+        db.executemany("INSERT INTO moves (session_id, idx, move) VALUES (?, ?, ?)",
+                       [(session_id, i, _dumps(m)) for i, m in enumerate(moves)])
+        if results is not None:
+            self._write_results(db, session_id, results, now)
+        if championship is not None:
+            db.execute("UPDATE sessions SET championship = ?, championship_round = ? WHERE id = ?",
+                       (championship[0], championship[1], session_id))
+        self._touch_players(db, players, now)
+        return session_id
+
+    # -- championships -------------------------------------------------------
+    def _championship_row(self, record: tuple[Any, ...]) -> ChampionshipRow:
+        cid, variant, players, options, decisions, created, source, abandoned = record
+        return ChampionshipRow(int(cid), int(variant), tuple(json.loads(players)), json.loads(options),
+                               list(json.loads(decisions)), datetime.fromisoformat(created), source,
+                               _moment(abandoned))
+
+    _CHAMPIONSHIP = ("SELECT id, variant, players, options, decisions, created, source, abandoned "
+                     "FROM championships ")
+
+    def insert_championship(self, variant: int, players: Sequence[str], options: Mapping[str, Any], *,
+                            decisions: Sequence[Mapping[str, Any]] = (), source: str = "table",
+                            record_hash: str | None = None,
+                            rounds: Sequence[Mapping[str, Any]] = ()) -> int:
+        """Store a championship as given (checked by the caller); returns its id.
+
+        ``rounds`` (an import's) are sessions stored with it, each the keywords of
+        :meth:`insert_session` (``game``, ``players``, ``options``, ``setup``, ``moves``,
+        ``results``, ``record_hash``), numbered 1, 2 ... in order. One transaction.
+        """
         with self._transaction() as db:
             cursor = db.execute(
-                "INSERT INTO sessions (game, players, options, setup, started, source, record_hash) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (game, _dumps(list(players)), _dumps(options), _dumps(setup), now, source, record_hash))
-            session_id = int(cursor.lastrowid or 0)
-            if date_unsure:
-                db.execute("UPDATE sessions SET date_unsure = 1 WHERE id = ?", (session_id,))
-            if source == "table" and self.schema_version >= 5:  # measured from now on (a record has no times)
-                db.execute("UPDATE sessions SET played_seconds = 0 WHERE id = ?", (session_id,))
-            db.executemany("INSERT INTO moves (session_id, idx, move) VALUES (?, ?, ?)",
-                           [(session_id, i, _dumps(m)) for i, m in enumerate(moves)])
-            if results is not None:
-                self._write_results(db, session_id, results, now)
-            self._touch_players(db, players, now)
-        return session_id
+                "INSERT INTO championships (variant, players, options, decisions, created, source, "
+                "record_hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (int(variant), _dumps(list(players)), _dumps(options), _dumps([dict(d) for d in decisions]),
+                 self._now(), source, record_hash))
+            championship = int(cursor.lastrowid or 0)
+            for number, game in enumerate(rounds, start=1):
+                self._insert_session(db, game["game"], game["players"], game["options"], game["setup"],
+                                     moves=game.get("moves", ()), results=game.get("results"), source=source,
+                                     record_hash=game.get("record_hash"), date_unsure=False,
+                                     championship=(championship, number))
+            self._touch_players(db, players, self._now())
+        return championship
+
+    def championship(self, championship_id: int) -> ChampionshipRow:
+        """The stored championship ``championship_id``; :class:`StoreError` when there is none."""
+        if self.schema_version < 7:
+            raise StoreError(msg("store.no_championship", championship=championship_id))
+        record = self._db.execute(self._CHAMPIONSHIP + "WHERE id = ?", (championship_id,)).fetchone()
+        if record is None:
+            raise StoreError(msg("store.no_championship", championship=championship_id))
+        return self._championship_row(record)
+
+    def list_championships(self) -> list[ChampionshipRow]:
+        """Every championship, the most recent first (none in a store of an older schema, read as it is)."""
+        if self.schema_version < 7:
+            return []
+        return [self._championship_row(r) for r in self._db.execute(self._CHAMPIONSHIP + "ORDER BY id DESC")]
+
+    def championship_with_hash(self, record_hash: str) -> int | None:
+        """The id of the imported championship stored with ``record_hash``, if any."""
+        known = self._db.execute("SELECT id FROM championships WHERE record_hash = ?",
+                                 (record_hash,)).fetchone()
+        return None if known is None else int(known[0])
+
+    def championship_rounds(self, championship_id: int) -> list[SessionRow]:
+        """The championship's rounds, round 1 first."""
+        if self.schema_version < 7:
+            return []
+        return [self._row(r) for r in self._db.execute(
+            self._select + "WHERE s.championship = ? ORDER BY s.championship_round", (championship_id,))]
+
+    def set_championship_decisions(self, championship_id: int,
+                                   decisions: Sequence[Mapping[str, Any]]) -> None:
+        """Replace the championship's decisions (the whole list, in one update)."""
+        self.championship(championship_id)
+        with self._transaction() as db:
+            db.execute("UPDATE championships SET decisions = ? WHERE id = ?",
+                       (_dumps([dict(d) for d in decisions]), championship_id))
+
+    def delete_championship(self, championship_id: int) -> None:
+        """Remove a championship that has no round (one whose first round could not be started)."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM championships WHERE id = ? AND NOT EXISTS "
+                       "(SELECT 1 FROM sessions WHERE championship = ?)", (championship_id, championship_id))
+
+    def abandon_championship(self, championship_id: int) -> None:
+        """Mark a championship abandoned now: kept (and exportable), no longer offered to go on with."""
+        self.championship(championship_id)
+        with self._transaction() as db:
+            db.execute("UPDATE championships SET abandoned = ? WHERE id = ?", (self._now(), championship_id))
 
     def session_with_hash(self, record_hash: str) -> int | None:
         """The id of the imported session stored with ``record_hash``, if any."""
@@ -624,11 +739,13 @@ class Store:
     # not yet moved to it (the crash-consistency test); new code uses Companion.
     def _row(self, record: sqlite3.Row | tuple[Any, ...]) -> SessionRow:
         (sid, game, players, options, setup, started, finished, source, moves, abandoned, unsure,
-         played) = record
+         played, championship, number) = record
         return SessionRow(int(sid), game, tuple(json.loads(players)), json.loads(options),
                           json.loads(setup), datetime.fromisoformat(started), _moment(finished),
                           int(moves), source, _moment(abandoned), bool(unsure),
-                          None if played is None else float(played))
+                          None if played is None else float(played),
+                          None if championship is None else int(championship),
+                          None if number is None else int(number))
 
     # Ordered by id, the store's own sequence: never by the wall clock, which a Pi without
     # network may have wrong (companion/system/clock.py).
@@ -640,8 +757,9 @@ class Store:
         # A store opened read-only is not migrated: one from before version 4 has no date_unsure.
         unsure = "s.date_unsure" if self.schema_version >= 4 else "0"
         played = "s.played_seconds" if self.schema_version >= 5 else "NULL"
+        rounds = "s.championship, s.championship_round" if self.schema_version >= 7 else "NULL, NULL"
         return ("SELECT s.id, s.game, s.players, s.options, s.setup, s.started, s.finished, s.source, "
-                f"{moves}, s.abandoned, {unsure}, {played} FROM sessions s ")
+                f"{moves}, s.abandoned, {unsure}, {played}, {rounds} FROM sessions s ")
 
     def _salvaged_sessions(self) -> list[SessionRow]:
         """Every session whose row still reads, the most recent first, on a store with damaged pages.

@@ -28,6 +28,7 @@ from companion.games.registry import GAMES, get_game
 from companion.i18n import choose_language, set_language, text
 from companion.service.app import AppError, Companion
 from companion.service.bgstats import write_qr
+from companion.service.championship import FORMAT as CHAMPIONSHIP_FORMAT
 from companion.service.records import read_json
 from companion.service.settings import LANGUAGE
 from companion.service.stats import format_stats, player_stats
@@ -131,6 +132,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="cli.export.bgstats_link.help")
     export.add_argument("--qr", metavar="FILE.png",
                         help="cli.export.qr.help")
+    export.add_argument("--group", type=int, choices=(1, 2), metavar="1|2",
+                        help="championship.help.export_group")
+    export.add_argument("--championship", nargs="?", type=int, const=0, metavar="ID",
+                        help="championship.help.export")
     export.set_defaults(handler=run_export)
 
     imp = subparsers.add_parser(
@@ -225,10 +230,12 @@ def run_export(args: argparse.Namespace) -> int:
     if args.qr and not args.bgstats_link:
         raise UserError(msg("cli.export.qr_without_link"))
     bgstats = args.bgstats or args.bgstats_link
+    if args.championship is not None:
+        return _export_championship(args)
     with open_app(args, write=False) as app:
         row = _pick_session(app.store, args.session, finished=True if bgstats else None)
         if args.bgstats_link:
-            link = app.bgstats_link(row.id)
+            link = app.bgstats_link(row.id, args.group)
         elif args.bgstats:
             data = app.bgstats_file(row.id)
         else:
@@ -250,6 +257,19 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _export_championship(args: argparse.Namespace) -> int:
+    """``export --championship [ID]``: the championship with its rounds (``companion-championship/1``)."""
+    if args.bgstats or args.bgstats_link or args.session is not None:
+        raise UserError(msg("championship.cli.export_alone"))
+    with open_app(args, write=False) as app:
+        data = app.championships.export(args.championship or None)
+    _write_output(json.dumps(data, ensure_ascii=False, indent=1) + "\n", args.output)
+    if args.output:
+        print(text("championship.cli.exported", path=args.output, rounds=len(data["rounds"])),
+              file=sys.stderr)
+    return 0
+
+
 def _write_qr(link: str, output: str) -> None:
 
     if not output.lower().endswith(".png"):
@@ -266,6 +286,12 @@ def _write_qr(link: str, output: str) -> None:
 @store_errors
 def run_import(args: argparse.Namespace) -> int:
     data = read_json(args.file)
+    if isinstance(data, dict) and data.get("format") == CHAMPIONSHIP_FORMAT:
+        with open_app(args) as app:
+            championship = app.championships.import_data(data)
+        print(shown_line(text("championship.cli.imported", file=args.file, championship=championship,
+                              rounds=len(data["rounds"]))))
+        return 0
     with open_app(args) as app:
         session_id = app.import_record(data)
         row = app.store.session(session_id)

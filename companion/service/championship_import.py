@@ -1,0 +1,170 @@
+"""Reading a ``companion-championship/1`` export back: every field checked, the refusal naming it.
+
+An export (:meth:`Championships.export <companion.service.championship.Championships.export>`)
+carries the championship's rounds as complete game records, its decisions and
+its standings. Nothing of it is taken on trust: each round is parsed and
+replayed as ``companion import`` does a record, its groups must be the pairings
+the variant asks for after the rounds before it, each decision must be one the
+rounds called for, and the standings must be the ones the rounds give. The
+first thing wrong is a :class:`RecordError` naming the field
+(``rounds[2].setup.groups``), and nothing is stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.games.base import RecordError
+from companion.games.messages import Message, msg
+from companion.service.championship_rules import (
+    OPTIONS,
+    ROUNDS,
+    VARIANTS,
+    ChampionshipError,
+    Decision,
+    GroupResult,
+    check_options,
+    group_results,
+    next_groups,
+    pending_decision,
+    standings,
+)
+from companion.service.games import CHAMPIONSHIP_GAME
+from companion.service.records import final_state, parse_record
+
+#: The ``format`` of a championship's export.
+FORMAT = "companion-championship/1"
+#: Its fields, each required.
+FIELDS = ("format", "variant", "players", "options", "rounds", "decisions", "standings")
+
+Results = Callable[[Any, Sequence[str], Any], Any]
+
+
+@dataclass(frozen=True)
+class ReadChampionship:
+    """A checked export: what the store keeps of it, each round as :meth:`Store.insert_session`'s keywords
+    (plus its ``fingerprint``, for telling a championship imported twice)."""
+
+    variant: int
+    players: list[str]
+    options: dict[str, Any]
+    decisions: list[dict[str, Any]]
+    rounds: list[dict[str, Any]]
+
+
+def _refuse(field: str, reason: Message) -> RecordError:
+    """The refusal of ``field``: ``str()`` reads ``field: reason``."""
+    return RecordError(reason, field)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def _head(data: Any) -> tuple[int, list[str], dict[str, Any]]:
+    """The format, variant, players and options, checked."""
+    if not isinstance(data, dict):
+        raise RecordError(msg("championship.import.not_object"))
+    missing = [name for name in FIELDS if name not in data]
+    if missing:
+        raise _refuse(missing[0], msg("championship.import.missing"))
+    unknown = sorted(set(data) - set(FIELDS))
+    if unknown:
+        raise _refuse(str(unknown[0]), msg("championship.import.unknown"))
+    if data["format"] != FORMAT:
+        raise _refuse("format", msg("championship.import.format", expected=FORMAT))
+    variant = data["variant"]
+    if isinstance(variant, bool) or variant not in VARIANTS:
+        raise _refuse("variant", msg("championship.variant", variant=str(variant)))
+    players = data["players"]
+    if (not isinstance(players, list) or len(players) != 4 or not all(isinstance(p, str) for p in players)
+            or len({p.casefold() for p in players}) != 4):
+        raise _refuse("players", msg("championship.import.players"))
+    options = data["options"]
+    if not isinstance(options, dict):
+        raise _refuse("options", msg("championship.import.object"))
+    readings = {k: v for k, v in options.items() if k != "game"}
+    try:
+        checked: dict[str, Any] = check_options(readings)
+    except ChampionshipError as error:
+        raise _refuse("options", error.message) from None
+    if not isinstance(options.get("game", {}), dict):
+        raise _refuse("options.game", msg("championship.import.object"))
+    checked["game"] = dict(options.get("game", {}))
+    return int(variant), list(players), checked
+
+
+def _decisions(data: Any) -> list[Decision]:
+    if not isinstance(data, list):
+        raise _refuse("decisions", msg("championship.import.list"))
+    found = []
+    for index, entry in enumerate(data):
+        where = f"decisions[{index}]"
+        if (not isinstance(entry, dict) or set(entry) != {"round", "group", "advances"}
+                or not isinstance(entry["round"], int) or not isinstance(entry["group"], int)
+                or not isinstance(entry["advances"], str)):
+            raise _refuse(where, msg("championship.import.decision"))
+        found.append(Decision(entry["round"], entry["group"], entry["advances"]))
+    return found
+
+
+def read_championship(data: Any, results_of: Results) -> ReadChampionship:
+    """The export ``data`` checked field by field (:class:`RecordError` naming the first one wrong)."""
+    variant, players, options = _head(data)
+    decisions = _decisions(data["decisions"])
+    readings = {name: str(options[name]) for name in OPTIONS}
+    rounds = data["rounds"]
+    if not isinstance(rounds, list) or len(rounds) > ROUNDS[variant]:
+        raise _refuse("rounds", msg("championship.import.rounds", most=ROUNDS[variant]))
+    results: list[tuple[GroupResult, GroupResult]] = []
+    stored: list[dict[str, Any]] = []
+    for index, record_data in enumerate(rounds):
+        where = f"rounds[{index}]"
+        expected = next_groups(variant, players, results, readings, decisions)
+        if expected is None:
+            raise _refuse(where, msg("championship.import.round_early"))
+        try:
+            record = parse_record(record_data)
+            state = final_state(record)
+        except RecordError as error:
+            raise _refuse(where, error.as_message()) from None
+        except Exception as error:  # ReplayError and the like: the record's own line
+            raise _refuse(where, msg("championship.import.reason", reason=str(error))) from None
+        if record.game.name != CHAMPIONSHIP_GAME:
+            raise _refuse(f"{where}.game", msg("championship.import.game", game=CHAMPIONSHIP_GAME))
+        groups = [list(pair) for pair in expected]
+        if [list(pair) for pair in record.setup.get("groups", [])] != groups:
+            raise _refuse(f"{where}.setup.groups", msg("championship.import.groups", groups=groups))
+        results.append(group_results(groups, record.game.summary(state)))
+        stored.append(_round_row(record, state, results_of))
+    _check_decisions(variant, players, results, readings, decisions)
+    expected_standings = [s.to_json() for s in standings(variant, players, results, readings, decisions)]
+    if data["standings"] != expected_standings:
+        raise _refuse("standings", msg("championship.import.standings"))
+    return ReadChampionship(variant, players, options, [d.to_json() for d in decisions], stored)
+
+
+def _round_row(record: Any, state: Any, results_of: Results) -> dict[str, Any]:
+    engine = record.game
+    moves = [engine.move_to_json(m) for m in record.moves]
+    options = engine.options_json(record.initial)
+    setup = engine.setup_json(record.initial)
+    fingerprint = hashlib.sha256(_dumps([engine.name, list(record.players), options, setup, moves])
+                                 .encode()).hexdigest()
+    return {"game": engine.name, "players": list(record.players), "options": options, "setup": setup,
+            "moves": moves, "results": results_of(engine, record.players, state), "fingerprint": fingerprint}
+
+
+def _check_decisions(variant: int, players: Sequence[str], results: Sequence[tuple[GroupResult, GroupResult]],
+                     readings: Mapping[str, str], decisions: Sequence[Decision]) -> None:
+    """Each decision is one the rounds called for, made once, for one of the players it was between."""
+    for index, decision in enumerate(decisions):
+        earlier = list(decisions[:index])
+        pending = pending_decision(variant, results, readings, earlier)
+        if (pending is None or (pending.round, pending.group) != (decision.round, decision.group)
+                or decision.advances not in pending.players):
+            raise _refuse(f"decisions[{index}]", msg("championship.import.decision_unasked"))
