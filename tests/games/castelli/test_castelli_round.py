@@ -378,3 +378,27 @@ def test_companion_moves_on_a_round_lists_both_groups_and_each_end_names_its_gro
     assert whole > len(record["moves"])
     code, out, err = run_cli("replay", str(path))
     assert code == 0 and f"Group {ended}:" in out and "winner" in out
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_every_template_of_a_random_round_is_accepted_and_spelt_back(seed: int) -> None:
+    """A round played through its own legal moves (any group's, at random): every template of every
+    fourth state is accepted with any tile, and the notation reads the moves back (every fourth:
+    reading the notation spells every legal move in both languages)."""
+    rnd = random.Random(seed)
+    state: Any = start_round(boards=["example-2p", "example-2p"],
+                             options={"modules": rnd.sample(["battle", "dilemma"], rnd.randint(0, 2))})
+    step = 0
+    while not GAME.is_finished(state):
+        legal = GAME.legal_moves(state)
+        if step % 4 == 0:
+            for template in legal:
+                GAME.apply(state, GAME.parse_move(fill(GAME, state, template, rnd)))
+        choices = [m for m in legal if m["type"] != "end"] or legal
+        move = fill(GAME, state, rnd.choice(choices), rnd)
+        if step % 4 == 1:
+            for language in ("en", "hu"):
+                assert GAME.parse_notation(state, GAME.describe(state, move, language), language) == move
+        state = GAME.apply(state, GAME.parse_move(move))
+        step += 1
