@@ -93,8 +93,9 @@ def group_state(state: Round, group: int) -> State:
 
 
 def group_legal_moves(state: Round, group: int) -> list[dict[str, Any]]:
-    """What group ``group`` may enter now: its game's templates, its end naming the group."""
-    return list(_templates(state, group))
+    """What group ``group`` may enter now: its game's templates, its end naming the group (each a
+    new dict, as a base game's are: the kept list is never handed out to be changed)."""
+    return [dict(template) for template in _templates(state, group)]
 
 
 def group_turn(state: Round, group: int) -> Turn:
@@ -291,8 +292,8 @@ def _check_reach(state: Round, index: int, move: Move) -> None:
 
 
 def round_legal_moves(state: Round) -> list[dict[str, Any]]:
-    """Both groups' legal moves (each group's end naming it)."""
-    return [*_templates(state, 1), *_templates(state, 2)]
+    """Both groups' legal moves (each group's end naming it), each a new dict."""
+    return [dict(template) for group in (1, 2) for template in _templates(state, group)]
 
 
 def group_for_move(state: Round, move: Mapping[str, Any]) -> int | None:
