@@ -18,6 +18,9 @@ BOARDS = f"{NAME}.boards"
 #: The shipped example layouts for a player count: two board parts for two players, all four for
 #: three or four (the rulebook's setup).
 LAYOUT_FOR_PLAYERS = {2: "example-2p", 3: "example-4p", 4: "example-4p"}
+#: A Championship round's boards when the table has none of its own: the two parts with the mine for
+#: group 1, the other two with the extra mine tile for group 2.
+ROUND_LAYOUTS = ("example-2p", "example-2p-extra-mine")
 
 
 def default_board(players: int, stored: Sequence[str]) -> str:
@@ -31,12 +34,13 @@ def default_board(players: int, stored: Sequence[str]) -> str:
 
 def defaults(new: NewGame, table: TableSettings) -> tuple[dict[str, Any], dict[str, Any]]:
     """A game without a board gets :func:`default_board`; a board named from this table's stored
-    ones goes inline into the setup. A Championship round (``groups`` in the setup) gets the
-    2-player board for each group unless ``boards`` names them."""
+    ones goes inline into the setup. A Championship round (``groups`` in the setup) gets
+    :data:`ROUND_LAYOUTS` (with a stored board: that one for each group) unless ``boards`` names them."""
     options, setup = dict(new.options), dict(new.setup)
     if "groups" in setup:  # a Championship round: a 2-player board for each group
         stored = table.setting(BOARDS, {}) or {}
-        boards = setup.get("boards") or [default_board(2, sorted(stored))] * 2
+        boards = setup.get("boards") or (list(ROUND_LAYOUTS) if not stored
+                                         else [default_board(2, sorted(stored))] * 2)
         setup["boards"] = [stored.get(b, b) if isinstance(b, str) else b for b in boards]
         return options, setup
     if "board" not in setup:
