@@ -68,20 +68,35 @@ def turn_lines(game: Game[Any, Any], state: Any) -> list[Line]:
 def status_pages(game: Game[Any, Any], state: Any) -> list[Page]:
     """The open game's status: the turn page first (the scores under it, or on a page of their own
     when the step takes the room), then the game's own standings pages (its
-    :class:`~hardware.games.GamePart`'s, none for a game without one)."""
+    :class:`~hardware.games.GamePart`'s, none for a game without one). A game whose part has
+    ``turn_pages`` (several turns at once) shows those in place of the turn page."""
     if game.is_finished(state):
         return [game_over_page(game, state)]
     summary = game.summary(state)
+    part = games.part(game.name)
+    own = part.turn_pages(game, state) if part.turn_pages is not None else []
+    if own:  # a game with several turns at once (a Castelli round): a page for each, scores on them
+        return own + (part.status_pages(game, state, summary) if part.status_pages is not None else [])
     first = turn_lines(game, state)
     scores = [Line(s) for s in scores_lines(summary["players"], summary.get("scores", {}))]
     if page_height([*first, *scores]) <= HEIGHT:
         pages = [Page(tuple([*first, *scores]))]
     else:
         pages = [Page(tuple(first)), Page((Line(fit(text("oled.scores")), inverted=True), *scores))]
-    builder = games.part(game.name).status_pages
+    builder = part.status_pages
     if builder is not None:
         pages += builder(game, state, summary)
     return pages
+
+
+def table_pages(table: Any) -> list[Page]:
+    """The open game's pages from the table's service (a Castelli championship's standings), after
+    its status; none for a game whose part has none."""
+    session = table.session
+    if session is None:
+        return []
+    builder = games.part(session.game.name).table_pages
+    return builder(table) if builder is not None else []
 
 
 def page_height(lines: Sequence[Line]) -> int:

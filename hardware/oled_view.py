@@ -27,6 +27,7 @@ from hardware.oled_pages import (
     saved_page,
     start_page,
     status_pages,
+    table_pages,
 )
 from hardware.oled_render import Page, draw
 
@@ -122,9 +123,9 @@ class OledView:
         if session is None:
             self._status = [start_page()]
         elif session.game.is_finished(session.state):
-            self._status = [game_over_page(session.game, session.state)]
+            self._status = [game_over_page(session.game, session.state), *table_pages(self.table)]
         else:
-            self._status = status_pages(session.game, session.state)
+            self._status = [*status_pages(session.game, session.state), *table_pages(self.table)]
         self._status_since = self._clock()
 
     # -- the main loop's tick ---------------------------------------------------------

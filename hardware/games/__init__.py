@@ -28,6 +28,10 @@ log = logging.getLogger(__name__)
 
 #: ``pages(game, state, summary)``: a game's own status pages after the turn page.
 StatusPages = Callable[[Game[Any, Any], Any, Mapping[str, Any]], list[Page]]
+#: ``pages(game, state)``: pages in place of the turn page (``[]``: the turn page as for every game).
+TurnPages = Callable[[Game[Any, Any], Any], list[Page]]
+#: ``pages(table)``: pages read from the table's service after the status (``[]``: none now).
+TablePages = Callable[[Any], list[Page]]
 #: ``pages(game, state)``: what the Valuation button shows.
 ValuationPages = Callable[[Game[Any, Any], Any], list[Page]]
 #: ``choices(game, state, template)``: the moves that fill a template's observed field.
@@ -48,6 +52,10 @@ class GamePart:
 
     #: The game's own standings pages, after the turn page (``None``: none).
     status_pages: StatusPages | None = None
+    #: Pages in place of the turn page, when the game has more than one turn at once (``None``: none).
+    turn_pages: TurnPages | None = None
+    #: Pages from the table's service, after the status and after game over (``None``: none).
+    table_pages: TablePages | None = None
     #: What the Valuation button shows (``None``: the scores now).
     valuation_pages: ValuationPages | None = None
     #: The order move types are offered in, most likely first (a type not named: as listed, after).

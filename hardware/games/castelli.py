@@ -15,15 +15,15 @@ from companion.games.base import Game
 from companion.i18n import current_language, render_for, text
 from companion.service.names import initials
 from hardware.games import GamePart
-from hardware.oled_pages import OLED_WORDS, SMALL_LINES, cell_lines, notice_page
+from hardware.oled_pages import OLED_WORDS, SMALL_LINES, cell_lines, notice_page, paged
 from hardware.oled_render import Line, Page, fit, wrap
 
 
 def status_pages(game: Game[Any, Any], state: Any, summary: Mapping[str, Any]) -> list[Page]:
     """The acting player's resources, silver and cards; the tiles left and the last evaluation
-    (a Championship round: each group's turn instead, :func:`group_pages`)."""
+    (none for a Championship round: its groups' pages, :func:`group_pages`, say what matters)."""
     if getattr(state, "groups", None) is not None:
-        return group_pages(game, state)
+        return []
     acting = game.turn(state).acting
     left = len(state.board.spaces) - len(state.revealed)
     pages = []
@@ -44,8 +44,11 @@ def status_pages(game: Game[Any, Any], state: Any, summary: Mapping[str, Any]) -
 
 
 def group_pages(game: Game[Any, Any], round_state: Any) -> list[Page]:
-    """A page per group of a Championship round: "Group 1: Anna" inverted, what to do now there (the
-    box's words for the group's step), the group's scores and the cards left in the shared deck."""
+    """A page per group of a Championship round, in place of the turn page: "Group 1: Anna" inverted,
+    what to do now there (the box's words for the group's step), the group's scores and the cards
+    left in the shared deck; ``[]`` for a game (its turn page as usual)."""
+    if getattr(round_state, "groups", None) is None:
+        return []
     pages = []
     deck = round_state.deck()
     for number, group in enumerate(round_state.groups, start=1):
@@ -59,7 +62,7 @@ def group_pages(game: Game[Any, Any], round_state: Any) -> list[Page]:
             rows = [Line(fit(text("oled.castelli.round.group", group=number, player=acting or "")),
                          inverted=True)]
             if now is not None:
-                rows += [Line(s) for s in wrap(render_for(now, OLED_WORDS, current_language()))[:2]]
+                rows += [Line(s) for s in wrap(render_for(now, OLED_WORDS, current_language()))[:3]]
         short = initials(round_state.players)
         scores = "  ".join(f"{short[p]} {group.score[p]}" for p in group.players)
         rows.append(Line(fit(f"{scores}  {text('oled.castelli.round.deck', count=deck)}")))
@@ -90,8 +93,46 @@ def valuation_pages(game: Game[Any, Any], state: Any) -> list[Page]:
     return pages
 
 
+#: The standings pages last made, by what they were made from (they change only when a game ends, or
+#: the language does), so a move does not replay the championship's other rounds.
+_STANDINGS: dict[tuple[Any, ...], list[Page]] = {}
+
+
+def standings_pages(table: Any) -> list[Page]:
+    """The championship the open round belongs to: each player's place (or "-" while not settled),
+    name and points (variant 2) or games won (variant 1), and the next round once it may start;
+    ``[]`` for a game, or a round in no championship."""
+    live = table.live
+    if live is None or getattr(live.session.state, "groups", None) is None:
+        return []
+    championships = table.app.championships
+    chosen = championships.of_game(live.id)
+    if chosen is None:
+        return []
+    state = live.session.state
+    key = (chosen, live.id, tuple(group.finished for group in state.groups), current_language())
+    if key not in _STANDINGS:
+        _STANDINGS.clear()
+        _STANDINGS[key] = _standings_page(championships.status(chosen, live=live))
+    return _STANDINGS[key]
+
+
+def _standings_page(status: Any) -> list[Page]:
+    rows = [Line(fit(text("oled.castelli.round.standings")), inverted=True)]
+    for line in status.standings:
+        points = line.points if status.variant == 2 else line.won
+        shown = str(int(points)) if points == int(points) else f"{points:g}"
+        rows.append(Line(fit(text("oled.castelli.round.line", place="-" if line.place is None else line.place,
+                                  player=line.player, points=shown))))
+    if status.next_groups is not None and status.current is None and not status.over:
+        rows.append(Line(fit(text("oled.castelli.round.next", number=len(status.rounds) + 1))))
+    return paged(rows)
+
+
 PART = GamePart(
     status_pages=status_pages,
+    turn_pages=group_pages,
+    table_pages=standings_pages,
     valuation_pages=valuation_pages,
     likely=("build", "reveal", "sell", "end"),
     needs_another_front_end={"reveal": "oled.needs.castelli_reveal"},
