@@ -56,6 +56,7 @@ def write_screens(record: Mapping[str, Any], out_dir: str | Path, language: str,
     from companion.service.app import Companion
     from companion.service.table import Table
     from ui.app import Shell
+    from ui.games import over_screen
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -78,7 +79,7 @@ def write_screens(record: Mapping[str, Any], out_dir: str | Path, language: str,
             for name, screen in SCREENS.items():
                 if (screen == "over" and not finished) or (only is not None and name not in only):
                     continue
-                shell.go(screen)
+                shell.go(over_screen(table.session) if screen == "over" else screen)  # what the end shows
                 example = getattr(shell.screens.current_screen, "snapshot_example", None)
                 if example is not None:  # a tool screen shows a worked example, not its empty start
                     example()

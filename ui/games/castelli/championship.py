@@ -85,9 +85,25 @@ def standings(shell: Any) -> Standings | None:
     """The standings of the championship the open round belongs to, or the newest one (``None``: none)."""
     chosen = championship_id(shell)
     if chosen is None:
-        return None
+        return round_alone(shell.table.session)
     status = shell.table.app.championships.status(chosen, live=shell.table.live)
     return standings_of_status(status)
+
+
+def round_alone(session: Any) -> Standings | None:
+    """A round that belongs to no championship (an imported record): its two games on their own
+    (``variant`` 0), or ``None`` when the open game is no round."""
+    game = session.game if session is not None else None
+    if game is None or not getattr(game, "is_round", lambda _s: False)(session.state):
+        return None
+    state = session.state
+    games = []
+    for number in (1, 2):
+        group = game.group_state(state, number)
+        winners = tuple(game.outcome(group).winners) if group.finished else ()
+        games.append(Match((group.players[0], group.players[1]), dict(group.score), winners, group.finished))
+    return Standings(variant=0, players=tuple(session.players), rounds=((games[0], games[1]),), lines=(),
+                     deck=None if state.finished else state.deck(), playing=None if state.finished else 1)
 
 
 def _match(result: Any) -> Match:

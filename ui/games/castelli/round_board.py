@@ -29,6 +29,7 @@ from kivy.uix.floatlayout import FloatLayout
 
 from companion.i18n import current_language, render_for, text
 from companion.service.table import Table
+from ui import widgets  # noqa: F401  (the classes the row's rule names: Tap, Words)
 from ui.games.castelli.board import CastelliBoard
 from ui.strip import BOARD_WORDS, Strip, strip_for
 
@@ -152,8 +153,9 @@ class RoundBoard(FloatLayout):
         shown, other = int(self.shown_part), self.other()
         own = strip_for(game, game.group_state(state, shown), BOARD_WORDS)
         if game.group_state(state, shown).finished:
-            sentence = text("ui.castelli.round.ended", group=shown, sentence=own.sentence, other=other)
-            return Strip(own.player, own.headline, sentence)
+            code = "ui.castelli.round.sentence" if state.finished else "ui.castelli.round.ended"
+            words = text(code, group=shown, sentence=own.sentence, other=other)
+            return Strip(own.player, own.headline, words)
         sentence = text("ui.castelli.round.sentence", group=shown, sentence=own.sentence)
         elsewhere = game.group_what_now(state, other)
         if elsewhere is None:
@@ -179,7 +181,8 @@ class RoundBoard(FloatLayout):
 
     def snapshot_extras(self, out: Path, settle: Callable[[], None]) -> list[Path]:
         """The shown board's views (``evaluation.png``, ``area.png``), then the other group's board as
-        ``group-2.png`` (and its own views as ``group-2-evaluation.png``, ``group-2-area.png``)."""
+        ``group-2.png`` (and its own views as ``group-2-evaluation.png``, ``group-2-area.png``), then
+        the standings (``standings.png``)."""
         first = int(self.shown_part)
         written = self.board.snapshot_extras(out, settle)
         other = self.other(first)
@@ -199,6 +202,14 @@ class RoundBoard(FloatLayout):
             written.append(renamed)
         with_prefix.rmdir()
         self.switch(first)
+        shell = self.shell()
+        if shell is not None:  # the championship's standings (this round alone when it is in none)
+            shell.go("standings")
+            settle()
+            path = out / "standings.png"
+            shell.root.export_to_png(str(path))
+            written.append(path)
+            shell.go("game")
         return written
 
 

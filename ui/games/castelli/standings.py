@@ -30,7 +30,8 @@ from ui.games.castelli.championship import ROUNDS, Match, Standings, points_text
 from ui.screens import ShellScreen, load_rules, show
 
 #: Each variant's title.
-VARIANT_WORDS = {1: "ui.castelli.standings.knockout", 2: "ui.castelli.standings.league"}
+VARIANT_WORDS = {0: "ui.castelli.standings.alone", 1: "ui.castelli.standings.knockout",
+                 2: "ui.castelli.standings.league"}
 #: The league table's head, column by column (codes written out, so the catalogue checks find them).
 HEAD_WORDS = {"player": "ui.castelli.standings.head.player", "played": "ui.castelli.standings.head.played",
               "won": "ui.castelli.standings.head.won", "points": "ui.castelli.standings.head.points",
@@ -102,7 +103,8 @@ class StandingsScreen(ShellScreen):
     def refresh(self) -> None:
         found = self.source(self.shell)
         self.shown = found
-        show(self.parts["bracket"], found is not None and found.variant == 1)
+        show(self.parts["bracket"], found is not None and found.variant in (0, 1))
+        show(self.parts["second_round"], found is not None and found.variant == 1)
         show(self.parts["league"], found is not None and found.variant == 2)
         if found is None:
             self.title, self.deck_text, self.message = text("ui.castelli.standings.title"), "", text(
@@ -114,7 +116,7 @@ class StandingsScreen(ShellScreen):
         self.title = text(VARIANT_WORDS[found.variant])
         self.deck_text = ("" if found.deck is None else text("ui.castelli.standings.deck", count=found.deck))
         self.in_round = found.playing is not None
-        if found.variant == 1:
+        if found.variant in (0, 1):
             self._bracket(found)
         else:
             self._league(found)
@@ -179,8 +181,10 @@ class StandingsScreen(ShellScreen):
 
     # -- taps ---------------------------------------------------------------------------------------
     def back(self) -> None:
-        """To the round's boards while one is played, else home."""
-        self.shell.show_start() if self.shell.table.session is not None else self.shell.go("home")
+        """To the round's boards while one is played, else home (a round that ended ends here)."""
+        session = self.shell.table.session
+        playing = session is not None and not session.game.is_finished(session.state)
+        self.shell.go("game" if playing else "home")
 
     def start_next(self) -> None:
         """The next round, with the pairings the variant asks for (the service's; refusals shown)."""
