@@ -75,7 +75,7 @@ def status_pages(game: Game[Any, Any], state: Any) -> list[Page]:
     summary = game.summary(state)
     part = games.part(game.name)
     own = part.turn_pages(game, state) if part.turn_pages is not None else []
-    if own:  # a game with several turns at once (a Castelli round): a page for each, scores on them
+    if own:  # a game with several turns at once (two games of one round): a page each, scores on them
         return own + (part.status_pages(game, state, summary) if part.status_pages is not None else [])
     first = turn_lines(game, state)
     scores = [Line(s) for s in scores_lines(summary["players"], summary.get("scores", {}))]
@@ -90,7 +90,7 @@ def status_pages(game: Game[Any, Any], state: Any) -> list[Page]:
 
 
 def table_pages(table: Any) -> list[Page]:
-    """The open game's pages from the table's service (a Castelli championship's standings), after
+    """The open game's pages from the table's service (a championship's standings), after
     its status; none for a game whose part has none."""
     session = table.session
     if session is None:
