@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.games.base import IllegalMove, Outcome, RecordError, Standing, Turn, require_player
+from companion.games.base import IllegalMove, Outcome, RecordError, Standing, Turn, require_player, turn_from
 from companion.games.castelli import now, tables
 from companion.games.castelli.board import Board
 from companion.games.castelli.legal import legal_moves
@@ -93,19 +93,42 @@ def group_state(state: Round, group: int) -> State:
 
 
 def group_legal_moves(state: Round, group: int) -> list[dict[str, Any]]:
-    """What group ``group`` may enter now: its game's templates, its end naming the group."""
-    return [({"type": "end", "group": group} if template["type"] == "end" else template)
-            for template in legal_moves(group_state(state, group))]
+    """What group ``group`` may enter now: its game's templates, its end naming the group (each a
+    new dict, as a base game's are: the kept list is never handed out to be changed)."""
+    return [dict(template) for template in _templates(state, group)]
 
 
 def group_turn(state: Round, group: int) -> Turn:
     """Whose turn is in progress in group ``group`` and who starts its next (the base game's turn)."""
-    return now.game_turn(group_state(state, group))
+    game = group_state(state, group)
+    if game.finished:
+        return Turn(None, (), None)
+    return turn_from(_templates(state, group), *now.in_progress(game))
 
 
 def group_what_now(state: Round, group: int) -> Message | None:
     """The step due in group ``group`` (the base game's ``castelli.now.*`` codes), ``None`` once it ended."""
-    return now.game_what_now(group_state(state, group))
+    game = group_state(state, group)
+    if game.finished:
+        return None
+    templates = _templates(state, group)
+    return now.what_now(False, templates, turn_from(templates, *now.in_progress(game)).acting)
+
+
+def _templates(state: Round, group: int) -> list[dict[str, Any]]:
+    """Group ``group``'s legal moves, worked out once per round state: after a move the screens ask
+    for the round's moves, its step and each group's (its board, its turn strip), and each asked
+    the same generators again (a round's state is frozen, so what it allows never changes)."""
+    kept: dict[int, list[dict[str, Any]]] | None = state.__dict__.get("_templates")
+    if kept is None:
+        kept = {}
+        object.__setattr__(state, "_templates", kept)
+    found = kept.get(group)
+    if found is None:
+        found = [({"type": "end", "group": group} if template["type"] == "end" else template)
+                 for template in legal_moves(group_state(state, group))]
+        kept[group] = found
+    return found
 
 
 def _index(group: int) -> int:
@@ -177,33 +200,39 @@ def start_round(players: Sequence[str], options: Mapping[str, Any], setup: Mappi
     mines = parse_mines(setup.get("mines"))
     games = [fresh_state(pair, {p: colors[p] for p in pair}, board, mine, opts)
              for pair, board, mine in zip(pairs, boards, mines, strict=True)]
-    start = Round(tuple(players), (games[0], games[1]), spares)
-    return _shared(start, 0, games[0])
+    return Round(tuple(players), _first_sharing(games, spares), spares)
 
 
-def _placed(board_or_state: Mapping[str, str]) -> dict[str, int]:
+def _placed(settlements: Mapping[str, str]) -> dict[str, int]:
     """How many villages and towns stand in ``settlements``."""
     counts = dict.fromkeys(tables.SETTLEMENT_KINDS, 0)
-    for kind in board_or_state.values():
+    for kind in settlements.values():
         counts[kind] += 1
     return counts
 
 
-def _supply(state: Round, index: int) -> Mapping[str, int]:
+def _supply(boards: Sequence[Board], index: int, spares: str) -> dict[str, int]:
     """The villages and towns group ``index`` may have on the board(s) it counts: its board's (both
     boards', when the spares are shared) at the start, plus the spare pieces it may use."""
-    own = _placed(state.groups[index].board.settlements)
-    if state.spares == "split":
+    own = _placed(boards[index].settlements)
+    if spares == "split":
         return {kind: own[kind] + tables.SPARE_SETTLEMENTS[kind] // GROUPS for kind in own}
-    other = _placed(state.groups[1 - index].board.settlements)
+    other = _placed(boards[1 - index].settlements)
     return {kind: own[kind] + other[kind] + tables.SPARE_SETTLEMENTS[kind] for kind in own}
+
+
+def _first_sharing(games: Sequence[State], spares: str) -> tuple[State, State]:
+    """Both groups' opening games, each told what the other holds and which pieces it may use."""
+    boards = [game.board for game in games]
+    shared = [game.with_(sharing=Sharing(0, {} if spares == "split" else _placed(games[1 - i].settlements),
+                                         _supply(boards, i, spares)))
+              for i, game in enumerate(games)]
+    return shared[0], shared[1]
 
 
 def _with_sharing(game: State, sharing: Sharing) -> State:
     """``game`` told what the other group now holds (also in a pending Steward's or Guard's base,
     which a later move of this group may return to)."""
-    if game.sharing == sharing:
-        return game
     pending = game.pending
     if pending is not None:
         pending = replace(pending, base=pending.base.with_(sharing=sharing))
@@ -211,15 +240,21 @@ def _with_sharing(game: State, sharing: Sharing) -> State:
 
 
 def _shared(state: Round, index: int, game: State) -> Round:
-    """The round with group ``index``'s game replaced by ``game`` and both groups' sharing up to date."""
-    games = [state.groups[0], state.groups[1]]
-    games[index] = game
-    for i in (0, 1):
-        other = games[1 - i]
-        settlements = {} if state.spares == "split" else _placed(other.settlements)
-        games[i] = _with_sharing(games[i], Sharing(sum(other.cards.values()), settlements,
-                                                   _supply(state, i)))
-    return Round(state.players, (games[0], games[1]), state.spares)
+    """The round with group ``index``'s game replaced by ``game``, the other group told what changed
+    of this group's hands and villages and towns (a move shares every table it left alone, so an
+    unchanged table is the same object)."""
+    before = state.groups[index]
+    other = state.groups[1 - index]
+    if game.cards is not before.cards or (game.settlements is not before.settlements
+                                          and state.spares != "split"):
+        sharing = other.sharing
+        assert sharing is not None
+        cards = sum(game.cards.values())
+        settlements = sharing.settlements if state.spares == "split" else _placed(game.settlements)
+        if cards != sharing.cards or settlements != sharing.settlements:
+            other = _with_sharing(other, replace(sharing, cards=cards, settlements=settlements))
+    games = (game, other) if index == 0 else (other, game)
+    return Round(state.players, games, state.spares)
 
 
 # Moves -----------------------------------------------------------------------------------------
@@ -257,8 +292,8 @@ def _check_reach(state: Round, index: int, move: Move) -> None:
 
 
 def round_legal_moves(state: Round) -> list[dict[str, Any]]:
-    """Both groups' legal moves (each group's end naming it)."""
-    return [*group_legal_moves(state, 1), *group_legal_moves(state, 2)]
+    """Both groups' legal moves (each group's end naming it), each a new dict."""
+    return [dict(template) for group in (1, 2) for template in _templates(state, group)]
 
 
 def group_for_move(state: Round, move: Mapping[str, Any]) -> int | None:

@@ -115,10 +115,14 @@ class Castelli(Game[AnyState, Move]):
 
     def group_turn(self, state: AnyState, group: int) -> Turn:
         """Group ``group``'s turn: who plays, what they may do, who is next (the base game's turn)."""
+        if isinstance(state, Round):
+            return championship.group_turn(state, group)
         return now.game_turn(self.group_state(state, group))
 
     def group_what_now(self, state: AnyState, group: int) -> Message | None:
         """Group ``group``'s step due (a ``castelli.now.*`` code); ``None`` once its game ended."""
+        if isinstance(state, Round):
+            return championship.group_what_now(state, group)
         return now.game_what_now(self.group_state(state, group))
 
     def group_legal_moves(self, state: AnyState, group: int) -> list[dict[str, Any]]:

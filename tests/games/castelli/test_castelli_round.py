@@ -18,6 +18,7 @@ from companion.games.base import IllegalMove, RecordError
 from companion.games.castelli import Castelli, tables
 from companion.games.castelli.championship import Round
 from companion.games.castelli.state import State
+from companion.games.messages import Message
 from companion.i18n import render
 from tests.games.castelli.contract import fill
 
@@ -124,6 +125,8 @@ def test_four_players_hands_at_25_and_the_events_of_one_reveal_in_their_order() 
     assert render(icon.explanation, "en") == \
         "Dora draws 1 of the 3 cards of the tile's card icons (the deck ran out)"
     assert render(frame.explanation, "hu") == "Anna nem kap kártyát a keretről (elfogyott a pakli)"
+    one = Message("castelli.shortfall.icon", {"player": "Dora", "gained": 0, "count": 1})
+    assert render(one, "en") == "Dora draws 0 of the 1 card of the tile's card icon (the deck ran out)"
     summary = game.summary(state)
     assert [s["source"] for s in summary["shortfalls"]] == ["icon", "frame"]
     assert [str(e) for e in game.effects(state, state)] == []
@@ -224,6 +227,7 @@ def test_a_round_record_is_checked_and_written_back_whole() -> None:
     setup = GAME.setup_json(state)
     assert setup["groups"] == GROUPS and setup["mines"] == [11, 11] and len(setup["boards"]) == 2
     assert GAME.options_json(state)["spares"] == "split"
+    assert start_round(options={"modules": ["battle"]}).deck() == 33  # Battle's 8 cards join the one deck
     again = GAME.start(list(FOUR), GAME.options_json(state), setup)
     assert isinstance(again, Round) and GAME.setup_json(again) == setup
     bad = [({"groups": [["Anna", "Bela"], ["Csaba", "Anna"]]}, "setup.groups[1][1]", "in the groups twice"),
@@ -355,3 +359,49 @@ def test_the_console_plays_a_round_the_player_picking_the_group_and_status_shows
     assert "Castelli Championship round: deck 23 cards" in lines
     assert "2 moves; Group 1: Anna: play a card or sell cards. Group 2: Csaba: play a card or sell cards" \
         in lines
+
+
+def test_companion_moves_on_a_round_lists_both_groups_and_each_end_names_its_group(run_cli, tmp_path) -> None:
+    import json
+
+    from tests.conftest import EXAMPLES
+
+    record = json.loads((EXAMPLES / "castelli-round.json").read_text(encoding="utf-8"))
+    whole = len(record["moves"])
+    ends = [i for i, move in enumerate(record["moves"]) if move["type"] == "end"]
+    record["moves"] = record["moves"][:ends[0] + 1]  # one group has ended, the other not yet
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    code, out, err = run_cli("moves", str(path), "--json")
+    assert code == 0, err
+    listed = json.loads(out)
+    ended = record["moves"][ends[0]]["group"]
+    playing = set(GROUPS[2 - ended])  # the group still playing
+    assert {m.get("player") for m in listed} - {None} <= playing and listed
+    assert whole > len(record["moves"])
+    code, out, err = run_cli("replay", str(path))
+    assert code == 0 and f"Group {ended}:" in out and "winner" in out
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_every_template_of_a_random_round_is_accepted_and_spelt_back(seed: int) -> None:
+    """A round played through its own legal moves (any group's, at random): every template of every
+    fourth state is accepted with any tile, and the notation reads the moves back (every fourth:
+    reading the notation spells every legal move in both languages)."""
+    rnd = random.Random(seed)
+    state: Any = start_round(boards=["example-2p", "example-2p"],
+                             options={"modules": rnd.sample(["battle", "dilemma"], rnd.randint(0, 2))})
+    step = 0
+    while not GAME.is_finished(state):
+        legal = GAME.legal_moves(state)
+        if step % 4 == 0:
+            for template in legal:
+                GAME.apply(state, GAME.parse_move(fill(GAME, state, template, rnd)))
+        choices = [m for m in legal if m["type"] != "end"] or legal
+        move = fill(GAME, state, rnd.choice(choices), rnd)
+        if step % 4 == 1:
+            for language in ("en", "hu"):
+                assert GAME.parse_notation(state, GAME.describe(state, move, language), language) == move
+        state = GAME.apply(state, GAME.parse_move(move))
+        step += 1
