@@ -181,6 +181,9 @@ def test_variant_2_through_the_command_line(cli, run_cli, tmp_path: Path) -> Non
             assert (code, err) == (0, ""), err
     lines = out.splitlines()
     assert lines[0] == "championship 1, variant 2: round 3 of 3"
+    sessions = cli("sessions")[1].splitlines()
+    assert sessions[1].startswith(" 3  Castelli  Ann, Dan, Bob, Cid") and sessions[1].endswith(
+        "; round 3 of championship 1")
     assert lines[1] == "round 1 (session 1): Ann v Bob 0:0, a shared win; Cid v Dan 4:0, Cid won"
     assert lines[-1] == "over: Cid won the championship"
     code, out, _ = cli("championship", "status", "--json")
