@@ -71,6 +71,7 @@ def test_variant_1_from_new_to_the_final_through_the_service(tmp_path: Path) -> 
     assert out.getvalue().splitlines()[-1] == "round 1 is being played: companion run --game 1"
     assert "championship 1, variant 1: round 1 of 2" in out.getvalue().splitlines()
     assert round_standings(app.championships, None) is None
+    in_progress = json.loads(json.dumps(app.championships.export()))  # read back below
 
     play_round(first, ["Bob", None])  # Bob wins group 1; Cid and Dan share the win of group 2
     status = app.championships.status()
@@ -119,6 +120,10 @@ def test_variant_1_from_new_to_the_final_through_the_service(tmp_path: Path) -> 
     assert other.championships.export(copied) == {**exported}
     refused(lambda: other.championships.import_data(exported), "championship.import.duplicate")
     refused(lambda: app.championships.import_data(exported), "championship.import.duplicate")  # its own
+    # a championship in the middle of its round 1 is read back with the round to go on with
+    going = other.championships.import_data(in_progress)
+    current = other.championships.status(going).current
+    assert current is not None and other.resume(current.session_id).row.championship == going
     _refusals(other, exported)
     other.close()
     app.close()
@@ -181,6 +186,9 @@ def test_variant_2_through_the_command_line(cli, run_cli, tmp_path: Path) -> Non
             assert (code, err) == (0, ""), err
     lines = out.splitlines()
     assert lines[0] == "championship 1, variant 2: round 3 of 3"
+    sessions = cli("sessions")[1].splitlines()
+    assert sessions[1].startswith(" 3  Castelli  Ann, Dan, Bob, Cid") and sessions[1].endswith(
+        "; round 3 of championship 1")
     assert lines[1] == "round 1 (session 1): Ann v Bob 0:0, a shared win; Cid v Dan 4:0, Cid won"
     assert lines[-1] == "over: Cid won the championship"
     code, out, _ = cli("championship", "status", "--json")

@@ -184,7 +184,9 @@ class Championships:
         the options every round's game is started with); its round 1 is started and returned.
 
         :class:`AppError` for a variant, a player count, a name or a reading that does not do;
-        nothing is stored then.
+        nothing is stored then. The championship's row and its round 1 are two transactions: a
+        power cut between them leaves a championship without a round, whose ``next_round``
+        starts round 1.
         """
         if variant not in VARIANTS:
             raise AppError(msg("championship.variant", variant=str(variant)))

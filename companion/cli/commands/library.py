@@ -319,6 +319,9 @@ def format_sessions(rows: list[SessionRow]) -> str:
                  else text("cli.sessions.in_progress"))
         if row.source == "import":
             state = text("cli.sessions.imported", state=state)
+        if row.championship is not None:
+            state = text("championship.cli.session_round", state=state, number=row.championship_round,
+                         championship=row.championship)
         table.append((str(row.id), shown_line(title(row.game)), shown_line(", ".join(row.players)),
                       str(row.moves),
                       _when(row.started), state))

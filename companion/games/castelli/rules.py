@@ -117,7 +117,7 @@ def give_drawn(state: State, player: str, source: str, due: int) -> State:
     if gained < due:
         code = "castelli.shortfall.icon" if source == "icon" else "castelli.shortfall.frame"
         state = state.with_(shortfalls=(*state.shortfalls, Shortfall(
-            player, source, gained, due, msg(code, player=player, gained=gained, due=due))))
+            player, source, gained, due, msg(code, player=player, gained=gained, count=due))))
     return state
 
 

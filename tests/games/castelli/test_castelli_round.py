@@ -18,6 +18,7 @@ from companion.games.base import IllegalMove, RecordError
 from companion.games.castelli import Castelli, tables
 from companion.games.castelli.championship import Round
 from companion.games.castelli.state import State
+from companion.games.messages import Message
 from companion.i18n import render
 from tests.games.castelli.contract import fill
 
@@ -124,6 +125,8 @@ def test_four_players_hands_at_25_and_the_events_of_one_reveal_in_their_order() 
     assert render(icon.explanation, "en") == \
         "Dora draws 1 of the 3 cards of the tile's card icons (the deck ran out)"
     assert render(frame.explanation, "hu") == "Anna nem kap kártyát a keretről (elfogyott a pakli)"
+    one = Message("castelli.shortfall.icon", {"player": "Dora", "gained": 0, "count": 1})
+    assert render(one, "en") == "Dora draws 0 of the 1 card of the tile's card icon (the deck ran out)"
     summary = game.summary(state)
     assert [s["source"] for s in summary["shortfalls"]] == ["icon", "frame"]
     assert [str(e) for e in game.effects(state, state)] == []
