@@ -66,13 +66,15 @@ def start_championship(shell: Any, variant: int) -> RoundBoard:
         if name not in screen.seated:
             kit.tap(kit.find(name, Tap))
     assert screen.seated == list(FOUR)
-    codes = ("ui.castelli.new.single", "ui.castelli.new.knockout", "ui.castelli.new.league")
-    modes = [text(code) for code in codes]
-    for _ in range(3):  # each tap the next: one game, championship: final, championship: league
-        shown = next(w for w in kit.walk() if isinstance(w, Tap) and w.text in modes)
-        if shown.text == modes[variant]:
+    wanted = text({1: "ui.castelli.new.knockout", 2: "ui.castelli.new.league"}[variant])
+    board = text("ui.new.board", board="")[:5]  # "Board: …" (each tap the next board, then the championships)
+    for _ in range(8):
+        shown = next(w for w in kit.walk() if isinstance(w, Tap) and (w.text.startswith(board) or w.text in (
+            text("ui.castelli.new.knockout"), text("ui.castelli.new.league"))))
+        if shown.text == wanted:
             break
         kit.tap(shown)
+    assert shown.text == wanted and shown.accent
     kit.tap(kit.find(text("ui.new.start", game="Castelli"), Tap))
     return shown_round(shell)
 

@@ -1,5 +1,5 @@
 """Castelli on the new-game screen: which board the game is played on (shipped layouts, then stored
-ones), and whether the four players start one game or a Championship (variant 1 or 2).
+ones), or a Championship of the four players (variant 1 or 2), on one button.
 
 A Championship is not one game: :func:`start_instead` starts it through the service (its first
 round, with the groups the variant asks for) in place of the game the screen would start.
@@ -10,11 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-#: What the players may start: one game (0), or a Championship of variant 1 or 2.
-MODES: tuple[int, ...] = (0, 1, 2)
-#: Each mode's words (codes written out, so the catalogue checks find them).
-MODE_WORDS = {0: "ui.castelli.new.single", 1: "ui.castelli.new.knockout",
-              2: "ui.castelli.new.league"}
+#: A Championship's words on the button (codes written out, so the catalogue checks find them).
+MODE_WORDS = {1: "ui.castelli.new.knockout", 2: "ui.castelli.new.league"}
 
 
 def chosen_parts(chosen: Any) -> tuple[Any, int]:
@@ -26,30 +23,26 @@ def chosen_parts(chosen: Any) -> tuple[Any, int]:
 
 
 def board_choice(app: Any, chosen: Any, choose: Callable[[Any], None]) -> tuple[Any, dict[str, Any]] | None:
-    """Two buttons: the board (each tap: the next one) and one game or a Championship (each tap: the
-    next), and the setup they give (a Championship's rounds take their boards from the service)."""
-    from kivy.uix.boxlayout import BoxLayout
-
+    """One button, each tap the next choice: one game on each board the companion knows (shipped
+    layouts, then stored ones), then a Championship of variant 1, then of variant 2; and the setup
+    it gives (a Championship's rounds take their boards from the service). One row, as the board's
+    button always was: the seats' column has no room for a second."""
     from companion.i18n import text
     from ui import theme
     from ui.widgets import Tap
 
     board, mode = chosen_parts(chosen)
     boards = [b.name for b in app.boards()]
-    box = BoxLayout(orientation="vertical", spacing=theme.SPACING, size_hint_y=None)
-    setup: dict[str, Any] = {}
-    if boards and mode == 0:
-        board = board if board in boards else boards[0]
-        pick = Tap(text=text("ui.new.board", board=board), size_hint_y=None, height=theme.TOUCH)
-        following = boards[(boards.index(board) + 1) % len(boards)]
-        pick.bind(on_release=lambda *_: choose((following, mode)))
-        box.add_widget(pick)
-        setup = {"board": board}
-    kind = Tap(text=text(MODE_WORDS[mode]), accent=mode != 0, size_hint_y=None, height=theme.TOUCH)
-    kind.bind(on_release=lambda *_: choose((board, MODES[(MODES.index(mode) + 1) % len(MODES)])))
-    box.add_widget(kind)
-    box.height = theme.TOUCH * len(box.children) + theme.SPACING * (len(box.children) - 1)
-    return box, setup
+    options: list[tuple[Any, int]] = [(name, 0) for name in boards] + [(board, 1), (board, 2)]
+    if mode == 0:
+        board = board if board in boards else (boards[0] if boards else None)
+    now = (board, mode) if mode or board is not None else options[0]
+    index = next((i for i, (b, m) in enumerate(options) if m == now[1] and (m or b == now[0])), 0)
+    following = options[(index + 1) % len(options)]
+    words = text("ui.new.board", board=now[0]) if now[1] == 0 else text(MODE_WORDS[now[1]])
+    pick = Tap(text=words, accent=now[1] != 0, size_hint_y=None, height=theme.TOUCH)
+    pick.bind(on_release=lambda *_: choose((following[0] if following[1] == 0 else now[0], following[1])))
+    return pick, ({"board": now[0]} if now[1] == 0 and now[0] is not None else {})
 
 
 def start_instead(shell: Any, chosen: Any, players: list[str], details: dict[str, Any]) -> bool:
