@@ -156,9 +156,14 @@ def test_variant_1_from_new_game_to_the_final_by_taps(shell: Any, shots: Path) -
     kit.tap(kit.find(text("ui.castelli.standings.back_to_round"), Tap))
     assert shell.screens.current == "game"
 
-    play_out(shell, board, ["Ann", "Dan"])
+    play_out(shell, board, ["Ann", None])  # group 2 ends level: the players say who goes on
     shown = standings(shell)
-    assert [m.winners for m in shown.rounds[0]] == [("Ann",), ("Dan",)]
+    assert [m.winners for m in shown.rounds[0]] == [("Ann",), ("Cid", "Dan")]
+    assert shown.deciding == ("Cid", "Dan") and shown.next_round is None
+    kit.screenshot(shots / "en-standings-decision.png")
+    kit.tap(kit.find(text("ui.castelli.standings.advances", player="Dan"), Tap))
+    shown = standings(shell)
+    assert shown.deciding == () and shell.table.app.championships.status().decisions[0].advances == "Dan"
     assert [m.players for m in shown.rounds[1]] == [("Ann", "Dan"), ("Bob", "Cid")]  # final, for third
     assert shown.next_round == 2 and not shown.over
     kit.tap(kit.find(text("ui.castelli.standings.next", number=2), Tap))
