@@ -88,11 +88,14 @@ def shown_round(shell: Any) -> RoundBoard:
     return board
 
 
-def play_out(shell: Any, board: RoundBoard, winners: list[str | None], hold: bool = True) -> None:
-    """The round's moves entered at the table up to the groups' ends; each end held on its own board
-    (group 2's first: its board offers nothing more, group 1's plays on), or entered at the table."""
+def play_out(shell: Any, board: RoundBoard, winners: list[str | None], hold: bool = True,
+             moves: list[dict[str, Any]] | None = None) -> None:
+    """The round's moves (``moves``: what is left of them) entered at the table up to the groups'
+    ends; each end held on its own board (group 2's first: its board offers nothing more, group 1's
+    plays on), or entered at the table."""
     table = shell.table
-    moves = round_moves(table.session.game, table.session.state, winners)
+    if moves is None:
+        moves = round_moves(table.session.game, table.session.state, winners)
     for move in moves:
         if move["type"] != "end" or not hold:
             table.propose(table.session.game.parse_move(move), "console")
@@ -156,7 +159,14 @@ def test_variant_1_from_new_game_to_the_final_by_taps(shell: Any, shots: Path) -
     kit.tap(kit.find(text("ui.castelli.standings.back_to_round"), Tap))
     assert shell.screens.current == "game"
 
-    play_out(shell, board, ["Ann", None])  # group 2 ends level: the players say who goes on
+    # a move of the group shown, then one of the other group, entered at the table: widgets changed,
+    # none made (the hidden board waits to be shown)
+    game = table.session.game
+    moves = round_moves(game, table.session.state, ["Ann", None])  # group 2 ends level
+    for move in moves[:2]:
+        made = kit.widgets_made_by(lambda m=move: table.propose(game.parse_move(m), "console"))
+        assert made == [], made
+    play_out(shell, board, ["Ann", None], moves=moves[2:])  # the players will say who goes on
     shown = standings(shell)
     assert [m.winners for m in shown.rounds[0]] == [("Ann",), ("Cid", "Dan")]
     assert shown.deciding == ("Cid", "Dan") and shown.next_round is None
