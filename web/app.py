@@ -128,7 +128,11 @@ class Table:
     max_clients: int = MAX_CLIENTS
     keepalive: float = KEEPALIVE_SECONDS
     poll_interval: float = POLL_SECONDS
-    cache: OrderedDict[tuple[int, str, str], str] = field(default_factory=OrderedDict)
+    #: Pages rendered since the store's last change (``None``: no such page), by (version, path,
+    #: language); only the event loop's thread touches it.
+    cache: OrderedDict[tuple[int, str, str], str | None] = field(default_factory=OrderedDict)
+    #: The renderings under way, by the same key: a burst of requests waits for one.
+    rendering: dict[tuple[int, str, str], asyncio.Future[str | None]] = field(default_factory=dict)
 
     async def refresh(self) -> None:
         """Open the store (first call) and read the switch."""
@@ -180,33 +184,40 @@ async def _cached(request: Request, table: Table,
                   render: Callable[[StoreReader, str], str | None]) -> Response:
     """The page ``render`` makes, rendered once per change of the store and language.
 
-    Rendering runs on the store's thread (the records it replays come from there); a
-    burst of phones re-fetching after a move waits there for the first rendering and
-    then finds it in the cache.
+    Rendering runs on the store's thread (the records it replays come from there). A burst of
+    phones re-fetching after a move waits for one rendering (the first request's, shared) and
+    the rest find it in the cache, on the event loop, without a trip to the store's thread.
     """
     lang = _language(request)
-
-    def rendered(reader: StoreReader) -> str | None:
-        key = (reader.version, request.url.path, lang)
-        if key in table.cache:
-            return table.cache[key]
-        if table.cache and next(iter(table.cache))[0] != reader.version:
-            table.cache.clear()  # the store changed: every page is out of date
-        page = render(reader, lang)
-        if page is not None:
-            table.cache[key] = page
-            while len(table.cache) > MAX_CACHED:
-                table.cache.popitem(last=False)
-        return page
-
-    try:
-        page = await table.store.call(rendered)
-    except StoreUnavailable as problem:
-        log.error("web: the store cannot be read: %s", problem)
-        return error_response(request, 503)
+    key = (table.changes.version, request.url.path, lang)
+    page = table.cache.get(key)
+    if page is None and key not in table.cache:
+        rendering = table.rendering.get(key)
+        if rendering is None:
+            rendering = table.rendering[key] = asyncio.ensure_future(_render(table, key, render, lang))
+        try:
+            page = await asyncio.shield(rendering)  # a phone that leaves does not cancel the others'
+        except StoreUnavailable as problem:
+            log.error("web: the store cannot be read: %s", problem)
+            return error_response(request, 503)
     if page is None:
         return error_response(request, 404)
     return _html(page)
+
+
+async def _render(table: Table, key: tuple[int, str, str],
+                  render: Callable[[StoreReader, str], str | None], lang: str) -> str | None:
+    """Render on the store's thread and keep the page (``None``: no such page, kept as well)."""
+    try:
+        page = await table.store.call(lambda reader: render(reader, lang))
+    finally:
+        table.rendering.pop(key, None)
+    if table.cache and next(iter(table.cache))[0] != key[0]:
+        table.cache.clear()  # the store changed: every page kept is out of date
+    table.cache[key] = page
+    while len(table.cache) > MAX_CACHED:
+        table.cache.popitem(last=False)
+    return page
 
 
 async def home(request: Request) -> Response:
