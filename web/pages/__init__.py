@@ -1,0 +1,140 @@
+"""The pages a phone at the table reads: each function returns a whole HTML document as ``str``.
+
+The server (``web.app``) calls these and serves what they return; nothing here reads the store, a
+file or the clock, so a page depends only on what it is given and the tests call them directly.
+Every page is in one language (``lang``, chosen by :func:`pick_language`), its words from the
+catalogues; links carry the table's token. No inline script and no ``style`` attribute (the
+server's Content-Security-Policy is ``default-src 'self'``): the looks are ``/static/web.css``,
+``/static/live.js`` keeps a page up to date.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from markupsafe import Markup
+
+from companion.games.base import RecordError
+from companion.games.registry import get_game
+from companion.i18n import decimal
+from web.pages.game import game_context
+from web.pages.model import GameListing
+from web.pages.people import Person, people
+from web.pages.render import link, page
+from web.pages.words import Words, languages, pick_language
+
+__all__ = ["GameListing", "error_page", "game_page", "index_page", "landing_page", "languages",
+           "pick_language", "stats_page"]
+
+#: The HTTP statuses with words of their own; any other is said as a plain "something went wrong".
+KNOWN_STATUSES = frozenset({400, 403, 404, 405, 429, 500, 503})
+
+
+def _common(lang: str, token: str, path: str) -> dict[str, Any]:
+    """What every page's frame needs: the words, the links home and to the statistics, the switch."""
+    words = Words(lang)
+    return {
+        "t": words, "lang": words.language, "token": token,
+        "home": link("/", token, words.language), "stats_link": link("/stats", token, words.language),
+        "switch": [(other, words(f"web.language.{other}"), link(path, token, other))
+                   for other in languages() if other != words.language],
+    }
+
+
+def landing_page(lang: str) -> str:
+    """The page without a token: only that the code on the table's screen opens the table's page."""
+    return page("landing.html", t=Words(lang), lang=Words(lang).language)
+
+
+def error_page(lang: str, status: int) -> str:
+    """A plain page for an error: what went wrong in a line, never a traceback."""
+    words = Words(lang)
+    said = status if status in KNOWN_STATUSES else 500
+    return page("error.html", t=words, lang=words.language, status=status,
+                message=words(f"web.error.{said}"))
+
+
+def _title(game: str) -> str:
+    try:
+        return get_game(game).title
+    except RecordError:
+        return game  # a game this companion does not know (a newer store): its name as stored
+
+
+def _listing_people(listing: GameListing) -> list[Person]:
+    try:
+        found = people(listing.game, listing.players, {"colors": dict(listing.colours)})
+    except RecordError:
+        return [Person(p, p[:2], None) for p in listing.players]
+    return [found[p] for p in listing.players]
+
+
+def index_page(games: list[GameListing], lang: str, token: str) -> str:
+    """The table's games: the one in progress first (the newest unfinished), then the finished ones."""
+    context = _common(lang, token, "/")
+    playing = sorted((g for g in games if not g.finished), key=lambda g: g.started, reverse=True)
+    done = sorted((g for g in games if g.finished), key=lambda g: g.ended or g.started, reverse=True)
+
+    def shown(listing: GameListing) -> dict[str, Any]:
+        return {"id": listing.id, "title": _title(listing.game), "people": _listing_people(listing),
+                "started": listing.started.strftime("%Y-%m-%d %H:%M"),
+                "winners": list(listing.winners), "href": link(f"/game/{listing.id}", token, context["lang"])}
+
+    return page("index.html", **context, current=[shown(g) for g in playing[:1]],
+                others=[shown(g) for g in playing[1:]], finished=[shown(g) for g in done])
+
+
+def game_page(record: dict[str, Any], *, game_id: int, lang: str, token: str,
+              championship: dict[str, Any] | None = None, bgstats_link: str | None = None,
+              preferred: Mapping[str, str | None] | None = None) -> str:
+    """One game: the turn strip, the standings, the game's own section and the last moves; a
+    finished game also the BG Stats code when ``bgstats_link`` is given (the server's
+    ``bgstats_scan_link``). ``preferred`` are the players' profile colours, so that a game whose
+    record keeps none draws them as the touchscreen does; ``championship`` the championship's
+    status when the game is a round of one."""
+    context = _common(lang, token, f"/game/{game_id}")
+    words: Words = context["t"]
+    shown = game_context(record, words, preferred)
+    qr = _qr_svg(bgstats_link) if bgstats_link and shown["finished"] else None
+    return page("game.html", **context, game_id=game_id, game=shown, qr=qr,
+                bgstats_link=bgstats_link if qr else None, championship=_championship(championship, words))
+
+
+def _qr_svg(link_text: str) -> Markup:
+    """The BG Stats link as an inline ``<svg>`` QR code (error correction M, a quiet zone of 4)."""
+    from companion.service.bgstats import qr_code  # segno, loaded only for a finished game's page
+
+    svg: str = qr_code(link_text).svg_inline(scale=4, border=4, dark="#000000", light="#ffffff",
+                                             svgclass="qr", lineclass=None, omitsize=True)
+    return Markup(svg)
+
+
+def _championship(status: Mapping[str, Any] | None, words: Words) -> dict[str, Any] | None:
+    """The championship's standings when the server passes its status: ``standings`` as a list of
+    ``{"player", "points"}`` (issue 23's status data; what it lacks is left out)."""
+    if not status:
+        return None
+    rows = status.get("standings")
+    standings = [(str(row.get("player", "")), row.get("points", "")) for row in rows
+                 if isinstance(row, Mapping)] if isinstance(rows, list) else []
+    return {"name": str(status.get("name", "")), "standings": standings}
+
+
+def stats_page(stats: Any, lang: str, token: str) -> str:
+    """The touchscreen's statistics: per game, each player's games played, won, average and best
+    score. ``stats`` is :func:`companion.service.stats.player_stats`'s list (any rows with ``game``,
+    ``player``, ``played``, ``won``, ``average``, ``best``)."""
+    context = _common(lang, token, "/stats")
+    words: Words = context["t"]
+    tables: list[dict[str, Any]] = []
+    for entry in _rows(stats):
+        if not tables or tables[-1]["game"] != entry.game:
+            tables.append({"game": entry.game, "title": _title(entry.game), "rows": []})
+        tables[-1]["rows"].append((entry.player, entry.played, entry.won,
+                                   decimal(entry.average, 1, words.language), entry.best))
+    return page("stats.html", **context, tables=tables)
+
+
+def _rows(stats: Any) -> Sequence[Any]:
+    return list(stats) if isinstance(stats, Iterable) else []
