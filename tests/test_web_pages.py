@@ -322,6 +322,26 @@ def test_a_finished_game_shows_the_bgstats_code_and_an_unfinished_one_does_not(p
     assert 'class="qr"' not in game_page(_record("castelli"), game_id=3, lang="en", token=TOKEN)
 
 
+def test_a_finished_game_charts_every_players_score_move_by_move_as_the_statistics_do(pages) -> None:
+    from web.pages.game import progression
+
+    for name in CUTS:
+        record = _record(name)
+        parsed = parse_record(record)
+        states = replay(parsed.game, parsed.initial, parsed.moves)
+        series = progression(parsed.game, states, parsed.players)
+        assert all(len(values) == len(record["moves"]) + 1 and values[0] == 0 for values in series.values())
+        final = {s.player: s.score for s in parsed.game.outcome(states[-1]).standings}
+        assert {player: values[-1] for player, values in series.items()} == final
+        html = _game_page(pages, f"{name}-end")
+        if parsed.game.is_finished(states[-1]):
+            assert html.count("<polyline") == 2 * len(parsed.players), name
+            assert "Scores move by move" in html
+        else:
+            assert "<polyline" not in html, name
+        assert "<polyline" not in _game_page(pages, f"{name}-{CUTS[name][1]}")
+
+
 def test_index_lists_the_game_in_progress_first_then_the_finished_ones_and_stats_the_figures(pages) -> None:
     text = " ".join(read(_game_page(pages, "index")).text)
     assert text.index("In progress") < text.index("Campanile") < text.index("Other unfinished games") \

@@ -12,10 +12,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from markupsafe import Markup
+
 from companion.games.base import Game, RecordError, next_up
 from companion.service.records import MoveRefusal, parse_record, replay
 from web.pages.games import part_for
 from web.pages.people import Person, people
+from web.pages.svg import OUTLINE, SURFACE, TEXT, badge, drawing, element, piece_hex, points
 from web.pages.words import Words
 
 #: How many of the last moves a page lists (newest first): what was just done, not the whole game.
@@ -98,6 +101,57 @@ def last_moves(game: Game[Any, Any], states: Sequence[Any], moves: Sequence[Any]
     return entries
 
 
+#: The score chart's size in the drawing's units (scaled to the page's width) and its margins: the
+#: figures on the left, the players' badges on the right.
+CHART = (360.0, 200.0)
+CHART_LEFT, CHART_RIGHT, CHART_PAD = 34.0, 40.0, 12.0
+
+
+def progression(game: Game[Any, Any], states: Sequence[Any], players: Sequence[str]) -> dict[str, list[int]]:
+    """Each player's score after every move (the first entry: before the first move), by the
+    engine's ranking, as the touchscreen's statistics chart them."""
+    series: dict[str, list[int]] = {player: [] for player in players}
+    for state in states:
+        scores = {standing.player: standing.score for standing in game.outcome(state).standings}
+        for player in players:
+            series[player].append(scores.get(player, 0))
+    return series
+
+
+def progression_svg(series: Mapping[str, Sequence[int]], who: Mapping[str, Person], words: Words) -> Markup:
+    """The scores move by move: a line per player in their colour (over a light outline, so black and
+    white lines both show), their badge at its end, the highest score and 0 on the left."""
+    width, height = CHART
+    steps = max((len(values) for values in series.values()), default=0)
+    top = max((max(values) for values in series.values() if values), default=0) or 1
+    inner_w, inner_h = width - CHART_LEFT - CHART_RIGHT, height - 2 * CHART_PAD
+
+    def at(index: int, value: int) -> tuple[float, float]:
+        x = CHART_LEFT + (inner_w * index / (steps - 1) if steps > 1 else 0.0)
+        return x, CHART_PAD + inner_h * (1 - value / top)
+
+    parts = [element("rect", x=f"{CHART_LEFT:.1f}", y=f"{CHART_PAD:.1f}", width=f"{inner_w:.1f}",
+                     height=f"{inner_h:.1f}", fill=SURFACE),
+             element("text", str(top), x=f"{CHART_LEFT - 6:.1f}", y=f"{CHART_PAD + 6:.1f}", fill=TEXT,
+                     font_size="16", text_anchor="end"),
+             element("text", "0", x=f"{CHART_LEFT - 6:.1f}", y=f"{height - CHART_PAD + 6:.1f}", fill=TEXT,
+                     font_size="16", text_anchor="end")]
+    for player, values in series.items():
+        line = points(at(i, v) for i, v in enumerate(values))
+        parts.append(element("polyline", points=line, fill="none", stroke=OUTLINE, stroke_width="4"))
+        parts.append(element("polyline", points=line, fill="none", stroke=piece_hex(who[player].colour),
+                             stroke_width="2.5"))
+    ends: list[float] = []
+    for player in sorted(series, key=lambda p: -(series[p][-1] if series[p] else 0)):
+        y = at(steps - 1, series[player][-1] if series[player] else 0)[1]
+        while any(abs(y - other) < 26 for other in ends):
+            y += 26  # badges of players level on points stack downwards, the best on top
+        ends.append(y)
+        parts.append(badge((width - CHART_RIGHT / 2, y), 12, who[player].colour, who[player].tag))
+    return drawing(width, height + max(0.0, max(ends, default=0.0) + 14 - height), parts,
+                   words("web.game.chart"))
+
+
 def game_context(record: Mapping[str, Any], words: Words,
                  preferred: Mapping[str, str | None] | None = None) -> dict[str, Any]:
     """Everything ``game.html`` shows of ``record``; a record that does not replay gives ``problem``
@@ -122,6 +176,8 @@ def game_context(record: Mapping[str, Any], words: Words,
         "moves": last_moves(game, states, parsed.moves, who, words),
         "move_count": len(parsed.moves),
         "groups": _groups(parsed.setup, who),
+        "chart": progression_svg(progression(game, states, parsed.players), who, words)
+        if game.is_finished(state) else None,
         "part_template": part.template if part else None,
         "part": part.context(game, state, states, who, words) if part else {},
     }
