@@ -10,7 +10,9 @@ server's Content-Security-Policy is ``default-src 'self'``): the looks are ``/st
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup
@@ -29,6 +31,9 @@ __all__ = ["GameListing", "error_page", "game_page", "index_page", "landing_page
 
 #: The HTTP statuses with words of their own; any other is said as a plain "something went wrong".
 KNOWN_STATUSES = frozenset({400, 403, 404, 405, 429, 500, 503})
+#: How many game pages are kept made (by everything they depend on): every phone at the table asks
+#: for the same few pages after each move, and replaying a record is most of a page's time.
+PAGES_KEPT = 32
 
 
 def _common(lang: str, token: str, path: str) -> dict[str, Any]:
@@ -92,7 +97,18 @@ def game_page(record: dict[str, Any], *, game_id: int, lang: str, token: str,
     finished game also the BG Stats code when ``bgstats_link`` is given (the server's
     ``bgstats_scan_link``). ``preferred`` are the players' profile colours, so that a game whose
     record keeps none draws them as the touchscreen does; ``championship`` the championship's
-    status when the game is a round of one."""
+    status when the game is a round of one.
+
+    A page is a function of its arguments alone, so the last :data:`PAGES_KEPT` are kept: ten phones
+    asking after a move cost one replay.
+    """
+    key = json.dumps([record, game_id, lang, token, championship, bgstats_link, preferred], default=str)
+    return _game_page(key)
+
+
+@lru_cache(maxsize=PAGES_KEPT)
+def _game_page(key: str) -> str:
+    record, game_id, lang, token, championship, bgstats_link, preferred = json.loads(key)
     context = _common(lang, token, f"/game/{game_id}")
     words: Words = context["t"]
     shown = game_context(record, words, preferred)
@@ -101,6 +117,7 @@ def game_page(record: dict[str, Any], *, game_id: int, lang: str, token: str,
                 bgstats_link=bgstats_link if qr else None, championship=_championship(championship, words))
 
 
+@lru_cache(maxsize=PAGES_KEPT)
 def _qr_svg(link_text: str) -> Markup:
     """The BG Stats link as an inline ``<svg>`` QR code (error correction M, a quiet zone of 4)."""
     from companion.service.bgstats import qr_code  # segno, loaded only for a finished game's page
