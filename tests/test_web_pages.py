@@ -310,7 +310,9 @@ def test_san_gimignano_shows_the_map_and_every_group_each_player_could_build_on(
                 assert ", ".join(named) in text
         drawn = re.search(r'<svg class="board natural".*?</svg>', html, re.S)
         assert drawn is not None
-        assert drawn.group(0).count("<polygon") == 3 * len(state.segments)
+        ringed = {tuple(s) for groups in summary["buildable"].values() for group in groups for s in group}
+        assert drawn.group(0).count("<polygon") == 3 * len(state.segments) + 2 * len(ringed)
+        assert drawn.group(0).count('stroke="#ffd978"') == len(ringed)
     assert "Must build this turn" in " ".join(read(_game_page(pages, "san-gimignano-26")).text)
 
 

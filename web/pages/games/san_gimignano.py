@@ -61,17 +61,30 @@ def _space_spots(at: tuple[int, int], first: int, count: int) -> list[Point]:
     return [(mx + (ax - bx) * (0.25 - i * step), my + (ay - by) * (0.25 - i * step)) for i in range(count)]
 
 
+def _towards(centre: Point, corner: Point, factor: float) -> Point:
+    """``corner`` moved towards ``centre`` (a ring drawn inside its space, not over the neighbours)."""
+    return (centre[0] + (corner[0] - centre[0]) * factor, centre[1] + (corner[1] - centre[1]) * factor)
+
+
 def guild_colours(guilds: Sequence[str]) -> dict[str, str]:
     """Each guild (in setup order) with the colour it is drawn in."""
     return {guild: GUILD_HEX[index % len(GUILD_HEX)] for index, guild in enumerate(guilds)}
 
 
-def map_svg(state: State, who: Mapping[str, Person], words: Words) -> Markup:
-    """The laid segments with their guild spaces, tokens and towers, and each segment's letter."""
+#: The two tones of the ring round a space someone could build on (the touchscreen's RING_LIGHT and
+#: RING_DARK: on every guild colour one of them stands out).
+RING = ("#000000", "#ffd978")
+
+
+def map_svg(state: State, who: Mapping[str, Person], words: Words,
+            buildable: frozenset[tuple[int, int, str]] = frozenset()) -> Markup:
+    """The laid segments with their guild spaces, tokens and towers, and each segment's letter;
+    the spaces of ``buildable`` (the groups someone could build on now) ringed."""
     colours = guild_colours(state.setup.guilds)
     numbers = {guild: index + 1 for index, guild in enumerate(state.setup.guilds)}
     letters = labels(state.segments)
     shapes: list[Markup] = []
+    rings: list[Markup] = []
     pieces: list[Markup] = []
     for at, edges in state.segments.items():
         for guild, first in first_edges(edges).items():
@@ -80,6 +93,10 @@ def map_svg(state: State, who: Mapping[str, Person], words: Words) -> Markup:
             shapes.append(element("polygon", points=points(rhombus), fill=fill, stroke=BACKGROUND,
                                   stroke_width="2"))
             space = (at[0], at[1], guild)
+            if space in buildable:
+                inner = points(_towards(_centre(at), corner, 0.88) for corner in rhombus)
+                rings += [element("polygon", points=inner, fill="none", stroke=tone, stroke_width=width)
+                          for tone, width in zip(RING, ("7", "3.5"), strict=True)]
             tower = state.towers.get(space)
             tokens = state.tokens.get(space, ())
             if tower is not None:
@@ -101,8 +118,8 @@ def map_svg(state: State, who: Mapping[str, Person], words: Words) -> Markup:
     every = [_vertex(at, k) for at in state.segments for k in range(6)] or [(0.0, 0.0)]
     left, top = min(x for x, _ in every) - 4, min(y for _, y in every) - 4
     right, bottom = max(x for x, _ in every) + 4, max(y for _, y in every) + 4
-    moved = Markup(f'<g transform="translate({-left:.1f} {-top:.1f})">') + Markup("").join(shapes + pieces) \
-        + Markup("</g>")
+    moved = (Markup(f'<g transform="translate({-left:.1f} {-top:.1f})">')
+             + Markup("").join(shapes + rings + pieces) + Markup("</g>"))
     label = words("web.san_gimignano.map", segments=len(state.segments))
     return drawing(right - left, bottom - top, [moved], label, natural=True)
 
@@ -116,8 +133,10 @@ def context(game: Game[Any, Any], state: State, states: Sequence[Any],
                        for group in found]
               for player, found in summary["buildable"].items()}
     by_hand = state.rules == tables.RULEBOOK
+    ringed = frozenset((int(s[0]), int(s[1]), str(s[2])) for found in summary["buildable"].values()
+                       for group in found for s in group)
     return {
-        "map": map_svg(state, who, words),
+        "map": map_svg(state, who, words, ringed),
         "guilds": [(colour, words.say(guild_word(guild)))
                    for guild, colour in guild_colours(state.setup.guilds).items()],
         "players": [{"person": who[p], "towers": summary["towers"][p], "tokens": summary["tokens"][p],
