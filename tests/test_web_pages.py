@@ -405,3 +405,22 @@ def test_live_js_listens_with_the_token_and_swaps_only_main() -> None:
     assert 'new EventSource("/events?t=" + encodeURIComponent(token))' in script
     assert 'addEventListener("change", refresh)' in script and 'querySelector("main")' in script
     assert "eval(" not in script and "http" not in script.replace("window.location.href", "")
+
+
+def test_the_pages_import_the_core_and_their_template_libraries_only() -> None:
+    """``web`` stands beside ``ui`` and ``hardware`` (docs/architecture.md): the pages import the
+    core (never its command line), Jinja2 and MarkupSafe, and the standard library."""
+    import ast
+    import sys
+
+    allowed = {"companion", "web", "jinja2", "markupsafe", *sys.stdlib_module_names}
+    found: set[str] = set()
+    for path in (ROOT / "web" / "pages").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                found.add(node.module)
+    assert "companion.service.records" in found and "jinja2" in found  # the walk sees the imports
+    assert not {name for name in found if name.split(".")[0] not in allowed}
+    assert not {name for name in found if name.startswith("companion.cli")}
