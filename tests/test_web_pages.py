@@ -289,6 +289,9 @@ def test_castelli_shows_every_players_figures_every_evaluation_explained_and_the
         drawn = board.group(0)
         assert drawn.count("<polygon") >= len(state.board.areas) + 4 * len(state.revealed)
         assert drawn.count('fill="#1b2f4a"') == len(state.board.spaces) - len(state.revealed)
+        frame_sides = sum(side.startswith("frame:") for space in state.board.spaces.values()
+                          for side in space.sides)
+        assert len(re.findall(r'<rect [^>]*(?:width|height)="7\.0"', drawn)) == frame_sides > 0
     mid = _game_page(pages, "castelli-9")
     assert "If the final scoring came now" in " ".join(read(mid).text)
 

@@ -17,6 +17,7 @@ from markupsafe import Markup
 
 from companion.games.base import Game
 from companion.games.castelli import tables
+from companion.games.castelli.board import FRAME_PREFIX
 from companion.games.castelli.state import State
 from companion.games.castelli.views import evaluation_line, player_views, preview_final
 from companion.games.castelli.words import kind as kind_word
@@ -33,6 +34,12 @@ KIND_HEX = {"forest": "#19692b", "field": "#a78941", "rock": "#3f4352", "market"
             "mine": "#586783", "plain": "#645e58"}
 #: A tile still face down.
 FACE_DOWN = "#1b2f4a"
+#: The frame's gifts by what they give (the touchscreen's palette), drawn as a bar beside the side
+#: of a tile space that faces the frame.
+GIFT_HEX = {"wood": "#7a472e", "grain": "#dca838", "stone": "#8a8b94", "silver": "#b7c0c9",
+            "card": "#f2f4f7", "neutral": "#56585c"}
+#: The room round the grid for the frame's bars, in the drawing's units.
+FRAME = 12.0
 #: A card drawn on a tile's side where the shield is a card (worth nothing), as the touchscreen draws it.
 CARD_FILL = "#f2f4f7"
 
@@ -103,11 +110,30 @@ def board_svg(state: State, who: Mapping[str, Person], words: Words) -> Markup:
     columns = max(c for _, c in cells) - left + 1
     parts: list[Markup] = []
     for name, area in board.areas.items():
-        parts += _area(state, name, (area.at[1] - left) * CELL, (area.at[0] - top) * CELL, who)
+        x, y = FRAME + (area.at[1] - left) * CELL, FRAME + (area.at[0] - top) * CELL
+        parts += _area(state, name, x, y, who)
     for name, space in board.spaces.items():
-        parts += _space(state, name, (space.at[1] - left) * CELL, (space.at[0] - top) * CELL)
+        x, y = FRAME + (space.at[1] - left) * CELL, FRAME + (space.at[0] - top) * CELL
+        parts += _space(state, name, x, y)
+        parts += _gifts(space.sides, x, y)
     label = words("web.castelli.board", up=len(state.revealed), spaces=len(board.spaces))
-    return drawing(columns * CELL, rows * CELL, parts, label)
+    return drawing(columns * CELL + 2 * FRAME, rows * CELL + 2 * FRAME, parts, label)
+
+
+def _gifts(sides: Sequence[str], x: float, y: float) -> list[Markup]:
+    """A bar in the gift's colour beside each side of a space that faces the frame (N, E, S, W)."""
+    long, thick, gap = CELL * 0.5, 7.0, 2.0
+    along = (CELL - long) / 2
+    spots = ((x + along, y - gap - thick, long, thick), (x + CELL + gap, y + along, thick, long),
+             (x + along, y + CELL + gap, long, thick), (x - gap - thick, y + along, thick, long))
+    bars = []
+    for side, (bx, by, width, height) in zip(sides, spots, strict=True):
+        if side.startswith(FRAME_PREFIX):
+            gift = GIFT_HEX.get(side[len(FRAME_PREFIX):], GIFT_HEX["neutral"])
+            bars.append(element("rect", x=f"{bx:.1f}", y=f"{by:.1f}", width=f"{width:.1f}",
+                                height=f"{height:.1f}", rx="2", fill=gift, stroke=BACKGROUND,
+                                stroke_width="1"))
+    return bars
 
 
 def context(game: Game[Any, Any], state: State, states: Sequence[Any],
@@ -131,6 +157,7 @@ def context(game: Game[Any, Any], state: State, states: Sequence[Any],
                             for line, points in final[p].items()],
                    sum(final[p].values())) for p in state.players if p in final],
         "kinds": [(KIND_HEX[k], words.say(kind_word(k))) for k in tables.AREA_KINDS],
+        "gifts": [(GIFT_HEX[g], words(f"web.castelli.gift.{g}")) for g in tables.FRAME_GIFTS],
     }
 
 
