@@ -91,18 +91,21 @@ def index_page(games: list[GameListing], lang: str, token: str) -> str:
 
 
 def game_page(record: dict[str, Any], *, game_id: int, lang: str, token: str,
-              championship: dict[str, Any] | None = None, bgstats_link: str | None = None,
+              championship: Any = None, bgstats_link: str | None = None,
               preferred: Mapping[str, str | None] | None = None) -> str:
     """One game: the turn strip, the standings, the game's own section and the last moves; a
     finished game also the BG Stats code when ``bgstats_link`` is given (the server's
     ``bgstats_scan_link``). ``preferred`` are the players' profile colours, so that a game whose
     record keeps none draws them as the touchscreen does; ``championship`` the championship's
-    status when the game is a round of one.
+    status when the game is a round of one (the service's ``ChampionshipStatus``, or the same as a
+    mapping: its ``standings`` rows of ``place``, ``player``, ``played``, ``won``, ``points``, its
+    ``rounds`` and ``variant``).
 
     A page is a function of its arguments alone, so the last :data:`PAGES_KEPT` are kept: ten phones
     asking after a move cost one replay.
     """
-    key = json.dumps([record, game_id, lang, token, championship, bgstats_link, preferred], default=str)
+    key = json.dumps([record, game_id, lang, token, _championship(championship), bgstats_link, preferred],
+                     default=str)
     return _game_page(key)
 
 
@@ -113,8 +116,11 @@ def _game_page(key: str) -> str:
     words: Words = context["t"]
     shown = game_context(record, words, preferred)
     qr = _qr_svg(bgstats_link) if bgstats_link and shown["finished"] else None
+    if championship:
+        championship["standings"] = [(place, player, played, won, _points(points, words.language))
+                                     for place, player, played, won, points in championship["standings"]]
     return page("game.html", **context, game_id=game_id, game=shown, qr=qr,
-                bgstats_link=bgstats_link if qr else None, championship=_championship(championship, words))
+                bgstats_link=bgstats_link if qr else None, championship=championship)
 
 
 @lru_cache(maxsize=PAGES_KEPT)
@@ -127,15 +133,28 @@ def _qr_svg(link_text: str) -> Markup:
     return Markup(svg)
 
 
-def _championship(status: Mapping[str, Any] | None, words: Words) -> dict[str, Any] | None:
-    """The championship's standings when the server passes its status: ``standings`` as a list of
-    ``{"player", "points"}`` (issue 23's status data; what it lacks is left out)."""
+def _field(thing: Any, name: str) -> Any:
+    """``name`` of a status given as an object or as a mapping (``None`` when it has none)."""
+    return thing.get(name) if isinstance(thing, Mapping) else getattr(thing, name, None)
+
+
+def _championship(status: Any) -> dict[str, Any] | None:
+    """What the page shows of a championship's status, as plain data: the standings (place, player,
+    played, won, points; a place ``None`` until it is settled), the round being played and of how
+    many."""
     if not status:
         return None
-    rows = status.get("standings")
-    standings = [(str(row.get("player", "")), row.get("points", "")) for row in rows
-                 if isinstance(row, Mapping)] if isinstance(rows, list) else []
-    return {"name": str(status.get("name", "")), "standings": standings}
+    rows = _field(status, "standings") or ()
+    rounds = _field(status, "rounds") or ()
+    total = _field(status, "rounds_total")
+    return {"standings": [(_field(row, "place"), str(_field(row, "player")), _field(row, "played") or 0,
+                           _field(row, "won") or 0, float(_field(row, "points") or 0)) for row in rows],
+            "round": len(rounds), "total": total if isinstance(total, int) else None}
+
+
+def _points(points: float, language: str) -> str:
+    """A championship's points as the language writes them: ``2``, ``1.5`` (``1,5`` in Hungarian)."""
+    return str(int(points)) if points == int(points) else decimal(points, 1, language)
 
 
 def stats_page(stats: Any, lang: str, token: str) -> str:

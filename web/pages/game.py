@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from markupsafe import Markup
 
-from companion.games.base import Game, RecordError, next_up
+from companion.games.base import Game, RecordError, Turn, next_up
+from companion.games.messages import Message
 from companion.service.records import MoveRefusal, parse_record, replay
 from web.pages.games import part_for
 from web.pages.people import Person, people
@@ -28,12 +29,14 @@ MOVES_SHOWN = 12
 @dataclass(frozen=True)
 class Strip:
     """The turn strip: whose badge (``None``: the table's or nobody's), the headline, the sentence,
-    and "next: …" when naming the next player helps (``""``: not said)."""
+    and "next: …" when naming the next player helps (``""``: not said); ``group`` names the group
+    of a game played in groups (a Championship round: one strip a group), else ``""``."""
 
     person: Person | None
     headline: str
     sentence: str
     next: str = ""
+    group: str = ""
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,42 @@ class Entry:
     number: int
     person: Person | None
     text: str
+
+
+@runtime_checkable
+class Grouped(Protocol):
+    """An engine whose games may be played in groups at once, each group with its own turn (a
+    Castelli Championship round): the per-group API of docs/architecture.md."""
+
+    def group_count(self, state: Any) -> int: ...
+    def group_turn(self, state: Any, group: int) -> Turn: ...
+    def group_what_now(self, state: Any, group: int) -> Message | None: ...
+    def group_legal_moves(self, state: Any, group: int) -> list[dict[str, Any]]: ...
+
+
+def groups_of(game: Game[Any, Any], state: Any) -> int:
+    """How many groups play ``state`` at once (1 for an engine without groups)."""
+    return game.group_count(state) if isinstance(game, Grouped) else 1
+
+
+def strips(game: Game[Any, Any], state: Any, who: Mapping[str, Person], words: Words) -> list[Strip]:
+    """The turn strip, or, while groups play at once, one strip a group (each group's step and who
+    acts in it, as the engine's per-group API says)."""
+    count = groups_of(game, state)
+    if count == 1 or game.is_finished(state) or not isinstance(game, Grouped):
+        return [strip(game, state, who, words)]
+    found = []
+    for group in range(1, count + 1):
+        label = words("web.championship.group", number=group)
+        now = game.group_what_now(state, group)
+        if now is None:
+            found.append(Strip(None, words("web.strip.group_over"), "", group=label))
+            continue
+        subject = now.params.get("player")
+        following = next_up(game.group_turn(state, group), game.group_legal_moves(state, group), subject)
+        found.append(Strip(who.get(subject or ""), subject or words("web.strip.table"), words.now(now),
+                           words("web.strip.next", player=following) if following else "", label))
+    return found
 
 
 def strip(game: Game[Any, Any], state: Any, who: Mapping[str, Person], words: Words) -> Strip:
@@ -171,23 +210,13 @@ def game_context(record: Mapping[str, Any], words: Words,
         "title": game.title,
         "finished": game.is_finished(state),
         "players": [who[p] for p in parsed.players],
-        "strip": strip(game, state, who, words),
+        "people": dict(who),
+        "strips": strips(game, state, who, words),
         "standings": standings(game, state, who),
         "moves": last_moves(game, states, parsed.moves, who, words),
         "move_count": len(parsed.moves),
-        "groups": _groups(parsed.setup, who),
         "chart": progression_svg(progression(game, states, parsed.players), who, words)
         if game.is_finished(state) else None,
         "part_template": part.template if part else None,
         "part": part.context(game, state, states, who, words) if part else {},
     }
-
-
-def _groups(setup: Mapping[str, Any], who: Mapping[str, Person]) -> list[list[Person]]:
-    """A Championship round's groups when its setup names them (``setup.groups``: lists of players);
-    the round engine (issue 23) decides the field, this only draws what it finds."""
-    groups = setup.get("groups")
-    if not isinstance(groups, list):
-        return []
-    return [[who[p] for p in group if isinstance(p, str) and p in who] for group in groups
-            if isinstance(group, list)]

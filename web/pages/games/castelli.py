@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from markupsafe import Markup
 
@@ -136,14 +136,38 @@ def _gifts(sides: Sequence[str], x: float, y: float) -> list[Markup]:
     return bars
 
 
-def context(game: Game[Any, Any], state: State, states: Sequence[Any],
+@runtime_checkable
+class Rounds(Protocol):
+    """The engine's Championship round, as the page draws it: group by group, each group's game an
+    ordinary game's state (docs/architecture.md, "the per-group API")."""
+
+    def is_round(self, state: Any) -> bool: ...
+    def group_count(self, state: Any) -> int: ...
+    def group_state(self, state: Any, group: int) -> State: ...
+
+
+def context(game: Game[Any, Any], state: Any, states: Sequence[Any],
             who: Mapping[str, Person], words: Words) -> dict[str, Any]:
-    """The players' figures, the board, the evaluations (and what gave nothing), the final scoring."""
+    """The game's section: one for a game, one a group for a Championship round (each titled with
+    its group and players), with the cards left in the one deck."""
+    common = {"resources": [(key, words.say(resource_word(key))) for key in tables.RESOURCES],
+              "kinds": [(KIND_HEX[k], words.say(kind_word(k))) for k in tables.AREA_KINDS],
+              "gifts": [(GIFT_HEX[g], words(f"web.castelli.gift.{g}")) for g in tables.FRAME_GIFTS]}
+    if isinstance(game, Rounds) and game.is_round(state):
+        groups = [game.group_state(state, group) for group in range(1, game.group_count(state) + 1)]
+        return {**common, "deck": groups[0].deck(), "sections": [
+            {"title": words("web.castelli.group", number=number, players=list(group.players)),
+             **section(group, who, words)} for number, group in enumerate(groups, 1)]}
+    return {**common, "deck": None, "sections": [{"title": "", **section(state, who, words)}]}
+
+
+def section(state: State, who: Mapping[str, Person], words: Words) -> dict[str, Any]:
+    """One game's players' figures, board, evaluations (and what gave nothing, and where the deck
+    ran short), and the final scoring (or what it would give now)."""
     views = player_views(state)
     final = preview_final(state)
     return {
         "players": [{"person": who[p], **views[p]} for p in state.players],
-        "resources": [(key, words.say(resource_word(key))) for key in tables.RESOURCES],
         "mine": state.mine,
         "face_down": len(state.board.spaces) - len(state.revealed),
         "spaces": len(state.board.spaces),
@@ -152,12 +176,11 @@ def context(game: Game[Any, Any], state: State, states: Sequence[Any],
                         for e in reversed(state.evaluations)],
         "not_evaluated": [words.say(evaluation_line(state.board, n.area, n.explanation))
                           for n in reversed(state.notes)],
+        "shortfalls": [words.say(s.explanation) for s in getattr(state, "shortfalls", ())],
         "final_done": state.finished,
         "final": [(who[p], [words(f"castelli.final.{line}", points=points)
                             for line, points in final[p].items()],
                    sum(final[p].values())) for p in state.players if p in final],
-        "kinds": [(KIND_HEX[k], words.say(kind_word(k))) for k in tables.AREA_KINDS],
-        "gifts": [(GIFT_HEX[g], words(f"web.castelli.gift.{g}")) for g in tables.FRAME_GIFTS],
     }
 
 
