@@ -47,6 +47,12 @@ BGSTATS = "https://app.bgstatsapp.com/createPlay.html?data=%7B%22x%22:1%7D"
 #: Each example with the cuts shown besides its end: a Campanile valuation that ties, a San
 #: Gimignano turn where groups may be built (and the rulebook forces one), a Castelli mid-game.
 CUTS = {"campanile-3p": (0, 24), "castelli": (0, 9), "san-gimignano": (0, 26)}
+#: A Castelli Championship round (issue 23's round engine brings the example; without it the round's
+#: pages are not rendered and its own test is skipped) and a championship's status as a server passes it.
+ROUND = EXAMPLES / "castelli-round.json"
+CHAMPIONSHIP = {"variant": 2, "rounds": [{"number": 1}, {"number": 2}], "rounds_total": 3, "standings": [
+    {"place": 1, "player": "Anna", "played": 2, "won": 2, "points": 2.0, "score": 17},
+    {"place": None, "player": "Csaba", "played": 2, "won": 1, "points": 1.5, "score": 12}]}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
@@ -146,6 +152,11 @@ def _pages() -> Iterator[Shown]:
                 cut = _cut(whole, moves)
                 yield Shown(f"{name}-{moves}", language, game_page(cut, game_id=4, lang=language, token=TOKEN,
                                                                     bgstats_link=BGSTATS), cut)
+        if ROUND.exists():
+            whole = _record("castelli-round")
+            for label, cut in (("end", whole), ("mid", _cut(whole, len(whole["moves"]) // 2))):
+                yield Shown(f"round-{label}", language, game_page(cut, game_id=8, lang=language, token=TOKEN,
+                                                                  championship=CHAMPIONSHIP), cut)
 
 
 @pytest.fixture(scope="module")
@@ -154,7 +165,7 @@ def pages() -> list[Shown]:
 
 
 def test_every_page_is_well_formed_html_in_its_language_with_no_inline_script_or_style(pages) -> None:
-    assert len(pages) == 2 * (1 + 5 + 4 + 9)
+    assert len(pages) == 2 * (1 + 5 + 4 + 9 + (2 if ROUND.exists() else 0))
     for shown in pages:
         reader = read(shown.html)
         where = f"{shown.name} ({shown.language})"
@@ -345,6 +356,43 @@ def test_a_finished_game_charts_every_players_score_move_by_move_as_the_statisti
         else:
             assert "<polyline" not in html, name
         assert "<polyline" not in _game_page(pages, f"{name}-{CUTS[name][1]}")
+
+
+@pytest.mark.skipif(not ROUND.exists(), reason="the round's example comes with issue 23's engine")
+def test_a_championship_round_shows_each_groups_turn_and_game_and_the_championships_standings(pages) -> None:
+    from companion.i18n import render_for
+
+    record = _record("castelli-round")
+    parsed = parse_record(record)
+    game: Any = parsed.game
+    for label, cut in (("end", record), ("mid", _cut(record, len(record["moves"]) // 2))):
+        state = replay(parsed.game, parsed.initial, parse_record(cut).moves)[-1]
+        for language in LANGUAGES:
+            html = _game_page(pages, f"round-{label}", language)
+            text = " ".join(read(html).text)
+            groups = [game.group_state(state, group) for group in (1, 2)]
+            assert html.count('<svg class="board"') == 2 + game.is_finished(state)  # the chart at the end
+            for number, group in enumerate(groups, 1):
+                for evaluation in group.evaluations:
+                    line = evaluation_line(group.board, evaluation.area, evaluation.explanation)
+                    assert render(line, language) in text
+                now = game.group_what_now(state, number)
+                if now is not None:
+                    assert render_for(now, "web.", language) in text
+                for player in group.players:
+                    score = rf'{player}</span></span> <span class="score">{group.score[player]}</span>'
+                    assert re.search(score, html), player
+            strips = re.findall(r'<section class="strip.*?</section>', html, re.S)
+            assert len(strips) == 2, (label, language)
+            for number, (group, said) in enumerate(zip(groups, strips, strict=True), 1):
+                outcome = parsed.game.outcome(group)
+                if game.is_finished(group):  # each group's own winner, never one shared win of the two
+                    assert outcome.winners and all(winner in said for winner in outcome.winners)
+                    assert str(outcome.standings[0].score) in said
+                else:
+                    assert not outcome.winners and game.group_what_now(state, number) is not None
+            assert ("Round 2 of 3" if language == "en" else "2. forduló (3 közül)") in text
+            assert ("1.5" if language == "en" else "1,5") in text
 
 
 def test_index_lists_the_game_in_progress_first_then_the_finished_ones_and_stats_the_figures(pages) -> None:

@@ -41,11 +41,13 @@ class Strip:
 
 @dataclass(frozen=True)
 class Row:
-    """One line of the standings."""
+    """One line of the standings; ``group`` names the group of a game played in groups (its ranks
+    are the group's), else ``""``."""
 
     rank: int
     person: Person
     score: int
+    group: str = ""
 
 
 @dataclass(frozen=True)
@@ -60,9 +62,11 @@ class Entry:
 @runtime_checkable
 class Grouped(Protocol):
     """An engine whose games may be played in groups at once, each group with its own turn (a
-    Castelli Championship round): the per-group API of docs/architecture.md."""
+    Championship round): the per-group API of docs/architecture.md."""
 
     def group_count(self, state: Any) -> int: ...
+    def group_of(self, state: Any, player: str) -> int: ...
+    def group_state(self, state: Any, group: int) -> Any: ...
     def group_turn(self, state: Any, group: int) -> Turn: ...
     def group_what_now(self, state: Any, group: int) -> Message | None: ...
     def group_legal_moves(self, state: Any, group: int) -> list[dict[str, Any]]: ...
@@ -74,17 +78,20 @@ def groups_of(game: Game[Any, Any], state: Any) -> int:
 
 
 def strips(game: Game[Any, Any], state: Any, who: Mapping[str, Person], words: Words) -> list[Strip]:
-    """The turn strip, or, while groups play at once, one strip a group (each group's step and who
-    acts in it, as the engine's per-group API says)."""
+    """The turn strip, or, for groups playing at once, one strip a group (each group's step and who
+    acts in it, or who won its game, as the engine's per-group API says: a group's game is decided
+    on its own, so two groups' winners are never one shared win)."""
     count = groups_of(game, state)
-    if count == 1 or game.is_finished(state) or not isinstance(game, Grouped):
+    if count == 1 or not isinstance(game, Grouped):
         return [strip(game, state, who, words)]
     found = []
     for group in range(1, count + 1):
         label = words("web.championship.group", number=group)
+        alone = game.group_state(state, group)
         now = game.group_what_now(state, group)
-        if now is None:
-            found.append(Strip(None, words("web.strip.group_over"), "", group=label))
+        if now is None or game.is_finished(alone):
+            over = _game_over(game, alone, who, words)
+            found.append(Strip(over.person, over.headline, over.sentence, group=label))
             continue
         subject = now.params.get("player")
         following = next_up(game.group_turn(state, group), game.group_legal_moves(state, group), subject)
@@ -122,9 +129,15 @@ def _game_over(game: Game[Any, Any], state: Any, who: Mapping[str, Person], word
     return Strip(None, words("web.strip.over"), "")
 
 
-def standings(game: Game[Any, Any], state: Any, who: Mapping[str, Person]) -> list[Row]:
-    """The engine's ranking (ties share a rank), best first."""
-    return [Row(s.rank, who[s.player], s.score) for s in game.outcome(state).standings]
+def standings(game: Game[Any, Any], state: Any, who: Mapping[str, Person], words: Words) -> list[Row]:
+    """The engine's ranking (ties share a rank), best first; while groups play at once, group by
+    group (each group ranks its own players)."""
+    ranked = game.outcome(state).standings
+    if groups_of(game, state) == 1 or not isinstance(game, Grouped):
+        return [Row(s.rank, who[s.player], s.score) for s in ranked]
+    grouped = sorted(ranked, key=lambda s: (game.group_of(state, s.player), s.rank))
+    return [Row(s.rank, who[s.player], s.score,
+                words("web.championship.group", number=game.group_of(state, s.player))) for s in grouped]
 
 
 def last_moves(game: Game[Any, Any], states: Sequence[Any], moves: Sequence[Any],
@@ -212,7 +225,7 @@ def game_context(record: Mapping[str, Any], words: Words,
         "players": [who[p] for p in parsed.players],
         "people": dict(who),
         "strips": strips(game, state, who, words),
-        "standings": standings(game, state, who),
+        "standings": standings(game, state, who, words),
         "moves": last_moves(game, states, parsed.moves, who, words),
         "move_count": len(parsed.moves),
         "chart": progression_svg(progression(game, states, parsed.players), who, words)
