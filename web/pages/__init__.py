@@ -19,7 +19,7 @@ from markupsafe import Markup
 
 from companion.games.base import RecordError
 from companion.games.registry import get_game
-from companion.i18n import decimal
+from companion.i18n import decimal, join_list
 from web.pages.game import game_context
 from web.pages.model import GameListing
 from web.pages.people import Person, people
@@ -83,6 +83,7 @@ def index_page(games: list[GameListing], lang: str, token: str) -> str:
 
     def shown(listing: GameListing) -> dict[str, Any]:
         return {"id": listing.id, "title": _title(listing.game), "people": _listing_people(listing),
+                "names": join_list(list(listing.players), context["lang"]),
                 "started": listing.started.strftime("%Y-%m-%d %H:%M"),
                 "winners": list(listing.winners), "href": link(f"/game/{listing.id}", token, context["lang"])}
 
