@@ -1,5 +1,10 @@
-"""The phones' front end: a read-only web server beside the touchscreen and the OLED.
+"""The table's live page for phones: a read-only web front end over the store.
 
-It imports :mod:`companion` (never ``ui``, ``hardware`` or Kivy): ``web.pages`` turns records and
-statistics into HTML, the server around it serves them to the phones at the table.
+``companion web`` (:mod:`web.server`) serves it in a process of its own; the
+routes are in :mod:`web.app`, the read-only store in :mod:`web.store_reader`,
+the change notices in :mod:`web.events`, the access token in :mod:`web.token`.
+What the pages hold is :mod:`web.pages`. Like ``ui/`` and ``hardware/`` this is a
+front end: it imports :mod:`companion` (never its command line), never ``ui``,
+``hardware`` or Kivy; the web libraries (Starlette, uvicorn, Jinja2) are imported
+here only. See ``docs/web.md``.
 """

@@ -1,0 +1,151 @@
+"""The store as the web process sees it: read-only, watched for changes, reopened when replaced.
+
+The web process must never get in the app's way: it opens the store with
+``read_only=True`` (no writer lock, no migration, no file created; SQLite's WAL lets
+it read while the app writes) and asks only what the pages show. Every call comes from
+one thread (:class:`web.events.StoreThread`): a SQLite connection belongs to the thread
+that opened it, and one reader at a time is plenty for a table's phones.
+
+Changes are seen by polling: ``PRAGMA data_version`` on the reading connection changes
+whenever another connection commits (a move stored, undone, amended; a game started),
+and costs a few microseconds. A restore or repair *replaces* the store file (a new
+inode); the old connection would go on reading the old file, so the file's identity is
+checked at every poll too, and a replaced file is opened anew.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.games.messages import Message
+from companion.games.registry import GAMES
+from companion.service.app import AppError, Companion
+from companion.service.settings import effective_settings
+from companion.service.stats import PlayerStats, player_stats
+from companion.service.web_link import WEB_SETTING
+from companion.storage.store import SessionRow, Store, StoreError
+
+#: The most finished games the index lists (the page stays small; older ones are in the statistics).
+MAX_LISTED = 100
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """Which file ``path`` names now (device, inode); ``None`` while there is none."""
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+@dataclass(frozen=True)
+class Listing:
+    """The games the index shows: the one in progress (if any) first, then the finished ones."""
+
+    in_progress: list[SessionRow]
+    finished: list[SessionRow]
+
+
+class StoreUnavailable(Exception):
+    """The store cannot be read now (damaged, from a newer companion); the message says why."""
+
+
+class StoreReader:
+    """The read-only store, opened lazily and reopened when its file is replaced."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._app: Companion | None = None
+        self._identity: tuple[int, int] | None = None
+        self._data_version: int | None = None
+        #: Why the store could not be opened, the last time it was tried.
+        self.problem: Message | str | None = None
+        #: How many changes were seen since the process started (the ``/events`` version).
+        self.version = 0
+        self._opened = False
+        #: The last opening failed unexpectedly: try again at the next poll.
+        self._broken = False
+
+    # -- opening and watching ------------------------------------------------
+    def _open(self) -> None:
+        """Open the file at the path now. A :class:`StoreError` (damaged, newer) is kept in
+        :attr:`problem` and tried again only when the file changes; anything else (a file
+        caught mid-replace) is raised and tried again at the next poll."""
+        self.close()
+        self._broken = True
+        self._identity = _identity(self.path)
+        try:
+            store = Store.open(self.path, read_only=True)
+        except StoreError as error:
+            self.problem = error.args[0] if error.args else str(error)
+            self._broken = False
+            return
+        self.problem = None
+        self._app = Companion(store)
+        self._data_version = int(store.pragma("data_version"))
+        self._broken = False
+
+    def close(self) -> None:
+        if self._app is not None:
+            self._app.close()
+            self._app = None
+
+    def poll(self) -> bool:
+        """Whether the store changed since the last poll (a commit, or a new file at its path).
+
+        The first poll opens it. A change raises :attr:`version`.
+        """
+        if not self._opened:
+            self._opened = True
+            self._open()
+            return False
+        if self._broken or _identity(self.path) != self._identity:
+            self._open()
+            self.version += 1
+            return True
+        if self._app is None:
+            return False
+        current = int(self._app.store.pragma("data_version"))
+        if current == self._data_version:
+            return False
+        self._data_version = current
+        self.version += 1
+        return True
+
+    def _companion(self) -> Companion:
+        if not self._opened:
+            self.poll()
+        if self._app is None:
+            raise StoreUnavailable(self.problem)
+        return self._app
+
+    # -- what the pages ask ----------------------------------------------------
+    def enabled(self) -> bool:
+        """Whether the table has the live page switched on (the Settings switch; on by default)."""
+        if self._app is None:
+            return True  # nothing stored yet: the default
+        return bool(effective_settings(self._app.store.settings()).get(WEB_SETTING, True))
+
+    def listing(self) -> Listing:
+        """The game in progress, then finished games (newest first), for the index."""
+        store = self._companion().store
+        rows = store.list_sessions()
+        in_progress = [row for row in rows if not row.is_finished and row.abandoned is None][:1]
+        finished = [row for row in rows if row.is_finished][:MAX_LISTED]
+        return Listing(in_progress, finished)
+
+    def record(self, session_id: int) -> tuple[SessionRow, dict[str, Any]] | None:
+        """A stored game as its record (what ``companion export`` writes), or ``None`` if there is none."""
+        app = self._companion()
+        try:
+            row = app.store.session(session_id)
+            return row, app.export_record(session_id)
+        except (StoreError, AppError):
+            return None
+
+    def stats(self) -> list[PlayerStats]:
+        """The same figures as the touchscreen's statistics screen."""
+        return player_stats(self._companion().store.results(), GAMES)
