@@ -84,7 +84,7 @@ def index_page(games: list[GameListing], lang: str, token: str) -> str:
     def shown(listing: GameListing) -> dict[str, Any]:
         return {"id": listing.id, "title": _title(listing.game), "people": _listing_people(listing),
                 "names": join_list(list(listing.players), context["lang"]),
-                "started": listing.started.strftime("%Y-%m-%d %H:%M"),
+                "started": listing.started.astimezone().strftime("%Y-%m-%d %H:%M"),  # the table's clock
                 "winners": list(listing.winners), "href": link(f"/game/{listing.id}", token, context["lang"])}
 
     return page("index.html", **context, current=[shown(g) for g in playing[:1]],
