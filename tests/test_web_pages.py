@@ -395,6 +395,25 @@ def test_a_championship_round_shows_each_groups_turn_and_game_and_the_championsh
             assert ("1.5" if language == "en" else "1,5") in text
 
 
+def test_a_championships_standings_are_shown_from_its_status_as_a_mapping_or_an_object() -> None:
+    from types import SimpleNamespace
+
+    record = _record("castelli")
+    as_object = SimpleNamespace(rounds=(1, 2), rounds_total=3, standings=tuple(
+        SimpleNamespace(**row) for row in CHAMPIONSHIP["standings"]))
+    said = (("en", "Round 2 of 3", "1.5"), ("hu", "2. forduló (3 közül)", "1,5"))
+    row = r"<tr><th scope=\"row\">(.*?)</th><td>(\d+)</td><td>(\d+)</td><td>(.*?)</td></tr>"
+    for language, round_words, points in said:
+        for status in (CHAMPIONSHIP, as_object):
+            html = game_page(record, game_id=5, lang=language, token=TOKEN, championship=status)
+            text = " ".join(read(html).text)
+            assert round_words in text
+            rows = re.findall(row, html)
+            assert [(read(name).text, played, won, shown) for name, played, won, shown in rows] == [
+                (["1.", "An", "Anna"], "2", "2", "2"), (["Cs", "Csaba"], "2", "1", points)]
+    assert "<table" not in game_page(record, game_id=5, lang="en", token=TOKEN)
+
+
 def test_index_lists_the_game_in_progress_first_then_the_finished_ones_and_stats_the_figures(pages) -> None:
     text = " ".join(read(_game_page(pages, "index")).text)
     assert text.index("In progress") < text.index("Campanile") < text.index("Other unfinished games") \
