@@ -336,6 +336,10 @@ def test_a_finished_game_shows_the_bgstats_code_and_an_unfinished_one_does_not(p
     assert f'href="{BGSTATS}"' in finished.replace("&amp;", "&")
     assert 'class="qr"' not in _game_page(pages, "castelli-9")
     assert 'class="qr"' not in game_page(_record("castelli"), game_id=3, lang="en", token=TOKEN)
+    other = BGSTATS.replace("1", "2")
+    two = game_page(_record("castelli"), game_id=3, lang="en", token=TOKEN, bgstats_link=[BGSTATS, other])
+    assert two.count('class="qr"') == 2 and "<h3>Group 1</h3>" in two and "<h3>Group 2</h3>" in two
+    assert f'href="{other}"' in two.replace("&amp;", "&")
 
 
 def test_a_finished_game_charts_every_players_score_move_by_move_as_the_statistics_do(pages) -> None:

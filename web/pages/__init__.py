@@ -92,36 +92,39 @@ def index_page(games: list[GameListing], lang: str, token: str) -> str:
 
 
 def game_page(record: dict[str, Any], *, game_id: int, lang: str, token: str,
-              championship: Any = None, bgstats_link: str | None = None,
+              championship: Any = None, bgstats_link: str | Sequence[str] | None = None,
               preferred: Mapping[str, str | None] | None = None) -> str:
     """One game: the turn strip, the standings, the game's own section and the last moves; a
     finished game also the BG Stats code when ``bgstats_link`` is given (the server's
-    ``bgstats_scan_link``). ``preferred`` are the players' profile colours, so that a game whose
-    record keeps none draws them as the touchscreen does; ``championship`` the championship's
-    status when the game is a round of one (the service's ``ChampionshipStatus``, or the same as a
-    mapping: its ``standings`` rows of ``place``, ``player``, ``played``, ``won``, ``points``, its
-    ``rounds`` and ``variant``).
+    ``bgstats_scan_link``; a list of links for a game that makes several plays, a Championship
+    round's two groups, each then under its group's name). ``preferred`` are the players' profile
+    colours, so that a game whose record keeps none draws them as the touchscreen does;
+    ``championship`` the championship's status when the game is a round of one (the service's
+    ``ChampionshipStatus``, or the same as a mapping: its ``standings`` rows of ``place``,
+    ``player``, ``played``, ``won``, ``points``, its ``rounds`` and ``rounds_total``).
 
     A page is a function of its arguments alone, so the last :data:`PAGES_KEPT` are kept: ten phones
     asking after a move cost one replay.
     """
-    key = json.dumps([record, game_id, lang, token, _championship(championship), bgstats_link, preferred],
+    links = [bgstats_link] if isinstance(bgstats_link, str) else list(bgstats_link or ())
+    key = json.dumps([record, game_id, lang, token, _championship(championship), links, preferred],
                      default=str)
     return _game_page(key)
 
 
 @lru_cache(maxsize=PAGES_KEPT)
 def _game_page(key: str) -> str:
-    record, game_id, lang, token, championship, bgstats_link, preferred = json.loads(key)
+    record, game_id, lang, token, championship, links, preferred = json.loads(key)
     context = _common(lang, token, f"/game/{game_id}")
     words: Words = context["t"]
     shown = game_context(record, words, preferred)
-    qr = _qr_svg(bgstats_link) if bgstats_link and shown["finished"] else None
+    several = len(links) > 1
+    plays = [(words("web.championship.group", number=number) if several else "", link_text,
+              _qr_svg(link_text)) for number, link_text in enumerate(links, 1)] if shown["finished"] else []
     if championship:
         championship["standings"] = [(place, player, played, won, _points(points, words.language))
                                      for place, player, played, won, points in championship["standings"]]
-    return page("game.html", **context, game_id=game_id, game=shown, qr=qr,
-                bgstats_link=bgstats_link if qr else None, championship=championship)
+    return page("game.html", **context, game_id=game_id, game=shown, plays=plays, championship=championship)
 
 
 @lru_cache(maxsize=PAGES_KEPT)
