@@ -60,7 +60,8 @@ def check_list(game, state) -> list[dict]:
 def test_legal_moves_equal_brute_force_on_every_example_state(path):
     # San Gimignano's brute force tries ~2000 segment placements a state: every third state
     # there (and the last); tests/test_cli_moves.py runs `companion moves` itself.
-    every = 3 if "gimignano" in path.stem else 1
+    # A Castelli Championship round's brute force tries both groups' candidates: every fifth state.
+    every = 3 if "gimignano" in path.stem else 5 if "round" in path.stem else 1
     for step, (game, state, played) in enumerate(example_states(path)):
         listed = check_list(game, state)
         if step % every == 0 or played is None:
@@ -91,7 +92,15 @@ def test_every_template_is_accepted_with_any_observed_fields(name, seed):
 
 
 def check_turn(game, state) -> None:
-    """``turn`` agrees with the summary, with ``to_move`` and with the legal moves."""
+    """``turn`` agrees with the summary, with ``to_move`` and with the legal moves (a Castelli
+    Championship round: no turn of its own, each group's as a game's)."""
+    if _groups(game, state):
+        assert game.turn(state) == Turn(None, (), None) and game.summary(state)["turn"] is None
+        for number, group in enumerate(_groups(game, state), start=1):
+            check_turn(game, group)
+            assert game.group_turn(state, number) == game.turn(group)
+            assert all(game.group_of(state, player) == number for player in group.players)
+        return
     turn = game.turn(state)
     summary = game.summary(state)
     assert summary["turn"] == {"player": turn.player, "next": turn.next}
@@ -114,7 +123,25 @@ def check_turn(game, state) -> None:
         assert turn.acting in movers
 
 
+def _groups(game, state) -> list:
+    """A Castelli Championship round's two groups' games (base-game states); ``[]`` for any other."""
+    count = getattr(game, "group_count", None)
+    if count is None or count(state) == 1:
+        return []
+    return [game.group_state(state, number) for number in range(1, count(state) + 1)]
+
+
 def check_outcome(game, state) -> None:
+    groups = _groups(game, state)
+    if groups:
+        outcome, summary = game.outcome(state), game.summary(state)
+        ended = game.is_finished(state)
+        by_group = [p for group in groups for p in game.outcome(group).winners] if ended else []
+        assert list(outcome.winners) == summary["winners"] == by_group
+        assert {s.player: s.score for s in outcome.standings} == summary["scores"]
+        for group in groups:
+            check_outcome(game, group)
+        return
     outcome = game.outcome(state)
     summary = game.summary(state)
     assert sorted(outcome.winners) == sorted(summary["winners"])
@@ -139,7 +166,8 @@ def test_turn_and_outcome_on_every_example_state(path):
         check_turn(game, state)
         check_outcome(game, state)
         if played is not None and played.get("player") is not None:
-            turn = game.turn(state)
+            turn = game.turn(state) if not _groups(game, state) else \
+                game.group_turn(state, game.group_of(state, played["player"]))
             assert played["player"] in {turn.player, turn.next} or played["type"] in ("steward", "guard")
 
 

@@ -76,7 +76,11 @@ def next_hint(session: Session) -> Message | None:
         if turn.next:
             return msg("console.hint.may_next", acting=acting, may=may, next=turn.next)
         return msg("console.hint.may", acting=acting, may=may)
-    return msg("console.hint.next", next=turn.next) if turn.next else None
+    if turn.next:
+        return msg("console.hint.next", next=turn.next)
+    # No turn of the game's own: several games at once on one table (two groups of players),
+    # each with its step; the game says them in one line.
+    return session.game.what_now(session.state) if turn.player is None else None
 
 
 def with_hint(line: Message, session: Session) -> str:
@@ -133,7 +137,10 @@ def prompt_for(session: Session | None) -> str:
     """The terminal's prompt: who acts now ("Albert> "), or a bare one without a game in play."""
     if session is None or session.game.is_finished(session.state):
         return phrase("console.prompt.none")
-    acting = session.game.turn(session.state).acting
+    turn = session.game.turn(session.state)
+    if turn.player is None and turn.next is None and not turn.may:
+        return phrase("console.prompt.none")  # nobody's turn is the game's: several act at once
+    acting = turn.acting
     return phrase("console.prompt", player=acting if acting is not None else msg("console.hint.the_table"))
 
 

@@ -44,7 +44,8 @@ class Summary(TypedDict):
     scores: dict[str, int]
     winners: list[str]
     to_move: str | None
-    turn: TurnJson
+    #: ``None`` where no one turn is the game's (two games played at once on one table).
+    turn: TurnJson | None
 
 
 class _TemplateType(TypedDict):

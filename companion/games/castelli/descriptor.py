@@ -31,8 +31,14 @@ def default_board(players: int, stored: Sequence[str]) -> str:
 
 def defaults(new: NewGame, table: TableSettings) -> tuple[dict[str, Any], dict[str, Any]]:
     """A game without a board gets :func:`default_board`; a board named from this table's stored
-    ones goes inline into the setup."""
+    ones goes inline into the setup. A Championship round (``groups`` in the setup) gets the
+    2-player board for each group unless ``boards`` names them."""
     options, setup = dict(new.options), dict(new.setup)
+    if "groups" in setup:  # a Championship round: a 2-player board for each group
+        stored = table.setting(BOARDS, {}) or {}
+        boards = setup.get("boards") or [default_board(2, sorted(stored))] * 2
+        setup["boards"] = [stored.get(b, b) if isinstance(b, str) else b for b in boards]
+        return options, setup
     if "board" not in setup:
         setup["board"] = default_board(len(new.players), sorted(table.setting(BOARDS, {}) or {}))
     if isinstance(setup.get("board"), str):

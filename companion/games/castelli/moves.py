@@ -86,9 +86,13 @@ class Sell:
 
 @dataclass(frozen=True)
 class End:
-    """The table ends the game after the last tile's turn: the mine, then final scoring."""
+    """The table ends the game after the last tile's turn: the mine, then final scoring.
+
+    ``group`` (1 or 2) names the game of a Championship round that ends; ``None`` in a base game.
+    """
 
     player: None = None
+    group: int | None = None
 
 
 Move = Reveal | Steward | Build | Guard | Play | Sell | End
@@ -212,8 +216,8 @@ def _sell(data: Mapping[str, Any]) -> Sell:
 
 
 def _end(data: Mapping[str, Any]) -> End:
-    check_keys(data, required=("type",))
-    return End()
+    check_keys(data, required=("type",), optional=("group",))
+    return End(group=get_int(data, "group", low=1, high=2))
 
 
 #: The reader of each move type, by the record's ``type``.
@@ -244,7 +248,7 @@ def move_to_json(move: Move) -> dict[str, Any]:
     if isinstance(move, Sell):
         return {"type": "sell", "player": move.player, "cards": move.cards}
     if isinstance(move, End):
-        return {"type": "end"}
+        return {"type": "end"} if move.group is None else {"type": "end", "group": move.group}
     raise TypeError(f"not a Castelli move: {move!r}")
 
 

@@ -129,7 +129,8 @@ def describe(state: State, move: Mapping[str, Any], lang: str, by_name: bool = F
         return f"{who}{w(move['card'])}" + (f" {extra}" if extra is not None else "")
     if kind == "sell":
         return f"{who}{w('sell')} {move['cards']}"
-    return w("end")
+    group = move.get("group")  # a Championship round's end names its group: "end 1"
+    return w("end") if group is None else f"{w('end')} {group}"
 
 
 def read_observed(state: State, template: Mapping[str, Any], said: list[str]) -> dict[str, Any] | None:

@@ -9,7 +9,7 @@ put it into a player's words); explanations are messages too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from companion.games.base import IllegalMove, require_player
 from companion.games.castelli import tables
@@ -22,7 +22,7 @@ from companion.games.castelli.scoring import (
     silver_awards,
     top_castles,
 )
-from companion.games.castelli.state import Evaluation, Pending, Shields, State, Unevaluated
+from companion.games.castelli.state import Evaluation, Pending, Shields, Shortfall, State, Unevaluated
 from companion.games.castelli.words import amount as unit
 from companion.games.castelli.words import card as card_word
 from companion.games.castelli.words import kind as kind_word
@@ -53,6 +53,8 @@ def apply_move(state: State, move: Move) -> State:
     if isinstance(move, Sell):
         return _sell(state, move)
     if isinstance(move, End):
+        if move.group is not None:
+            raise IllegalMove(msg("castelli.end.no_groups", group=move.group))
         return _end(state)
     raise IllegalMove(msg("castelli.move.unknown", move=type(move).__name__))
 
@@ -90,6 +92,35 @@ def give(state: State, player: str, what: str, amount: int) -> tuple[State, int]
     raise ValueError(what)
 
 
+def draw_order(state: State, players: Iterable[str]) -> list[str]:
+    """``players`` in the order they receive the gains of one event: the last-cards reading.
+
+    When the deck (or the mine) cannot give every player of one event its due, the gains go in
+    seating order starting from the player whose turn it is, each player taking its whole share
+    while anything is left (a market tied between two players with one card left: the card goes
+    to the tied player first in seating order from the player whose turn it is). The events of one
+    reveal come in the order records.md lists them: the tile's card icons, its silver, the frame
+    gifts side by side clockwise from the top (N, E, S, W), then the areas it completes in the
+    order of the sides bordering them. The rulebook does not say; docs/rules.md names the reading.
+    """
+    wanted = set(players)
+    seats = state.players
+    first = state.current or 0
+    return [seats[(first + k) % len(seats)] for k in range(len(seats))
+            if seats[(first + k) % len(seats)] in wanted]
+
+
+def give_drawn(state: State, player: str, source: str, due: int) -> State:
+    """The state after ``player`` draws ``due`` cards of a card icon or a frame gift, the deck
+    permitting; a draw the deck cannot pay in full is kept as a :class:`Shortfall` that says so."""
+    state, gained = give(state, player, "cards", due)
+    if gained < due:
+        code = "castelli.shortfall.icon" if source == "icon" else "castelli.shortfall.frame"
+        state = state.with_(shortfalls=(*state.shortfalls, Shortfall(
+            player, source, gained, due, msg(code, player=player, gained=gained, count=due))))
+    return state
+
+
 def evaluate(state: State, area: str) -> State:
     """The state after evaluating ``area`` now: resolve, give with caps, record it once."""
     spec = state.board.areas[area]
@@ -103,7 +134,8 @@ def evaluate(state: State, area: str) -> State:
         return state.with_(notes=(*state.notes, Unevaluated(area, spec.kind, result.explanation)))
     awards: dict[str, dict[str, int]] = {}
     capped: list[Message] = []
-    for player, share in result.awards.items():
+    for player in draw_order(state, result.awards):
+        share = result.awards[player]
         state, gained = give(state, player, result.gain, share)
         if gained:
             awards[player] = {result.gain: gained}
@@ -138,7 +170,10 @@ def _apply_orientation(state: State, space: str, shields: Shields) -> State:
         player = by_colour.get(colour)
         if gift == "neutral" or not isinstance(value, int) or player is None:
             continue
-        state, _ = give(state, player, gift, 1)
+        if gift == "card":
+            state = give_drawn(state, player, "frame", 1)
+        else:
+            state, _ = give(state, player, gift, 1)
     seen = set()
     for target in sides:
         if target.startswith(FRAME_PREFIX) or target in seen or target in state.done:
@@ -192,7 +227,7 @@ def _reveal(state: State, move: Reveal) -> State:
     if move.swap:
         new = new.with_(holds_own_tile={**new.holds_own_tile, move.player: False})
     icons = sum(1 for _, value in move.shields if value == tables.CARD_SHIELD)
-    new, _ = give(new, move.player, "cards", icons)
+    new = give_drawn(new, move.player, "icon", icons)
     base, _ = give(new, move.player, "silver", move.silver)
     new = _apply_orientation(base, move.space, move.shields)
     return new.with_(pending=Pending("reveal", base, move.player, move.space))

@@ -80,6 +80,36 @@ class Pending:
 
 
 @dataclass(frozen=True)
+class Shortfall:
+    """A card gain outside an area's evaluation that the deck could not pay in full.
+
+    ``source`` is ``"icon"`` (the card icons of a revealed tile) or ``"frame"`` (a frame gift);
+    ``explanation`` says it in words (an evaluation's own shortfall is in its explanation).
+    """
+
+    player: str
+    source: str
+    gained: int
+    due: int
+    explanation: Message
+
+
+@dataclass(frozen=True)
+class Sharing:
+    """What a Championship group shares with the other group of its round (``None`` in a base game).
+
+    The deck is one for both groups: ``cards`` is how many the other group holds, so that
+    :meth:`State.deck` counts all four hands. The spare villages and towns are one supply by
+    default (``settlements``: how many stand on the other board; ``supply``: the box's pieces
+    this group may use, both boards' included).
+    """
+
+    cards: int
+    settlements: Mapping[str, int]
+    supply: Mapping[str, int]
+
+
+@dataclass(frozen=True)
 class State:
     """Everything a Castelli game has after some moves; frozen (see the module's docstring)."""
 
@@ -108,6 +138,10 @@ class State:
     holds_own_tile: Mapping[str, bool] = field(default_factory=dict)
     finished: bool = False
     final: Mapping[str, Mapping[str, int]] | None = None
+    #: Card icons and frame gifts the deck could not pay in full (the last-cards reading).
+    shortfalls: tuple[Shortfall, ...] = ()
+    #: In a Championship round, what this group shares with the other one.
+    sharing: Sharing | None = None
 
     def with_(self, **changes: Any) -> State:
         """This state with ``changes`` to some fields, as a new frozen state.
@@ -131,8 +165,12 @@ class State:
         return {colour: player for player, colour in self.colors.items()}
 
     def deck(self) -> int:
-        """Cards left to draw: played and sold cards go back under the deck."""
-        return tables.deck_size(self.options.modules) - sum(self.cards.values())
+        """Cards left to draw: played and sold cards go back under the deck (in a Championship
+        round the other group's hands count too: the deck is one)."""
+        held = sum(self.cards.values())
+        if self.sharing is not None:
+            held += self.sharing.cards
+        return tables.deck_size(self.options.modules) - held
 
     def face_down(self) -> list[str]:
         return [s for s in self.board.spaces if s not in self.revealed]
@@ -166,7 +204,11 @@ class State:
         return tables.CASTLES_PER_PLAYER - self.castles_built[player]
 
     def settlements_left(self, kind: str) -> int:
-        return tables.SETTLEMENT_SUPPLY[kind] - sum(1 for k in self.settlements.values() if k == kind)
+        """Villages or towns still in the box (in a round: those this group may still use)."""
+        here = sum(1 for k in self.settlements.values() if k == kind)
+        if self.sharing is not None:
+            return self.sharing.supply[kind] - here - self.sharing.settlements.get(kind, 0)
+        return tables.SETTLEMENT_SUPPLY[kind] - here
 
 
 #: The names :meth:`State.with_` accepts.

@@ -30,6 +30,24 @@ class FinalPart(TypedDict, total=False):
     final: dict[str, dict[str, int]]
 
 
+class ShortfallJson(TypedDict):
+    """A card icon or frame gift the deck could not pay in full: who, from what, how many of how many."""
+
+    player: str
+    source: str
+    gained: int
+    due: int
+    code: str
+    params: dict[str, Any]
+    text: Words
+
+
+class ShortfallPart(TypedDict, total=False):
+    """The shortfalls of a game: in a summary only when the deck ever ran short of a card due."""
+
+    shortfalls: list[ShortfallJson]
+
+
 class CastelliSummary(Summary):
     resources: dict[str, dict[str, int]]
     #: Each player's silver, and the mine's under ``"mine"``.
@@ -41,3 +59,14 @@ class CastelliSummary(Summary):
     final: NotRequired[dict[str, dict[str, int]]]
     explanations: list[Explanation]
     not_evaluated: list[Explanation]
+    #: Card icons and frame gifts the deck could not pay in full, when there were any.
+    shortfalls: NotRequired[list[ShortfallJson]]
+
+
+class RoundSummary(Summary):
+    """A Championship round's summary (records.md, "Castelli Championship"): the fields every summary
+    has over all four players (``winners``: each group's; ``turn``: ``None``, both groups act at
+    once), each group's own summary, and the cards left in the one deck."""
+
+    groups: list[CastelliSummary]
+    deck: int

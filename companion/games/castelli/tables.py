@@ -53,6 +53,8 @@ MINE_SILVER = MappingProxyType({2: 11, 3: 16, 4: 22})
 CASTLES_PER_PLAYER = 9
 SETTLEMENT_SUPPLY = MappingProxyType({"village": 13, "town": 8})
 SETTLEMENT_KINDS: tuple[str, ...] = ("village", "town")
+#: The villages and towns that stay in the box at the setup (cards bring them in): 2 of each.
+SPARE_SETTLEMENTS = MappingProxyType({"village": 2, "town": 2})
 
 #: Building: one of each resource; on top of a castle (Battle) two of each.
 CASTLE_COST = 1

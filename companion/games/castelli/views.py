@@ -222,6 +222,9 @@ def report(state: State, to_move: str | None, winners: list[str], decided_by: st
     if state.notes:
         lines += ["", str(msg("castelli.report.not_evaluated"))]
         lines += [f"  {evaluation_line(state.board, n.area, n.explanation)}" for n in state.notes]
+    if state.shortfalls:
+        lines += ["", str(msg("castelli.report.shortfalls"))]
+        lines += [f"  {short.explanation}" for short in state.shortfalls]
     if state.final:
         lines += ["", str(msg("castelli.report.final"))]
         for p in state.players:

@@ -34,6 +34,18 @@ def fill(game: Game[Any, Any], state: Any, move: dict[str, Any], rnd: random.Ran
 
 
 def candidates(game: Game[Any, Any], state: Any) -> Iterator[dict[str, Any]]:
+    """Every move worth trying: a Championship round's are each group's, its end with each group."""
+    from companion.games.castelli.championship import Round
+
+    if isinstance(state, Round):
+        yield from ({"type": "end", "group": group} for group in (1, 2))
+        for group in state.groups:
+            yield from _candidates(group)
+        return
+    yield from _candidates(state)
+
+
+def _candidates(state: Any) -> Iterator[dict[str, Any]]:
     from companion.games.castelli import tables
     from companion.games.castelli.moves import shields_json
 
