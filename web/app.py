@@ -36,7 +36,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from web import placeholder as pages  # replaced by web.pages when the pages land
+from web import pages
 from web.events import POLL_SECONDS, Changes, StoreThread, watch
 from web.store_reader import StoreReader, StoreUnavailable
 from web.token import same_token
@@ -232,7 +232,8 @@ async def home(request: Request) -> Response:
     def index(reader: StoreReader, lang: str) -> str:
         listing = reader.listing()
         games = [pages.GameListing(id=row.id, game=row.game, players=row.players, started=row.started,
-                                   ended=row.finished, finished=row.is_finished)
+                                   ended=row.finished, finished=row.is_finished,
+                                   colours=listing.colours(row), winners=listing.winners.get(row.id, ()))
                  for row in [*listing.in_progress, *listing.finished]]
         return pages.index_page(games, lang, token)
 
@@ -253,7 +254,10 @@ async def game(request: Request) -> Response:
         found = reader.record(game_id)
         if found is None:
             return None
-        return pages.game_page(found[1], game_id=game_id, lang=lang, token=token)
+        row, record = found
+        return pages.game_page(record, game_id=game_id, lang=lang, token=token,
+                               bgstats_link=reader.bgstats_link(game_id) if row.is_finished else None,
+                               preferred=reader.preferred(row.game, row.players))
 
     return await _cached(request, table, page)
 

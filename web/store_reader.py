@@ -43,10 +43,20 @@ def _identity(path: Path) -> tuple[int, int] | None:
 
 @dataclass(frozen=True)
 class Listing:
-    """The games the index shows: the one in progress (if any) first, then the finished ones."""
+    """The games the index shows: the one in progress (if any) first, then the finished ones, with
+    each finished game's winners and each player's preferred colour per game (their profiles')."""
 
     in_progress: list[SessionRow]
     finished: list[SessionRow]
+    winners: dict[int, tuple[str, ...]]
+    preferred: dict[str, dict[str, str]]
+
+    def colours(self, row: SessionRow) -> dict[str, str | None]:
+        """Each player's colour in ``row``: the record's own, else the profile's (as the touchscreen)."""
+        recorded = row.setup.get("colors") if isinstance(row.setup, dict) else None
+        if isinstance(recorded, dict):
+            return {p: recorded.get(p) for p in row.players}
+        return {p: self.preferred.get(p, {}).get(row.game) for p in row.players}
 
 
 class StoreUnavailable(Exception):
@@ -135,7 +145,11 @@ class StoreReader:
         rows = store.list_sessions()
         in_progress = [row for row in rows if not row.is_finished and row.abandoned is None][:1]
         finished = [row for row in rows if row.is_finished][:MAX_LISTED]
-        return Listing(in_progress, finished)
+        winners: dict[int, tuple[str, ...]] = {}
+        for result in store.results():
+            if result.winner:
+                winners[result.session_id] = (*winners.get(result.session_id, ()), result.player)
+        return Listing(in_progress, finished, winners, store.player_colours())
 
     def record(self, session_id: int) -> tuple[SessionRow, dict[str, Any]] | None:
         """A stored game as its record (what ``companion export`` writes), or ``None`` if there is none."""
@@ -145,6 +159,19 @@ class StoreReader:
             return row, app.export_record(session_id)
         except (StoreError, AppError):
             return None
+
+    def bgstats_link(self, session_id: int) -> str | None:
+        """The BG Stats link of a finished game (the game-over screen's QR code), or ``None``
+        (unfinished, its date unsure, or the link cannot be made)."""
+        try:
+            return self._companion().bgstats_scan_link(session_id)
+        except (StoreError, AppError):
+            return None
+
+    def preferred(self, game: str, players: tuple[str, ...]) -> dict[str, str | None]:
+        """The players' profile colours at ``game`` (for a record that keeps none)."""
+        table = self._companion().store.player_colours()
+        return {p: table.get(p, {}).get(game) for p in players}
 
     def stats(self) -> list[PlayerStats]:
         """The same figures as the touchscreen's statistics screen."""
