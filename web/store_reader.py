@@ -15,7 +15,9 @@ checked at every poll too, and a replaced file is opened anew.
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,8 @@ from companion.storage.store import SessionRow, Store, StoreError
 
 #: The most finished games the index lists (the page stays small; older ones are in the statistics).
 MAX_LISTED = 100
+#: Records and BG Stats links kept (a table looks at a few games; each is some kB).
+MAX_KEPT = 64
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
@@ -78,6 +82,8 @@ class StoreReader:
         self._opened = False
         #: The last opening failed unexpectedly: try again at the next poll.
         self._broken = False
+        #: Records and links made, by what they depend on (:meth:`_kept`).
+        self._made: dict[tuple[Any, ...], Any] = {}
 
     # -- opening and watching ------------------------------------------------
     def _open(self) -> None:
@@ -151,22 +157,51 @@ class StoreReader:
                 winners[result.session_id] = (*winners.get(result.session_id, ()), result.player)
         return Listing(in_progress, finished, winners, store.player_colours())
 
+    def _kept(self, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+        """``make()``, kept under ``key`` until what it depends on changes (at most :data:`MAX_KEPT`)."""
+        if key in self._made:
+            return self._made[key]
+        made = self._made[key] = make()
+        while len(self._made) > MAX_KEPT:
+            self._made.pop(next(iter(self._made)))
+        return made
+
     def record(self, session_id: int) -> tuple[SessionRow, dict[str, Any]] | None:
-        """A stored game as its record (what ``companion export`` writes), or ``None`` if there is none."""
+        """A stored game as its record (what ``companion export`` writes), or ``None`` if there is none.
+
+        Kept while the game's log is unchanged (its log version): after a move only the game
+        played is replayed again, not every finished game a phone looks at.
+        """
         app = self._companion()
         try:
             row = app.store.session(session_id)
-            return row, app.export_record(session_id)
+            version = app.store.log_version(session_id) if app.store.schema_version >= 3 else row.moves
+            return row, self._kept(("record", self._identity, session_id, version, row.moves),
+                                   lambda: app.export_record(session_id))
         except (StoreError, AppError):
             return None
 
     def bgstats_link(self, session_id: int) -> str | None:
         """The BG Stats link of a finished game (the game-over screen's QR code), or ``None``
-        (unfinished, its date unsure, or the link cannot be made)."""
+        (unfinished, its date unsure, or the link cannot be made). Kept while the game, its
+        dates and the settings it carries (the table's name, the game's id) are unchanged:
+        fitting the link to a code's size is most of a finished game's page."""
+        app = self._companion()
         try:
-            return self._companion().bgstats_scan_link(session_id)
-        except (StoreError, AppError):
+            row = app.store.session(session_id)
+        except StoreError:
             return None
+        key = ("bgstats", self._identity, session_id, row.moves, row.finished, row.date_unsure,
+               json.dumps(app.settings(), sort_keys=True))
+
+        def make() -> str | None:
+            try:
+                return app.bgstats_scan_link(session_id)
+            except (StoreError, AppError):
+                return None
+
+        link: str | None = self._kept(key, make)
+        return link
 
     def preferred(self, game: str, players: tuple[str, ...]) -> dict[str, str | None]:
         """The players' profile colours at ``game`` (for a record that keeps none)."""
