@@ -103,7 +103,8 @@ def test_a_phone_follows_the_game_without_a_reload(served: tuple[str, Path, int]
     before = _main_text(browser)
     browser.execute_script("window.stillTheSamePage = true;")
     entered = subprocess.run(
-        [sys.executable, "-m", "companion", "--data-dir", str(data), "run", "--headless", "--game", str(playing)],
+        [sys.executable, "-m", "companion", "--data-dir", str(data), "run", "--headless",
+         "--game", str(playing)],
         input="Albert: brown +3\n", capture_output=True, text=True, env=_environment(), timeout=PATIENCE)
     assert entered.returncode == 0, entered.stderr
     WebDriverWait(browser, PATIENCE).until(lambda d: _main_text(d) != before)
