@@ -4,7 +4,7 @@ Starts ``companion web`` (a real process, uvicorn) over a store holding the exam
 a Campanile game in progress, then for ``--seconds`` (60) seconds, from a second process:
 
 - **50 phones** hold ``/events``; on each ``change`` every phone re-fetches its game's page, as
-  ``web/static/live.js`` does;
+  ``web/static/live.js`` does, on a connection of its own kept alive as a browser keeps it;
 - **10 page loads a second** (the index, each game, the statistics in turn), each on a new
   connection, as phones opening the page;
 - a **move every 2 s** stored through the service (the app's path: ``Session.propose`` on the
@@ -47,7 +47,8 @@ INTRO = """## The live page for phones
 
 `.venv/bin/python benchmarks/web_load.py [--update-docs]` starts `companion web` over a store with
 the example games and a Campanile game in progress, and loads it from a second process for 60 s:
-50 phones hold `/events` and re-fetch their page at each change (as `live.js` does), 10 more
+50 phones hold `/events` and re-fetch their page at each change (as `live.js` does, on a
+connection kept alive), 10 more
 page loads a second on new connections, and a move stored through the service every 2 s (every
 fourth one undone). *Page*: a request sent → the whole page read, every page load counted;
 budget p99 ≤ 100 ms. *Event lag*: the move committed → the phone has its `change` event (both in
@@ -77,6 +78,34 @@ async def _get(host: str, port: int, target: str) -> tuple[int, int]:
     return int(head.split(b" ", 2)[1]), len(body)
 
 
+class Connection:
+    """A phone's connection for its re-fetches, kept alive between them as a browser keeps it."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def get(self, target: str) -> tuple[int, int]:
+        for attempt in range(2):
+            if self.streams is None:
+                self.streams = await asyncio.open_connection(self.host, self.port)
+            reader, writer = self.streams
+            try:
+                writer.write(f"GET {target} HTTP/1.1\r\nHost: {self.host}\r\n\r\n".encode())
+                await writer.drain()
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                              if line.lower().startswith(b"content-length:"))
+                body = await reader.readexactly(length)
+                return int(head.split(b" ", 2)[1]), len(body)
+            except (OSError, asyncio.IncompleteReadError, StopIteration):
+                writer.close()
+                self.streams = None  # closed by the server while idle: once more on a new one
+                if attempt:
+                    raise
+        raise OSError("unreachable")
+
+
 class Load:
     def __init__(self, url: str, store: Path, seconds: float) -> None:
         parts = urlsplit(url)
@@ -95,10 +124,11 @@ class Load:
         #: The re-fetches under way (kept, so that none is collected before it ends).
         self.tasks: set[asyncio.Future[None]] = set()
 
-    async def page(self, target: str, into: list[float]) -> None:
+    async def page(self, target: str, into: list[float], connection: Connection | None = None) -> None:
         start = time.perf_counter()
         try:
-            status, length = await _get(self.host, self.port, target)
+            status, length = await (connection.get(target) if connection is not None
+                                    else _get(self.host, self.port, target))
         except OSError as error:
             self.failures.append(f"{target}: {error}")
             return
@@ -114,6 +144,7 @@ class Load:
         if len(opened) == PHONES:
             ready.set()
         seen = 0
+        refetching = Connection(self.host, self.port)
         try:
             while True:
                 line = await reader.readline()
@@ -127,7 +158,7 @@ class Load:
                         self.lags.append((arrived - self.commits[index]) * 1000)
                     seen = max(seen, version)
                     self.tasks.add(asyncio.ensure_future(
-                        self.page(f"/game/{self.game_id}?t={self.token}", self.refetches)))
+                        self.page(f"/game/{self.game_id}?t={self.token}", self.refetches, refetching)))
         finally:
             writer.close()
 
