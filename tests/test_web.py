@@ -191,7 +191,7 @@ def _next_change(lines: Iterator[str], patience: int = 600) -> int:
     raise AssertionError("no change announced")
 
 
-def test_a_move_stored_undone_and_a_restore_are_announced(tmp_path: Path) -> None:
+def test_moves_undo_an_app_restart_and_a_restore_are_announced(tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir()
     path = data / DB_FILENAME
@@ -217,8 +217,14 @@ def test_a_move_stored_undone_and_a_restore_are_announced(tmp_path: Path) -> Non
             assert [next(woken) for _ in range(4)][2:] == ["", "event: change"]
     with _client(data, keepalive=0.1) as client:
         lines = _events(client)
-        assert next(lines) == "retry: 2000"  # connected before the restore
+        assert next(lines) == "retry: 2000"  # connected before the app starts again
         assert "Quentin" in client.get(f"/?t={TOKEN}").text
+        with Companion.open(path) as app:  # the app restarted (it closed above): still followed
+            live = app.resume(live.id)
+            live.session.propose(live.session.game.parse_move(
+                live.session.game.legal_moves(live.session.state)[0]))
+            _next_change(lines)
+            assert len(client.get(f"/game/{live.id}?t={TOKEN}").text) > 0
         restore(path, backup)  # a new file at the store's path: noticed and opened
         _next_change(lines)
         assert "Quentin" not in client.get(f"/?t={TOKEN}").text

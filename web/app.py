@@ -67,6 +67,8 @@ SEND_TIMEOUT = 10.0
 STREAM_SECONDS = 3600.0
 #: Rendered pages kept (each a few tens of kB), forgotten at every change of the store.
 MAX_CACHED = 64
+#: Pages made again at each change before the phones are told (the most recently asked for).
+MAX_WATCHED = 8
 #: Game ids above this are no game (SQLite's integers are 64-bit; a longer number is refused early).
 MAX_ID = 2**62
 
@@ -131,6 +133,10 @@ class Table:
     #: Pages rendered since the store's last change (``None``: no such page), by (version, path,
     #: language); only the event loop's thread touches it.
     cache: OrderedDict[tuple[int, str, str], str | None] = field(default_factory=OrderedDict)
+    #: The pages asked for lately, (path, language) -> how each is made, the most recent last:
+    #: made again as soon as the store changes, before the phones are told.
+    watched: OrderedDict[tuple[str, str], Callable[[StoreReader, str], str | None]] = field(
+        default_factory=OrderedDict)
     #: The renderings under way, by the same key: a burst of requests waits for one.
     rendering: dict[tuple[int, str, str], asyncio.Future[str | None]] = field(default_factory=dict)
 
@@ -190,6 +196,10 @@ async def _cached(request: Request, table: Table,
     """
     lang = _language(request)
     key = (table.changes.version, request.url.path, lang)
+    table.watched[(request.url.path, lang)] = render
+    table.watched.move_to_end((request.url.path, lang))
+    while len(table.watched) > MAX_WATCHED:
+        table.watched.popitem(last=False)
     page = table.cache.get(key)
     if page is None and key not in table.cache:
         rendering = table.rendering.get(key)
@@ -212,8 +222,8 @@ async def _render(table: Table, key: tuple[int, str, str],
         page = await table.store.call(lambda reader: render(reader, lang))
     finally:
         table.rendering.pop(key, None)
-    if table.cache and next(iter(table.cache))[0] != key[0]:
-        table.cache.clear()  # the store changed: every page kept is out of date
+    for old in [kept for kept in table.cache if kept[0] < key[0]]:
+        del table.cache[old]  # the store changed since: out of date
     table.cache[key] = page
     while len(table.cache) > MAX_CACHED:
         table.cache.popitem(last=False)
@@ -421,6 +431,14 @@ async def _watch(table: Table) -> None:
 
     async def changed(version: int) -> None:
         table.switched(await table.store.call(lambda reader: reader.enabled()))
+        # The pages phones look at, made before they are told: the burst of re-fetches that
+        # follows finds them ready instead of waiting for the first of them to make one.
+        for (path, lang), render in list(table.watched.items()):
+            key = (version, path, lang)
+            if key not in table.cache and key not in table.rendering:
+                rendering = table.rendering[key] = asyncio.ensure_future(_render(table, key, render, lang))
+                with contextlib.suppress(Exception):  # the request that asks for it says what went wrong
+                    await rendering
         table.changes.announce(version)
 
     await watch(table.store, changed, interval=table.poll_interval)
