@@ -342,3 +342,27 @@ def test_companion_web_prints_its_url_first(stocked_web: Path, tmp_path: Path) -
         assert (data / "web-token").read_text().strip() != token
     finally:
         _stop(output)
+
+
+def test_an_error_is_one_line_and_a_plain_page_and_the_streams_are_capped(
+        stocked_web: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    from web import app as web_app
+
+    def broken(*args: Any, **kwargs: Any) -> str:
+        raise RuntimeError("the page broke\nwith a second line")
+
+    monkeypatch.setattr(web_app.pages, "stats_page", broken)
+    with _client(stocked_web, max_clients=1, keepalive=0.1) as client:
+        with caplog.at_level("ERROR", logger="companion.web"):
+            answer = client.get(f"/stats?t={TOKEN}")
+        assert answer.status_code == 500 and "Traceback" not in answer.text and "broke" not in answer.text
+        _headers_ok(answer)
+        logged = [r.getMessage() for r in caplog.records if r.name == "companion.web"]
+        assert len(logged) == 1 and "the page broke" in logged[0], logged
+        assert "second line" not in logged[0] and TOKEN not in logged[0] and "\n" not in logged[0]
+        assert client.get(f"/?t={TOKEN}").status_code == 200  # the rest goes on
+        held = _events(client)
+        next(held)  # one phone holds /events: the cap
+        crowded = client.get(f"/events?t={TOKEN}")
+        assert crowded.status_code == 503 and crowded.headers["retry-after"] == "10"
+        held.close()
