@@ -366,3 +366,23 @@ def test_an_error_is_one_line_and_a_plain_page_and_the_streams_are_capped(
         crowded = client.get(f"/events?t={TOKEN}")
         assert crowded.status_code == 503 and crowded.headers["retry-after"] == "10"
         held.close()
+
+
+def test_the_url_names_the_default_routes_address_and_follows_it(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from web import server
+
+    assert server.parse_listen("[::1]:8080") == ("::1", 8080)
+    for wrong in ("8080", "host:", "host:99999", ":80"):
+        with pytest.raises(server.ListenError):
+            server.parse_listen(wrong)
+    assert server.page_url("::1", 8080, "t") == "http://[::1]:8080/?t=t"
+    routes = iter(["10.0.0.5", "10.0.0.5", "192.168.1.9"])
+    monkeypatch.setattr(server, "default_route_address", lambda: next(routes))
+    address = server.Address(tmp_path, "0.0.0.0", 8080, "tok")
+    assert address.url == "http://10.0.0.5:8080/?t=tok"
+    address.switched(True)
+    assert address.refresh() is False and read_url(tmp_path) == "http://10.0.0.5:8080/?t=tok"
+    assert address.refresh() is True and read_url(tmp_path) == "http://192.168.1.9:8080/?t=tok"
+    address.switched(False)
+    assert read_url(tmp_path) is None

@@ -15,6 +15,7 @@ import logging
 import signal
 import socket
 import sys
+import threading
 from pathlib import Path
 from types import FrameType
 from typing import TextIO
@@ -28,6 +29,12 @@ from web.app import create_app
 from web.store_reader import StoreReader
 from web.token import load_token, remove_url, write_url
 
+log = logging.getLogger("companion.web")
+
+#: Listening addresses that mean "every interface": the URL names the default route's instead.
+WILDCARDS = ("0.0.0.0", "::")
+#: Seconds between looks at which address the default route has (a lease renewed, Wi-Fi joined late).
+ADDRESS_EVERY = 30.0
 #: Where a laptop serves unless told otherwise: nobody else on the network sees it.
 DEFAULT_LISTEN = "127.0.0.1:8080"
 #: An address no packet goes to: "connecting" a UDP socket there only asks the kernel
@@ -63,7 +70,7 @@ def default_route_address() -> str:
 
 def page_url(host: str, port: int, token: str) -> str:
     """The URL a phone opens: a wildcard listening address is named by the default route's."""
-    if host in ("0.0.0.0", "::"):
+    if host in WILDCARDS:
         host = default_route_address()
     with contextlib.suppress(ValueError):
         if ipaddress.ip_address(host).version == 6:
@@ -85,6 +92,42 @@ def bind(host: str, port: int) -> socket.socket:
     return listening
 
 
+class Address:
+    """The URL the page is served at, kept in the URL file while the page is switched on.
+
+    With a wildcard listening address the URL names the default route's interface, which can
+    change after the start (the Wi-Fi joined late, a new lease): :meth:`follow` looks again every
+    :data:`ADDRESS_EVERY` seconds and rewrites the file, so the QR code on the table stays right.
+    """
+
+    def __init__(self, data_dir: Path, host: str, port: int, token: str) -> None:
+        self.data_dir, self.host, self.port, self.token = data_dir, host, port, token
+        self.url = page_url(host, port, token)
+        self.enabled = True
+        self._lock = threading.Lock()
+
+    def switched(self, enabled: bool) -> None:
+        with self._lock:
+            self.enabled = enabled
+            write_url(self.data_dir, self.url) if enabled else remove_url(self.data_dir)
+
+    def refresh(self) -> bool:
+        """Look at the route again; whether the URL changed (and was written)."""
+        url = page_url(self.host, self.port, self.token)
+        with self._lock:
+            if url == self.url:
+                return False
+            self.url = url
+            if self.enabled:
+                write_url(self.data_dir, url)
+        log.info("web: the page's address is now %s", url.split("?", 1)[0])
+        return True
+
+    def follow(self, stop: threading.Event) -> None:
+        while not stop.wait(ADDRESS_EVERY):
+            self.refresh()
+
+
 def serve(data_dir: Path, listen: str = DEFAULT_LISTEN, *, new_token: bool = False,
           out: TextIO | None = None) -> int:
     """Serve the table's page until SIGTERM or Ctrl-C; the URL is the first line on ``out``."""
@@ -92,21 +135,21 @@ def serve(data_dir: Path, listen: str = DEFAULT_LISTEN, *, new_token: bool = Fal
     host, port = parse_listen(listen)
     token = load_token(data_dir, new=new_token)
     listening = bind(host, port)
-    url = page_url(host, listening.getsockname()[1], token)
+    address = Address(data_dir, host, listening.getsockname()[1], token)
+    stop = threading.Event()
     # SIGTERM ends the process through SystemExit, so the URL file goes with it, whenever it
     # comes. (uvicorn stops gracefully on it, then raises it again for the handler it found.)
     previous = signal.signal(signal.SIGTERM, _exit_quietly)
     try:
-        write_url(data_dir, url)
-        print(url, file=out, flush=True)
+        write_url(data_dir, address.url)
+        print(address.url, file=out, flush=True)
         logs.configure(logging.INFO)
-
-        def switched(enabled: bool) -> None:
-            write_url(data_dir, url) if enabled else remove_url(data_dir)
-
-        app = create_app(StoreReader(data_dir / DB_FILENAME), token, on_switch=switched)
+        if host in WILDCARDS:
+            threading.Thread(target=address.follow, args=(stop,), name="web-address", daemon=True).start()
+        app = create_app(StoreReader(data_dir / DB_FILENAME), token, on_switch=address.switched)
         uvicorn.Server(_config(app)).run(sockets=[listening])
     finally:
+        stop.set()
         remove_url(data_dir)
         listening.close()
         signal.signal(signal.SIGTERM, previous)
