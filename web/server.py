@@ -46,6 +46,10 @@ class ListenError(ValueError):
     """``--listen`` is not ``HOST:PORT``."""
 
 
+class TokenFileError(OSError):
+    """The token file cannot be read or written (the data directory's permissions)."""
+
+
 def parse_listen(text: str) -> tuple[str, int]:
     """``HOST:PORT`` (``[::1]:8080`` for IPv6) as a host and a port number."""
     host, colon, port = text.rpartition(":")
@@ -133,7 +137,10 @@ def serve(data_dir: Path, listen: str = DEFAULT_LISTEN, *, new_token: bool = Fal
     """Serve the table's page until SIGTERM or Ctrl-C; the URL is the first line on ``out``."""
     out = out or sys.stdout
     host, port = parse_listen(listen)
-    token = load_token(data_dir, new=new_token)
+    try:
+        token = load_token(data_dir, new=new_token)
+    except OSError as error:
+        raise TokenFileError(error.errno, error.strerror or str(error), str(data_dir)) from None
     listening = bind(host, port)
     address = Address(data_dir, host, listening.getsockname()[1], token)
     stop = threading.Event()

@@ -24,7 +24,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run_web(args: argparse.Namespace) -> int:
     try:
-        from web.server import DEFAULT_LISTEN, ListenError, serve  # the web extra: only for this command
+        from web.server import (  # the web extra: only for this command
+            DEFAULT_LISTEN,
+            ListenError,
+            TokenFileError,
+            serve,
+        )
     except ImportError as error:
         raise UserError(msg("cli.web.not_installed", reason=str(error))) from None
     try:
@@ -35,6 +40,9 @@ def run_web(args: argparse.Namespace) -> int:
         return serve(directory, args.listen or DEFAULT_LISTEN, new_token=args.new_token, out=sys.stdout)
     except ListenError:
         raise UserError(msg("cli.web.listen", value=args.listen)) from None
+    except TokenFileError as error:
+        raise UserError(msg("cli.web.token", path=str(directory),
+                            reason=error.strerror or str(error))) from None
     except OSError as error:
         raise UserError(msg("cli.web.cannot_listen", value=args.listen or DEFAULT_LISTEN,
                             reason=error.strerror or str(error))) from None
