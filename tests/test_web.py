@@ -386,3 +386,22 @@ def test_the_url_names_the_default_routes_address_and_follows_it(tmp_path: Path,
     assert address.refresh() is True and read_url(tmp_path) == "http://192.168.1.9:8080/?t=tok"
     address.switched(False)
     assert read_url(tmp_path) is None
+
+
+def test_a_championship_rounds_page_shows_the_championships_standings(tmp_path: Path) -> None:
+    """The server passes a round's championship status to its page: the standings and which round
+    of how many, as the service works them out (issue 23), read through the read-only store."""
+    data = tmp_path / "data"
+    data.mkdir()
+    with Companion.open(data / DB_FILENAME) as app:
+        live = app.championships.new(2, ["Anna", "Bela", "Csaba", "Dora"])
+        round_id = live.id
+    with _client(data) as client:
+        page = client.get(f"/game/{round_id}", params={"t": TOKEN})
+        assert page.status_code == 200
+        text = page.text
+    assert "Championship standings" in text
+    assert "Round 1 of 3" in text
+    table = text[text.index("Championship standings"):]
+    for player in ("Anna", "Bela", "Csaba", "Dora"):
+        assert player in table

@@ -47,9 +47,7 @@ BGSTATS = "https://app.bgstatsapp.com/createPlay.html?data=%7B%22x%22:1%7D"
 #: Each example with the cuts shown besides its end: a Campanile valuation that ties, a San
 #: Gimignano turn where groups may be built (and the rulebook forces one), a Castelli mid-game.
 CUTS = {"campanile-3p": (0, 24), "castelli": (0, 9), "san-gimignano": (0, 26)}
-#: A Castelli Championship round (issue 23's round engine brings the example; without it the round's
-#: pages are not rendered and its own test is skipped) and a championship's status as a server passes it.
-ROUND = EXAMPLES / "castelli-round.json"
+#: A Castelli Championship round and a championship's status as a server passes it.
 CHAMPIONSHIP = {"variant": 2, "rounds": [{"number": 1}, {"number": 2}], "rounds_total": 3, "standings": [
     {"place": 1, "player": "Anna", "played": 2, "won": 2, "points": 2.0, "score": 17},
     {"place": None, "player": "Csaba", "played": 2, "won": 1, "points": 1.5, "score": 12}]}
@@ -152,11 +150,10 @@ def _pages() -> Iterator[Shown]:
                 cut = _cut(whole, moves)
                 yield Shown(f"{name}-{moves}", language, game_page(cut, game_id=4, lang=language, token=TOKEN,
                                                                     bgstats_link=BGSTATS), cut)
-        if ROUND.exists():
-            whole = _record("castelli-round")
-            for label, cut in (("end", whole), ("mid", _cut(whole, len(whole["moves"]) // 2))):
-                yield Shown(f"round-{label}", language, game_page(cut, game_id=8, lang=language, token=TOKEN,
-                                                                  championship=CHAMPIONSHIP), cut)
+        whole = _record("castelli-round")
+        for label, cut in (("end", whole), ("mid", _cut(whole, len(whole["moves"]) // 2))):
+            yield Shown(f"round-{label}", language, game_page(cut, game_id=8, lang=language, token=TOKEN,
+                                                              championship=CHAMPIONSHIP), cut)
 
 
 @pytest.fixture(scope="module")
@@ -165,7 +162,7 @@ def pages() -> list[Shown]:
 
 
 def test_every_page_is_well_formed_html_in_its_language_with_no_inline_script_or_style(pages) -> None:
-    assert len(pages) == 2 * (1 + 5 + 4 + 9 + (2 if ROUND.exists() else 0))
+    assert len(pages) == 2 * (1 + 5 + 4 + 9 + 2)
     for shown in pages:
         reader = read(shown.html)
         where = f"{shown.name} ({shown.language})"
@@ -362,7 +359,6 @@ def test_a_finished_game_charts_every_players_score_move_by_move_as_the_statisti
         assert "<polyline" not in _game_page(pages, f"{name}-{CUTS[name][1]}")
 
 
-@pytest.mark.skipif(not ROUND.exists(), reason="the round's example comes with issue 23's engine")
 def test_a_championship_round_shows_each_groups_turn_and_game_and_the_championships_standings(pages) -> None:
     from companion.i18n import render_for
 

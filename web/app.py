@@ -267,7 +267,8 @@ async def game(request: Request) -> Response:
         row, record = found
         return pages.game_page(record, game_id=game_id, lang=lang, token=token,
                                bgstats_link=reader.bgstats_link(game_id) if row.is_finished else None,
-                               preferred=reader.preferred(row.game, row.players))
+                               preferred=reader.preferred(row.game, row.players),
+                               championship=reader.championship(row))
 
     return await _cached(request, table, page)
 

@@ -181,11 +181,12 @@ class StoreReader:
         except (StoreError, AppError):
             return None
 
-    def bgstats_link(self, session_id: int) -> str | None:
-        """The BG Stats link of a finished game (the game-over screen's QR code), or ``None``
-        (unfinished, its date unsure, or the link cannot be made). Kept while the game, its
-        dates and the settings it carries (the table's name, the game's id) are unchanged:
-        fitting the link to a code's size is most of a finished game's page."""
+    def bgstats_link(self, session_id: int) -> str | list[str] | None:
+        """The BG Stats link of a finished game (the game-over screen's QR code) — a Championship
+        round's two 2-player games give one link each — or ``None`` (unfinished, its date unsure,
+        or the link cannot be made). Kept while the game, its dates and the settings it carries
+        (the table's name, the game's id) are unchanged: fitting the link to a code's size is most
+        of a finished game's page."""
         app = self._companion()
         try:
             row = app.store.session(session_id)
@@ -194,14 +195,29 @@ class StoreReader:
         key = ("bgstats", self._identity, session_id, row.moves, row.finished, row.date_unsure,
                json.dumps(app.settings(), sort_keys=True))
 
-        def make() -> str | None:
+        groups = row.setup.get("groups") if isinstance(row.setup, dict) else None
+
+        def make() -> str | list[str] | None:
             try:
+                if isinstance(groups, list):
+                    return [app.bgstats_scan_link(session_id, number) for number in range(1, len(groups) + 1)]
                 return app.bgstats_scan_link(session_id)
             except (StoreError, AppError):
                 return None
 
-        link: str | None = self._kept(key, make)
+        link: str | list[str] | None = self._kept(key, make)
         return link
+
+    def championship(self, row: SessionRow) -> Any:
+        """The status of the championship the game ``row`` is a round of (its standings, the round
+        being played), or ``None`` for a game on its own. Worked out from the rounds each time it
+        is asked: the page is made again only when the store has changed."""
+        if row.championship is None:
+            return None
+        try:
+            return self._companion().championships.status(row.championship)
+        except (StoreError, AppError):
+            return None
 
     def preferred(self, game: str, players: tuple[str, ...]) -> dict[str, str | None]:
         """The players' profile colours at ``game`` (for a record that keeps none)."""
