@@ -264,6 +264,7 @@ class Navigator:
         if self.table.session is not None and self.table.session.log:
             items.append((text("oled.menu.undo_list"), self._undo_list))
         items += [(text("oled.menu.language"), self._language),
+                  (text("oled.menu.web"), self._phone_page),
                   (text("oled.menu.hardware_test"), self._hardware_test),
                   (text("appliance.stick.oled_menu"), self._back_up_to_stick),
                   (text("oled.menu.power"), self._power)]
@@ -361,6 +362,15 @@ class Navigator:
             return change
         self._submenu(text("oled.menu.language"), [text(f"oled.language.{code}") for code in LANGUAGES],
                       [choose(code) for code in LANGUAGES])
+
+    def _phone_page(self) -> None:
+        """The live page's URL (``companion web``), to type into a phone where no touchscreen shows
+        its QR code; or why there is none."""
+        from companion.service.web_link import WEB_SETTING, read_url
+
+        app = self.table.app
+        url = read_url(app.store.path.parent) if app.settings()[WEB_SETTING] else None
+        self.notify([notice_page(text("oled.menu.web"), url or text("oled.web.off"))])
 
     def _hardware_test(self) -> None:
         self.testing = True

@@ -236,6 +236,14 @@ install_units() {
     run systemctl enable "$(unit_name)" media-COMPANION.automount
 }
 
+# The table's live page for phones (companion web, docs/web.md): beside either unit, on by default
+# (the Settings switch turns the page off without stopping the unit).
+install_web_unit() {
+    put 0644 "$SOURCE/systemd/companion-web.service" "$UNITS/companion-web.service"
+    run systemctl daemon-reload
+    run systemctl enable companion-web.service
+}
+
 enable_i2c_and_keep_the_screen_on() {
     if command -v raspi-config >/dev/null; then
         run raspi-config nonint do_i2c 0
@@ -251,6 +259,7 @@ enable_i2c_and_keep_the_screen_on() {
 
 restart() {
     run systemctl restart "$(unit_name)"
+    run systemctl restart companion-web.service
 }
 
 rollback() {
@@ -268,11 +277,12 @@ rollback() {
 
 uninstall() {
     local unit
-    for unit in companion.service companion-headless.service media-COMPANION.automount; do
+    for unit in companion.service companion-headless.service companion-web.service \
+                media-COMPANION.automount; do
         run systemctl disable --now "$unit"
     done
-    for unit in companion.service companion-headless.service media-COMPANION.mount \
-                media-COMPANION.automount; do
+    for unit in companion.service companion-headless.service companion-web.service \
+                media-COMPANION.mount media-COMPANION.automount; do
         run rm -f "$UNITS/$unit"
     done
     run rm -f "$POLKIT" "$UDEV_RULE"
@@ -298,6 +308,7 @@ case "$MODE" in
         install_environment
         install_config
         install_units
+        install_web_unit
         enable_i2c_and_keep_the_screen_on
         restart
         say "installed: $(unit_name) runs $PREFIX/venv"

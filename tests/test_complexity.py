@@ -17,7 +17,7 @@ from radon.visitors import Function
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The product packages: what ships (tests and benchmarks are not measured).
-PRODUCT = ("companion", "hardware", "ui")
+PRODUCT = ("companion", "hardware", "ui", "web")
 #: The most paths one function may have (radon's grades A–C).
 LIMIT = 20
 

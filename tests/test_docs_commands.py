@@ -77,7 +77,7 @@ def test_every_command_of_a_block_runs_as_written(page, line, text, tmp_path):
 def test_no_file_of_the_project_points_outside_it():
     """A clone has no sibling folder: a path into one is a broken link for everyone else."""
     outside = "shared" + "/"  # (spelt in two parts, so that this file does not find itself)
-    roots = [ROOT / name for name in ("README.md", "docs", "tests", "companion", "hardware", "ui",
+    roots = [ROOT / name for name in ("README.md", "docs", "tests", "companion", "hardware", "ui", "web",
                                       "systemd", "benchmarks", ".ci", "pyproject.toml")]
     files = [path for root in roots if root.exists()
              for path in ([root] if root.is_file() else root.rglob("*")) if path.is_file()

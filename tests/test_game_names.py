@@ -3,7 +3,7 @@
 Adding a game means its package, its descriptor in the registry and, where
 it wants more than the generic front ends give, its own module in a layer's
 list; no other product module may name a game. This test greps
-companion/, hardware/ and ui/ for the shipped games' ids and names.
+companion/, hardware/, ui/ and web/ for the shipped games' ids and names.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ GAME_MODULES = [
     re.compile(rf"^companion/cli/commands/{GAME}\.py$"),
     re.compile(rf"^hardware/games/{GAME}\.py$"),
     re.compile(rf"^ui/games/{GAME}/"),
+    re.compile(rf"^web/pages/games/{GAME}\.py$"),
 ]
 #: Each layer's one list of games, keyed by the descriptors' names.
 REGISTRIES = {
@@ -30,6 +31,7 @@ REGISTRIES = {
     "companion/cli/games.py",
     "hardware/games/__init__.py",
     "ui/games/__init__.py",
+    "web/pages/games/__init__.py",
 }
 #: Modules that still name a game, each with why (a debt to pay, not a place where a name is welcome).
 #: The list may only shrink, and is empty now: a module that names a game outside its own modules and
@@ -44,7 +46,7 @@ def _allowed(path: str) -> bool:
 def naming_modules() -> dict[str, list[str]]:
     """Each product module outside the game modules and registries that names a game: its lines."""
     found: dict[str, list[str]] = {}
-    for folder in ("companion", "hardware", "ui"):
+    for folder in ("companion", "hardware", "ui", "web"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             where = path.relative_to(ROOT).as_posix()
             if _allowed(where):

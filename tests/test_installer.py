@@ -51,7 +51,10 @@ def test_a_dry_run_prints_every_step_and_changes_nothing(tmp_path: Path) -> None
     assert f"install -D -m 0644 {ROOT}/systemd/99-companion-backlight.rules " \
            f"{tmp_path}/etc/udev/rules.d/99-companion-backlight.rules" in actions
     assert "systemctl enable companion.service media-COMPANION.automount" in actions
-    assert actions[-1] == "systemctl restart companion.service"
+    assert f"install -D -m 0644 {ROOT}/systemd/companion-web.service " \
+           f"{tmp_path}/etc/systemd/system/companion-web.service" in actions
+    assert "systemctl enable companion-web.service" in actions  # the live page: on by default
+    assert actions[-2:] == ["systemctl restart companion.service", "systemctl restart companion-web.service"]
 
 
 def test_the_headless_box_gets_the_headless_unit_without_kivy(tmp_path: Path) -> None:
@@ -94,7 +97,7 @@ def test_rollback_swaps_the_environments_and_needs_a_previous_one(tmp_path: Path
     assert actions == [f"ln -sfn {releases}/old {tmp_path}/opt/companion/venv.new",
                        f"mv -T {tmp_path}/opt/companion/venv.new {tmp_path}/opt/companion/venv",
                        f"ln -sfn {releases}/current {tmp_path}/opt/companion/previous",
-                       "systemctl restart companion.service"]
+                       "systemctl restart companion.service", "systemctl restart companion-web.service"]
 
 
 def test_uninstall_keeps_the_games_unless_purged(tmp_path: Path) -> None:
@@ -245,8 +248,8 @@ def _wanted(extras: set[str]) -> dict[str, str]:
     return wanted
 
 
-@pytest.mark.parametrize(("lock", "extras"), [("requirements-ui.lock", {"ui", "pi"}),
-                                              ("requirements-headless.lock", {"pi"})])
+@pytest.mark.parametrize(("lock", "extras"), [("requirements-ui.lock", {"ui", "web", "pi"}),
+                                              ("requirements-headless.lock", {"web", "pi"})])
 def test_each_lock_is_what_pyproject_and_constraints_ask_for_every_file_hashed(lock: str,
                                                                                extras: set[str]) -> None:
     from packaging.specifiers import SpecifierSet

@@ -33,15 +33,15 @@ from companion.games.registry import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = Path(__file__).parent / "data" / "examples"
-BLOCKED = ("kivy", "gpiozero", "luma", "serial")
+BLOCKED = ("kivy", "gpiozero", "luma", "serial", "starlette", "uvicorn", "jinja2")
 #: Packages that import the blocked libraries themselves.
-UPPER_LAYERS = ("ui", "hardware")
+UPPER_LAYERS = ("ui", "hardware", "web")
 #: The modules that wire the front ends: the composition root (``companion run``) and the command
 #: that drives the hardware on its own (``companion hardware test``). They import upper layers
 #: lazily, in the handler that starts them (pyproject.toml's contracts name the same two).
 COMPOSITION_ROOTS = frozenset({"companion/cli/commands/run.py", "companion/cli/commands/hardware.py"})
 #: The packages whose import graph must have no circle.
-PACKAGES = ("companion", "hardware", "ui")
+PACKAGES = ("companion", "hardware", "ui", "web")
 
 BOOTSTRAP = r"""
 import importlib.abc, json, sys

@@ -221,7 +221,7 @@ def test_the_settings_screen_has_one_row_per_setting_of_the_settings_table(shell
 
     kit.tap(kit.find("Settings"))
     screen = shell.screens.get_screen("settings")
-    assert {table.LANGUAGE, *screen.steppers, *screen.texts} == set(table.SETTINGS)
+    assert {table.LANGUAGE, *screen.steppers, *screen.texts, *screen.switches} == set(table.SETTINGS)
     assert [c.code for c in screen.choices] == list(table.LANGUAGES)
     # a setting the table gains is on the screen with no change to the screen
     motto = dataclasses.replace(table.SETTINGS["table.name"], key="table.motto")

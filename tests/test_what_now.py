@@ -113,7 +113,8 @@ def test_every_state_of_the_examples_names_the_acting_player_or_the_table_and_re
 
 def test_every_step_code_has_touch_and_oled_words_in_both_languages_with_the_engines_fields() -> None:
     """Each front end words every ``<game>.now.*`` code itself (``ui.`` + code on the strip, ``oled.`` +
-    code on the OLED): a code it lacked would fall back to the engine's sentence, name and all."""
+    code on the OLED, ``web.`` + code on the phones' pages): a code it lacked would fall back to the
+    engine's sentence, name and all."""
     import string
 
     from companion.i18n import catalogue
@@ -124,10 +125,10 @@ def test_every_step_code_has_touch_and_oled_words_in_both_languages_with_the_eng
 
     english = catalogue("en")
     codes = [code for _, code in english.msgids if ".now." in code
-             and not code.startswith(("ui.", "oled.", "common."))]
+             and not code.startswith(("ui.", "oled.", "web.", "common."))]
     assert {code.split(".")[0] for code in codes} == {"campanile", "castelli", "san_gimignano"}
     for code in codes:
-        for surface in ("ui.", "oled."):
+        for surface in ("ui.", "oled.", "web."):
             for language in ("en", "hu"):
                 said = catalogue(language).lookup(surface + code)
                 assert said is not None, (language, surface + code)

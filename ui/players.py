@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from companion.games.descriptor import SPARE_COLOURS, with_spare_colours
 from companion.games.descriptor import seat_colours as core_seat_colours
 from companion.games.messages import Message, msg
 from companion.games.registry import descriptor
 from companion.service.names import initials
 
-__all__ = ["initials", "named", "seat_colours", "table_colours"]
+__all__ = ["SPARE_COLOURS", "initials", "named", "seat_colours", "table_colours"]
 
 
 def seat_colours(game: str, players: Sequence[str], recorded: Mapping[str, str] | None = None,
@@ -27,21 +28,15 @@ def seat_colours(game: str, players: Sequence[str], recorded: Mapping[str, str] 
     return core_seat_colours(descriptor(game).piece_colours, players, recorded, preferred)
 
 
-#: Colours for players who have none (a game whose rulebook names no piece colours, and no
-#: profile chose one): every screen and board draws them in these, in seat order.
-SPARE_COLOURS = ("white", "black", "orange", "purple")
-
-
 def table_colours(app: Any, game: str, players: Sequence[str],
                   setup: Mapping[str, Any] | None = None) -> dict[str, str | None]:
     """Each player's colour from a game's setup and the players' profiles in ``app`` (the service);
     a player without one gets a spare colour nobody at the table has, the same on every screen
     (a board once drew white, black and orange while the bar and the history drew the same
-    players grey)."""
+    players grey); the rule is the core's (:func:`~companion.games.descriptor.with_spare_colours`),
+    which the phones' pages share."""
     colours: dict[str, str | None] = app.seat_colours(game, players, setup)
-    taken = {colour for colour in colours.values() if colour}
-    spare = [colour for colour in SPARE_COLOURS if colour not in taken]
-    return {player: colours.get(player) or (spare.pop(0) if spare else None) for player in players}
+    return with_spare_colours(colours, players)
 
 
 def named(player: str, tag: str) -> Message | str:

@@ -41,6 +41,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "config": ("config",),
     "doctor": ("doctor", "backup"),
     "hardware": ("hardware", "snapshot"),
+    "web": ("web",),
 }
 COMMAND_MODULES = tuple(COMMANDS)
 

@@ -163,3 +163,17 @@ def seat_colours(allowed: Sequence[str] | None, players: Sequence[str],
         if player not in chosen:
             chosen[player] = free.pop(0) if free else None
     return {p: chosen[p] for p in players}
+
+
+#: Colours for players who have none (a game whose rulebook names no piece colours, and no profile
+#: chose one): every front end draws them in these, in seat order, so that a player wears the same
+#: colour on the touchscreen and on a phone's page.
+SPARE_COLOURS: tuple[str, ...] = ("white", "black", "orange", "purple")
+
+
+def with_spare_colours(colours: Mapping[str, str | None], players: Sequence[str]) -> dict[str, str | None]:
+    """``colours`` (from :func:`seat_colours`) with a spare colour nobody at the table has given to
+    each player without one, in seat order (``None`` only when the spares run out)."""
+    taken = {colour for colour in colours.values() if colour}
+    spare = [colour for colour in SPARE_COLOURS if colour not in taken]
+    return {player: colours.get(player) or (spare.pop(0) if spare else None) for player in players}

@@ -20,6 +20,7 @@ from companion.games.messages import Message, msg
 from companion.games.registry import GAMES, descriptors
 from companion.i18n import LANGUAGES as CATALOGUE_LANGUAGES
 from companion.service.names import character_name, unsafe_character
+from companion.service.web_link import WEB_SETTING
 
 #: How many daily automatic backups the data directory's ``backups/`` keeps
 #: (a whole number; 0 turns them off). See :mod:`companion.storage.backup`.
@@ -73,6 +74,10 @@ def _choice(choices: tuple[str, ...]) -> Callable[[Any], Message | None]:
     return check
 
 
+def _yes_no(value: Any) -> Message | None:
+    return None if isinstance(value, bool) else msg("app.setting.not_yes_no", value=repr(value))
+
+
 def _short_text(limit: int) -> Callable[[Any], Message | None]:
     def check(value: Any) -> Message | None:
         if not isinstance(value, str):
@@ -108,6 +113,7 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in [
     Setting("backlight.timeout", 900, WholeNumber(0, DAY)),  # seconds without a touch to light-off (0: never)
     Setting("table.name", "", _short_text(60)),  # this table's name, the location of BG Stats plays
     Setting(BACKUPS_KEPT, 7, WholeNumber(0, 365)),  # daily backups of the store to keep (0: none)
+    Setting(WEB_SETTING, True, _yes_no),  # the table's live page for phones (companion web) is served
     # each game's own simple settings (a game's guild names, say), from its descriptor
     *[Setting(s.key, s.default, s.check) for known in descriptors() for s in known.settings],
     # each game's BoardGameGeek id for BG Stats (0: let the app match it by name)

@@ -1,6 +1,7 @@
 """Settings, kept in the store: language (every screen redraws), the OLED's brightness and timeout,
-the backlight's timeout, the table's name, backups kept, each game's BoardGameGeek id, each game's
-own rows, the player profiles, and switching the appliance off (long presses).
+the backlight's timeout, the table's name, backups kept, the live page for phones (a switch, and its
+QR code: "follow on your phone"), each game's BoardGameGeek id, each game's own rows, the player
+profiles, and switching the appliance off (long presses).
 
 The rows of the simple settings come from the settings table
 (:data:`companion.service.settings.SETTINGS`): one row per setting, in the
@@ -20,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.properties import NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.registry import GAMES, descriptors, get_game
@@ -32,10 +33,12 @@ from companion.service.settings import (
     bgg_id_key,
     whole_number,
 )
+from companion.service.web_link import WEB_SETTING, read_url
 from companion.storage import stick
 from companion.system import power
 from ui.games import settings_rows
 from ui.screens import ShellScreen, load_rules
+from ui.screens.game_over import qr_texture
 from ui.widgets import LongTap, Tap
 
 #: The number settings changed with − and +: key -> (the step, the message code of its label).
@@ -46,6 +49,9 @@ STEPPED: dict[str, tuple[int, str]] = {
     "backlight.timeout": (60, "ui.settings.backlight_timeout"),
     BACKUPS_KEPT: (1, "ui.settings.backups_kept"),
 }
+
+#: The yes/no settings, switched with a tap: key -> the message code of its label.
+SWITCHED: dict[str, str] = {WEB_SETTING: "ui.settings.web"}
 
 #: The message codes of the labels of the settings typed in (the BoardGameGeek ids are worded per game).
 TYPED: dict[str, str] = {
@@ -60,6 +66,8 @@ def setting_label(key: str) -> str:
     words for yet: still shown, still changeable)."""
     if key in STEPPED:
         return text(STEPPED[key][1])
+    if key in SWITCHED:
+        return text(SWITCHED[key])
     if key in TYPED:
         return text(TYPED[key])
     for game in GAMES:
@@ -90,6 +98,14 @@ class StepperRow(SettingRow):
     label = StringProperty("")
     value = StringProperty("")
     step = NumericProperty(1)
+
+
+class SwitchRow(SettingRow):
+    """A yes/no setting: its words, and a button saying whether it is on that switches it."""
+
+    key = StringProperty("")
+    label = StringProperty("")
+    on = BooleanProperty(False)
 
 
 class TextSettingRow(SettingRow):
@@ -135,12 +151,18 @@ class SettingsScreen(ShellScreen):
 
     #: What the last backup to the stick said (shown under its button until the screen is left).
     stick_said = StringProperty("")
+    #: The live page's URL as a QR code ("follow on your phone"; 4 px a module, error correction M,
+    #: as the BG Stats code), ``None`` while no page is served (switched off, or not running).
+    follow_texture = ObjectProperty(None, allownone=True)
+    #: The page's URL as the QR code holds it ("" while there is none).
+    follow_url = StringProperty("")
 
     def __init__(self, shell: Any, **kwargs: Any) -> None:
         super().__init__(shell, **kwargs)
         #: The fields typed in, by setting key (the games' own rows' keys and "profile" too).
         self.fields: dict[str, Any] = {}
         self.steppers: dict[str, StepperRow] = {}
+        self.switches: dict[str, SwitchRow] = {}
         self.texts: dict[str, TextSettingRow] = {}
         self.choices: list[LanguageChoice] = []
         self.profile_rows: list[ProfileRow] = []
@@ -160,6 +182,8 @@ class SettingsScreen(ShellScreen):
                                 for language in LANGUAGES]
             elif key in STEPPED:
                 self.steppers[key] = self._row(StepperRow, ids.numbers, key=key, step=STEPPED[key][0])
+            elif isinstance(SETTINGS[key].default, bool):
+                self.switches[key] = self._row(SwitchRow, ids.switches, key=key)
             else:
                 typed = self._row(TextSettingRow, ids.texts, key=key)
                 self.texts[key] = typed
@@ -194,9 +218,21 @@ class SettingsScreen(ShellScreen):
         for key, typed in self.texts.items():
             typed.label = setting_label(key)
             typed.field.text = str(values[key])
+        for key, switch in self.switches.items():
+            switch.label = setting_label(key)
+            switch.on = bool(values[key])
+        self._refresh_follow(bool(values[WEB_SETTING]))
         for rows in self.game_rows:
             rows.refresh()
         self._refresh_profiles([profile.name for profile in app.profiles()])
+
+    def _refresh_follow(self, enabled: bool) -> None:
+        """The QR code of the page ``companion web`` serves now (the URL file it keeps beside the
+        store), drawn again only when the URL changes."""
+        url = (read_url(self.shell.table.app.store.path.parent) if enabled else None) or ""
+        if url != self.follow_url:
+            self.follow_texture = qr_texture(url) if url else None
+            self.follow_url = url
 
     def _refresh_profiles(self, names: list[str]) -> None:
         """As many profile rows as profiles (rows kept, added or taken off), each with its name."""
@@ -246,6 +282,11 @@ class SettingsScreen(ShellScreen):
             value = int(typed)
         if self.shell.attempt(self.shell.table.app.change_setting, key, value) is not None:
             self.redraw()
+
+    def switch(self, key: str) -> None:
+        app = self.shell.table.app
+        self.shell.attempt(app.change_setting, key, not app.settings()[key])
+        self.redraw()
 
     def add_profile(self) -> None:
         if self.shell.attempt(self.shell.table.app.add_profile, self.fields["profile"].text) is not None:

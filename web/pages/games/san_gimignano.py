@@ -1,0 +1,150 @@
+"""San Gimignano's page: the map drawn as SVG (the segments with their letters, the guild spaces,
+tokens and towers), each player's towers, tokens and segments, and every group a player could
+build a tower on now.
+
+The map follows the engine's geometry (:mod:`companion.games.san_gimignano.geometry`): segments
+are pointy-topped hexagons at axial ``(q, r)``, edge ``i`` faces ``(q, r) + D[i]`` clockwise from
+the upper right, and a guild's space is the rhombus over its two edges, as the touchscreen draws
+it. The groups are the engine's summary's ``buildable``, named as every text names a space
+("Guild 2 on B").
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from markupsafe import Markup
+
+from companion.games.base import Game
+from companion.games.san_gimignano import tables
+from companion.games.san_gimignano.geometry import first_edges, guild_word, labels, space_name
+from companion.games.san_gimignano.state import State
+from companion.games.san_gimignano.views import summary as summary_of
+from web.pages.games import WebPart
+from web.pages.people import Person
+from web.pages.svg import BACKGROUND, OUTLINE, badge, drawing, element, points, text_on
+from web.pages.words import Words
+
+#: A segment's circumradius in the drawing's units (the drawing scales to the page's width).
+SIZE = 60.0
+SQRT3 = math.sqrt(3.0)
+#: The guilds' colours in setup order: the touchscreen's for the table's default guild colours
+#: (red, blue, green, yellow: ``ui/games/san_gimignano/widgets.py``'s GUILD_RGB).
+GUILD_HEX = ("#a53003", "#7f8bbf", "#3f6b51", "#baaa45")
+
+Point = tuple[float, float]
+
+
+def _centre(at: tuple[int, int]) -> Point:
+    q, r = at
+    return (SIZE * SQRT3 * (q + r / 2.0), SIZE * 1.5 * r)
+
+
+def _vertex(at: tuple[int, int], k: int) -> Point:
+    cx, cy = _centre(at)
+    angle = math.radians(90.0 - 60.0 * (k % 6))
+    return (cx + SIZE * math.cos(angle), cy - SIZE * math.sin(angle))
+
+
+def _space_spots(at: tuple[int, int], first: int, count: int) -> list[Point]:
+    """Where a space's pieces go: its middle for one, spread along its long diagonal for more."""
+    cx, cy = _centre(at)
+    vx, vy = _vertex(at, first + 1)
+    mx, my = (cx + vx) / 2.0, (cy + vy) / 2.0
+    if count <= 1:
+        return [(mx, my)]
+    ax, ay = _vertex(at, first)
+    bx, by = _vertex(at, first + 2)
+    step = 0.5 / (count - 1)
+    return [(mx + (ax - bx) * (0.25 - i * step), my + (ay - by) * (0.25 - i * step)) for i in range(count)]
+
+
+def _towards(centre: Point, corner: Point, factor: float) -> Point:
+    """``corner`` moved towards ``centre`` (a ring drawn inside its space, not over the neighbours)."""
+    return (centre[0] + (corner[0] - centre[0]) * factor, centre[1] + (corner[1] - centre[1]) * factor)
+
+
+def guild_colours(guilds: Sequence[str]) -> dict[str, str]:
+    """Each guild (in setup order) with the colour it is drawn in."""
+    return {guild: GUILD_HEX[index % len(GUILD_HEX)] for index, guild in enumerate(guilds)}
+
+
+#: The two tones of the ring round a space someone could build on (the touchscreen's RING_LIGHT and
+#: RING_DARK: on every guild colour one of them stands out).
+RING = ("#000000", "#ffd978")
+
+
+def map_svg(state: State, who: Mapping[str, Person], words: Words,
+            buildable: frozenset[tuple[int, int, str]] = frozenset()) -> Markup:
+    """The laid segments with their guild spaces, tokens and towers, and each segment's letter;
+    the spaces of ``buildable`` (the groups someone could build on now) ringed."""
+    colours = guild_colours(state.setup.guilds)
+    numbers = {guild: index + 1 for index, guild in enumerate(state.setup.guilds)}
+    letters = labels(state.segments)
+    shapes: list[Markup] = []
+    rings: list[Markup] = []
+    pieces: list[Markup] = []
+    for at, edges in state.segments.items():
+        for guild, first in first_edges(edges).items():
+            fill = colours.get(guild, "#888383")
+            rhombus = [_centre(at), *(_vertex(at, first + k) for k in range(3))]
+            shapes.append(element("polygon", points=points(rhombus), fill=fill, stroke=BACKGROUND,
+                                  stroke_width="2"))
+            space = (at[0], at[1], guild)
+            if space in buildable:
+                inner = points(_towards(_centre(at), corner, 0.88) for corner in rhombus)
+                rings += [element("polygon", points=inner, fill="none", stroke=tone, stroke_width=width)
+                          for tone, width in zip(RING, ("7", "3.5"), strict=True)]
+            tower = state.towers.get(space)
+            tokens = state.tokens.get(space, ())
+            if tower is not None:
+                (x, y), = _space_spots(at, first, 1)
+                pieces.append(badge((x, y), 16, who[tower].colour, who[tower].tag, square=True))
+            elif tokens:
+                for (x, y), player in zip(_space_spots(at, first, len(tokens)), tokens, strict=True):
+                    pieces.append(badge((x, y), 14, who[player].colour, who[player].tag))
+            else:
+                (x, y), = _space_spots(at, first, 1)
+                pieces.append(element("text", str(numbers.get(guild, "")), x=f"{x:.1f}", y=f"{y + 6:.1f}",
+                                      fill=text_on(fill), font_size="17", font_weight="bold",
+                                      text_anchor="middle"))
+        cx, cy = _centre(at)
+        pieces.append(element("circle", cx=f"{cx:.1f}", cy=f"{cy:.1f}", r="10", fill=BACKGROUND,
+                              stroke=OUTLINE, stroke_width="1"))
+        pieces.append(element("text", letters[at], x=f"{cx:.1f}", y=f"{cy + 5:.1f}", fill=OUTLINE,
+                              font_size="14", font_weight="bold", text_anchor="middle"))
+    every = [_vertex(at, k) for at in state.segments for k in range(6)] or [(0.0, 0.0)]
+    left, top = min(x for x, _ in every) - 4, min(y for _, y in every) - 4
+    right, bottom = max(x for x, _ in every) + 4, max(y for _, y in every) + 4
+    moved = (Markup(f'<g transform="translate({-left:.1f} {-top:.1f})">')
+             + Markup("").join(shapes + rings + pieces) + Markup("</g>"))
+    label = words("web.san_gimignano.map", segments=len(state.segments))
+    return drawing(right - left, bottom - top, [moved], label, natural=True)
+
+
+def context(game: Game[Any, Any], state: State, states: Sequence[Any],
+            who: Mapping[str, Person], words: Words) -> dict[str, Any]:
+    """The map, the guilds' colours, each player's figures and the groups each could build on."""
+    summary = summary_of(state, game.name)
+    segments = list(state.segments)
+    groups = {player: [", ".join(words.say(space_name(tuple(space), segments)) for space in group)
+                       for group in found]
+              for player, found in summary["buildable"].items()}
+    by_hand = state.rules == tables.RULEBOOK
+    ringed = frozenset((int(s[0]), int(s[1]), str(s[2])) for found in summary["buildable"].values()
+                       for group in found for s in group)
+    return {
+        "map": map_svg(state, who, words, ringed),
+        "guilds": [(colour, words.say(guild_word(guild)))
+                   for guild, colour in guild_colours(state.setup.guilds).items()],
+        "players": [{"person": who[p], "towers": summary["towers"][p], "tokens": summary["tokens"][p],
+                     "hand": state.segments_left(p) if by_hand else None,
+                     "groups": groups.get(p, []), "must_build": p in summary["must_build"]}
+                    for p in state.players],
+        "pool": None if by_hand else state.pool,
+    }
+
+
+PART = WebPart("games/san_gimignano.html", context)

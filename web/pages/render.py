@@ -1,0 +1,36 @@
+"""The one Jinja2 environment of the pages, and the links they carry.
+
+Autoescaping is on for every template (a player's name is text, never markup) and an undefined
+name is an error, so a template that asks for what its page did not give fails in the tests, not
+silently on a phone. Links carry the table's token (``?t=``) and the page's language (``&lang=``),
+so a phone that follows one stays signed in and in the language it chose.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import jinja2
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+
+@cache
+def environment() -> jinja2.Environment:
+    """The templates under ``web/templates``, autoescaped, strict about undefined names."""
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
+                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+
+
+def link(path: str, token: str, language: str | None = None) -> str:
+    """``path`` with the token and the language as its query (``/game/3?t=...&lang=hu``)."""
+    query = {"t": token, **({"lang": language} if language else {})}
+    return f"{path}?{urlencode(query)}"
+
+
+def page(template: str, **context: Any) -> str:
+    """A whole HTML document from ``template`` and ``context``."""
+    return environment().get_template(template).render(**context)
