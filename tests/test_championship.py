@@ -212,3 +212,36 @@ def test_variant_2_through_the_command_line(cli, run_cli, tmp_path: Path) -> Non
     assert out.endswith(" stored as championship 1 with 3 rounds\n")  # (the long path is cut short)
     code, out, err = run_cli("--data-dir", str(fresh), "import", str(exported))
     assert (code, err) == (2, "companion: this championship is already stored as championship 1\n")
+
+
+def test_every_round_is_played_on_the_two_halves_named_when_the_championship_starts(tmp_path: Path) -> None:
+    """A table that entered its real board halves names them once (``--boards``): every round gets
+    group 1's half and group 2's, a half entered here inline; an unknown name starts nothing."""
+    with Companion.open(tmp_path / DB_FILENAME) as app:
+        ours = app.board_data("example-2p-extra-mine")
+        app.save_board("Our far side", ours)
+        refused(lambda: app.championships.new(1, FOUR, {"boards": ["example-2p", "Nowhere"]}),
+                "app.board.unknown")
+        refused(lambda: app.championships.new(1, FOUR, {"boards": ["example-2p"]}),
+                "championship.option.boards")
+        assert app.championships.list() == []
+        live = app.championships.new(1, FOUR, {"boards": ["example-2p", "Our far side"]})
+        first = live.row.setup["boards"]
+        assert first[1] == ours and first[0] != ours
+        assert app.championships.status().options["boards"] == ["example-2p", "Our far side"]
+        play_round(live, ["Ann", "Dan"])
+        final = app.championships.next_round()
+        assert final.row.setup["boards"] == first
+        exported = app.championships.export()
+        assert exported["options"]["boards"] == ["example-2p", "Our far side"]
+    with Companion.open(tmp_path / "elsewhere.db") as elsewhere:
+        elsewhere.championships.import_data(exported)
+        assert elsewhere.championships.status().options["boards"] == ["example-2p", "Our far side"]
+
+
+def test_the_halves_on_the_command_line(cli) -> None:
+    code, out, err = cli("championship", "new", "--variant", "2", "Ann", "Bob", "Cid", "Dan",
+                         "--boards", "example-2p", "example-2p-extra-mine")
+    assert (code, err) == (0, "")
+    code, out, err = cli("championship", "status", "--json")
+    assert json.loads(out)["options"]["boards"] == ["example-2p", "example-2p-extra-mine"]

@@ -76,6 +76,8 @@ class Host(Protocol):
 
     def export_record(self, session_id: int) -> dict[str, Any]: ...
 
+    def boards(self) -> Sequence[Any]: ...
+
     def results_of(self, engine: Any, players: Sequence[str], state: Any) -> Any: ...
 
 
@@ -200,10 +202,13 @@ class Championships:
         game_options = readings.pop("game", {})
         if not isinstance(game_options, dict):
             raise AppError(msg("championship.option.game"))
+        halves = self._halves(readings.pop("boards", None))
         try:
             checked: dict[str, Any] = {**check_options(readings), "game": game_options}
         except ChampionshipError as error:
             raise _refused(error) from None
+        if halves is not None:
+            checked["boards"] = [*halves]
         championship_id = self._store.insert_championship(variant, names, checked)
         try:
             return self.next_round(championship_id)
@@ -234,10 +239,29 @@ class Championships:
             raise AppError(msg("championship.over", championship=row.id))
         number = len(status.rounds) + 1
         setup: dict[str, Any] = {"groups": [list(groups[0]), list(groups[1])]}
+        if row.options.get("boards"):  # the table's own two halves, by name (inline once started)
+            setup["boards"] = list(row.options["boards"])
         colours = self._colours(status)
         return self._host.start(CHAMPIONSHIP_GAME, [*groups[0], *groups[1]],
                                 options=dict(row.options.get("game", {})), setup=setup,
                                 colours=colours, colours_by_seat=True, championship=(row.id, number))
+
+    def _halves(self, given: Any) -> Sequence[str] | None:
+        """The two board halves every round is played on (group 1's, then group 2's), by the name of
+        a shipped layout or a board entered here; ``None``: each round gets the default halves.
+
+        Checked when the championship starts, so that no round can fail to start later for a board
+        that does not exist."""
+        if given is None:
+            return None
+        if (not isinstance(given, (list, tuple)) or len(given) != 2
+                or not all(isinstance(name, str) for name in given)):
+            raise AppError(msg("championship.option.boards"))
+        known = [board.name for board in self._host.boards()]
+        for name in given:
+            if name not in known:
+                raise AppError(msg("app.board.unknown", name=name))
+        return [str(name) for name in given]
 
     def _colours(self, status: ChampionshipStatus) -> dict[str, str] | None:
         """Every player keeps the colour of round 1 (``None`` for round 1: by profile, else by seat)."""

@@ -65,6 +65,13 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
+def _halves(boards: Any) -> list[str]:
+    """``options.boards``: the two halves the championship was started on, by name."""
+    if not (isinstance(boards, list) and len(boards) == 2 and all(isinstance(b, str) for b in boards)):
+        raise _refuse("options.boards", msg("championship.option.boards"))
+    return list(boards)
+
+
 def _head(data: Any) -> tuple[int, list[str], dict[str, Any]]:
     """The format, variant, players and options, checked."""
     if not isinstance(data, dict):
@@ -84,10 +91,14 @@ def _head(data: Any) -> tuple[int, list[str], dict[str, Any]]:
     if (not isinstance(players, list) or len(players) != 4 or not all(isinstance(p, str) for p in players)
             or len({p.casefold() for p in players}) != 4):
         raise _refuse("players", msg("championship.import.players"))
-    options = data["options"]
+    return int(variant), list(players), _options(data["options"])
+
+
+def _options(options: Any) -> dict[str, Any]:
+    """``options``: the readings written out, the rounds' game options, the halves if named."""
     if not isinstance(options, dict):
         raise _refuse("options", msg("championship.import.object"))
-    readings = {k: v for k, v in options.items() if k != "game"}
+    readings = {k: v for k, v in options.items() if k not in ("game", "boards")}
     try:
         checked: dict[str, Any] = check_options(readings)
     except ChampionshipError as error:
@@ -95,7 +106,9 @@ def _head(data: Any) -> tuple[int, list[str], dict[str, Any]]:
     if not isinstance(options.get("game", {}), dict):
         raise _refuse("options.game", msg("championship.import.object"))
     checked["game"] = dict(options.get("game", {}))
-    return int(variant), list(players), checked
+    if options.get("boards") is not None:
+        checked["boards"] = _halves(options["boards"])
+    return checked
 
 
 def _decisions(data: Any) -> list[Decision]:

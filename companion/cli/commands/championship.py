@@ -32,6 +32,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     new.add_argument("players", nargs="+", metavar="PLAYER", help="championship.help.players")
     new.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                      help="championship.help.option")
+    new.add_argument("--boards", nargs=2, metavar=("GROUP1", "GROUP2"), help="championship.help.boards")
     new.set_defaults(handler=run_new)
     status = sub.add_parser("status", help="championship.help.status",
                             description="championship.help.status_description")
@@ -70,7 +71,10 @@ def _options(pairs: Sequence[str]) -> dict[str, Any]:
 @store_errors
 def run_new(args: argparse.Namespace) -> int:
     with open_app(args) as app:
-        live = app.championships.new(args.variant, args.players, _options(args.option))
+        options = _options(args.option)
+        if args.boards:
+            options["boards"] = list(args.boards)
+        live = app.championships.new(args.variant, args.players, options)
         status = app.championships.status(live.row.championship)
     print(shown_line(text("championship.cli.created", championship=status.id, variant=status.variant,
                           rounds=status.rounds_total)))
