@@ -224,4 +224,6 @@ def apply(state: State, move: Move) -> State:
         after = state
     after = replace(after, turn=seat, stage=stage, passed=isinstance(move, PassMove) or
                     (not new_turn and state.passed))
-    return replace(after, finished=is_over(after))
+    # the state itself while the game goes on: what the end test worked out (who could still
+    # build, the buildable groups) stays in its derived facts for the screens that ask next
+    return replace(after, finished=True) if is_over(after) else after
