@@ -35,6 +35,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 START_BUDGET = 1.5
@@ -59,12 +60,14 @@ def child(store: Path, taps: bool, picker: bool = False) -> None:
     app = Companion.open(store)
     live = app.latest_unfinished()
 
+    from kivy.app import App
     from kivy.clock import Clock
     from kivy.core.window import Window
 
     def first_flip(*_args: object) -> None:
         Window.unbind(on_flip=first_flip)
         print(f"first-frame {time.monotonic():.6f}", flush=True)
+        loaded(App.get_running_app().shell)
         if taps:
             Clock.schedule_once(lambda _dt: measure_taps(), 0.2)
         else:
@@ -114,6 +117,15 @@ def child(store: Path, taps: bool, picker: bool = False) -> None:
 
     Window.bind(on_flip=first_flip)
     run_touchscreen(app, live)
+
+
+def loaded(shell: Any) -> None:
+    """Print what the first frame had made: the screens built, and the project's modules (and the
+    libraries only some screens use) imported (``tests/test_ui_run.py`` reads both)."""
+    print("built " + " ".join(screen.name for screen in shell.screens.screens), flush=True)
+    ours = ("companion", "ui", "hardware", "qrcode", "segno", "coloraide")
+    print("modules " + " ".join(sorted(name for name in sys.modules if name.split(".")[0] in ours)),
+          flush=True)
 
 
 def make_store(folder: Path, name: str = "bench.db") -> Path:
