@@ -149,25 +149,10 @@ class Castelli(Game[State, Move]):
     min_players = 2
     max_players = 4
 
-    #: The last state whose legal moves were worked out, and those moves (:meth:`_templates`).
-    _legal_kept: tuple[State, tuple[dict[str, Any], ...]] | None = None
-
-    def _templates(self, state: State) -> list[dict[str, Any]]:
-        """``legal_moves(state)``, worked out once for the last state asked about: after a move the
-        summary's turn, the screens' legal moves and the step due (:meth:`what_now`) each read them,
-        and each generated them anew (a third of what a screen asks after a move). Each caller gets
-        its own list of its own dicts; the lists inside a template are shared and never changed.
-        Holding the state keeps its ``id`` from being reused."""
-        kept = self._legal_kept
-        if kept is None or kept[0] is not state:
-            kept = (state, tuple(legal_moves(state)))
-            self._legal_kept = kept
-        return [dict(template) for template in kept[1]]
-
     def what_now(self, state: State) -> Message | None:
         if state.finished:
             return None
-        templates = self._templates(state)  # the turn is read off the same templates
+        templates = legal_moves(state)  # once: the turn is read off the same templates
         return now.what_now(False, templates, turn_from(templates, *in_progress(state)).acting)
 
     def may_word(self, move_type: str) -> Message:
@@ -197,7 +182,7 @@ class Castelli(Game[State, Move]):
         return state.finished
 
     def legal_moves(self, state: State) -> list[dict[str, Any]]:
-        return self._templates(state)
+        return legal_moves(state)
 
     def turn(self, state: State) -> Turn:
         """From the reveal (or a card played or sold before it) until the next player's first move.
@@ -207,7 +192,7 @@ class Castelli(Game[State, Move]):
         """
         if state.finished:
             return Turn(None, (), None)
-        return turn_from(self._templates(state), *in_progress(state))
+        return turn_from(legal_moves(state), *in_progress(state))
 
     def notation_shapes(self, state: State, said: list[str]) -> Iterable[dict[str, Any]]:
         from companion.games.castelli import notation  # not at start-up: replay never uses it
