@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import platform
 import statistics
+import subprocess
 import sys
 import time
 from datetime import datetime
@@ -25,6 +26,32 @@ DOCS = ROOT / "docs" / "performance.md"
 #: One figure: its name, its value as shown, its budget as shown ("" when none), and whether the
 #: value keeps the budget (``None``: reported only).
 Row = tuple[str, str, str, bool | None]
+
+
+#: The project's packages (their bytecode is what an install compiles: `systemd/install.sh` runs
+#: `compileall` over the release, so the appliance never compiles the companion's source at start).
+PACKAGES = ("companion", "hardware", "ui")
+
+
+def compile_packages() -> set[Path]:
+    """Compile the project's packages to bytecode as an install does; the `__pycache__` folders there
+    are now (this machine sets PYTHONDONTWRITEBYTECODE, so a checkout has none until then)."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *PACKAGES], check=True, cwd=ROOT,
+                   stdout=subprocess.DEVNULL)
+    return bytecode_folders()
+
+
+def bytecode_folders() -> set[Path]:
+    """The `__pycache__` folders in the project's packages."""
+    return {p for package in PACKAGES for p in (ROOT / package).rglob("__pycache__")}
+
+
+def remove_bytecode(made: set[Path]) -> None:
+    """Take away the bytecode folders ``made`` (those :func:`compile_packages` added)."""
+    for cache in made:
+        for pyc in cache.glob("*.pyc"):
+            pyc.unlink()
+        cache.rmdir()
 
 
 class TimedJournal:

@@ -54,7 +54,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.figures import TimedJournal  # noqa: E402
+from benchmarks.figures import (  # noqa: E402
+    TimedJournal,
+    bytecode_folders,
+    compile_packages,
+    remove_bytecode,
+)
 from benchmarks.games.campanile import campanile_long_record  # noqa: E402
 from benchmarks.legal_games import GENERATORS, Spec  # noqa: E402
 from companion.service.app import Companion  # noqa: E402
@@ -290,10 +295,6 @@ def _time_run(command: list[str]) -> float:
     return (time.perf_counter() - start) * 1000
 
 
-#: The packages a `companion replay` process loads (their bytecode is what an install compiles).
-PACKAGES = ("companion", "hardware", "ui")
-
-
 def bench_cold_start(runs: int) -> tuple[float, float, float]:
     """(median ms of `companion replay EXAMPLE --json` with the project's bytecode compiled, as an
     installed appliance has it; the same with the project's source compiled at every start; median
@@ -310,33 +311,23 @@ def bench_cold_start(runs: int) -> tuple[float, float, float]:
     replay = [str(script)] if script.exists() else [sys.executable, "-m", "companion"]
     bare_command = [sys.executable, "-c", "pass"]
     replay_command = [*replay, "replay", str(example), "--json"]
-    caches = {p for package in PACKAGES for p in (ROOT / package).rglob("__pycache__")}
+    caches = bytecode_folders()
     _time_run(bare_command), _time_run(replay_command)  # warm the file cache
     bare, source = [], []
     if not caches:  # with bytecode already there, the source is not compiled at start
         for _ in range(runs):
             bare.append(_time_run(bare_command))
             source.append(_time_run(replay_command))
-    compiled_here = _compile_packages()
+    compiled_here = compile_packages()
     try:
         installed = []
         for _ in range(runs):
             bare.append(_time_run(bare_command))
             installed.append(_time_run(replay_command))
     finally:
-        for cache in compiled_here - caches:
-            for pyc in cache.glob("*.pyc"):
-                pyc.unlink()
-            cache.rmdir()
+        remove_bytecode(compiled_here - caches)
     return (statistics.median(installed), statistics.median(source) if source else float("nan"),
             statistics.median(bare))
-
-
-def _compile_packages() -> set[Path]:
-    """Compile the project's packages to bytecode as an install does; the `__pycache__` folders."""
-    subprocess.run([sys.executable, "-m", "compileall", "-q", *PACKAGES], check=True, cwd=ROOT,
-                   stdout=subprocess.DEVNULL)
-    return {p for package in PACKAGES for p in (ROOT / package).rglob("__pycache__")}
 
 
 def machine() -> str:

@@ -155,9 +155,9 @@ def pytest_configure(config: pytest.Config) -> None:
 #: the touchscreen's (``test_ui_*``: a window, frames drawn in software), then the others by what
 #: they take. Order only; every test runs wherever it is listed.
 LONGEST_FIRST = ("test_ui_castelli.py", "test_ui_campanile.py", "test_crash_consistency",
-                 "test_layout_sweep", "test_ui_board_editor", "test_ui_", "test_power_loss_app",
-                 "test_notation_refusals", "test_docs_commands",
-                 "test_contract", "test_damaged_store_kiosk", "test_headless_appliance",
+                 "test_layout_sweep", "test_ui_board_editor", "test_ui_", "test_contract",
+                 "test_power_loss_app", "test_notation_refusals", "test_docs_commands",
+                 "test_damaged_store_kiosk", "test_headless_appliance",
                  "test_store_damage_property", "test_store_repair_promise", "test_store_reliability",
                  "test_panel_pairing")
 

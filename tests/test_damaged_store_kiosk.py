@@ -55,7 +55,9 @@ def _play_on_every_good_game(app: Companion, table: Table, logs: dict[int, list[
     return played
 
 
-@pytest.mark.parametrize("language", ["en", "hu"])
+# In Hungarian only, where the words are longer: the repair is the same in either language, and
+# the English words of the damage are read on the touchscreen and the OLED by the test below.
+@pytest.mark.parametrize("language", ["hu"])
 def test_the_touchscreen_says_the_store_is_damaged_and_repairs_it_on_a_long_press(
         tmp_path: Path, shots: Path, language: str) -> None:
     data = tmp_path / "data"

@@ -43,4 +43,15 @@ def test_the_app_opens_on_the_game_in_progress_and_closes(tmp_path: Path) -> Non
     assert run.returncode == 0, run.stderr[-3000:]
     lines = run.stdout.splitlines()
     assert lines[0].startswith("first-frame ")
-    assert lines[1] == f"screen game game {newest}"
+    assert lines[-1] == f"screen game game {newest}"
+    # the first frame waits for the screen it shows, and for no other game's part or tool
+    assert lines[1] == "built game"
+    modules = set(lines[2].removeprefix("modules ").split())
+    assert {"ui.screens.game", "ui.games.campanile.board"} <= modules
+    never = {"ui.layout_check", "ui.snapshot", "qrcode", "segno", "coloraide", "companion.storage.doctor",
+             "ui.screens.history", "ui.screens.settings"}
+    assert not never & modules
+    parts = ("ui.games.castelli", "ui.games.san_gimignano")  # only their parts' declarations
+    engines = ("companion.games.castelli.", "companion.games.san_gimignano.")  # only their descriptors
+    assert not [m for m in modules if m.startswith(tuple(f"{part}." for part in parts))]
+    assert not [m for m in modules if m.startswith(engines) and not m.endswith(".descriptor")]

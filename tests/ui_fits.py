@@ -1,12 +1,13 @@
 """Does a screen fit its 800×480 window? What a player across the table would see cut, measured.
 
 Used by the touchscreen tests on live widget trees (the Campanile kit's child
-process and the shell's tests): every widget shown lies inside its parent
-and the window (a scrolled list's rows inside the list's width), every text
-fits its box (``texture_size`` against ``size``; a shortened text measured
-whole, so an ellipsis counts as cut), texts keep the sizes of docs/ui.md,
-and targets are at least 48 px. Each problem is one line naming the widget
-by its text, so a failing test says what a player would have seen.
+process and the shell's tests): the layout check of ``companion snapshot --check``
+(:mod:`ui.layout_check`: every text fits its box and keeps the size of its role
+in docs/ui.md, targets are at least 48 px), and besides it every widget shown
+lies inside its parent and the window (a scrolled list's rows inside the list's
+width), and the texts a test names keep the figure size or one line. Each
+problem is one line naming the widget by its text, so a failing test says what
+a player would have seen.
 """
 
 from __future__ import annotations
@@ -61,12 +62,18 @@ def name(widget: Any) -> str:
 
 
 def problems(root: Any, *, figures: tuple[Any, ...] = (), one_line: tuple[Any, ...] = ()) -> list[str]:
-    """What does not fit in ``root`` (one line each): outside its parent or the window, a text cut or
-    below 20 px, a ``figures`` text below 36 px, a ``one_line`` text wrapped, a target below 48 px."""
-    from kivy.uix.behaviors import ButtonBehavior
+    """What does not fit in ``root`` (one line each): the layout check's problems of the tree
+    (:func:`ui.layout_check.check_tree`: a text cut, shortened, wrapped mid-word or below its role's
+    size, a target below 48 px or over another, a message key or an id shown; contrast is the
+    snapshot's, measured from a drawn frame), and what the layout check leaves to the screen's own
+    tests: a widget outside its parent or the window, a ``figures`` text below 36 px whatever its
+    size says its role is, a ``one_line`` text wrapped."""
     from kivy.uix.label import Label
+    from kivy.uix.scrollview import ScrollView
 
-    found: list[str] = []
+    from ui.layout_check import check_tree
+
+    found = [problem.line() for problem in check_tree("screen", root, None)]
     for widget in _shown(root):
         if widget.width <= 0 or widget.height <= 0:
             continue
@@ -74,8 +81,6 @@ def problems(root: Any, *, figures: tuple[Any, ...] = (), one_line: tuple[Any, .
         parent = widget.parent
         if widget is not root and parent is not None and parent is not parent.parent:
             p_left, p_bottom, p_right, p_top = _box(parent)
-            from kivy.uix.scrollview import ScrollView
-
             inside_x = left >= p_left - SLACK and right <= p_right + SLACK
             inside_y = bottom >= p_bottom - SLACK and top <= p_top + SLACK
             if not inside_x or (not inside_y and not isinstance(parent, ScrollView)):
@@ -85,18 +90,9 @@ def problems(root: Any, *, figures: tuple[Any, ...] = (), one_line: tuple[Any, .
         if off_x or (not scrolled and (bottom < -SLACK or top > WINDOW[1] + SLACK)):
             found.append(f"{name(widget)} lies outside the window")
         if isinstance(widget, Label) and widget.text.strip():
-            tw, th = widget.texture_size
-            if tw > widget.width + SLACK or th > widget.height + SLACK:
-                found.append(f"{name(widget)} is cut: its text takes {tw}×{th}, "
-                             f"its box {widget.width}×{widget.height}")
-            if widget.shorten and whole_width(widget) > (widget.text_size[0] or widget.width) + SLACK:
-                found.append(f"{name(widget)} is shortened")
-            least = 36 if widget in figures else 20
-            if widget.font_size < least:
-                found.append(f"{name(widget)} is {widget.font_size} px, below {least}")
+            if widget in figures and widget.font_size < 36:
+                found.append(f"{name(widget)} is {widget.font_size} px, below 36")
             room = widget.text_size[0] or widget.width
             if widget in one_line and ("\n" in widget.text or whole_width(widget) > room + SLACK):
                 found.append(f"{name(widget)} wraps")
-        if isinstance(widget, ButtonBehavior) and (widget.width < 48 - SLACK or widget.height < 48 - SLACK):
-            found.append(f"{name(widget)} is a target of {widget.width}×{widget.height}, below 48×48")
     return found

@@ -20,6 +20,8 @@ from companion.games.messages import Alternatives, Message
 
 StateT = TypeVar("StateT")
 MoveT = TypeVar("MoveT")
+#: A move's spellings as words, one list per way of typing it (:meth:`Game._spelt_forms`).
+Spelt = list[list[str]]
 
 
 class TurnJson(TypedDict):
@@ -444,9 +446,16 @@ class Game(ABC, Generic[StateT, MoveT]):
         # breaks a rule may leave out only the acting player's, whom the refusal then names.
         found = self._notation_matches(state, said, self.legal_moves(state), None)
         if not found:
+            named: dict[str | None, bool] = {}  # per player, not per shape: a game has hundreds of shapes
+
+            def may_be_named(player: str | None) -> bool:
+                if player not in named:
+                    named[player] = _may_be_named(player, said, acting)
+                return named[player]
+
             found = self._notation_matches(state, said, (
-                shape for shape in self.notation_shapes(state, said)
-                if _may_be_named(shape.get("player"), said, acting)), acting)
+                shape for shape in self.notation_shapes(state, said) if may_be_named(shape.get("player"))),
+                acting)
         if len(found) > 1 and any(exact for _, exact in found.values()):
             found = {k: v for k, v in found.items() if v[1]}
         if len(found) == 1:
@@ -485,30 +494,35 @@ class Game(ABC, Generic[StateT, MoveT]):
     def _spellings(self, state: StateT, template: Mapping[str, Any], unnamed: str | None) -> list[list[str]]:
         """Every way ``template`` may be typed, as words: each of its :meth:`notation_forms` in every
         language, and each without the player's name when it may be left out (any player's when
-        ``unnamed`` is ``None``, else only ``unnamed``'s)."""
-        from companion.games import notation  # not at start-up: replay never reads notation
-
+        ``unnamed`` is ``None``, else only ``unnamed``'s). The lists are kept: read them, never change
+        them."""
         player = template.get("player")
-        forms = self._spelt_forms(state, template)
+        named, bare = self._spelt_forms(state, template)
         if player is not None and unnamed in (None, player):
-            forms = forms + [form[len(notation.tokens(player)):] for form in forms]
-        return forms
+            return named + bare
+        return named
 
-    def _spelt_forms(self, state: StateT, template: Mapping[str, Any]) -> list[list[str]]:
-        """:meth:`notation_forms` of ``template`` in every language, as words, kept for the last state
-        read: a console or a test reads many texts against one state, and each reading spells every
-        legal move in both languages (holding the state keeps its ``id`` from being reused)."""
-        from companion.games import notation  # not at start-up: replay never reads notation
-
-        kept: tuple[Any, dict[str, list[list[str]]]] | None = getattr(self, "_forms_kept", None)
+    def _spelt_forms(self, state: StateT, template: Mapping[str, Any]) -> tuple[Spelt, Spelt]:
+        """:meth:`notation_forms` of ``template`` in every language, as words, and the same without the
+        player's name (none for a template without a player), kept for the last state read: a console
+        or a test reads many texts against one state, and each reading spells every legal move (and
+        every well-formed move a rule may refuse) in both languages (holding the state keeps its ``id``
+        from being reused). Keyed by the template's ``repr``: two equal templates whose keys come in
+        another order are only spelt twice."""
+        kept: tuple[Any, dict[str, tuple[Spelt, Spelt]]] | None = getattr(self, "_forms_kept", None)
         if kept is None or kept[0] is not state:
             kept = (state, {})
             self._forms_kept = kept
-        key = json.dumps(template, sort_keys=True)
+        key = repr(template)
         forms = kept[1].get(key)
         if forms is None:
-            forms = [notation.tokens(text) for language in notation.LANGUAGES
+            from companion.games import notation  # not at start-up: replay never reads notation
+
+            named = [notation.tokens(text) for language in notation.LANGUAGES
                      for text in self.notation_forms(state, template, language)]
+            player = template.get("player")
+            skip = len(notation.tokens(player)) if player is not None else 0
+            forms = (named, [form[skip:] for form in named] if player is not None else [])
             kept[1][key] = forms
         return forms
 
@@ -538,8 +552,12 @@ class Game(ABC, Generic[StateT, MoveT]):
         from companion.games import notation  # not at start-up: replay never reads notation
 
         found: dict[str, tuple[dict[str, Any], bool]] = {}
+        first, length = (said[0] if said else ""), len(said)
         for template in moves:
             for shape in self._spellings(state, template, unnamed):
+                # the length and the first word before the whole comparison: most shapes fail there
+                if shape and (length < len(shape) or not shape[0].startswith(first)):
+                    continue
                 head = said[:len(shape)]
                 if not notation.prefix_match(head, shape):
                     continue

@@ -12,6 +12,7 @@ matched by its beginning and the game reads the rest.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 
@@ -49,12 +50,19 @@ def reading(vocabulary: Vocabulary, said: str, keys: tuple[str, ...]) -> str | N
 
 def tokens(text: str) -> list[str]:
     """Words compared case-free after NFC; ``:``, ``,`` and ``;`` only separate."""
-    return unicodedata.normalize("NFC", text).casefold().translate(_SEPARATORS).split()
+    return list(_tokens(text))
+
+
+@functools.lru_cache(maxsize=8192)
+def _tokens(text: str) -> tuple[str, ...]:
+    """:func:`tokens`, kept: reading one text spells the same names and words hundreds of times."""
+    return tuple(unicodedata.normalize("NFC", text).casefold().translate(_SEPARATORS).split())
 
 
 def prefix_match(said: list[str], form: list[str]) -> bool:
     """Whether each said word starts the word of ``form`` at its place (same number of words)."""
-    return len(said) == len(form) and all(f.startswith(s) for s, f in zip(said, form, strict=True))
+    # map, not a generator: reading one text compares millions of words
+    return len(said) == len(form) and all(map(str.startswith, form, said))
 
 
 def mentioned(said: list[str], names: Iterable[str]) -> list[str]:

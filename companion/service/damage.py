@@ -18,7 +18,6 @@ import sqlite3
 from typing import TYPE_CHECKING
 
 from companion.games.messages import Message, msg
-from companion.storage import doctor
 from companion.storage.store import StoreError
 
 if TYPE_CHECKING:
@@ -59,6 +58,8 @@ def repair_at_table(table: Table) -> Message:
     :class:`StoreError` when the repair could not run (the store reopened as
     it was, so the app goes on).
     """
+    from companion.storage import doctor  # a thousand lines the touchscreen's start never needs
+
     app = table.app
     path = app.store.path
     table.close()

@@ -22,10 +22,30 @@ from companion.games.castelli.state import State
 Template = dict[str, Any]
 
 
+#: The last state whose legal moves were worked out, and those moves (:func:`legal_moves`).
+_kept: tuple[State, tuple[Template, ...]] | None = None
+
+
 def legal_moves(state: State) -> list[Template]:
-    """The move templates of ``records.md`` ("`companion moves`") for ``state``."""
+    """The move templates of ``records.md`` ("`companion moves`") for ``state``.
+
+    Worked out once for the last state asked about: after a move the summary's turn, the screens'
+    legal moves and the step due (``what_now``) each read them, and each generated them anew (a
+    third of what a screen asks after a move). Each caller gets its own list of its own dicts; the
+    lists inside a template are shared and never changed. Holding the state keeps its ``id`` from
+    being reused.
+    """
+    global _kept
     if state.finished:
         return []
+    kept = _kept
+    if kept is None or kept[0] is not state:
+        kept = (state, tuple(_generate(state)))
+        _kept = kept
+    return [dict(template) for template in kept[1]]
+
+
+def _generate(state: State) -> list[Template]:
     found: list[Template] = [*reveals(state), *stewards(state), *guards(state)]
     for player in turn_players(state):
         found += builds(state, player)

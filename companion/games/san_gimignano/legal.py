@@ -25,13 +25,22 @@ Template = dict[str, Any]
 
 
 def legal_moves(state: State) -> list[Template]:
-    """The move templates of ``records.md`` ("`companion moves`") for ``state``."""
+    """The move templates of ``records.md`` ("`companion moves`") for ``state``.
+
+    Worked out once per state (:attr:`State.derived`): after a move the screens ask for them,
+    the turn (:meth:`Game.turn`) and the step due (:meth:`Game.what_now`) are read off them, and
+    each used to generate them anew. Each caller gets its own list of its own dicts (a caller
+    may add to a template); the lists inside a template are shared and never changed.
+    """
     if state.finished:
         return []
-    found: list[Template] = []
-    for player, new_turn in actors(state):
-        found += moves_of(state, player, new_turn)
-    return found
+    key = ("legal_moves", "")
+    if key not in state.derived:
+        found: list[Template] = []
+        for player, new_turn in actors(state):
+            found += moves_of(state, player, new_turn)
+        state.derived[key] = tuple(found)
+    return [dict(template) for template in state.derived[key]]
 
 
 def actors(state: State) -> list[tuple[str, bool]]:

@@ -32,7 +32,8 @@ def what_now(finished: bool, templates: Sequence[Mapping[str, Any]], acting: str
         return None
     if forced == acting:
         return Message("san_gimignano.now.must_build", {"player": acting})
-    kinds = [kind for kind in STEPS if kind in kinds_for(templates, acting)]
+    open_kinds = kinds_for(templates, acting)  # once, not once per step
+    kinds = [kind for kind in STEPS if kind in open_kinds]
     if len(kinds) == 1:
         return Message(STEPS[kinds[0]][0], {"player": acting})
     if kinds:

@@ -199,6 +199,12 @@ def _build_tower(state: State, move: TowerMove) -> State:
     return replace(state, towers=towers, tokens=tokens, on_board=on_board, tower_count=count)
 
 
+#: The derived facts (:attr:`State.derived`) that depend on the placed segments alone (and the
+#: guilds, which never change): where a segment fits, the spaces. A move that places no segment
+#: hands them to the next state, so that a token's screens do not work out every placement again.
+SEGMENT_FACTS = (("placements", ""), ("spaces", ""))
+
+
 def is_over(state: State) -> bool:
     """Ten towers for one player, or every segment placed and nobody could still build."""
     if any(count >= tables.TOWERS_TO_WIN for count in state.tower_count.values()):
@@ -224,4 +230,10 @@ def apply(state: State, move: Move) -> State:
         after = state
     after = replace(after, turn=seat, stage=stage, passed=isinstance(move, PassMove) or
                     (not new_turn and state.passed))
-    return replace(after, finished=is_over(after))
+    if after.segments is state.segments:  # no segment placed: what the segments alone decide holds on
+        for key in SEGMENT_FACTS:
+            if key in state.derived:
+                after.derived[key] = state.derived[key]
+    # the state itself while the game goes on: what the end test worked out (who could still
+    # build, the buildable groups) stays in its derived facts for the screens that ask next
+    return replace(after, finished=True) if is_over(after) else after

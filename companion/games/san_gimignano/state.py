@@ -106,11 +106,18 @@ class State:
         return self.pool == 0
 
     def spaces(self) -> list[Space]:
-        """Every guild space on the board, segment by segment in placement order."""
-        result: list[Space] = []
-        for at, edges in self.segments.items():
-            result.extend(geometry.segment_spaces(at, edges))
-        return result
+        """Every guild space on the board, segment by segment in placement order.
+
+        Worked out once per state (:attr:`derived`): the summary's board, the legal tokens and
+        the screens each walk the spaces after every move.
+        """
+        key = ("spaces", "")
+        if key not in self.derived:
+            found: list[Space] = []
+            for at, edges in self.segments.items():
+                found.extend(geometry.segment_spaces(at, edges))
+            self.derived[key] = tuple(found)
+        return list(self.derived[key])
 
 
 def read_options(options: Mapping[str, Any]) -> tuple[str, str]:

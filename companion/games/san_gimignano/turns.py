@@ -90,6 +90,14 @@ def owed(state: State) -> str | None:
     player = state.current
     if player is None or state.finished:
         return None
+    key = ("owed", "")
+    if key not in state.derived:  # once per state: the summary's to_move and the legal moves ask it
+        state.derived[key] = _owed(state, player)
+    found: str | None = state.derived[key]
+    return found
+
+
+def _owed(state: State, player: str) -> str | None:
     order = STAGES[state.rules]
     if not state.passed:
         for stage in order[state.stage:]:

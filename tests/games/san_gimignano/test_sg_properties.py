@@ -8,6 +8,7 @@ variants and two to four players.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -33,9 +34,12 @@ PLAYERS = ["Ada", "Bo", "Cy", "Di"]
 
 
 def snapshot(state) -> dict:
-    """A copy of every field one level deep: enough, since dict values are immutable tuples."""
-    return {name: dict(value) if isinstance(value, dict) else value
-            for name, value in vars(state).items()}
+    """A copy of every field one level deep: enough, since dict values are immutable tuples.
+
+    The facts a state works out once and keeps (``derived``, not compared: a cache) are left out:
+    asking a state something may fill them, and that changes nothing the state says."""
+    return {f.name: dict(value) if isinstance(value := getattr(state, f.name), dict) else value
+            for f in dataclasses.fields(state) if f.compare}
 
 
 def check_invariants(state) -> None:
