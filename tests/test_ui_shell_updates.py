@@ -182,3 +182,28 @@ def test_the_new_game_screen_adds_only_the_row_of_a_player_seated(shell: Any) ->
     assert kit.widgets_made_by(lambda: screen.next_colour("Albert"), screen) == []  # main: 33
     kit.find(i18n.text("ui.new.start", game="Castelli"))
     kit.find(i18n.text(f"ui.colour.{screen.colours['Albert']}"), Tap)
+
+
+def test_four_seats_and_castellis_board_fit_and_the_board_follows_the_player_count(shell: Any) -> None:
+    """With four players seated and Castelli's board button, the seats' column still fits under the
+    game buttons (its heading once ran over them), and the board nobody chose is the one the player
+    count asks for — the four parts for four players, not the first board of the list."""
+    shell.go("new")
+    screen = shell.screens.get_screen("new")
+    screen.choose_game("castelli")
+    for name in ("Anna", "Bela", "Csaba", "Dora"):
+        screen.ids.name_field.text = name
+        screen.add_player()
+    kit.pump(4)
+    assert screen.offered.text == i18n.text("ui.new.board_auto")
+    game_row = screen.ids.top
+    heading = kit.find(screen.seating)
+    assert heading.top <= game_row.y, (heading.top, game_row.y)
+    for child in screen.ids.seats.children:
+        assert child.y >= 0 and child.top <= game_row.y, child
+    kit.tap(kit.find(i18n.text("ui.new.start", game="Castelli"), Tap))
+    kit.wait_for(lambda: shell.table.session is not None and len(shell.table.session.players) == 4,
+                 "the game started")
+    from companion.games.castelli.board import board_to_json, load_layout
+
+    assert shell.table.live.row.setup["board"] in ("example-4p", board_to_json(load_layout("example-4p")))

@@ -33,13 +33,20 @@ def board_choice(app: Any, chosen: Any, choose: Callable[[Any], None]) -> tuple[
 
     board, mode = chosen_parts(chosen)
     boards = [b.name for b in app.boards()]
-    options: list[tuple[Any, int]] = [(name, 0) for name in boards] + [(board, 1), (board, 2)]
-    if mode == 0:
-        board = board if board in boards else (boards[0] if boards else None)
-    now = (board, mode) if mode or board is not None else options[0]
+    # first the board the player count asks for (None: the core's default, which knows how many are
+    # seated and whether the table stored its own board), then each board by name, then the championships
+    options: list[tuple[Any, int]] = [(None, 0)] + [(name, 0) for name in boards] + [(board, 1), (board, 2)]
+    if mode == 0 and board not in boards:
+        board = None
+    now = (board, mode)
     index = next((i for i, (b, m) in enumerate(options) if m == now[1] and (m or b == now[0])), 0)
     following = options[(index + 1) % len(options)]
-    words = text("ui.new.board", board=now[0]) if now[1] == 0 else text(MODE_WORDS[now[1]])
+    if now[1]:
+        words = text(MODE_WORDS[now[1]])
+    elif now[0] is None:
+        words = text("ui.new.board_auto")
+    else:
+        words = text("ui.new.board", board=now[0])
     pick = Tap(text=words, accent=now[1] != 0, size_hint_y=None, height=theme.TOUCH)
     pick.bind(on_release=lambda *_: choose((following[0] if following[1] == 0 else now[0], following[1])))
     return pick, ({"board": now[0]} if now[1] == 0 and now[0] is not None else {})
