@@ -9,7 +9,7 @@ from tests import ui_kit as kit  # first: it prepares Kivy
 
 # isort: split
 import zxingcpp
-from PIL import Image
+from PIL import Image, ImageFilter
 
 from companion import i18n
 from companion.i18n import text
@@ -52,6 +52,46 @@ def test_the_settings_switch_the_page_and_show_its_code(tmp_path: Path, shots: P
     finally:
         kit.close_shell(shell)
         i18n.set_language("en")
+
+
+def test_home_offers_the_code_while_phones_can_follow(tmp_path: Path, shots: Path) -> None:
+    """Home's "Follow on your phone" is there only while the page is served and switched on; it
+    opens the code whole on the screen, which a camera reads from the screen's pixels blurred."""
+    store = tmp_path / "companion.sqlite3"
+    Companion.open(store).close()
+    shell = kit.open_shell(store)
+    try:
+        home = shell.screens.get_screen("home")
+        assert home.ids.follow.parent is None  # no page served: nothing offered
+        (tmp_path / URL_FILE).write_text(URL + "\n")
+        shell.go("home")
+        home.refresh()
+        kit.pump(2)
+        offer = kit.find(text("ui.home.follow"), root=home)
+        assert offer.to_window(*offer.pos)[1] >= 0 and offer.height >= 48  # on screen, a full target
+        kit.tap(offer)
+        screen = shell.screens.get_screen("follow")
+        kit.wait_for(lambda: shell.screens.current == "follow" and screen.texture is not None, "the code")
+        assert screen.url == URL
+        kit.find(URL, root=screen)
+        kit.find(text("ui.follow.how"), root=screen)
+        code = screen.ids.code
+        x, y = code.to_window(*code.pos)
+        assert x >= 0 and y >= 0 and x + code.width <= 800 and y + code.height <= 480
+        assert code.width >= 2 * screen.texture.width  # the screen's room, in whole px a module
+        shot = Image.open(kit.screenshot(shots / "en-follow.png"))
+        top = int(shot.height - y - code.height)
+        crop = shot.crop((int(x), top, int(x + code.width), top + int(code.height)))
+        (found,) = zxingcpp.read_barcodes(crop.filter(ImageFilter.GaussianBlur(1)))
+        assert found.text == URL and found.ec_level in ("M", "Q", "H")
+        shell.table.app.change_setting(WEB_SETTING, False)
+        screen.refresh()
+        assert screen.texture is None and screen.words == text("ui.follow.none")
+        shell.go("home")
+        home.refresh()
+        assert home.ids.follow.parent is None  # switched off: not offered
+    finally:
+        kit.close_shell(shell)
 
 
 def test_the_oled_menu_shows_the_url(tmp_path: Path) -> None:

@@ -75,6 +75,7 @@ SCREENS: dict[str, str] = {
     "over": "ui.screens.game_over:GameOverScreen",
     "stats": "ui.screens.stats:StatsScreen",
     "settings": "ui.screens.settings:SettingsScreen",
+    "follow": "ui.screens.follow:FollowScreen",
     "damaged": "ui.screens.damaged:DamagedScreen",
     **GAME_SCREENS,  # each game's own screens, declared in its ui/games/<game>/ part
 }

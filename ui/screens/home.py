@@ -11,6 +11,7 @@ from companion.storage.store import SessionRow
 from ui import widgets  # noqa: F401  (the classes the rules name)
 from ui.games import screen_game
 from ui.screens import ShellScreen, load_rules, show
+from ui.screens.follow import served_url
 
 #: The area resolver's screen on Home (a game's own tool: :func:`ui.games.screen_game` says whose).
 RESOLVER = "resolver"
@@ -58,6 +59,7 @@ class HomeScreen(ShellScreen):
         self.resume_text = text("ui.home.resume", count=len(waiting))
         show(self.ids.back, bool(self.back_text))
         show(self.ids.rematch, bool(self.rematch_text))
+        show(self.ids.follow, served_url(table.app) is not None)
         # a game's own tool (the area resolver) only between games or during that game
         owner = screen_game(RESOLVER)
         show(self.ids.resolver, owner is not None and (session is None or not in_progress
