@@ -44,8 +44,9 @@ set_paths() {
 SERVICE_USER="${COMPANION_INSTALL_USER:-companion}"
 GROUPS_NEEDED=(video render input gpio i2c dialout)
 # What the wheels load at run time: SDL2 inside Kivy's aarch64 wheel has KMSDRM built in and
-# opens libdrm, libgbm, libEGL and libGLESv2 itself (docs/appliance.md: "The display").
-APT_PACKAGES=(python3 python3-venv libdrm2 libgbm1 libegl1 libgles2 libgl1-mesa-dri libudev1
+# opens libdrm, libgbm, libEGL and libGLESv2 itself (docs/appliance.md: "The display"); its
+# offscreen window (companion snapshot) opens libEGL and libGL.
+APT_PACKAGES=(python3 python3-venv libdrm2 libgbm1 libegl1 libgles2 libgl1 libgl1-mesa-dri libudev1
               libmtdev1 i2c-tools)
 
 MODE=install

