@@ -143,6 +143,12 @@ configure() {
     touch "$root/etc/ssh/sshd_not_to_be_run"
     rm -f "$root"/etc/ssh/ssh_host_*
     : > "$root/etc/machine-id"
+    # An empty machine id makes the first boot apply the presets (enable-only), and Debian's enable
+    # every unit they do not name: the companion's other unit among them. What is enabled is what
+    # the build enabled.
+    install -d "$root/etc/systemd/system-preset"
+    printf '# The image enables what it needs at build time (systemd/image/build.sh).\ndisable *\n' \
+        > "$root/etc/systemd/system-preset/99-companion-image.preset"
     rm -f "$root/var/lib/dbus/machine-id"
     # The screen stays on; the firmware's files and config.txt for the FAT partition, from Debian's
     # kernel hook (which reads raspi-firmware-custom), written again now that the file is in place.
