@@ -15,7 +15,7 @@
 # root it builds (no loop devices): the partitions are made in files (mkfs.ext4 -d, mkfs.vfat and
 # mcopy) and written into the image laid out by sfdisk. The Debian base (the slow part: its
 # initramfs is made under qemu-user) is cached under $XDG_CACHE_HOME/companion-image, keyed by
-# its inputs; a second build starts from it.
+# its inputs; a second build starts from a copy of it.
 # Single quotes below keep $1 and ${Package} for the command that reads them (mmdebstrap's hooks,
 # dpkg-query's format, the shell in the root).
 # shellcheck disable=SC2016
@@ -91,25 +91,27 @@ check_tools() {
     fi
 }
 
-# The Debian base as a tar in the cache: made once for each key.
+# The Debian base, a root folder in the cache: made once for each key (mmdebstrap writes it into
+# a folder of its own; it is renamed to its key's name only when whole).
 base() {
-    local key tar
+    local key dir
     key="$(base_key)"
-    tar="$CACHE/base-$key.tar"
-    if [[ -f $tar ]]; then say "Debian base from the cache: $tar"; echo "$tar"; return; fi
-    say "making the Debian base $key (about 20 minutes on 2 cores: the kernel's initramfs under qemu-user)"
+    dir="$CACHE/base-$key"
+    if [[ -d $dir ]]; then say "Debian base from the cache: $dir"; echo "$dir"; return; fi
+    say "making the Debian base $key (about 30 minutes on 2 cores: the kernel's initramfs under qemu-user)"
     mkdir -p "$CACHE"
+    rm -rf "$dir.part"
     local include
     include="$(packages | paste -sd, -)"
-    slow mmdebstrap --mode=root --arch=arm64 --variant=minbase --components="main non-free-firmware" \
-        --include="$include" \
+    slow mmdebstrap --mode=root --format=directory --arch=arm64 --variant=minbase \
+        --components="main non-free-firmware" --include="$include" \
         --setup-hook='mkdir -p "$1/boot/firmware"' \
-        "$SUITE" "$tar.part" \
+        "$SUITE" "$dir.part" \
         "deb $MIRROR $SUITE main non-free-firmware" \
         "deb $MIRROR $SUITE-updates main non-free-firmware" \
         "deb $SECURITY $SUITE-security main non-free-firmware" >&2
-    mv "$tar.part" "$tar"
-    echo "$tar"
+    mv "$dir.part" "$dir"
+    echo "$dir"
 }
 
 # The appliance's own files in the root: the companion by its installer in image mode, the
@@ -204,18 +206,18 @@ image() {
 
 main() {
     check_tools
-    local started tar work root name
+    local started base work root name
     started=$(date +%s)
     VERSION="$(sed -n 's/^version = "\(.*\)"$/\1/p' "$SOURCE/pyproject.toml")"
     name="companion-$VERSION-arm64"
     [[ $HEADLESS -eq 1 ]] && name="companion-headless-$VERSION-arm64"
-    tar="$(base)"
-    say "base ready after $(( $(date +%s) - started )) s: $tar"
+    base="$(base)"
+    say "base ready after $(( $(date +%s) - started )) s: $base"
     [[ $BASE_ONLY -eq 1 ]] && return 0
     work="$CACHE/work"
     root="$work/root"
-    rm -rf "$work" && mkdir -p "$root" "$OUT"
-    tar -C "$root" --numeric-owner --xattrs --xattrs-include='*' -xpf "$tar"
+    rm -rf "$work" && mkdir -p "$work" "$OUT"
+    cp -a "$base" "$root"
     configure "$root"
     manifest "$root" > "$work/manifest.txt"
     install -D -m 0644 "$work/manifest.txt" "$root/usr/share/companion-image/manifest.txt"
