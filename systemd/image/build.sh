@@ -231,7 +231,7 @@ main() {
     mv "$work/$name.img.xz" "$OUT/"
     cp "$work/manifest.txt" "$OUT/$name.manifest.txt"
     (cd "$OUT" && sha256sum "$name.img.xz" > "$name.img.xz.sha256")
-    rm -rf "$work"
+    # The root stays in the cache until the next build (the pi tests draw the touchscreen in it).
     say "built in $(( $(date +%s) - started )) s: $OUT/$name.img.xz ($(du -h "$OUT/$name.img.xz" | cut -f1))"
     cat "$OUT/$name.img.xz.sha256"
 }
