@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.pi_kit import CACHE, Guest, boot_disk, build_image, install_host_packages
+from tests.pi_kit import CACHE, ROOT, Guest, boot_disk, build_image, install_host_packages
 
 pytestmark = pytest.mark.pi
 
@@ -94,3 +94,49 @@ def test_the_watchdog_restarts_a_frozen_app(guest: Guest) -> None:
     guest.wait_for(f"systemctl is-active {UNIT}", timeout=600)
     status, new = guest.run(f"systemctl show -p MainPID --value {UNIT}")
     assert new != pid
+
+
+#: How far the arm64 screen may be from this machine's: the share of pixels whose colour differs
+#: by more than 8 levels in a channel (both sides draw with Kivy's wheel, its SDL and FreeType,
+#: and Debian Bookworm's Mesa in software; what differs is the CPU under them).
+SCREEN_TOLERANCE = 0.001
+
+
+def test_the_touchscreen_draws_the_same_screen_in_the_arm64_root(image: Path, tmp_path: Path) -> None:
+    """``companion snapshot`` in the image's root through qemu-user, against the same here."""
+    import shutil
+    import subprocess
+    import sys
+
+    from PIL import Image, ImageChops
+
+    root = CACHE / "work" / "root"
+    record = ROOT / "tests" / "data" / "examples" / "campanile-3p.json"
+    shutil.copy(record, root / "tmp" / "record.json")
+    environ = ["SDL_VIDEODRIVER=offscreen", "KIVY_NO_ARGS=1", "KIVY_HOME=/tmp/kivy",
+               "COMPANION_DATA=/tmp/data", "HOME=/tmp", "PATH=/usr/bin:/bin"]
+    subprocess.run(["mount", "-t", "proc", "proc", str(root / "proc")], check=True)
+    try:
+        started = time.monotonic()
+        there = subprocess.run(["chroot", str(root), "env", "-i", *environ,
+                                "/opt/companion/venv/bin/companion", "snapshot", "/tmp/record.json",
+                                "--out", "/tmp/shots", "--only", "screens"],
+                               capture_output=True, text=True, timeout=1800)
+        arm64 = time.monotonic() - started
+    finally:
+        subprocess.run(["umount", str(root / "proc")], check=True)
+    assert there.returncode == 0, there.stderr[-3000:]
+    started = time.monotonic()
+    here = subprocess.run([sys.executable, "-m", "companion", "snapshot", str(record), "--out", str(tmp_path),
+                           "--only", "screens"], capture_output=True, text=True, timeout=600, cwd=ROOT,
+                          env={**os.environ, "SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
+                               "KIVY_HOME": str(tmp_path / "kivy"), "COMPANION_DATA": str(tmp_path / "data")})
+    native = time.monotonic() - started
+    assert here.returncode == 0, here.stderr[-3000:]
+    print(f"\nsnapshot of the screens: {arm64:.0f} s under qemu-user, {native:.0f} s here")
+    theirs = Image.open(root / "tmp" / "shots" / "screen.png").convert("RGB")
+    ours = Image.open(tmp_path / "screen.png").convert("RGB")
+    assert theirs.size == ours.size == (800, 480)
+    difference = ImageChops.difference(theirs, ours).point(lambda level: 255 if level > 8 else 0)
+    differing = sum(1 for pixel in difference.getdata() if any(pixel))
+    assert differing / (800 * 480) <= SCREEN_TOLERANCE, differing

@@ -227,7 +227,8 @@ main() {
     cp "$root"/boot/vmlinuz-* "$OUT/$name.vmlinuz"
     cp "$root"/boot/initrd.img-* "$OUT/$name.initrd"
     say "image laid out after $(( $(date +%s) - started )) s; compressing"
-    slow xz -T0 -6 -f "$work/$name.img"
+    # xz's level from XZ_OPT when given (-3 is about three times as fast as the default -6).
+    XZ_OPT="${XZ_OPT:--6}" slow xz -T0 -f "$work/$name.img"
     mv "$work/$name.img.xz" "$OUT/"
     cp "$work/manifest.txt" "$OUT/$name.manifest.txt"
     (cd "$OUT" && sha256sum "$name.img.xz" > "$name.img.xz.sha256")
