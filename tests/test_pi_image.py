@@ -27,8 +27,12 @@ GROWN_OVER = 2560 * 1024 * 1024
 
 @pytest.fixture(scope="module")
 def image() -> Path:
+    """The image of this checkout, built now; or ``$COMPANION_PI_IMAGE``, one ``build.sh`` made
+    last (its root is still in the cache), to check it again without building."""
     assert os.geteuid() == 0, "the pi tests build a Debian root: run them as root"
     install_host_packages()
+    if os.environ.get("COMPANION_PI_IMAGE"):
+        return Path(os.environ["COMPANION_PI_IMAGE"])
     return build_image(CACHE / "test-out")
 
 
