@@ -158,7 +158,10 @@ configure() {
     # and the screen.
     echo "consoleblank=0" > "$root/etc/default/raspi-extra-cmdline"
     sed -i -e '/^ROOTPART=/d' -e '/^CONSOLES=/d' "$root/etc/default/raspi-firmware"
-    printf '%s\n' "ROOTPART=LABEL=$ROOT_LABEL" 'CONSOLES="ttyS1,115200 tty0"' >> "$root/etc/default/raspi-firmware"
+    # CMA=0 leaves cma= off the command line: the hook adds cma=64M when it cannot see a Pi 4 (as in
+    # a build), and its own notes say that may leave a Pi 4 unbootable; the kernel's default is kept.
+    printf '%s\n' "ROOTPART=LABEL=$ROOT_LABEL" 'CONSOLES="ttyS1,115200 tty0"' CMA=0 \
+        >> "$root/etc/default/raspi-firmware"
     mount -t proc proc "$root/proc"
     chroot "$root" env DEB_MAINT_PARAMS=configure /etc/kernel/postinst.d/z50-raspi-firmware >&2 \
         || { umount "$root/proc"; return 1; }
@@ -194,7 +197,6 @@ image() {
         "start=$root_start, type=83" | sfdisk --quiet "$img"
     mkfs.vfat -F 32 -n "$BOOT_LABEL" -C "$work/boot.fat" $(( BOOT_MIB * 1024 )) >/dev/null
     mcopy -s -i "$work/boot.fat" "$root"/boot/firmware/* ::/
-    mkdir -p "$work/empty"
     mv "$root/boot/firmware" "$work/firmware" && mkdir "$root/boot/firmware"
     truncate -s "${ROOT_MIB}M" "$work/root.ext4"
     slow mkfs.ext4 -q -L "$ROOT_LABEL" -d "$root" "$work/root.ext4"
