@@ -2,9 +2,10 @@
 booted with its own kernel and initramfs under ``qemu-system-aarch64 -M virt`` (TCG), and a root
 shell into it for the checks.
 
-The shell is the one thing the tests add to the image: a unit that runs ``/bin/sh`` on the virtio
-console ``hvc0``, written into a copy of the image's root partition with ``debugfs`` (no loop
-mount) and bridged by qemu to a Unix socket here. Everything else is the image as a user gets
+The shell is the one thing the tests add to the image: a unit that runs ``/bin/sh`` on the serial
+console ``ttyAMA0`` (instead of its login prompt), written into a copy of the image's root
+partition with ``debugfs`` (no loop mount) and bridged by qemu to a Unix socket here; the
+console's output is also kept in ``console.log``. Everything else is the image as a user gets
 it: its systemd, udev, polkit and units. Emulation is slow (no KVM): every wait is generous, and
 nothing here measures speed against a budget.
 """
@@ -30,17 +31,19 @@ HOST_PACKAGES = ("qemu-system-arm", "qemu-user-static", "mmdebstrap", "arch-test
 ROOT_START = (8192 + 256 * 2048) * 512
 
 TEST_SHELL = """[Unit]
-Description=A root shell on hvc0 for the pi tests (added to a copy of the image by tests/pi_kit.py)
-DefaultDependencies=no
-After=local-fs.target
+Description=A root shell on the serial console for the pi tests (added by tests/pi_kit.py)
+After=systemd-udevd.service
+Conflicts=serial-getty@ttyAMA0.service
+StartLimitIntervalSec=0
 
 [Service]
 ExecStart=/bin/sh
-StandardInput=tty
+StandardInput=tty-force
 StandardOutput=tty
-TTYPath=/dev/hvc0
+TTYPath=/dev/ttyAMA0
 TTYReset=yes
 Restart=always
+RestartSec=1
 Environment=PS1=
 """
 
@@ -77,7 +80,8 @@ def boot_disk(image_xz: Path, disk: Path, headless: bool = True) -> None:
     wants = "/etc/systemd/system/multi-user.target.wants"
     commands = (f"write {unit} /etc/systemd/system/companion-test-shell.service\n"
                 f"symlink {wants}/companion-test-shell.service "
-                "/etc/systemd/system/companion-test-shell.service\n")
+                "/etc/systemd/system/companion-test-shell.service\n"
+                "symlink /etc/systemd/system/serial-getty@ttyAMA0.service /dev/null\n")
     if headless:
         commands += (f"rm {wants}/companion.service\n"
                      f"symlink {wants}/companion-headless.service "
@@ -107,13 +111,13 @@ class Guest:
         through (``cache=writethrough``: what the guest has synced is in the file)."""
         self.socket_path.unlink(missing_ok=True)
         command = ["qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72", "-smp", "2", "-m", "1024",
-                   "-nographic", "-monitor", "none", "-serial", f"file:{self.console}",
+                   "-nographic", "-monitor", "none",
+                   "-chardev", f"socket,id=shell,path={self.socket_path},server=on,wait=off,logfile={self.console}",
+                   "-serial", "chardev:shell",
                    "-kernel", str(self.kernel), "-initrd", str(self.initrd),
                    "-append", "root=LABEL=RASPIROOT rw console=ttyAMA0 rootwait",
                    "-drive", f"if=none,id=disk,format=raw,cache=writethrough,file={self.disk}",
                    "-device", "virtio-blk-device,drive=disk",
-                   "-chardev", f"socket,id=shell,path={self.socket_path},server=on,wait=off",
-                   "-device", "virtio-serial-device", "-device", "virtconsole,chardev=shell",
                    "-netdev", "user,id=net", "-device", "virtio-net-device,netdev=net", *extra]
         self.booted_at = time.monotonic()
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
