@@ -2,10 +2,10 @@
 booted with its own kernel and initramfs under ``qemu-system-aarch64 -M virt`` (TCG), and a root
 shell into it for the checks.
 
-The shell is the one thing the tests add to the image: a unit that runs ``/bin/sh`` on the serial
-console ``ttyAMA0`` (instead of its login prompt), written into a copy of the image's root
-partition with ``debugfs`` (no loop mount) and bridged by qemu to a Unix socket here; the
-console's output is also kept in ``console.log``. Everything else is the image as a user gets
+The shell is the one thing the tests add to the image: the serial console's login prompt
+(``ttyAMA0``) logs root in without a password, by a drop-in written into a copy of the image's
+root partition with ``debugfs`` (no loop mount); qemu bridges the console to a Unix socket here
+and keeps its output in ``console.log``. Everything else is the image as a user gets
 it: its systemd, udev, polkit and units. Emulation is slow (no KVM): every wait is generous, and
 nothing here measures speed against a budget.
 """
@@ -30,21 +30,10 @@ HOST_PACKAGES = ("qemu-system-arm", "qemu-user-static", "mmdebstrap", "arch-test
 #: Where the root partition starts in the image (build.sh: 8192 + 256 MiB in 512-byte sectors).
 ROOT_START = (8192 + 256 * 2048) * 512
 
-TEST_SHELL = """[Unit]
-Description=A root shell on the serial console for the pi tests (added by tests/pi_kit.py)
-After=systemd-udevd.service
-Conflicts=serial-getty@ttyAMA0.service
-StartLimitIntervalSec=0
-
-[Service]
-ExecStart=/bin/sh
-StandardInput=tty-force
-StandardOutput=tty
-TTYPath=/dev/ttyAMA0
-TTYReset=yes
-Restart=always
-RestartSec=1
-Environment=PS1=
+TEST_SHELL = """[Service]
+# The pi tests' way in (added by tests/pi_kit.py): the serial console's login prompt logs root in.
+ExecStart=
+ExecStart=-/sbin/agetty --autologin root --noclear --keep-baud 115200,57600,38400,9600 - $TERM
 """
 
 
@@ -74,14 +63,12 @@ def boot_disk(image_xz: Path, disk: Path, headless: bool = True) -> None:
         subprocess.run(["xz", "-dc", str(image_xz)], stdout=out, check=True, timeout=900)
     with disk.open("r+b") as grown:  # a card larger than the image: first boot grows the root
         grown.truncate(disk.stat().st_size + 1024 ** 3)
-    unit = disk.parent / "companion-test-shell.service"
+    unit = disk.parent / "autologin.conf"
     unit.write_text(TEST_SHELL)
     part = f"{disk}?offset={ROOT_START}"
     wants = "/etc/systemd/system/multi-user.target.wants"
-    commands = (f"write {unit} /etc/systemd/system/companion-test-shell.service\n"
-                f"symlink {wants}/companion-test-shell.service "
-                "/etc/systemd/system/companion-test-shell.service\n"
-                "symlink /etc/systemd/system/serial-getty@ttyAMA0.service /dev/null\n")
+    commands = ("mkdir /etc/systemd/system/serial-getty@ttyAMA0.service.d\n"
+                f"write {unit} /etc/systemd/system/serial-getty@ttyAMA0.service.d/autologin.conf\n")
     if headless:
         commands += (f"rm {wants}/companion.service\n"
                      f"symlink {wants}/companion-headless.service "
@@ -112,7 +99,8 @@ class Guest:
         self.socket_path.unlink(missing_ok=True)
         command = ["qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72", "-smp", "2", "-m", "1024",
                    "-nographic", "-monitor", "none",
-                   "-chardev", f"socket,id=shell,path={self.socket_path},server=on,wait=off,logfile={self.console}",
+                   "-chardev",
+                   f"socket,id=shell,path={self.socket_path},server=on,wait=off,logfile={self.console}",
                    "-serial", "chardev:shell",
                    "-kernel", str(self.kernel), "-initrd", str(self.initrd),
                    "-append", "root=LABEL=RASPIROOT rw console=ttyAMA0 rootwait",
@@ -129,6 +117,8 @@ class Guest:
             time.sleep(0.2)
         self.shell = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.shell.connect(str(self.socket_path))
+        while not self.console.exists():
+            time.sleep(0.2)
 
     def run(self, command: str, timeout: float = 300) -> tuple[int, str]:
         """``command`` in the guest's root shell: its exit status and output. Waits for the shell
@@ -137,6 +127,12 @@ class Guest:
         mark = uuid.uuid4().hex
         line = f"stty -echo 2>/dev/null; ( {command} ) 2>&1; echo {mark}:$?\n"
         deadline = time.monotonic() + timeout
+        # Nothing is sent before root is logged in: what qemu's serial port is given while the guest
+        # boots stalls the socket for good (seen here); after it, each send goes through.
+        while b"(automatic login)" not in self.console.read_bytes():
+            assert time.monotonic() < deadline, "the serial console never logged root in"
+            assert self.process is not None and self.process.poll() is None, "qemu stopped"
+            time.sleep(2)
         self.shell.settimeout(5)
         received = b""
         sent_at = 0.0
