@@ -12,6 +12,7 @@ nothing here measures speed against a budget.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -129,10 +130,13 @@ class Guest:
         deadline = time.monotonic() + timeout
         # Nothing is sent before root is logged in: what qemu's serial port is given while the guest
         # boots stalls the socket for good (seen here); after it, each send goes through.
+        # (what the guest prints is read all along: unread, it holds the guest's console up)
+        self.shell.settimeout(2)
         while b"(automatic login)" not in self.console.read_bytes():
             assert time.monotonic() < deadline, "the serial console never logged root in"
             assert self.process is not None and self.process.poll() is None, "qemu stopped"
-            time.sleep(2)
+            with contextlib.suppress(TimeoutError):
+                self.shell.recv(65536)
         self.shell.settimeout(5)
         received = b""
         sent_at = 0.0
