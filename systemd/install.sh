@@ -4,7 +4,11 @@
 #   sudo systemd/install.sh [--headless] [--wheelhouse DIR] [--build-user NAME] [--adopt-user] [--dry-run]
 #   sudo systemd/install.sh --rollback [--dry-run]
 #   sudo systemd/install.sh --uninstall [--purge] [--dry-run]
+#   sudo systemd/install.sh --root DIR [--headless] [--wheelhouse DIR] [--dry-run]   (image mode)
 #
+# --root DIR installs into the root file system of an image being built (systemd/image/build.sh):
+# nothing there runs, so the release is built inside DIR through chroot (qemu-user runs it when DIR
+# is arm64), the units are enabled offline (systemctl --root) and nothing is started.
 # Idempotent: running it again upgrades to the checkout it runs from, keeping the previous
 # environment for --rollback. The players' games (/var/lib/companion) and the configuration
 # (/etc/companion) are never replaced; --uninstall keeps them unless --purge.
@@ -17,23 +21,32 @@
 set -euo pipefail
 
 SOURCE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# Every path below is under ROOT ("" on a real Pi; a folder in tests).
+# Every path below is under ROOT ("" on a real Pi; a folder in tests; the image's root with --root).
 ROOT="${COMPANION_INSTALL_ROOT:-}"
-PREFIX="$ROOT/opt/companion"
-ETC="$ROOT/etc/companion"
-STATE="$ROOT/var/lib/companion"
-UNITS="$ROOT/etc/systemd/system"
-POLKIT="$ROOT/etc/polkit-1/rules.d/50-companion.rules"
-UDEV_RULE="$ROOT/etc/udev/rules.d/99-companion-backlight.rules"
-BOOT_CMDLINE="$ROOT/boot/firmware/cmdline.txt"
+# Image mode (--root): commands that must run inside the root run through chroot, where the paths
+# have no ROOT before them (INSIDE is then "", else ROOT).
+IMAGE=0
+INSIDE=""
+set_paths() {
+    INSIDE="$ROOT"
+    [[ $IMAGE -eq 1 ]] && INSIDE=""
+    PREFIX="$ROOT/opt/companion"
+    ETC="$ROOT/etc/companion"
+    STATE="$ROOT/var/lib/companion"
+    UNITS="$ROOT/etc/systemd/system"
+    POLKIT="$ROOT/etc/polkit-1/rules.d/50-companion.rules"
+    UDEV_RULE="$ROOT/etc/udev/rules.d/99-companion-backlight.rules"
+    BOOT_CMDLINE="$ROOT/boot/firmware/cmdline.txt"
+    # Written when this installer creates the account: only such an account is used without --adopt-user.
+    ACCOUNT_MARK="$ETC/.account-created-by-installer"
+}
 # The service's account (tests name one that exists to see how an existing account is treated).
 SERVICE_USER="${COMPANION_INSTALL_USER:-companion}"
-# Written when this installer creates the account: only such an account is used without --adopt-user.
-ACCOUNT_MARK="$ETC/.account-created-by-installer"
 GROUPS_NEEDED=(video render input gpio i2c dialout)
 # What the wheels load at run time: SDL2 inside Kivy's aarch64 wheel has KMSDRM built in and
-# opens libdrm, libgbm, libEGL and libGLESv2 itself (docs/appliance.md: "The display").
-APT_PACKAGES=(python3 python3-venv libdrm2 libgbm1 libegl1 libgles2 libgl1-mesa-dri libudev1
+# opens libdrm, libgbm, libEGL and libGLESv2 itself (docs/appliance.md: "The display"); its
+# offscreen window (companion snapshot) opens libEGL and libGL.
+APT_PACKAGES=(python3 python3-venv libdrm2 libgbm1 libegl1 libgles2 libgl1 libgl1-mesa-dri libudev1
               libmtdev1 i2c-tools)
 
 MODE=install
@@ -45,7 +58,7 @@ BUILD_USER=""
 ADOPT_USER=0
 
 usage() {
-    sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 while [[ $# -gt 0 ]]; do
@@ -62,16 +75,27 @@ while [[ $# -gt 0 ]]; do
             [[ $# -ge 2 ]] || { echo "install.sh: --build-user needs a user name" >&2; exit 2; }
             BUILD_USER="$2"; shift ;;
         --adopt-user) ADOPT_USER=1 ;;
+        --root)
+            [[ $# -ge 2 && -d $2 ]] || { echo "install.sh: --root needs the folder of the image's root" >&2; exit 2; }
+            ROOT="$(cd "$2" && pwd)"; IMAGE=1; shift ;;
         -h|--help) usage; exit 0 ;;
         *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
 done
+set_paths
+if [[ $IMAGE -eq 1 && $MODE != install ]]; then
+    echo "install.sh: --root installs into an image; --rollback and --uninstall are for the running box" >&2; exit 2
+fi
 if [[ $PURGE -eq 1 && $MODE != uninstall ]]; then
     echo "install.sh: --purge goes with --uninstall" >&2; exit 2
 fi
 if [[ $DRY_RUN -eq 0 && $(id -u) -ne 0 ]]; then
     echo "install.sh: run it as root (sudo), or with --dry-run to see what it would do" >&2; exit 2
+fi
+if [[ $IMAGE -eq 1 && ! -x $ROOT/usr/bin/python3 && ! -L $ROOT/usr/bin/python3 ]]; then
+    echo "install.sh: there is no python3 in $ROOT (the image's packages come first: systemd/image/packages.txt)" >&2
+    exit 2
 fi
 
 # Every change goes through run or put, so --dry-run shows all of them.
@@ -88,8 +112,23 @@ say() { printf '# %s\n' "$*"; }
 
 unit_name() { if [[ $HEADLESS -eq 1 ]]; then echo companion-headless.service; else echo companion.service; fi; }
 
+# inside COMMAND...: a command that must run in the installed system: through chroot in image mode,
+# with nothing of this machine's environment but the CA bundle pip needs to reach the index.
+inside() {
+    if [[ $IMAGE -eq 1 ]]; then
+        run chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root PIP_NO_CACHE_DIR=1 \
+            PIP_CERT="$CA_INSIDE" "$@"
+    else
+        run "$@"
+    fi
+}
+# host_path PATH: where a path of the installed system is seen from here.
+host_path() { if [[ $IMAGE -eq 1 ]]; then echo "$ROOT$1"; else echo "$1"; fi; }
+
 install_packages() {
-    if command -v apt-get >/dev/null; then
+    if [[ $IMAGE -eq 1 ]]; then
+        say "image mode: ${APT_PACKAGES[*]} come with the image (systemd/image/packages.txt)"
+    elif command -v apt-get >/dev/null; then
         run apt-get update
         run apt-get install -y --no-install-recommends "${APT_PACKAGES[@]}"
     else
@@ -97,10 +136,25 @@ install_packages() {
     fi
 }
 
+# The accounts and groups of the system being installed: this machine's, or the image's files.
+has_user() {
+    if [[ $IMAGE -eq 1 ]]; then grep -q "^$1:" "$ROOT/etc/passwd"; else id "$1" >/dev/null 2>&1; fi
+}
+has_group() {
+    if [[ $IMAGE -eq 1 ]]; then grep -q "^$1:" "$ROOT/etc/group"; else getent group "$1" >/dev/null; fi
+}
+# uid_gid NAME: "uid:gid" of an account.
+uid_gid() {
+    if [[ $IMAGE -eq 1 ]]; then awk -F: -v n="$1" '$1 == n { print $3 ":" $4 }' "$ROOT/etc/passwd"
+    else echo "$(id -u "$1"):$(id -g "$1")"; fi
+}
+# useradd, groupadd and usermod work on the image's files with --root.
+SHADOW_ROOT=()
+
 # An existing account of that name is given the devices' groups (and power rights, through the
 # polkit rule) only when this installer made it, or --adopt-user says it is the one to use.
 check_user() {
-    if ! id "$SERVICE_USER" >/dev/null 2>&1 || [[ -f $ACCOUNT_MARK || $ADOPT_USER -eq 1 ]]; then
+    if ! has_user "$SERVICE_USER" || [[ -f $ACCOUNT_MARK || $ADOPT_USER -eq 1 ]]; then
         return 0
     fi
     echo "install.sh: an account named $SERVICE_USER exists that this installer did not create;" \
@@ -110,11 +164,12 @@ check_user() {
 
 create_user() {
     local group
+    [[ $IMAGE -eq 1 ]] && SHADOW_ROOT=(--root "$ROOT")
     for group in "${GROUPS_NEEDED[@]}"; do
-        getent group "$group" >/dev/null || run groupadd --system "$group"
+        has_group "$group" || run groupadd "${SHADOW_ROOT[@]}" --system "$group"
     done
-    if ! id "$SERVICE_USER" >/dev/null 2>&1; then
-        run useradd --system --home-dir /var/lib/companion --no-create-home \
+    if ! has_user "$SERVICE_USER"; then
+        run useradd "${SHADOW_ROOT[@]}" --system --home-dir /var/lib/companion --no-create-home \
             --shell /usr/sbin/nologin "$SERVICE_USER"
         run install -D -m 0644 /dev/null "$ACCOUNT_MARK"
     elif [[ -f $ACCOUNT_MARK ]]; then
@@ -122,74 +177,140 @@ create_user() {
     else
         say "user $SERVICE_USER exists; adopted (--adopt-user)"
     fi
-    run usermod --append --groups "$(IFS=,; echo "${GROUPS_NEEDED[*]}")" "$SERVICE_USER"
+    run usermod "${SHADOW_ROOT[@]}" --append --groups "$(IFS=,; echo "${GROUPS_NEEDED[*]}")" "$SERVICE_USER"
 }
 
 # Who builds the wheels: never root.
 builder() {
     local name="$BUILD_USER"
     if [[ -z $name ]]; then
-        if [[ -n ${SUDO_USER:-} && ${SUDO_USER} != root ]]; then name="$SUDO_USER"; else name=nobody; fi
+        if [[ $IMAGE -eq 0 && -n ${SUDO_USER:-} && ${SUDO_USER} != root ]]; then name="$SUDO_USER"; else name=nobody; fi
     fi
-    if ! id "$name" >/dev/null 2>&1; then
+    if ! has_user "$name"; then
         echo "install.sh: there is no user $name to build the wheels as (--build-user)" >&2; exit 2
     fi
-    if [[ $(id -u "$name") -eq 0 ]]; then
+    if [[ $(uid_gid "$name") == 0:* ]]; then
         echo "install.sh: the wheels are not built as root; name an unprivileged --build-user" >&2; exit 2
     fi
     echo "$name"
 }
 
 lock_file() {
-    if [[ $HEADLESS -eq 1 ]]; then echo "$SOURCE/systemd/requirements-headless.lock"
-    else echo "$SOURCE/systemd/requirements-ui.lock"; fi
+    if [[ $HEADLESS -eq 1 ]]; then echo "$LOCKS/requirements-headless.lock"
+    else echo "$LOCKS/requirements-ui.lock"; fi
 }
 
-# as USER COMMAND...: run a command as the unprivileged builder, in its own folder.
+# as USER HOME COMMAND...: run a command as the unprivileged builder, in its own folder (in image
+# mode inside the root, as the root's account of that name).
 as_user() {
     local user="$1" home="$2"; shift 2
-    run runuser -u "$user" -- env HOME="$home" PIP_NO_CACHE_DIR=1 "$@"
+    if [[ $IMAGE -eq 1 ]]; then
+        run chroot --userspec="$(uid_gid "$user")" "$ROOT" env -i PATH=/usr/bin:/bin HOME="$home" \
+            PIP_NO_CACHE_DIR=1 PIP_CERT="$CA_INSIDE" "$@"
+    else
+        run runuser -u "$user" -- env HOME="$home" PIP_NO_CACHE_DIR=1 "$@"
+    fi
 }
 
 # The unprivileged step: the checkout copied to a folder only the builder writes, a build
 # environment with the locked setuptools, then the wheels of the project and of the dependencies
 # published only as source (their sdists checked against requirements-source.lock). Root runs none
-# of it; it only installs the wheels, which runs no code of theirs.
+# of it; it only installs the wheels, which runs no code of theirs. BUILD is the folder as the
+# builder sees it (inside the root in image mode).
 build_wheels() {
-    local user="$1" build="$2" index=()
-    [[ -n $WHEELHOUSE ]] && index=(--no-index --find-links "$WHEELHOUSE")
-    run install -d -m 0700 -o "$user" "$build"
-    printf '+ tar -C %s --exclude=./.git --exclude=./.venv -cf - . | runuser -u %s -- tar -C %s -xf -\n' \
-        "$SOURCE" "$user" "$build/src"
+    local user="$1" build="$2" index=() owner
+    [[ -n $WHEELHOUSE ]] && index=(--no-index --find-links "$WHEELHOUSE_INSIDE")
+    owner="$(uid_gid "$user")"
+    run install -d -m 0700 -o "${owner%:*}" -g "${owner#*:}" "$(host_path "$build")"
+    if [[ $IMAGE -eq 1 ]]; then
+        printf '+ tar -C %s --exclude=./.git --exclude=./.venv -cf - . | chroot --userspec=%s %s tar -C %s -xf -\n' \
+            "$SOURCE" "$owner" "$ROOT" "$build/src"
+    else
+        printf '+ tar -C %s --exclude=./.git --exclude=./.venv -cf - . | runuser -u %s -- tar -C %s -xf -\n' \
+            "$SOURCE" "$user" "$build/src"
+    fi
     if [[ $DRY_RUN -eq 0 ]]; then
-        runuser -u "$user" -- mkdir "$build/src"
-        tar -C "$SOURCE" --exclude=./.git --exclude=./.venv -cf - . | runuser -u "$user" -- tar -C "$build/src" -xf -
+        if [[ $IMAGE -eq 1 ]]; then
+            chroot --userspec="$owner" "$ROOT" mkdir "$build/src"
+            tar -C "$SOURCE" --exclude=./.git --exclude=./.venv -cf - . \
+                | chroot --userspec="$owner" "$ROOT" tar -C "$build/src" -xf -
+        else
+            runuser -u "$user" -- mkdir "$build/src"
+            tar -C "$SOURCE" --exclude=./.git --exclude=./.venv -cf - . | runuser -u "$user" -- tar -C "$build/src" -xf -
+        fi
     fi
     as_user "$user" "$build" python3 -m venv "$build/venv"
     as_user "$user" "$build" "$build/venv/bin/pip" install --no-deps --require-hashes --only-binary :all: \
-        "${index[@]}" -r "$SOURCE/systemd/requirements-build.lock"
+        "${index[@]}" -r "$LOCKS/requirements-build.lock"
     as_user "$user" "$build" "$build/venv/bin/pip" wheel --no-deps --no-build-isolation --require-hashes \
-        --no-binary :all: "${index[@]}" --wheel-dir "$build/wheels" -r "$SOURCE/systemd/requirements-source.lock"
+        --no-binary :all: "${index[@]}" --wheel-dir "$build/wheels" -r "$LOCKS/requirements-source.lock"
     as_user "$user" "$build" "$build/venv/bin/pip" wheel --no-deps --no-build-isolation \
         --wheel-dir "$build/wheels" "$build/src"
 }
 
+# Image mode: the image's /proc and /dev for the commands run in it, this machine's CA bundle for
+# pip, the locks and the wheelhouse copied in where the root's commands see them; undone at exit.
+MOUNTED=()
+CA_INSIDE=""
+LOCKS="$SOURCE/systemd"
+WHEELHOUSE_INSIDE="$WHEELHOUSE"
+prepare_root() {
+    [[ $IMAGE -eq 1 ]] || return 0
+    local ca="${PIP_CERT:-/etc/ssl/certs/ca-certificates.crt}" part
+    for part in proc dev; do
+        if [[ $DRY_RUN -eq 0 ]] && mountpoint -q "$ROOT/$part"; then continue; fi
+        if [[ $part == proc ]]; then run mount -t proc proc "$ROOT/proc"; else run mount --bind /dev "$ROOT/dev"; fi
+        MOUNTED+=("$ROOT/$part")
+    done
+    trap unmount_root EXIT
+    SETUP="/tmp/companion-setup"
+    run install -d -m 0755 "$ROOT$SETUP"
+    CA_INSIDE="$SETUP/ca.crt"
+    put 0644 "$ca" "$ROOT$CA_INSIDE"
+    LOCKS="$SETUP/locks"
+    local lock
+    for lock in "$SOURCE"/systemd/requirements-*.lock; do put 0644 "$lock" "$ROOT$LOCKS/${lock##*/}"; done
+    if [[ -n $WHEELHOUSE ]]; then
+        WHEELHOUSE_INSIDE="$SETUP/wheelhouse"
+        run cp -rT "$WHEELHOUSE" "$ROOT$WHEELHOUSE_INSIDE"
+    fi
+}
+
+unmount_root() {
+    local part
+    for part in "${MOUNTED[@]}"; do
+        if [[ $DRY_RUN -eq 0 ]]; then umount "$part" || true; fi
+    done
+}
+
+finish_root() {
+    [[ $IMAGE -eq 1 ]] || return 0
+    run rm -rf "$ROOT$SETUP"
+}
+
 install_environment() {
     local release user build index=()
-    release="$PREFIX/releases/$(date -u +%Y%m%dT%H%M%SZ)"
-    [[ -n $WHEELHOUSE ]] && index=(--no-index --find-links "$WHEELHOUSE")
+    release="$INSIDE/opt/companion/releases/$(date -u +%Y%m%dT%H%M%SZ)"
+    [[ -n $WHEELHOUSE ]] && index=(--no-index --find-links "$WHEELHOUSE_INSIDE")
     user="$(builder)"
-    if [[ $DRY_RUN -eq 1 ]]; then build="/tmp/companion-build.XXXXXX"; else build="$(mktemp -d /tmp/companion-build.XXXXXX)"; fi
+    if [[ $DRY_RUN -eq 1 ]]; then build="/tmp/companion-build.XXXXXX"
+    elif [[ $IMAGE -eq 1 ]]; then build="$(mktemp -d "$ROOT/tmp/companion-build.XXXXXX")"; build="${build#"$ROOT"}"
+    else build="$(mktemp -d /tmp/companion-build.XXXXXX)"; fi
     build_wheels "$user" "$build"
     run mkdir -p "$PREFIX/releases"
-    run python3 -m venv "$release"
+    inside python3 -m venv "$release"
     # As root: only wheels, each checked against the lock's hashes; then the wheels just built.
-    run "$release/bin/pip" install --no-deps --require-hashes --only-binary :all: "${index[@]}" \
+    inside "$release/bin/pip" install --no-deps --require-hashes --only-binary :all: "${index[@]}" \
         -r "$(lock_file)"
-    run "$release/bin/pip" install --no-deps --no-index --only-binary :all: "$build"/wheels/*.whl
-    run rm -rf "$build"
+    if [[ $DRY_RUN -eq 0 ]]; then
+        local wheels=("$(host_path "$build")"/wheels/*.whl)
+        inside "$release/bin/pip" install --no-deps --no-index --only-binary :all: "${wheels[@]#"$ROOT"}"
+    else
+        inside "$release/bin/pip" install --no-deps --no-index --only-binary :all: "$build"/wheels/*.whl
+    fi
+    run rm -rf "$(host_path "$build")"
     # The unit's root is read-only: compile the bytecode now, once.
-    run "$release/bin/python" -m compileall -q "$release/lib"
+    inside "$release/bin/python" -m compileall -q "$release/lib"
     local replaced=""
     if [[ -L $PREFIX/venv ]]; then
         replaced="$(readlink "$PREFIX/venv")"
@@ -197,7 +318,7 @@ install_environment() {
     fi
     run ln -sfn "$release" "$PREFIX/venv.new"
     run mv -T "$PREFIX/venv.new" "$PREFIX/venv"
-    prune_releases "$release" "$replaced"
+    prune_releases "$(host_path "$release")" "${replaced:+$(host_path "$replaced")}"
 }
 
 # Keep the new release and the one it replaced (for --rollback); remove older ones.
@@ -218,6 +339,10 @@ install_config() {
     fi
 }
 
+# systemctl for the system being installed: the running one, or the image's files (offline: no
+# manager runs there, systemctl --root makes the same links that enable makes on a running box).
+SYSTEMCTL=(systemctl)
+
 install_units() {
     local unit
     for unit in companion.service companion-headless.service media-COMPANION.mount \
@@ -226,25 +351,36 @@ install_units() {
     done
     put 0644 "$SOURCE/systemd/50-companion.rules" "$POLKIT"
     put 0644 "$SOURCE/systemd/99-companion-backlight.rules" "$UDEV_RULE"
-    run udevadm trigger --subsystem-match=backlight --action=add
-    run systemctl daemon-reload
-    if [[ $HEADLESS -eq 1 ]]; then
-        run systemctl disable companion.service
+    if [[ $IMAGE -eq 1 ]]; then
+        SYSTEMCTL=(systemctl --root="$ROOT")
+        say "image mode: udev reads the rules and systemd the units when the image boots"
     else
-        run systemctl disable companion-headless.service
+        run udevadm trigger --subsystem-match=backlight --action=add
+        run systemctl daemon-reload
     fi
-    run systemctl enable "$(unit_name)" media-COMPANION.automount
+    if [[ $HEADLESS -eq 1 ]]; then
+        run "${SYSTEMCTL[@]}" disable companion.service
+    else
+        run "${SYSTEMCTL[@]}" disable companion-headless.service
+    fi
+    run "${SYSTEMCTL[@]}" enable "$(unit_name)" media-COMPANION.automount
 }
 
 # The table's live page for phones (companion web, docs/web.md): beside either unit, on by default
 # (the Settings switch turns the page off without stopping the unit).
 install_web_unit() {
     put 0644 "$SOURCE/systemd/companion-web.service" "$UNITS/companion-web.service"
-    run systemctl daemon-reload
-    run systemctl enable companion-web.service
+    if [[ $IMAGE -eq 0 ]]; then
+        run systemctl daemon-reload
+    fi
+    run "${SYSTEMCTL[@]}" enable companion-web.service
 }
 
 enable_i2c_and_keep_the_screen_on() {
+    if [[ $IMAGE -eq 1 ]]; then
+        say "image mode: I2C and the screen's blanking are set by the image's config.txt and cmdline.txt"
+        return 0
+    fi
     if command -v raspi-config >/dev/null; then
         run raspi-config nonint do_i2c 0
     else
@@ -258,8 +394,12 @@ enable_i2c_and_keep_the_screen_on() {
 }
 
 restart() {
-    run systemctl restart "$(unit_name)"
-    run systemctl restart companion-web.service
+    if [[ $IMAGE -eq 1 ]]; then
+        say "image mode: $(unit_name) and companion-web.service start when the image boots"
+    else
+        run systemctl restart "$(unit_name)"
+        run systemctl restart companion-web.service
+    fi
 }
 
 rollback() {
@@ -304,12 +444,14 @@ case "$MODE" in
     install)
         check_user  # before anything is changed
         install_packages
+        prepare_root
         create_user
         install_environment
         install_config
         install_units
         install_web_unit
         enable_i2c_and_keep_the_screen_on
+        finish_root
         restart
         say "installed: $(unit_name) runs $PREFIX/venv"
         ;;

