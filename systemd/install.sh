@@ -36,6 +36,8 @@ set_paths() {
     UNITS="$ROOT/etc/systemd/system"
     POLKIT="$ROOT/etc/polkit-1/rules.d/50-companion.rules"
     UDEV_RULE="$ROOT/etc/udev/rules.d/99-companion-backlight.rules"
+    # the backup stick's device unit (dev-disk-by-label/COMPANION, \x2d escaping its dash)
+    STICK_DEVICE_DROPIN="$UNITS/dev-disk-by\x2dlabel-COMPANION.device.d/companion-stick.conf"
     BOOT_CMDLINE="$ROOT/boot/firmware/cmdline.txt"
     # Written when this installer creates the account: only such an account is used without --adopt-user.
     ACCOUNT_MARK="$ETC/.account-created-by-installer"
@@ -349,6 +351,8 @@ install_units() {
                 media-COMPANION.automount; do
         put 0644 "$SOURCE/systemd/$unit" "$UNITS/$unit"
     done
+    # without it, no stick in means the app's unit waits 90 s for one and never starts
+    put 0644 "$SOURCE/systemd/companion-stick-device.conf" "$STICK_DEVICE_DROPIN"
     put 0644 "$SOURCE/systemd/50-companion.rules" "$POLKIT"
     put 0644 "$SOURCE/systemd/99-companion-backlight.rules" "$UDEV_RULE"
     if [[ $IMAGE -eq 1 ]]; then
@@ -425,7 +429,7 @@ uninstall() {
                 media-COMPANION.mount media-COMPANION.automount; do
         run rm -f "$UNITS/$unit"
     done
-    run rm -f "$POLKIT" "$UDEV_RULE"
+    run rm -f "$POLKIT" "$UDEV_RULE" "$STICK_DEVICE_DROPIN"
     run systemctl daemon-reload
     run rm -rf "$PREFIX"
     if [[ $PURGE -eq 1 ]]; then

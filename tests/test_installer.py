@@ -51,6 +51,10 @@ def test_a_dry_run_prints_every_step_and_changes_nothing(tmp_path: Path) -> None
     assert f"install -D -m 0644 {ROOT}/systemd/99-companion-backlight.rules " \
            f"{tmp_path}/etc/udev/rules.d/99-companion-backlight.rules" in actions
     assert "systemctl enable companion.service media-COMPANION.automount" in actions
+    # no stick in must not hold the app's start for the device's default 90 s
+    dropin = "dev-disk-by\\x2dlabel-COMPANION.device.d/companion-stick.conf"
+    assert f"install -D -m 0644 {ROOT}/systemd/companion-stick-device.conf " \
+           f"{tmp_path}/etc/systemd/system/{dropin}" in actions
     assert f"install -D -m 0644 {ROOT}/systemd/companion-web.service " \
            f"{tmp_path}/etc/systemd/system/companion-web.service" in actions
     assert "systemctl enable companion-web.service" in actions  # the live page: on by default

@@ -106,3 +106,20 @@ def test_the_backup_stick_mounts_where_its_unit_name_says() -> None:
     assert mount["What"] == "/dev/disk/by-label/COMPANION" and mount["Where"] == "/media/COMPANION"
     assert {"noexec", "nosuid", "nodev"} <= set(mount["Options"].split(","))
     assert _unit("media-COMPANION.automount")["Automount"]["Where"] == "/media/COMPANION"
+
+
+def test_no_stick_in_does_not_hold_the_apps_start() -> None:
+    """The app's units name the stick's mount point in ReadWritePaths=, which triggers its automount
+    when the unit's namespace is set up; the stick's device drop-in bounds the wait for a stick that
+    is not there far below the units' start time-out (it was systemd's 90 s: the whole time-out)."""
+    import configparser
+
+    dropin = configparser.ConfigParser()
+    dropin.read(UNITS / "companion-stick-device.conf")
+    waited = dropin["Unit"]["JobRunningTimeoutSec"]
+    assert waited.endswith("s") and float(waited[:-1]) <= 5
+    for unit in ("companion.service", "companion-headless.service"):
+        text = (UNITS / unit).read_text()
+        assert "ReadWritePaths=-/media/COMPANION" in text
+        start = next(line for line in text.splitlines() if line.startswith("TimeoutStartSec="))
+        assert float(waited[:-1]) * 10 <= int(start.split("=")[1])
