@@ -33,11 +33,12 @@ from companion.service.settings import (
     bgg_id_key,
     whole_number,
 )
-from companion.service.web_link import WEB_SETTING, read_url
+from companion.service.web_link import WEB_SETTING
 from companion.storage import stick
 from companion.system import power
 from ui.games import settings_rows
 from ui.screens import ShellScreen, load_rules
+from ui.screens.follow import served_url
 from ui.screens.game_over import qr_texture
 from ui.widgets import LongTap, Tap
 
@@ -221,15 +222,15 @@ class SettingsScreen(ShellScreen):
         for key, switch in self.switches.items():
             switch.label = setting_label(key)
             switch.on = bool(values[key])
-        self._refresh_follow(bool(values[WEB_SETTING]))
+        self._refresh_follow()
         for rows in self.game_rows:
             rows.refresh()
         self._refresh_profiles([profile.name for profile in app.profiles()])
 
-    def _refresh_follow(self, enabled: bool) -> None:
+    def _refresh_follow(self) -> None:
         """The QR code of the page ``companion web`` serves now (the URL file it keeps beside the
         store), drawn again only when the URL changes."""
-        url = (read_url(self.shell.table.app.store.path.parent) if enabled else None) or ""
+        url = served_url(self.shell.table.app) or ""
         if url != self.follow_url:
             self.follow_texture = qr_texture(url) if url else None
             self.follow_url = url
