@@ -264,7 +264,10 @@ prepare_root() {
         if [[ $part == proc ]]; then run mount -t proc proc "$ROOT/proc"; else run mount --bind /dev "$ROOT/dev"; fi
         MOUNTED+=("$ROOT/$part")
     done
+    # unmounted however this ends: a stopped build must not leave the machine's /dev bound inside
+    # a root that is removed next (removing it would delete the machine's own device nodes)
     trap unmount_root EXIT
+    trap 'exit 130' INT TERM HUP
     SETUP="/tmp/companion-setup"
     run install -d -m 0755 "$ROOT$SETUP"
     CA_INSIDE="$SETUP/ca.crt"

@@ -67,10 +67,10 @@ packages() {
     fi
 }
 
-# The base's cache key: everything that goes into it.
+# The base's cache key: everything that goes into it (the recipe, base() below, included).
 base_key() {
     { echo "$SUITE arm64 minbase main non-free-firmware $MIRROR $SECURITY"; packages | sort
-      mmdebstrap --version; } | sha256sum | cut -c1-16
+      mmdebstrap --version; declare -f base; } | sha256sum | cut -c1-16
 }
 
 check_tools() {
@@ -100,12 +100,18 @@ base() {
     if [[ -d $dir ]]; then say "Debian base from the cache: $dir"; echo "$dir"; return; fi
     say "making the Debian base $key (about 30 minutes on 2 cores: the kernel's initramfs under qemu-user)"
     mkdir -p "$CACHE"
-    rm -rf "$dir.part"
+    release_mounts "$dir.part"  # mmdebstrap's own, when an earlier build was stopped
+    rm -rf --one-file-system "$dir.part"
     local include
     include="$(packages | paste -sd, -)"
-    slow mmdebstrap --mode=root --format=directory --arch=arm64 --variant=minbase \
+    # The initramfs, the slow part under qemu-user, is made once, at the end, by the hook below:
+    # Debian makes it when the kernel is configured and again when a later package's trigger asks
+    # (30 of the base's 33 minutes here). INITRD=No, which mmdebstrap passes on to the maintainer
+    # scripts, skips both; the initramfs made at the end holds the same files (compared here).
+    INITRD=No slow mmdebstrap --mode=root --format=directory --arch=arm64 --variant=minbase \
         --components="main non-free-firmware" --include="$include" \
         --setup-hook='mkdir -p "$1/boot/firmware"' \
+        --customize-hook='ls "$1"/boot/initrd.img-* >/dev/null 2>&1 || chroot "$1" update-initramfs -c -k all' \
         "$SUITE" "$dir.part" \
         "deb $MIRROR $SUITE main non-free-firmware" \
         "deb $MIRROR $SUITE-updates main non-free-firmware" \
@@ -134,13 +140,15 @@ configure() {
     install -D -m 0755 "$HERE/companion-setup" "$root/usr/local/sbin/companion-setup"
     install -D -m 0644 "$HERE/companion-setup.service" "$root/etc/systemd/system/companion-setup.service"
     install -D -m 0644 "$HERE/raspi-firmware-custom" "$root/etc/default/raspi-firmware-custom"
-    # Wi-Fi starts only when the setup file has given it a network; wired and wireless take DHCP.
+    # Wi-Fi: not enabled here. companion-setup starts wpa_supplicant@wlan0 at boot only when the
+    # setup file names a network (an enabled unit waits 90 s for a wlan0 at every boot, and a box
+    # without Wi-Fi has none). Wired and wireless take DHCP.
     install -d "$root/etc/systemd/system/wpa_supplicant@.service.d"
     printf '[Unit]\nConditionPathExists=/etc/wpa_supplicant/wpa_supplicant-%%I.conf\n' \
         > "$root/etc/systemd/system/wpa_supplicant@.service.d/companion.conf"
     printf '[Match]\nName=eth* wlan* en* wl*\n\n[Network]\nDHCP=yes\n' > "$root/etc/systemd/network/50-dhcp.network"
     systemctl --root="$root" enable companion-setup.service systemd-networkd.service \
-        systemd-resolved.service systemd-timesyncd.service wpa_supplicant@wlan0.service >&2
+        systemd-resolved.service systemd-timesyncd.service >&2
     # SSH: off until the setup file asks for it (Debian's ssh.service honours this file).
     touch "$root/etc/ssh/sshd_not_to_be_run"
     rm -f "$root"/etc/ssh/ssh_host_*
@@ -206,9 +214,21 @@ image() {
     rm -f "$work/boot.fat" "$work/root.ext4"
 }
 
+# Whatever is mounted under DIR, unmounted (the deepest first). A build stopped halfway leaves
+# /proc and /dev mounted in its root, and /dev there is this machine's own: removing the root with
+# them in place would delete the machine's device nodes. So the work folder is only removed after
+# this, and never across a mount (rm --one-file-system).
+release_mounts() {
+    local dir="$1" target
+    findmnt -rno TARGET | awk -v dir="$dir/" 'index($0, dir) == 1' | sort -r | while read -r target; do
+        umount "$target" || umount -l "$target"
+    done
+}
+
 main() {
     check_tools
-    local started base work root name
+    local started base root name
+    # (work is global: the EXIT trap below reads it after main has returned)
     started=$(date +%s)
     VERSION="$(sed -n 's/^version = "\(.*\)"$/\1/p' "$SOURCE/pyproject.toml")"
     name="companion-$VERSION-arm64"
@@ -218,7 +238,10 @@ main() {
     [[ $BASE_ONLY -eq 1 ]] && return 0
     work="$CACHE/work"
     root="$work/root"
-    rm -rf "$work" && mkdir -p "$work" "$OUT"
+    trap '[[ -z ${work:-} ]] || release_mounts "$work"' EXIT
+    trap 'exit 130' INT TERM HUP
+    release_mounts "$work"
+    rm -rf --one-file-system "$work" && mkdir -p "$work" "$OUT"
     cp -a "$base" "$root"
     configure "$root"
     manifest "$root" > "$work/manifest.txt"
