@@ -18,8 +18,10 @@ import re
 import shutil
 import socket
 import subprocess
+import threading
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,18 +50,64 @@ def install_host_packages() -> None:
 
 
 def build_image(out: Path) -> Path:
-    """``systemd/image/build.sh --out OUT``: the image of this checkout (the Debian base cached)."""
+    """``systemd/image/build.sh --out OUT``: the image of this checkout (the Debian base cached),
+    compressed at xz's level 1 (the released image's level 6 takes ten minutes here, and the
+    checks uncompress it at once: what is in it is the same)."""
     done = subprocess.run(["bash", str(ROOT / "systemd" / "image" / "build.sh"), "--out", str(out)],
-                          capture_output=True, text=True, timeout=3600)
+                          capture_output=True, text=True, timeout=3600, env={**os.environ, "XZ_OPT": "-1"})
     assert done.returncode == 0, done.stderr[-4000:]
     return next(out.glob("companion-*-arm64.img.xz"))
 
 
-def boot_disk(image_xz: Path, disk: Path, headless: bool = True) -> None:
+#: The panels' ports in the emulated machine: qemu's PCI 16550 UARTs (``-device pci-serial``), the
+#: ``ttyS`` ports a Pi's mini UART also is; listed in the image's configuration as wired seats.
+PANEL_PORTS = ("/dev/ttyS0", "/dev/ttyS1", "/dev/ttyS2")
+
+#: What a fault planted on purpose changes in the image (``$COMPANION_PI_FAULT``): each must make
+#: its own check fail. debugfs commands; ``{store}`` is the store module's path in the root.
+FAULTS = {
+    # the unit's watchdog switched off by a drop-in, as if WatchdogSec were removed
+    "watchdog": "mkdir /etc/systemd/system/companion-headless.service.d\n"
+                "write {dropin} /etc/systemd/system/companion-headless.service.d/fault.conf\n",
+    # the polkit rule that lets the service user power off and reboot
+    "polkit": "rm /etc/polkit-1/rules.d/50-companion.rules\n",
+    # a move is stored without being synced (SQLite's synchronous=OFF instead of FULL)
+    "fsync": "rm {store}\nwrite {patched} {store}\n",
+}
+
+
+def configuration(wired: tuple[str, ...] = PANEL_PORTS) -> str:
+    """The image's /etc/companion/companion.toml for the checks: the panels' ports wired to seats
+    1, 2, 3 (``serial.wired``), everything else the installer's example."""
+    example = (ROOT / "companion.example.toml").read_text(encoding="utf-8")
+    seats = ", ".join(f'"{port}={seat}"' for seat, port in enumerate(wired, 1))
+    assert re.search(r"(?m)^wired = \[\]", example), "the example's serial.wired line moved"
+    return re.sub(r"(?m)^wired = \[\]", f"wired = [{seats}]", example, count=1)
+
+
+def _inside(root: Path, path: str) -> str:
+    """``path`` in the built root with its links resolved inside that root (debugfs follows none)."""
+    parts: list[str] = []
+    for part in Path(path).parts[1:]:
+        candidate = root.joinpath(*parts, part)
+        if candidate.is_symlink():
+            target = os.readlink(candidate)
+            if target.startswith("/"):
+                return _inside(root, target + "/" + "/".join(Path(path).parts[len(parts) + 2:]))
+            parts.extend(Path(target).parts)
+        else:
+            parts.append(part)
+    resolved = Path("/", *parts)
+    return str(Path(os.path.normpath(resolved)))
+
+
+def boot_disk(image_xz: Path, disk: Path, headless: bool = True, *, config: str | None = None,
+              setup: dict[str, str] | None = None, fault: str | None = None) -> None:
     """The image uncompressed to ``disk`` (1 GiB larger, as a card is), with the test shell written
-    into its root partition;
-    with ``headless``, the headless unit enabled instead of the touchscreen's (the emulated machine
-    has no display), as ``install.sh --headless`` enables it."""
+    into its root partition; with ``headless``, the headless unit enabled instead of the
+    touchscreen's (the emulated machine has no display), as ``install.sh --headless`` enables it;
+    ``config`` written as /etc/companion/companion.toml; ``setup`` changed in the setup file on the
+    FAT partition, as a user edits it after flashing; ``fault`` one of :data:`FAULTS` planted."""
     with disk.open("wb") as out:
         subprocess.run(["xz", "-dc", str(image_xz)], stdout=out, check=True, timeout=900)
     with disk.open("r+b") as grown:  # a card larger than the image: first boot grows the root
@@ -74,9 +122,51 @@ def boot_disk(image_xz: Path, disk: Path, headless: bool = True) -> None:
         commands += (f"rm {wants}/companion.service\n"
                      f"symlink {wants}/companion-headless.service "
                      "/etc/systemd/system/companion-headless.service\n")
+    if config is not None:
+        written = disk.parent / "companion.toml"
+        written.write_text(config, encoding="utf-8")
+        commands += f"rm /etc/companion/companion.toml\nwrite {written} /etc/companion/companion.toml\n"
+    if fault is not None:
+        commands += _fault(fault, disk.parent)
     done = subprocess.run(["debugfs", "-w", "-f", "-", part], input=commands, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0 and "rror" not in done.stderr, done.stderr
+    if setup:
+        _edit_setup(disk, setup)
+
+
+def _fault(fault: str, work: Path) -> str:
+    assert fault in FAULTS, f"COMPANION_PI_FAULT={fault}: one of {', '.join(FAULTS)}"
+    root = CACHE / "work" / "root"
+    dropin = work / "fault.conf"
+    dropin.write_text("[Service]\nWatchdogSec=0\n")
+    venv = _inside(root, "/opt/companion/venv")
+    found = sorted((root / venv.lstrip("/")).glob("lib/python3*/site-packages/companion/storage/store.py"))
+    assert len(found) == 1, found
+    store = "/" + found[0].relative_to(root).as_posix()
+    patched = work / "store.py"
+    source = found[0].read_text(encoding="utf-8")
+    assert 'PRAGMA synchronous=FULL' in source
+    patched.write_text(source.replace('PRAGMA synchronous=FULL', 'PRAGMA synchronous=OFF'), encoding="utf-8")
+    return FAULTS[fault].format(dropin=dropin, store=store, patched=patched)
+
+
+#: Where the FAT partition starts in the image (build.sh: sector 8192).
+BOOT_START = 8192 * 512
+
+
+def _edit_setup(disk: Path, changes: dict[str, str]) -> None:
+    """Change lines of companion-setup.txt on the FAT partition with mtools (no mount)."""
+    image = f"{disk}@@{BOOT_START}"
+    text = subprocess.run(["mtype", "-i", image, "::companion-setup.txt"], check=True, capture_output=True,
+                          text=True, timeout=60).stdout
+    for name, value in changes.items():
+        text, found = re.subn(rf"(?m)^{name}=.*$", f"{name}={value}", text)
+        assert found == 1, f"{name} is not a line of the setup file"
+    edited = disk.parent / "companion-setup.txt"
+    edited.write_text(text)
+    subprocess.run(["mcopy", "-o", "-i", image, str(edited), "::companion-setup.txt"], check=True,
+                   capture_output=True, timeout=60)
 
 
 class Guest:
@@ -92,41 +182,87 @@ class Guest:
         self.socket_path = work / "shell.sock"
         self.process: subprocess.Popen[bytes] | None = None
         self.shell: socket.socket | None = None
+        self.monitor_socket: socket.socket | None = None
+        self.panels: list[Panel] = []
         self.booted_at = 0.0
 
-    def start(self, extra: tuple[str, ...] = ()) -> None:
+    def start(self, panels: int = 0) -> None:
         """Boot: ``-M virt -cpu cortex-a72 -smp 2`` with the image's kernel, the disk written
-        through (``cache=writethrough``: what the guest has synced is in the file)."""
+        through (``cache=writethrough``: what the guest has synced is in the file), a USB
+        controller for the stick, qemu's monitor on a socket, and ``panels`` PCI UARTs
+        (``ttyS0``, ``ttyS1``, …), each bridged to a socket here that a :class:`Panel` connects to."""
         self.socket_path.unlink(missing_ok=True)
+        self.panels = []
+        wiring: list[str] = []
+        for number in range(panels):
+            path = self.work / f"panel{number}.sock"
+            path.unlink(missing_ok=True)
+            wiring += ["-chardev", f"socket,id=panel{number},path={path},server=on,wait=off",
+                       "-device", f"pci-serial,chardev=panel{number}"]
+        monitor = self.work / "monitor.sock"
+        monitor.unlink(missing_ok=True)
         command = ["qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72", "-smp", "2", "-m", "1024",
-                   "-nographic", "-monitor", "none",
+                   "-nographic", "-monitor", f"unix:{monitor},server=on,wait=off",
                    "-chardev",
                    f"socket,id=shell,path={self.socket_path},server=on,wait=off,logfile={self.console}",
                    "-serial", "chardev:shell",
                    "-kernel", str(self.kernel), "-initrd", str(self.initrd),
-                   "-append", "root=LABEL=RASPIROOT rw console=ttyAMA0 rootwait",
+                   "-append", "root=LABEL=RASPIROOT rw console=ttyAMA0 rootwait quiet systemd.show_status=0",
                    "-drive", f"if=none,id=disk,format=raw,cache=writethrough,file={self.disk}",
                    "-device", "virtio-blk-device,drive=disk",
-                   "-netdev", "user,id=net", "-device", "virtio-net-device,netdev=net", *extra]
+                   "-device", "qemu-xhci,id=usb",
+                   "-netdev", "user,id=net", "-device", "virtio-net-device,netdev=net", *wiring]
+        self.console.unlink(missing_ok=True)
         self.booted_at = time.monotonic()
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                         stderr=(self.work / "qemu.err").open("wb"))
         deadline = time.monotonic() + 60
-        while not self.socket_path.exists():
+        while not (self.socket_path.exists() and monitor.exists()):
             assert self.process.poll() is None, (self.work / "qemu.err").read_text()
             assert time.monotonic() < deadline, "qemu made no socket"
             time.sleep(0.2)
-        self.shell = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.shell.connect(str(self.socket_path))
+        # the disk's write lock taken by another qemu, say: qemu says why and stops
+        self.shell = connect(self.socket_path, self.process)
+        self.monitor_socket = connect(monitor, self.process)
+        self._monitor_answer()
+        # the panels connect now, before the app opens its ports: what the companion writes to a
+        # UART while nothing here listens is lost, and its first line is its HELLO
+        self.panels = [Panel(self.work / f"panel{number}.sock", number + 1) for number in range(panels)]
         while not self.console.exists():
             time.sleep(0.2)
 
+    def _monitor_answer(self, timeout: float = 60) -> str:
+        """What qemu's monitor wrote up to its next prompt."""
+        assert self.monitor_socket is not None
+        self.monitor_socket.settimeout(timeout)
+        received = b""
+        while not received.endswith(b"(qemu) "):
+            chunk = self.monitor_socket.recv(4096)
+            assert chunk, f"qemu's monitor closed: {received!r}"
+            received += chunk
+        return received.decode(errors="replace")
+
+    def monitor(self, command: str) -> str:
+        """One command of qemu's human monitor (HMP): plugging a USB stick in and out."""
+        assert self.monitor_socket is not None
+        self.monitor_socket.sendall(command.encode() + b"\n")
+        return self._monitor_answer()
+
+    def plug_stick(self, image: Path) -> None:
+        """A USB disk with ``image`` on it plugged into the running machine (written through)."""
+        answer = self.monitor(f"drive_add 0 if=none,id=stick,format=raw,cache=writethrough,file={image}")
+        assert "OK" in answer, answer
+        answer = self.monitor("device_add usb-storage,bus=usb.0,drive=stick,id=stickdev")
+        assert "Error" not in answer and "rror" not in answer, answer
+
     def run(self, command: str, timeout: float = 300) -> tuple[int, str]:
-        """``command`` in the guest's root shell: its exit status and output. Waits for the shell
-        to be there (the first call waits for the boot)."""
+        """``command`` in the guest's root shell: its exit status and output (standard error
+        included). Waits for the shell to be there (the first call waits for the boot)."""
         assert self.shell is not None
         mark = uuid.uuid4().hex
-        line = f"stty -echo 2>/dev/null; ( {command} ) 2>&1; echo {mark}:$?\n"
+        # no pager, no colours; the output framed by two marks printed on lines of their own
+        line = (f"export SYSTEMD_PAGER=cat PAGER=cat SYSTEMD_COLORS=0 TERM=dumb; stty -echo 2>/dev/null; "
+                f"echo {mark}-start; ( {command} ) 2>&1; status=$?; echo; echo {mark}:$status\n")
         deadline = time.monotonic() + timeout
         # Nothing is sent before root is logged in: what qemu's serial port is given while the guest
         # boots stalls the socket for good (seen here); after it, each send goes through.
@@ -140,21 +276,24 @@ class Guest:
         self.shell.settimeout(5)
         received = b""
         sent_at = 0.0
+        # (after the prompt, on its line; the command's own echo has a ";" after the mark)
+        started = re.compile(rf"{mark}-start\r?\n".encode())
+        finished = re.compile(rf"(?m)^{mark}:(\d+)\r?$".encode())
         while True:
-            if time.monotonic() - sent_at > 30 and mark.encode() not in received:
-                self.shell.sendall(line.encode())  # again, until a shell is there to read it
+            # sent again only while no shell has begun it (a command is never run twice)
+            if time.monotonic() - sent_at > 30 and not started.search(received):
+                self.shell.sendall(line.encode())
                 sent_at = time.monotonic()
             try:
                 chunk = self.shell.recv(65536)
             except TimeoutError:
                 chunk = b""
             received += chunk
-            found = re.search(rf"(?<!echo ){mark}:(\d+)\r?\n".encode(), received)
-            if found:
-                before = received[:found.start()].decode(errors="replace")
-                start = before.rfind(f"echo {mark}:$?")
-                output = before[start + len(f"echo {mark}:$?"):] if start >= 0 else before
-                return int(found.group(1)), output.replace("\r", "").strip("\n")
+            begun, found = started.search(received), finished.search(received)
+            if begun and found and found.start() > begun.end():
+                output = received[begun.end():found.start()].decode(errors="replace")
+                output = ANSI.sub("", output).replace("\r", "")
+                return int(found.group(1)), output.removesuffix("\n").removesuffix("\n").strip("\n")
             assert time.monotonic() < deadline, f"no answer to {command!r}: {received[-2000:]!r}"
             assert self.process is not None and self.process.poll() is None, "qemu stopped"
 
@@ -170,12 +309,102 @@ class Guest:
 
     def kill(self) -> None:
         """Power off at once: qemu killed with SIGKILL (what a pulled plug does to the Pi)."""
-        if self.shell is not None:
-            self.shell.close()
-            self.shell = None
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait(timeout=60)
+        for panel in self.panels:
+            panel.close()
+        self.panels = []
+        for connection in (self.shell, self.monitor_socket):
+            if connection is not None:
+                connection.close()
+        self.shell = self.monitor_socket = None
+
+
+def connect(path: Path, qemu: subprocess.Popen[bytes] | None = None, timeout: float = 60) -> socket.socket:
+    """A connection to one of qemu's Unix sockets (qemu makes the file a moment before it listens)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        assert qemu is None or qemu.poll() is None, "qemu stopped"
+        connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            connection.connect(str(path))
+            return connection
+        except (ConnectionRefusedError, FileNotFoundError):
+            connection.close()
+            assert time.monotonic() < deadline, f"qemu does not listen on {path}"
+            time.sleep(0.1)
+
+
+#: A terminal's escape sequences (bash's bracketed paste, colours), taken out of what the shell says.
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+#: What :attr:`Panel.lines` ends with once the port is gone.
+CLOSED = "\0closed"
+
+
+class Panel:
+    """A seat panel played from here: the documented protocol over the socket qemu bridges to one of
+    the machine's UARTs. It answers the companion's ``HELLO 1`` with its own ``HELLO`` for its
+    seat, as the reference panel does; every line the companion writes is kept, in order."""
+
+    def __init__(self, path: Path, seat: int) -> None:
+        self.seat = seat
+        self.lines: list[str] = []
+        self._changed = threading.Condition()
+        self._sending = threading.Lock()  # the reader answers HELLO while a test sends a move
+        self._socket = connect(path)
+        self._reader = threading.Thread(target=self._read, name=f"panel {seat}", daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        pending = b""
+        while True:
+            try:
+                chunk = self._socket.recv(4096)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                with self._changed:
+                    self.lines.append(CLOSED)  # the end: qemu stopped or the panel was closed
+                    self._changed.notify_all()
+                return
+            pending += chunk
+            *whole, pending = pending.split(b"\n")
+            for raw in whole:
+                line = raw.rstrip(b"\r").decode("utf-8", errors="replace")
+                if line == "HELLO 1":
+                    self.send(f"HELLO 1 {self.seat} pi-test-panel-{self.seat}")
+                with self._changed:
+                    self.lines.append(line)
+                    self._changed.notify_all()
+
+    def send(self, line: str) -> None:
+        with self._sending:
+            self._socket.sendall(line.encode("utf-8") + b"\n")
+
+    def mark(self) -> int:
+        """Where the lines are now: :meth:`expect` looks only after it."""
+        with self._changed:
+            return len(self.lines)
+
+    def expect(self, wanted: Callable[[str], bool], since: int = 0, timeout: float = 300) -> str:
+        """The first line after ``since`` that ``wanted`` accepts, waiting for it."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while True:
+                for line in self.lines[since:]:
+                    if wanted(line):
+                        return line
+                assert CLOSED not in self.lines[since:], f"panel {self.seat}: the port closed"
+                left = deadline - time.monotonic()
+                assert left > 0, f"panel {self.seat} waited in vain; it heard {self.lines[since:][-20:]}"
+                self._changed.wait(left)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._socket.shutdown(socket.SHUT_RDWR)
+        self._socket.close()
 
 
 def have_tools() -> bool:

@@ -74,13 +74,19 @@ def test_ci_fails_when_pytest_fails_or_collects_nothing(tmp_path: Path, pytest_e
         "#!/bin/sh\n"
         "mkdir -p .venv/bin\n"
         "printf '#!/bin/sh\\nexit 0\\n' > .venv/bin/pip\n"
-        f"printf '#!/bin/sh\\necho pytest ran\\nexit {pytest_exit}\\n' > .venv/bin/pytest\n"
+        f"printf '#!/bin/sh\\necho pytest ran \"$*\"\\nexit {pytest_exit}\\n' > .venv/bin/pytest\n"
         "chmod +x .venv/bin/pip .venv/bin/pytest\n", encoding="utf-8")
     python3.chmod(0o755)
     env = {**os.environ, "PATH": f"{tools}{os.pathsep}{os.environ['PATH']}"}
     done = subprocess.run(["bash", str(tmp_path / ".ci" / "run")], env=env, capture_output=True, text=True,
                           timeout=60, check=False)
-    assert "pytest ran" in done.stdout
+    runs = [line for line in done.stdout.splitlines() if line.startswith("pytest ran")]
+    # the README's bare pytest first; the emulated-Pi checks after it, only when it passed
+    assert runs[0] == "pytest ran "
+    if pytest_exit == 0:
+        assert len(runs) == 2 and "-m pi" in runs[1], runs
+    else:
+        assert len(runs) == 1, runs
     assert done.returncode == pytest_exit
 
 
