@@ -15,13 +15,12 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import shutil
 import socket
 import subprocess
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -407,5 +406,11 @@ class Panel:
         self._socket.close()
 
 
-def have_tools() -> bool:
-    return all(shutil.which(tool) for tool in ("qemu-system-aarch64", "mmdebstrap", "debugfs", "mcopy"))
+@contextlib.contextmanager
+def proc_mounted(root: Path) -> Iterator[None]:
+    """``/proc`` mounted in the built root while the body runs a program there through qemu-user."""
+    subprocess.run(["mount", "-t", "proc", "proc", str(root / "proc")], check=True)
+    try:
+        yield
+    finally:
+        subprocess.run(["umount", str(root / "proc")], check=True)

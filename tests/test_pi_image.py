@@ -37,6 +37,7 @@ from tests.pi_kit import (
     build_image,
     configuration,
     install_host_packages,
+    proc_mounted,
 )
 
 pytestmark = pytest.mark.pi
@@ -383,16 +384,13 @@ def test_the_touchscreen_draws_the_same_screen_in_the_arm64_root(image: Path, tm
     shutil.copy(record, root / "tmp" / "record.json")
     environ = ["SDL_VIDEODRIVER=offscreen", "KIVY_NO_ARGS=1", "KIVY_HOME=/tmp/kivy",
                "COMPANION_DATA=/tmp/data", "HOME=/tmp", "PATH=/usr/bin:/bin"]
-    subprocess.run(["mount", "-t", "proc", "proc", str(root / "proc")], check=True)
-    try:
+    with proc_mounted(root):
         started = time.monotonic()
         there = subprocess.run(["chroot", str(root), "env", "-i", *environ,
                                 "/opt/companion/venv/bin/companion", "snapshot", "/tmp/record.json",
                                 "--out", "/tmp/shots", "--only", "screens"],
                                capture_output=True, text=True, timeout=1800)
         arm64 = time.monotonic() - started
-    finally:
-        subprocess.run(["umount", str(root / "proc")], check=True)
     assert there.returncode == 0, there.stderr[-3000:]
     started = time.monotonic()
     here = subprocess.run([sys.executable, "-m", "companion", "snapshot", str(record), "--out", str(tmp_path),
@@ -430,14 +428,11 @@ def test_the_apps_cold_start_in_the_arm64_root_against_here(tmp_path: Path) -> N
     store = make_store(bench)
     environ = ["SDL_VIDEODRIVER=offscreen", "KIVY_NO_ARGS=1", "KIVY_HOME=/tmp/bench/kivy", "HOME=/tmp",
                "PATH=/usr/bin:/bin"]
-    subprocess.run(["mount", "-t", "proc", "proc", str(root / "proc")], check=True)
-    try:
+    with proc_mounted(root):
         started = time.monotonic()
         there = subprocess.run(["chroot", str(root), "env", "-i", *environ, "/opt/companion/venv/bin/python",
                                 "/tmp/bench/benchmarks/ui_start.py", "--child", f"/tmp/bench/{store.name}"],
                                capture_output=True, text=True, timeout=1800)
-    finally:
-        subprocess.run(["umount", str(root / "proc")], check=True)
     assert there.returncode == 0, there.stderr[-3000:]
     first = next(float(line.split()[1]) for line in there.stdout.splitlines()
                  if line.startswith("first-frame "))
