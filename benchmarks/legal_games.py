@@ -13,7 +13,7 @@ from collections.abc import Callable
 from importlib import import_module
 
 from benchmarks.games import FORMAT, Spec
-from companion.games.registry import descriptors
+from companion.registry import descriptors
 
 __all__ = ["FORMAT", "GENERATORS", "Spec", "generators"]
 

@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from companion.service.castelli import CastelliService
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -77,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
 
                 screen.redraw = timed_redraw
                 plans.perform(screen, steps, kit, on_tap=times.append)
-                saved = shell.table.app.board_data(f"entered {layout}")
+                saved = CastelliService.of(shell.table.app).board_data(f"entered {layout}")
                 if saved != board_to_json(load_layout(layout)):
                     raise SystemExit(f"{layout}: the board entered is not the layout")
             finally:

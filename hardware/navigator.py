@@ -274,7 +274,7 @@ class Navigator:
         self.listing = Listing(title, list(labels), list(actions), back=self._menu_listing())
 
     def _new_game(self) -> None:
-        from companion.games.registry import game_names, get_game
+        from companion.registry import game_names, get_game
 
         known = [get_game(name) for name in game_names()]
         self._submenu(text("oled.menu.new"), [g.title for g in known], [self._players_for(g) for g in known])
@@ -319,7 +319,7 @@ class Navigator:
         return start
 
     def _resume(self) -> None:
-        from companion.games.registry import get_game
+        from companion.registry import get_game
 
         rows = self.table.app.unfinished()
         self._submenu(text("oled.menu.resume"),

@@ -17,7 +17,7 @@ from types import ModuleType
 from typing import Any
 
 from companion.games.base import Game, IllegalMove, RecordError
-from companion.games.registry import descriptors
+from companion.registry import descriptors
 
 
 @functools.cache

@@ -15,8 +15,8 @@ from typing import Any
 
 from companion.games.base import IllegalMove
 from companion.games.messages import Message
-from companion.games.registry import get_game
 from companion.i18n import render
+from companion.registry import get_game
 from tests.refusals import assert_words, refuses
 
 PLAYERS = ("Albert", "Birgit", "Franziska")

@@ -11,6 +11,8 @@ import pytest
 
 from companion.games.base import RecordError
 from companion.service.app import AppError, Companion, LiveGame
+from companion.service.campanile import CampanileService
+from companion.service.castelli import CastelliService
 from companion.service.settings import SETTINGS
 from companion.storage.migrations import MIGRATIONS
 from companion.storage.store import Store
@@ -96,26 +98,27 @@ def test_a_stored_board_goes_inline_into_the_game(app: Companion) -> None:
     board = json.loads((Path(__file__).parent.parent / "companion" / "games" / "castelli" / "layouts"
                         / "example-2p.json").read_text(encoding="utf-8"))
     board.pop("comment", None)
-    assert app.save_board("kitchen", board) is False
-    assert app.save_board("kitchen", board) is True  # replaced
+    assert CastelliService.of(app).save_board("kitchen", board) is False
+    assert CastelliService.of(app).save_board("kitchen", board) is True  # replaced
     live = app.start("castelli", ["Ann", "Bob"], setup={"board": "kitchen",
                                                         "colors": {"Ann": "red", "Bob": "blue"}})
     assert app.store.session(live.id).setup["board"]["areas"] == board["areas"]
-    app.forget_board("kitchen")
-    assert [b.name for b in app.boards() if not b.shipped] == []
+    CastelliService.of(app).forget_board("kitchen")
+    assert [b.name for b in CastelliService.of(app).boards() if not b.shipped] == []
     assert app.store.session(live.id).setup["board"]["areas"] == board["areas"]  # the game keeps it
 
 
 def test_the_board_library_refuses_bad_boards_and_shipped_names(app: Companion) -> None:
     with pytest.raises(RecordError):
-        app.save_board("broken", {"areas": {}})
+        CastelliService.of(app).save_board("broken", {"areas": {}})
     with pytest.raises(AppError, match="layout the companion ships"):
-        app.save_board("example-2p", {})
+        CastelliService.of(app).save_board("example-2p", {})
     with pytest.raises(AppError, match="needs a name"):
-        app.save_board("  ", {})
+        CastelliService.of(app).save_board("  ", {})
     with pytest.raises(AppError, match='no stored board "nowhere"'):
-        app.forget_board("nowhere")
-    assert all(b.shipped for b in app.boards()) and len(app.boards()) >= 2
+        CastelliService.of(app).forget_board("nowhere")
+    boards = CastelliService.of(app).boards()
+    assert all(b.shipped for b in boards) and len(boards) >= 2
 
 
 def test_the_flag_table_is_confirmed_without_players_and_used_by_two_player_games(app: Companion) -> None:
@@ -123,20 +126,21 @@ def test_the_flag_table_is_confirmed_without_players_and_used_by_two_player_game
         app.start("campanile", ["Ann", "Bob"])
     bad = {"intermezzo": [[4, 2], [3, 1], [2], [1]], "finito": [[6, 4, 2], [5, 3, 1], [4, 2], [1, 3], [2]]}
     with pytest.raises(RecordError, match=r"^finito\[3\]: a flag's values go best first"):
-        app.confirm_flag_table(bad)
+        CampanileService.of(app).confirm_flag_table(bad)
     with pytest.raises(RecordError, match=r"finito.*exactly 5 flags"):
-        app.confirm_flag_table({"intermezzo": bad["intermezzo"], "finito": bad["finito"][:4]})
-    assert app.flag_table() is None  # nothing stored by a refusal
-    assert app.confirm_flag_table(camp.TWO_PLAYER_FLAGS) == camp.TWO_PLAYER_FLAGS
+        flags = CampanileService.of(app)
+        flags.confirm_flag_table({"intermezzo": bad["intermezzo"], "finito": bad["finito"][:4]})
+    assert CampanileService.of(app).flag_table() is None  # nothing stored by a refusal
+    assert CampanileService.of(app).confirm_flag_table(camp.TWO_PLAYER_FLAGS) == camp.TWO_PLAYER_FLAGS
     live = app.start("campanile", ["Ann", "Bob"])
     assert app.store.session(live.id).options["flags"] == camp.TWO_PLAYER_FLAGS
-    app.forget_flag_table()
-    assert app.flag_table() is None
+    CampanileService.of(app).forget_flag_table()
+    assert CampanileService.of(app).flag_table() is None
     assert app.store.session(live.id).options["flags"] == camp.TWO_PLAYER_FLAGS  # the game keeps it
 
 
 def test_rematch_keeps_players_and_options_and_takes_a_new_setup(app: Companion) -> None:
-    app.confirm_flag_table(camp.TWO_PLAYER_FLAGS)
+    CampanileService.of(app).confirm_flag_table(camp.TWO_PLAYER_FLAGS)
     first = app.start("campanile", ["Ann", "Bob"], options={"two_player_move": True}, setup=camp.SETUP)
     again = app.rematch(first.id)
     other = app.rematch(first.id, setup={"towers": ["grey", "brown", "red", "blue", "yellow"]})

@@ -22,6 +22,7 @@ from companion.console.championship import round_standings
 from companion.console.loop import headless_loop
 from companion.games.base import RecordError
 from companion.service.app import AppError, Companion
+from companion.service.castelli import CastelliService
 from companion.service.championship_rules import Decision, Pending
 from companion.service.live import LiveGame
 from companion.service.stats import player_stats
@@ -218,8 +219,8 @@ def test_every_round_is_played_on_the_two_halves_named_when_the_championship_sta
     """A table that entered its real board halves names them once (``--boards``): every round gets
     group 1's half and group 2's, a half entered here inline; an unknown name starts nothing."""
     with Companion.open(tmp_path / DB_FILENAME) as app:
-        ours = app.board_data("example-2p-extra-mine")
-        app.save_board("Our far side", ours)
+        ours = CastelliService.of(app).board_data("example-2p-extra-mine")
+        CastelliService.of(app).save_board("Our far side", ours)
         refused(lambda: app.championships.new(1, FOUR, {"boards": ["example-2p", "Nowhere"]}),
                 "app.board.unknown")
         refused(lambda: app.championships.new(1, FOUR, {"boards": ["example-2p"]}),

@@ -189,11 +189,14 @@ def test_the_command_table_says_exactly_which_module_adds_which_command() -> Non
     import argparse
     from importlib import import_module
 
-    from companion.cli.main import COMMANDS
+    from companion.cli.main import COMMAND_PACKAGE, COMMANDS, game_command_modules
 
-    for name, commands in COMMANDS.items():
+    tables = {**{f"{COMMAND_PACKAGE}.{name}": commands for name, commands in COMMANDS.items()},
+              **game_command_modules()}
+    assert len(tables) > len(COMMANDS)  # the games' own (declared by their descriptors) are there
+    for name, commands in tables.items():
         subparsers = argparse.ArgumentParser().add_subparsers()
-        import_module(f"companion.cli.commands.{name}").register(subparsers)
+        import_module(name).register(subparsers)
         assert tuple(subparsers.choices) == commands, name
 
 

@@ -16,7 +16,7 @@ from companion.cli.main import main
 from companion.console.loop import headless_loop
 from companion.games.base import RecordError
 from companion.games.castelli.descriptor import LAYOUT_FOR_PLAYERS, default_board
-from companion.games.registry import game_named
+from companion.registry import game_named
 from companion.service.app import Companion
 
 

@@ -25,7 +25,7 @@ from companion.console.interpret import ConsoleInput
 from companion.console.loop import QUIT_WORDS, headless_loop
 from companion.console.reading import InputError, clean_line
 from companion.games.base import IllegalMove
-from companion.games.registry import get_game
+from companion.registry import get_game
 from companion.service.app import Companion
 from companion.storage.store import Store
 from tests.conftest import EXAMPLES

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from companion.console.interpret import ConsoleInput
-from companion.games.registry import get_game
+from companion.registry import get_game
 
 SETUP = {"segments": [
     {"at": [0, 0], "edges": ["guild-4", "guild-1", "guild-1", "guild-2", "guild-2", "guild-4"]},

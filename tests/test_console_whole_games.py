@@ -11,8 +11,8 @@ import pytest
 
 from companion.console.loop import headless_loop
 from companion.games.notation import NotationError
-from companion.games.registry import get_game
 from companion.i18n import set_language
+from companion.registry import get_game
 from companion.service.app import Companion
 from tests.conftest import EXAMPLES
 from tests.refusals import english_words_in

@@ -16,8 +16,8 @@ from companion.console.interpret import ConsoleInput
 from companion.console.loop import COMMANDS, command_words, headless_loop
 from companion.games.messages import json_problem, msg
 from companion.games.notation import NotationError
-from companion.games.registry import get_game
 from companion.i18n import render, set_language
+from companion.registry import get_game
 from companion.service.app import Companion
 from tests.conftest import EXAMPLES
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from companion.games.base import MoveTemplate, Turn
 from companion.games.notation import NotationError
-from companion.games.registry import GAMES, get_game
+from companion.registry import GAMES, get_game
 from companion.service.records import parse_record
 from tests.conftest import EXAMPLES
 from tests.contract_kit import accepted, brute_force, fill, key, keys, random_states, template

@@ -8,7 +8,7 @@ import pytest
 
 from companion.games.base import RecordError
 from companion.games.descriptor import GameDescriptor, seat_colours
-from companion.games.registry import (
+from companion.registry import (
     GAMES,
     descriptor,
     descriptors,

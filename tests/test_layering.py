@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.registry import GAMES
+from companion.registry import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = Path(__file__).parent / "data" / "examples"
@@ -65,7 +65,7 @@ for name in BLOCKED:
 
 import contextlib, io
 from importlib import import_module
-from companion.games import registry
+from companion import registry
 from companion.cli.main import main
 
 report = {"engines": {}, "replays": {}}

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from companion.console.loop import headless_loop
 from companion.games.base import IllegalMove
 from companion.games.notation import NotationError
-from companion.games.registry import GAMES, get_game
+from companion.registry import GAMES, get_game
 from companion.service.app import Companion
 from tests.contract_kit import fill, random_states
 from tests.refusals import refuses

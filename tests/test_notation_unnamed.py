@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from companion.games.notation import NotationError, tokens
-from companion.games.registry import GAMES, get_game
+from companion.registry import GAMES, get_game
 from tests.contract_kit import random_states
 
 PLAYERS = ["Albert", "Birgit", "Franziska"]

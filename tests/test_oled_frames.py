@@ -172,8 +172,8 @@ def test_a_tie_broken_at_the_end_is_said_in_the_tables_language(language: Callab
 def test_the_turn_page_says_the_step_in_the_boxs_own_terms(lang: str, expected: list[str]) -> None:
     """What the touchscreen's strip says ("tap a ringed tower for your 2-marker"), said for the
     encoder; the page once showed a raw key (``oled.turn.may(moves=…)``), then only a count of moves."""
-    from companion.games.registry import get_game
     from companion.i18n import set_language
+    from companion.registry import get_game
 
     set_language(lang)
     game = get_game("campanile")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.registry import GAMES, get_game
+from companion.registry import GAMES, get_game
 from companion.service.records import final_state, parse_record
 from tests.refusals import assert_words
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.games import IllegalMove, get_game
+from companion.games import IllegalMove
+from companion.registry import get_game
 from companion.service.records import ReplayError
 from companion.service.session import AmendRefused, Change, Session, SessionError
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.games.base import RecordError
-from companion.games.registry import GAMES
+from companion.registry import GAMES
 from companion.service.app import AppError, Companion
 from companion.service.records import ReplayError, final_state, parse_record
 from companion.service.stats import player_stats

@@ -18,8 +18,8 @@ import pytest
 
 from companion.cli.commands.run import starter
 from companion.console.loop import headless_loop
-from companion.games.registry import game_names, get_game
 from companion.i18n import text
+from companion.registry import game_names, get_game
 from companion.service.app import Companion
 from companion.service.table import Table
 from hardware import games as oled_games

@@ -18,6 +18,7 @@ from companion import i18n
 from companion.games.castelli.board import validate_board
 from companion.games.messages import msg
 from companion.i18n import say, text
+from companion.service.castelli import CastelliService
 from ui.games.castelli import board_model as model
 from ui.games.castelli.board_editor import BoardEditorScreen
 from ui.games.castelli.board_model import AreaCell, SpaceCell
@@ -125,8 +126,8 @@ def test_a_board_entered_by_touch_is_saved_loaded_validated_and_played_on(shell,
     kit.find(text("ui.editor.saved", name="Our table"))
     kit.screenshot(shots / f"{lang}-editor-saved.png")
     app = shell.table.app
-    assert "Our table" in [b.name for b in app.boards() if not b.shipped]
-    stored = app.board_data("Our table")
+    assert "Our table" in [b.name for b in CastelliService.of(app).boards() if not b.shipped]
+    stored = CastelliService.of(app).board_data("Our table")
     assert stored == built.to_json()
     board = validate_board(stored)
     assert len(board.spaces) == 16 and board.mine == "a35"
@@ -183,11 +184,11 @@ def test_refused_edits_say_why_and_lose_nothing(shell, shots: Path) -> None:
     mode("board")
     button(text("ui.editor.save"))  # no name yet
     assert shell.banner.shown and "Our" not in shell.banner.text
-    assert [b for b in shell.table.app.boards() if not b.shipped] == []
+    assert [b for b in CastelliService.of(shell.table.app).boards() if not b.shipped] == []
     screen.name_field.text = "example-4p"  # a shipped layout's name
     button(text("ui.editor.save"))
     assert "example-4p" in shell.banner.text
-    assert [b for b in shell.table.app.boards() if not b.shipped] == []
+    assert [b for b in CastelliService.of(shell.table.app).boards() if not b.shipped] == []
     kit.screenshot(shots / f"{lang}-editor-refused-save.png")
 
 
@@ -208,13 +209,14 @@ def test_an_unfinished_board_shows_what_is_missing_and_is_not_saved(shell, shots
     screen.name_field.text = "Half done"
     button(text("ui.editor.save"))
     assert shell.banner.text == say(problem)
-    assert "Half done" not in [b.name for b in shell.table.app.boards()]
+    assert "Half done" not in [b.name for b in CastelliService.of(shell.table.app).boards()]
     kit.tap(kit.find(text("ui.editor.undo"), Tap))  # the forest goes: the board is whole again
     assert screen.draft.problem() is None
     button(text("ui.editor.save"))
-    assert "Half done" in [b.name for b in shell.table.app.boards()]
+    assert "Half done" in [b.name for b in CastelliService.of(shell.table.app).boards()]
     kit.hold(kit.find(text("ui.editor.forget_hold", name="Half done"), LongTap),
-             lambda: "Half done" not in [b.name for b in shell.table.app.boards()], "the board deleted")
+             lambda: "Half done" not in [b.name for b in CastelliService.of(shell.table.app).boards()],
+             "the board deleted")
     assert screen.draft.at((0, 1)) is None and screen.draft.at((1, 0)) is None  # deleting kept the draft
     assert isinstance(screen.draft.at((1, 2)), SpaceCell)
 
@@ -224,7 +226,7 @@ def test_a_shipped_layout_is_a_start_and_is_never_overwritten(shell, shots: Path
     screen = open_editor(shell)
     mode("board")
     kit.tap(kit.find("example-2p", Tap))
-    assert screen.draft.to_json() == shell.table.app.board_data("example-2p")
+    assert screen.draft.to_json() == CastelliService.of(shell.table.app).board_data("example-2p")
     assert screen.board_name == ""  # saved under a new name only
     cell(screen, 0, 0)
     kit.screenshot(shots / f"{lang}-editor-example.png")
@@ -243,7 +245,7 @@ def test_the_2_player_example_entered_from_a_blank_grid_is_the_shipped_layout(sh
     steps = plans.plan(wanted, "Two parts")
     plans.perform(screen, steps, kit)
     assert screen.draft == wanted
-    assert shell.table.app.board_data("Two parts") == load_layout_json("example-2p")
+    assert CastelliService.of(shell.table.app).board_data("Two parts") == load_layout_json("example-2p")
     assert plans.taps(steps) <= 150  # the benchmark's budget for a 16-space board
     kit.screenshot(shots / f"{lang}-editor-example-2p-entered.png")
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from companion.games.registry import get_game
+from companion.registry import get_game
 from tests.refusals import english_words_in
 
 pytest.importorskip("kivy", reason="the touchscreen needs the ui extra (kivy)")

@@ -12,8 +12,8 @@ import re
 from pathlib import Path
 
 from companion.games.messages import Message
-from companion.games.registry import get_game
 from companion.i18n import catalogue, set_language
+from companion.registry import get_game
 from tests.refusals import assert_words, english_words_in
 from ui.games import score_breakdown
 

@@ -10,7 +10,7 @@ from typing import Any
 import zxingcpp
 from PIL import Image, ImageFilter
 
-from companion.games.registry import get_game
+from companion.registry import get_game
 from companion.service import bgstats
 from companion.service.records import final_state, parse_record
 from tests import ui_kit as kit  # first: it prepares Kivy

@@ -27,9 +27,9 @@ from kivy.tests.common import UnitTestTouch
 from companion import i18n
 from companion.games.base import RecordError
 from companion.games.messages import msg
-from companion.games.registry import get_game
 from companion.games.san_gimignano import geometry, views
 from companion.games.san_gimignano.layout import default_setup
+from companion.registry import get_game
 from tests.contract_kit import random_states
 from tests.refusals import english_words_in
 from tests.ui_san_gimignano_kit import (

@@ -7,6 +7,7 @@ window per process, shared). Screenshots go to ``$UI_SCREENSHOTS`` when set
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -21,8 +22,10 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion import i18n
 from companion.games.base import IllegalMove
-from companion.games.registry import get_game
+from companion.registry import get_game
+from companion.service.campanile import CampanileService
 from ui import theme
+from ui.games.part import UiPart
 from ui.widgets import LongTap, Tap
 
 EXAMPLE = Path(__file__).parent / "data" / "examples" / "campanile-3p.json"
@@ -170,7 +173,7 @@ def test_settings_round_trip_through_the_store(shell, tmp_path: Path) -> None:
 
     screen.fields["flags.intermezzo"].text = "3 1, 2, 1, x"
     kit.tap(kit.find(i18n.text("ui.settings.flags_confirm")))
-    assert shell.table.app.flag_table() is None and '"x"' in shell.banner.text
+    assert CampanileService.of(shell.table.app).flag_table() is None and '"x"' in shell.banner.text
 
     screen.fields["profile"].text = "Zoë"
     kit.tap(kit.find(i18n.text("ui.new.add"), root=screen.fields["profile"].parent))
@@ -442,7 +445,7 @@ def test_a_first_2_player_campanile_asks_for_the_flag_table_then_starts(shell, s
     form = next(w for w in kit.walk() if isinstance(w, FlagTableForm))
     kit.tap(form.confirm)  # nothing entered: refused naming the flag
     assert form.problem.text.startswith("Intermezzo #1: ")
-    assert shell.table.live is None and shell.table.app.flag_table() is None
+    assert shell.table.live is None and CampanileService.of(shell.table.app).flag_table() is None
     for phase in ("intermezzo", "finito"):
         for index, values in enumerate(cards[phase]):
             kit.tap(form.fields[(phase, index, 0)])
@@ -452,7 +455,7 @@ def test_a_first_2_player_campanile_asks_for_the_flag_table_then_starts(shell, s
     kit.tap(form.confirm)
     live = shell.table.live
     assert live is not None and list(live.session.players) == ["Albert", "Birgit"]
-    assert live.row.options["flags"] == cards and shell.table.app.flag_table() == cards
+    assert live.row.options["flags"] == cards and CampanileService.of(shell.table.app).flag_table() == cards
     assert shell.screens.current == "game"
     assert not any(isinstance(w, FlagTableForm) for w in kit.walk())
 
@@ -462,9 +465,10 @@ def test_the_board_and_the_shell_show_each_player_in_one_colour_with_the_same_in
     """Profiles wanting the same colour: the new-game screen, the turn banner, the history and the
     Campanile board all show one colour and the same initials per player."""
     from ui import games
+    from ui.screens import game
     from ui.widgets import Badge
 
-    monkeypatch.setattr(games, "GAME_BOARDS", {"campanile": "ui.games.campanile.board:CampanileBoard"})
+    monkeypatch.setattr(game, "board_class", games.board_class)  # the picker shell's boards back
     app = shell.table.app
     for name, wish in (("Albert", "white"), ("Anna", "white"), ("Franziska", None)):
         app.add_profile(name)
@@ -512,9 +516,9 @@ class RecordingBoard(BoxLayout):
 
 
 def test_a_games_board_takes_the_place_of_the_picker_and_follows_the_table(shell, monkeypatch) -> None:
-    from ui import games
+    from ui.screens import game
 
-    monkeypatch.setattr(games, "GAME_BOARDS", {"campanile": "tests.test_ui_shell:RecordingBoard"})
+    monkeypatch.setattr(game, "board_class", lambda name: RecordingBoard if name == "campanile" else None)
     shell.table.start("campanile", ["Albert", "Birgit", "Franziska"])
     board = shell.screens.get_screen("game").board
     assert isinstance(board, RecordingBoard) and board.get_root_window() is not None
@@ -529,13 +533,22 @@ def test_a_games_board_takes_the_place_of_the_picker_and_follows_the_table(shell
     assert "Franziska" in shell.banner.text
 
 
-def test_a_board_that_cannot_be_imported_leaves_the_picker(shell, monkeypatch) -> None:
-    from ui import games
+#: A Campanile touchscreen part whose board's module does not exist (a broken plug-in's part).
+BROKEN_BOARD = UiPart(board="ui.games.no_such_board:Board")
 
-    monkeypatch.setattr(games, "GAME_BOARDS", {"campanile": "ui.games.no_such_board:Board"})
-    shell.table.start("campanile", ["Albert", "Birgit", "Franziska"])
-    assert shell.screens.get_screen("game").board is None
-    kit.find("Albert: brown +3")
+
+def test_a_board_that_cannot_be_imported_leaves_the_picker(shell, monkeypatch) -> None:
+    from companion import registry
+    from ui import games
+    from ui.screens import game
+
+    monkeypatch.setattr(game, "board_class", games.board_class)  # the real lookup, not the picker shell's
+    broken = dataclasses.replace(registry.descriptor("campanile"),
+                                 touchscreen="tests.test_ui_shell:BROKEN_BOARD")
+    with registry.replaced(broken):
+        shell.table.start("campanile", ["Albert", "Birgit", "Franziska"])
+        assert shell.screens.get_screen("game").board is None
+        kit.find("Albert: brown +3")
 
 
 def test_an_undo_from_elsewhere_closes_the_amend_of_a_move_that_is_gone(shell) -> None:

@@ -73,9 +73,9 @@ class CountingBoard(BoxLayout):
 
 
 def test_a_board_is_kept_across_moves_and_the_bar_makes_no_widget(shell: Any, monkeypatch: Any) -> None:
-    from ui import games
+    from ui.screens import game
 
-    monkeypatch.setattr(games, "GAME_BOARDS", {"campanile": "tests.test_ui_shell_updates:CountingBoard"})
+    monkeypatch.setattr(game, "board_class", lambda name: CountingBoard if name == "campanile" else None)
     shell.table.start("campanile", PLAYERS)
     screen = shell.screens.get_screen("game")
     board, built = screen.board, CountingBoard.built

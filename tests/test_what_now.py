@@ -13,8 +13,8 @@ import pytest
 
 from companion.games.base import next_up
 from companion.games.messages import Alternatives, Message
-from companion.games.registry import get_game
 from companion.i18n import render
+from companion.registry import get_game
 from companion.service.records import load_record, replay
 
 EXAMPLES = Path(__file__).parent / "data" / "examples"

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.games.campanile.views import preview, standings, targets
+from companion.service.campanile import CampanileService
 from tests.ui_campanile_kit import Harness, scenario
 
 EXAMPLE = Path(__file__).parent / "data" / "examples" / "campanile-3p.json"
@@ -402,7 +403,7 @@ def two_player_relocation(h: Harness) -> dict[str, Any]:
     """The optional 2-player rule: after a 2-story raise, move a value-2 marker in three taps."""
     flags = {"intermezzo": [[3, 1], [2, 1], [2], [1]], "finito": [[5, 2], [4, 1], [3], [2], [1]]}
     with h.game(["Albert", "Birgit"], options={"two_player_move": True},
-                before=lambda app: app.confirm_flag_table(flags)):
+                before=lambda app: CampanileService.of(app).confirm_flag_table(flags)):
         board, session = h.board, h.session
         for move in ({"type": "build", "player": "Albert", "tower": "red", "stories": 2},
                      {"type": "influence", "player": "Albert", "tower": "red"},
@@ -441,7 +442,7 @@ def two_player_flag_table(h: Harness) -> dict[str, Any]:
             h.pump(3)
             assert all(button.text == "" for button in form.fields.values()), "a field came filled in"
             h.tap(form.confirm)  # nothing entered: refused, nothing kept
-            assert app.flag_table() is None and not confirmed and form.confirm.flashing
+            assert CampanileService.of(app).flag_table() is None and not confirmed and form.confirm.flashing
             facts["empty"] = form.problem.text
             h.screenshot("en-flags-refused")
             for phase in ("intermezzo", "finito"):
@@ -451,9 +452,9 @@ def two_player_flag_table(h: Harness) -> dict[str, Any]:
                         h.tap(form.pad[value])
             h.screenshot("en-flags-filled")
             h.tap(form.confirm)
-            assert confirmed == [cards] and app.flag_table() == cards
+            assert confirmed == [cards] and CampanileService.of(app).flag_table() == cards
             assert not needs_flag_table(app, "campanile", ["Albert", "Birgit"])
-            facts["stored"] = app.flag_table()
+            facts["stored"] = CampanileService.of(app).flag_table()
             # A second form starts from the stored table, for correcting it.
             h.window.remove_widget(form)
             set_hungarian()
@@ -466,7 +467,7 @@ def two_player_flag_table(h: Harness) -> dict[str, Any]:
             facts["hu_problem"] = form.problem.text
             h.screenshot("hu-flags-refused")
             fits(form)
-            assert app.flag_table() == cards
+            assert CampanileService.of(app).flag_table() == cards
         finally:
             h.window.remove_widget(form)
     return facts

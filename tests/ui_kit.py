@@ -110,9 +110,9 @@ def picker_shell(tmp_path: Path, monkeypatch: Any) -> Iterator[Any]:
     tests of their own); a test module makes it its fixture: ``shell = pytest.fixture(kit.picker_shell,
     name="shell")``."""
     from companion import i18n
-    from ui import games
+    from ui.screens import game
 
-    monkeypatch.setattr(games, "GAME_BOARDS", {})
+    monkeypatch.setattr(game, "board_class", lambda name: None)  # every game on the move picker
     i18n.set_language("en")
     opened = open_shell(tmp_path / "store.db")
     yield opened

@@ -13,8 +13,8 @@ from typing import Any
 
 from kivy.tests.common import UnitTestTouch
 
-from companion.games.registry import get_game
 from companion.games.san_gimignano import views
+from companion.registry import get_game
 from tests import ui_kit as kit
 from ui.games.san_gimignano.board import SanGimignanoBoard, type_of
 from ui.games.san_gimignano.widgets import SegmentPicture

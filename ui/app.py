@@ -43,7 +43,7 @@ from companion.storage.store import StoreError
 from companion.system import power
 from companion.system.watchdog import Watchdog
 from ui import theme
-from ui.games import GAME_SCREENS, over_screen
+from ui.games import game_screens, over_screen
 from ui.keys import command_for_key
 from ui.widgets import RefusalBanner
 
@@ -77,7 +77,6 @@ SCREENS: dict[str, str] = {
     "settings": "ui.screens.settings:SettingsScreen",
     "follow": "ui.screens.follow:FollowScreen",
     "damaged": "ui.screens.damaged:DamagedScreen",
-    **GAME_SCREENS,  # each game's own screens, declared in its ui/games/<game>/ part
 }
 
 
@@ -145,7 +144,9 @@ class Shell:
         self.table = table
         self.options = options if options is not None else ShellOptions()
         self.banner = RefusalBanner()
-        self.screens = Screens({name: self._maker(where) for name, where in SCREENS.items()},
+        # the shell's own screens, then each game's (declared by its touchscreen part)
+        every = {**SCREENS, **game_screens()}
+        self.screens = Screens({name: self._maker(where) for name, where in every.items()},
                                transition=NoTransition())
         self.root = BoxLayout(orientation="vertical")
         self.root.add_widget(self.screens)

@@ -15,7 +15,7 @@ from typing import Any
 from companion.games.descriptor import SPARE_COLOURS, with_spare_colours
 from companion.games.descriptor import seat_colours as core_seat_colours
 from companion.games.messages import Message, msg
-from companion.games.registry import descriptor
+from companion.registry import descriptor
 from companion.service.names import initials
 
 __all__ = ["SPARE_COLOURS", "initials", "named", "seat_colours", "table_colours"]

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.games.messages import Message
-from companion.games.registry import GAMES
+from companion.registry import game_names
 from companion.service.app import AppError, Companion
 from companion.service.settings import effective_settings
 from companion.service.stats import PlayerStats, player_stats
@@ -226,4 +226,4 @@ class StoreReader:
 
     def stats(self) -> list[PlayerStats]:
         """The same figures as the touchscreen's statistics screen."""
-        return player_stats(self._companion().store.results(), GAMES)
+        return player_stats(self._companion().store.results(), game_names())

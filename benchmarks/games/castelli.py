@@ -8,7 +8,7 @@ from typing import Any
 
 from benchmarks.games import FORMAT, Spec
 from companion.games.base import IllegalMove
-from companion.games.registry import get_game
+from companion.registry import get_game
 
 CASTELLI_NAMES = ("Anna", "Bela", "Csaba", "Dora")
 

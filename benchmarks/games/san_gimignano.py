@@ -7,7 +7,7 @@ from typing import Any
 
 from benchmarks.games import FORMAT, Spec
 from companion.games.base import IllegalMove
-from companion.games.registry import get_game
+from companion.registry import get_game
 
 SG_NAMES = ("Ada", "Bo", "Cy", "Di")
 G1, G2, G3, G4 = "guild-1", "guild-2", "guild-3", "guild-4"

@@ -17,18 +17,19 @@ from importlib import import_module
 from typing import Any
 
 from companion import __version__
-from companion.cli.games import GAME_COMMANDS, module_name
 from companion.console.display import SafeStream, shown_line
 from companion.console.reading import InputError
 from companion.games.base import RecordError
 from companion.games.messages import msg
 from companion.i18n import LanguageError, choose_language, known_text, set_language, text
+from companion.registry import descriptors
 from companion.service.records import ReplayError
 
 #: The modules under companion.cli.commands that add subcommands, in help order, with the
 #: subcommands each adds: a command line imports only the module of its command, which
 #: keeps start-up small (tests/test_cli_errors.py checks this table against the modules).
-#: A game's own subcommands come from :data:`companion.cli.games.GAME_COMMANDS`.
+#: A game's own subcommands come from its descriptor (:attr:`GameDescriptor.commands`), listed
+#: in help after :data:`GAMES_AFTER`.
 COMMANDS: dict[str, tuple[str, ...]] = {
     "replay": ("replay",),
     "moves": ("moves",),
@@ -36,14 +37,39 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "run": ("run", "new"),
     "sessions": ("rematch", "abandon"),
     "settings": ("settings", "players"),
-    **{module_name(game): commands for game, commands in GAME_COMMANDS.items()},
     "championship": ("championship",),
     "config": ("config",),
     "doctor": ("doctor", "backup"),
     "hardware": ("hardware", "snapshot"),
     "web": ("web",),
 }
-COMMAND_MODULES = tuple(COMMANDS)
+COMMAND_PACKAGE = "companion.cli.commands"
+#: The games' own subcommands come after this module's in help.
+GAMES_AFTER = "settings"
+
+
+def game_command_modules() -> dict[str, tuple[str, ...]]:
+    """Each registered game's command module (its full name) -> the subcommands it adds, in menu order."""
+    return {found.commands: found.command_names for found in descriptors() if found.commands}
+
+
+def command_modules(command: str | None = None) -> list[str]:
+    """The modules (full names) that add ``command``; every module, in help order, when none does
+    (help, a mistyped command). A shared command reads no game's descriptor."""
+    shared = [f"{COMMAND_PACKAGE}.{name}" for name, commands in COMMANDS.items() if command in commands]
+    if shared:
+        return shared
+    games = game_command_modules()
+    wanted = [module for module, commands in games.items() if command in commands]
+    if wanted:
+        return wanted
+    ordered: list[str] = []
+    for name in COMMANDS:
+        ordered.append(f"{COMMAND_PACKAGE}.{name}")
+        if name == GAMES_AFTER:
+            ordered.extend(games)
+    return ordered
+
 
 EXIT_USAGE = 2
 
@@ -64,11 +90,34 @@ class _CatalogueHelp(argparse.HelpFormatter):
     """
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
-        return None if action.help is None else known_text(action.help)
+        return None if action.help is None else _help_words(action.help)
 
     def add_text(self, text: str | None) -> None:
         """A description or epilog, which may be a message code too."""
-        super().add_text(None if text is None else known_text(text))
+        super().add_text(None if text is None else _help_words(text))
+
+
+#: The placeholders a help text may hold for the games installed here (read only when it does).
+_GAME_LISTS = ("{games}", "{games_or}", "{titles}")
+
+
+def _help_words(code_or_text: str) -> str:
+    """A help text in words; the list of games it names (``{games}``: the names a command takes,
+    ``{games_or}`` the same as alternatives, ``{titles}``: what players call them) comes from the
+    registry, so that no catalogue names a game."""
+    words = known_text(code_or_text)
+    if not any(placeholder in words for placeholder in _GAME_LISTS):
+        return words
+    from companion.i18n import current_language, join_list
+    from companion.registry import get_game
+
+    names = [found.name for found in descriptors()]
+    language = current_language()
+    lists = {"{games}": ", ".join(names), "{games_or}": join_list(names, language, "common.list.or"),
+             "{titles}": join_list([get_game(name).title for name in names], language)}
+    for placeholder, listed in lists.items():  # not str.format: a help text may show JSON's braces
+        words = words.replace(placeholder, listed)
+    return words
 
 
 class _Parser(argparse.ArgumentParser):
@@ -110,12 +159,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--data-dir", metavar="DIR",
                         help="cli.option.data_dir.help")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    needed = [name for name, commands in COMMANDS.items() if command in commands]
-    for name in needed or COMMAND_MODULES:
+    for name in command_modules(command):
         try:
-            module = import_module(f"companion.cli.commands.{name}")
+            module = import_module(name)
         except ModuleNotFoundError as error:
-            if error.name == f"companion.cli.commands.{name}":
+            if error.name == name:
                 continue
             raise
         module.register(subparsers)

@@ -16,9 +16,9 @@ from typing import Any
 
 from companion.games.base import Game, MoveTemplate, RecordError, one_line
 from companion.games.notation import NotationError, tokens
-from companion.games.registry import descriptor
 from companion.i18n import current_language
 from companion.i18n import text as say_text
+from companion.registry import descriptor
 
 
 def observed_hint(game: Game[Any, Any], move_type: str) -> str | None:

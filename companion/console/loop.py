@@ -38,9 +38,9 @@ from companion.console.reading import (
 from companion.console.terminal import TerminalLines
 from companion.games.base import IllegalMove, RecordError, one_line
 from companion.games.messages import Message, json_problem, msg
-from companion.games.registry import descriptors
 from companion.i18n import LANGUAGES, current_language, join_list, render
 from companion.i18n import text as phrase
+from companion.registry import descriptors
 from companion.service.command_queue import CommandQueue
 from companion.service.names import PlayerNameError
 from companion.storage.store import StoreError

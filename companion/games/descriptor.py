@@ -1,13 +1,15 @@
 """What the core asks of a game, in one object per game: :class:`GameDescriptor`.
 
 Adding a game means writing its package (the engine, its rules, and a
-``descriptor.py`` holding one :class:`GameDescriptor`) and naming that module
-in :mod:`companion.games.registry`. The service, the console and the front
+``descriptor.py`` holding one :class:`GameDescriptor`) and declaring that
+object as an entry point of the group ``companion.games``
+(:mod:`companion.registry`). The service, the console and the front
 ends ask the descriptor (never the game's name) for what differs between
 games: the colours of the pieces, whether the record keeps each player's
 colour, what a new game gets from the table's settings when the players do
-not say (the 2-player flag table, a stored board, an offered layout), and
-the words the console shows for a move's observed fields.
+not say (the 2-player flag table, a stored board, an offered layout), the
+words the console shows for a move's observed fields, and where each front
+end finds the game's own part.
 
 Pure, like the engines: the standard library and :mod:`companion.games` only.
 The engine itself is imported on first use (``engine`` names it), so that
@@ -96,7 +98,13 @@ def _frozen(mapping: Mapping[str, str]) -> Mapping[str, str]:
 
 @dataclass(frozen=True)
 class GameDescriptor:
-    """Everything the core asks of one game, registered once in :mod:`companion.games.registry`."""
+    """Everything the companion asks of one game, declared once as an entry point of the group
+    ``companion.games`` (:mod:`companion.registry`).
+
+    The front ends' parts are named as ``"module:attribute"`` strings, imported by the front end that
+    needs them, so that the engine's package never imports a front end and a box without Kivy never
+    loads the game's touchscreen part.
+    """
 
     #: The record's ``game`` value (``Game.name``), the key every layer's per-game list uses.
     name: str
@@ -123,11 +131,35 @@ class GameDescriptor:
     #: The game's simple settings players change (a subset of :attr:`setting_keys`; the others,
     #: such as a flag table or stored boards, have structured values and a service part of their own).
     settings: tuple[TableSetting, ...] = ()
+    #: Where the game stands in every menu and list of games (smaller first; entry points have no
+    #: order of their own). A game registered without one comes after the shipped games.
+    order: int = 1000
+    #: What the game supports beyond playing one game: ``"championship"`` (its rounds are played by
+    #: :mod:`companion.service.championship`, two 2-player games at once: ``setup.groups``).
+    capabilities: frozenset[str] = frozenset()
+    #: The package whose folder holds the game's catalogues, ``locale/<language>/*.po`` (every word
+    #: of the game: its engine's, its console's, OLED's, touchscreen's and phone page's); ``None``: none.
+    catalogues: str | None = None
+    #: ``"module:Class"`` of the game's part of the service (:mod:`companion.service.parts`): what only
+    #: this game asks of the store (a flag table, boards), built once per service; ``None``: none.
+    service: str | None = None
+    #: The module under the command line that adds the game's own subcommands (``register(subparsers)``),
+    #: and the subcommands it adds (so that a command line imports it only for one of them).
+    commands: str | None = None
+    command_names: tuple[str, ...] = ()
+    #: ``"module:PART"`` of the game's OLED and buttons part (:class:`hardware.games.GamePart`).
+    oled: str | None = None
+    #: ``"module:PART"`` of the game's touchscreen part (:class:`ui.games.part.UiPart`): its board, its
+    #: forms, its screens and the tools it offers on Home and in Settings.
+    touchscreen: str | None = None
+    #: ``"module:PART"`` of the game's section of the phone page (:class:`web.pages.games.WebPart`).
+    web: str | None = None
 
     def __post_init__(self) -> None:
         # a descriptor is shared by every layer: nobody may change its hints behind the others' backs
         object.__setattr__(self, "observed_hints", _frozen(self.observed_hints))
         object.__setattr__(self, "assumed_notes", MappingProxyType(dict(self.assumed_notes)))
+        object.__setattr__(self, "capabilities", frozenset(self.capabilities))
 
     def load(self) -> Game[Any, Any]:
         """A new instance of the engine (the registry keeps one per game)."""

@@ -28,11 +28,13 @@ import argparse
 import gettext
 import re
 import string
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion import registry
+from companion.games.descriptor import GameDescriptor
 from companion.games.messages import Alternatives, Message, Words, install_renderer
 
 if TYPE_CHECKING:
@@ -116,10 +118,12 @@ class MergedCatalogue(Catalogue):
     checks it), so the order of reading never changes an answer.
     """
 
-    def __init__(self, paths: list[Path]) -> None:
+    def __init__(self, paths: list[Path], more: Callable[[], list[Path]] | None = None) -> None:
         super().__init__([])
         self._unread = list(paths)
         self._rule_read = False
+        #: The files of the games not loaded yet, asked only when a code is found nowhere else.
+        self._more = more
 
     def _read(self, paths: list[Path]) -> None:
         from companion.i18n.po import header_fields, read_po  # read only when a text is needed
@@ -140,10 +144,21 @@ class MergedCatalogue(Catalogue):
             if not self._unread or (context, msgid) in self._entries:
                 break
             self._read([path for path in self._unread if stem is None or path.stem == stem])
+        if (context, msgid) not in self._entries and self._take_more():
+            self._read(list(self._unread))
         return super().lookup(msgid, context, count)
+
+    def _take_more(self) -> bool:
+        """Add the files of every game not loaded yet (once); whether there were any."""
+        more, self._more = self._more, None
+        if more is None:
+            return False
+        self._unread.extend(path for path in more() if path not in self._unread)
+        return bool(self._unread)
 
     @property
     def msgids(self) -> set[tuple[str | None, str]]:
+        self._take_more()
         self._read(list(self._unread))
         return super().msgids
 
@@ -154,22 +169,50 @@ ARGPARSE_DOMAIN = "argparse"
 MESSAGES_DOMAIN = "messages"
 
 
-def message_files(language: str) -> list[Path]:
-    """The ``.po`` files that hold ``language``'s message codes (``messages.po`` first)."""
+def shared_message_files(language: str) -> list[Path]:
+    """The ``.po`` files of ``language`` that every game shares (``messages.po`` first): the core's,
+    the front ends' and the command line's words, none of which belongs to one game."""
     folder = LOCALE_DIR / language
     files = sorted(folder.glob("*.po")) if folder.is_dir() else []
     return sorted((path for path in files if path.stem != ARGPARSE_DOMAIN),
                   key=lambda path: (path.stem != MESSAGES_DOMAIN, path.name))
 
 
-@cache
+def game_message_files(language: str, games: Iterable[GameDescriptor] | None = None) -> list[Path]:
+    """The ``.po`` files of ``language`` that the games ship (:attr:`GameDescriptor.catalogues`),
+    those of ``games`` (every registered game by default)."""
+    found: list[Path] = []
+    for game in registry.descriptors() if games is None else games:
+        folder = registry.catalogue_folder(game)
+        if folder is not None and (folder / language).is_dir():
+            found.extend(sorted((folder / language).glob("*.po")))
+    return found
+
+
+def message_files(language: str) -> list[Path]:
+    """Every ``.po`` file that holds ``language``'s message codes: the shared ones, then each
+    registered game's."""
+    return [*shared_message_files(language), *game_message_files(language)]
+
+
 def catalogue(language: str, domain: str = MESSAGES_DOMAIN) -> Catalogue:
     """The catalogue of ``domain`` in ``language`` (empty when that language has none).
 
-    The ``messages`` domain is every message file of the language merged.
+    The ``messages`` domain is every message file of the language merged: the shared ones and
+    those of the games registered now (a game registered later brings its own: the catalogue is
+    made anew whenever the list of games changes).
     """
+    return _catalogue(language, domain, registry.generation())
+
+
+@cache
+def _catalogue(language: str, domain: str, generation: int) -> Catalogue:
     if domain == MESSAGES_DOMAIN:
-        return MergedCatalogue(message_files(language))
+        # the games loaded so far at once (a record's game: one small file more); the others only
+        # when a code is found nowhere else, so that rendering one game's words loads no other game
+        return MergedCatalogue([*shared_message_files(language),
+                                *game_message_files(language, registry.loaded())],
+                               more=lambda: game_message_files(language))
     path = LOCALE_DIR / language / f"{domain}.po"
     if not path.exists():
         return Catalogue([])

@@ -27,14 +27,14 @@ from typing import Any
 from companion.games.base import Game, RecordError
 from companion.games.descriptor import GameDescriptor, NewGame, SetupNeeded, seat_colours, split_words
 from companion.games.messages import Message, msg
-from companion.games.registry import descriptor, descriptors, get_game
 from companion.i18n import LANGUAGES, catalogue, known_text
+from companion.registry import descriptor, descriptors, get_game
 from companion.service import bgstats
 from companion.service.championship import Championships
 from companion.service.errors import AppError
-from companion.service.games import Board, GameServices
 from companion.service.live import LiveGame
 from companion.service.names import check_distinct, name_refusal
+from companion.service.parts import build_part
 from companion.service.records import ReplayError, check_players, final_state, parse_record, record_json
 from companion.service.session import Change, Session
 from companion.service.settings import (
@@ -46,7 +46,7 @@ from companion.service.settings import (
 from companion.storage.store import Clock, GameLookup, Result, SessionRow, Store, StoreError, StoreJournal
 from companion.system.clock import clock_is_sure
 
-__all__ = ["PIECE_COLOURS", "AppError", "Board", "Companion", "LiveGame", "Profile"]
+__all__ = ["PIECE_COLOURS", "AppError", "Companion", "LiveGame", "Profile"]
 
 
 class _PieceColours(Mapping[str, "tuple[str, ...] | None"]):
@@ -130,11 +130,11 @@ def _profile_name(name: Any) -> str:
     return cleaned
 
 
-class Companion(GameServices):
+class Companion:
     """The service over one store. One per process, used from the session's thread.
 
-    What only one game needs (its flag table, its boards) comes from that game's service part,
-    listed in :mod:`companion.service.games`.
+    What only one game needs (its flag table, its boards) comes from that game's part of the
+    service, named by its descriptor and built on first use (:meth:`part`).
     """
 
     def __init__(self, store: Store, *, games: GameLookup = get_game,
@@ -151,6 +151,18 @@ class Companion(GameServices):
         self.damaged_sessions: dict[int, str] = {}
         #: The championships (:mod:`companion.service.championship`): new, status, next round, decisions.
         self.championships = Championships(self)
+        #: Each game's part of the service (:mod:`companion.service.parts`), built on first use.
+        self._parts: dict[str, object | None] = {}
+
+    def part(self, game: str) -> object | None:
+        """``game``'s own part of the service (its descriptor's ``service``), built once; ``None``
+        when it has none. :class:`AppError` for a game that is not installed."""
+        if game not in self._parts:
+            try:
+                self._parts[game] = build_part(game, self)
+            except RecordError as error:
+                raise AppError(msg("app.game.unknown", game=repr(game), reason=error.message)) from None
+        return self._parts[game]
 
     @classmethod
     def open(cls, path: str | Path, *, clock: Clock | None = None, games: GameLookup = get_game,

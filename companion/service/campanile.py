@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.campanile.descriptor import TWO_PLAYER_FLAGS
-from companion.storage.store import Store
+from companion.games.campanile.descriptor import NAME, TWO_PLAYER_FLAGS
+from companion.service.parts import GameService
 
 
-class CampanileService:
-    """The flag table's methods of :class:`~companion.service.app.Companion`."""
+class CampanileService(GameService):
+    """Campanile's part of the service: the flag table (``CampanileService.of(app)``)."""
 
-    store: Store
+    game = NAME
 
     def flag_table(self) -> dict[str, list[list[int]]] | None:
         """The 2-player Campanile flag table the players confirmed, or ``None``."""

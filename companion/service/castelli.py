@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.castelli.descriptor import BOARDS
+from companion.games.castelli.descriptor import BOARDS, NAME
 from companion.games.messages import msg
 from companion.service.errors import AppError
-from companion.storage.store import Store
+from companion.service.parts import GameService
 
 
 @dataclass(frozen=True)
@@ -26,10 +26,11 @@ class Board:
     areas: int
 
 
-class CastelliService:
-    """The boards' methods of :class:`~companion.service.app.Companion`."""
+class CastelliService(GameService):
+    """Castelli's part of the service: the boards (``CastelliService.of(app)``); a championship's
+    rounds are started on them too."""
 
-    store: Store
+    game = NAME
 
     def boards(self) -> list[Board]:
         """The layouts the companion ships, then the boards stored here (by name)."""

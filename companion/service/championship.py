@@ -30,11 +30,11 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from companion.games.base import IllegalMove, RecordError
 from companion.games.messages import msg
-from companion.games.registry import get_game
+from companion.registry import get_game
 from companion.service.championship_import import FORMAT, ReadChampionship, read_championship
 from companion.service.championship_rules import (
     OPTIONS,
@@ -55,9 +55,9 @@ from companion.service.championship_rules import (
     standings,
 )
 from companion.service.errors import AppError
-from companion.service.games import CHAMPIONSHIP_GAME
 from companion.service.live import LiveGame
 from companion.service.names import check_distinct
+from companion.service.parts import championship_game
 from companion.service.records import check_players
 from companion.storage.store import ChampionshipRow, SessionRow, Store, StoreError
 
@@ -76,9 +76,29 @@ class Host(Protocol):
 
     def export_record(self, session_id: int) -> dict[str, Any]: ...
 
-    def boards(self) -> Sequence[Any]: ...
+    def part(self, game: str) -> object | None: ...
 
     def results_of(self, engine: Any, players: Sequence[str], state: Any) -> Any: ...
+
+
+@runtime_checkable
+class BoardShelf(Protocol):
+    """What the championship's game's part of the service offers when the rounds are played on the
+    table's own boards: the boards it knows, by name."""
+
+    def boards(self) -> Sequence[Named]: ...
+
+
+class Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+def _board_shelf(part: object | None) -> BoardShelf:
+    """The championship's game's part as a :class:`BoardShelf`; :class:`AppError` when it keeps no boards."""
+    if not isinstance(part, BoardShelf):
+        raise AppError(msg("championship.option.boards"))
+    return part
 
 
 @dataclass(frozen=True)
@@ -195,7 +215,7 @@ class Championships:
         typed = [str(p).strip() if isinstance(p, str) else p for p in players]
         if len(typed) != 4:
             raise AppError(msg("championship.players.four", count=len(typed)))
-        engine = get_game(CHAMPIONSHIP_GAME)
+        engine = get_game(championship_game())
         names = check_players(typed, engine)
         check_distinct(names)
         readings = dict(options or {})
@@ -242,7 +262,7 @@ class Championships:
         if row.options.get("boards"):  # the table's own two halves, by name (inline once started)
             setup["boards"] = list(row.options["boards"])
         colours = self._colours(status)
-        return self._host.start(CHAMPIONSHIP_GAME, [*groups[0], *groups[1]],
+        return self._host.start(championship_game(), [*groups[0], *groups[1]],
                                 options=dict(row.options.get("game", {})), setup=setup,
                                 colours=colours, colours_by_seat=True, championship=(row.id, number))
 
@@ -257,7 +277,7 @@ class Championships:
         if (not isinstance(given, (list, tuple)) or len(given) != 2
                 or not all(isinstance(name, str) for name in given)):
             raise AppError(msg("championship.option.boards"))
-        known = [board.name for board in self._host.boards()]
+        known = [board.name for board in _board_shelf(self._host.part(championship_game())).boards()]
         for name in given:
             if name not in known:
                 raise AppError(msg("app.board.unknown", name=name))

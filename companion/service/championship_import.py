@@ -33,7 +33,7 @@ from companion.service.championship_rules import (
     pending_decision,
     standings,
 )
-from companion.service.games import CHAMPIONSHIP_GAME
+from companion.service.parts import championship_game
 from companion.service.records import final_state, parse_record
 
 #: The ``format`` of a championship's export.
@@ -147,8 +147,8 @@ def read_championship(data: Any, results_of: Results) -> ReadChampionship:
             raise _refuse(where, error.as_message()) from None
         except Exception as error:  # ReplayError and the like: the record's own line
             raise _refuse(where, msg("championship.import.reason", reason=str(error))) from None
-        if record.game.name != CHAMPIONSHIP_GAME:
-            raise _refuse(f"{where}.game", msg("championship.import.game", game=CHAMPIONSHIP_GAME))
+        if record.game.name != championship_game():
+            raise _refuse(f"{where}.game", msg("championship.import.game", game=championship_game()))
         groups = [list(pair) for pair in expected]
         if [list(pair) for pair in record.setup.get("groups", [])] != groups:
             raise _refuse(f"{where}.setup.groups", msg("championship.import.groups", groups=groups))

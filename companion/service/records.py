@@ -20,8 +20,8 @@ from typing import Any
 from companion.games.base import Game, IllegalMove, RecordError, one_line
 from companion.games.fields import check_keys, require_object, type_message
 from companion.games.messages import Message, json_problem, msg
-from companion.games.registry import get_game
 from companion.i18n import say
+from companion.registry import get_game
 
 FORMAT = "companion-record/1"
 RESERVED_NAMES = frozenset({"mine"})

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.messages import Message, msg
-from companion.games.registry import GAMES, descriptors
 from companion.i18n import LANGUAGES as CATALOGUE_LANGUAGES
+from companion.registry import descriptors, game_names
 from companion.service.names import character_name, unsafe_character
 from companion.service.web_link import WEB_SETTING
 
@@ -117,7 +117,7 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in [
     # each game's own simple settings (a game's guild names, say), from its descriptor
     *[Setting(s.key, s.default, s.check) for known in descriptors() for s in known.settings],
     # each game's BoardGameGeek id for BG Stats (0: let the app match it by name)
-    *[Setting(_bgg_key(game), 0, WholeNumber(0)) for game in GAMES],
+    *[Setting(_bgg_key(game), 0, WholeNumber(0)) for game in game_names()],
 ]}
 
 

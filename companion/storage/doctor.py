@@ -43,7 +43,7 @@ from typing import Any
 
 from companion.games.base import Game, IllegalMove, RecordError, Summary, one_line
 from companion.games.messages import Message, json_problem, msg
-from companion.games.registry import descriptor, get_game
+from companion.registry import descriptor, get_game
 from companion.storage.lock import LockHeld, WriterLock
 from companion.storage.migrations import MIGRATIONS
 from companion.storage.store import (

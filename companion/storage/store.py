@@ -36,7 +36,7 @@ from typing import Any
 
 from companion.games.base import Game
 from companion.games.messages import Message, msg
-from companion.games.registry import get_game
+from companion.registry import get_game
 from companion.storage.lock import LockHeld, WriterLock
 from companion.storage.migrations import MIGRATIONS, Migration
 

@@ -4,8 +4,8 @@ A game's module (``hardware/games/<game>.py``) holds a ``PART``, a
 :class:`GamePart`: its standings pages after the turn page, what the
 Valuation button shows, the order its moves are offered in, which move
 types the buttons cannot enter, and how an observed field is chosen with the
-encoder. :data:`MODULES` is this layer's one list, keyed by the name of the
-game's :class:`~companion.games.descriptor.GameDescriptor`.
+encoder. The game's descriptor names it
+(:attr:`~companion.games.descriptor.GameDescriptor.oled`): this layer keeps no list of games.
 
 A game without a module here still plays on the buttons: :data:`GENERIC`
 gives no extra pages, the legal moves as the engine lists them, and the
@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.games.base import Game
+from companion.registry import find
 from hardware.oled_render import Page
 
 log = logging.getLogger(__name__)
@@ -76,36 +77,17 @@ class GamePart:
 #: A game without a part of its own.
 GENERIC = GamePart()
 
-#: Game name (its descriptor's) -> the module whose ``PART`` it is. This layer's one list of games.
-MODULES: dict[str, str] = {
-    "campanile": "hardware.games.campanile",
-    "castelli": "hardware.games.castelli",
-    "san-gimignano": "hardware.games.san_gimignano",
-}
-
-#: Parts registered at run time (a test's own game), by name; they come before :data:`MODULES`.
-_REGISTERED: dict[str, GamePart] = {}
-
-
-def register(name: str, part: GamePart) -> None:
-    """``part`` for the game ``name`` from now on (a test's own game); undone by :func:`unregister`."""
-    _REGISTERED[name] = part
-
-
-def unregister(name: str) -> None:
-    _REGISTERED.pop(name, None)
-
-
 def part(name: str) -> GamePart:
-    """The part of the game ``name``; :data:`GENERIC` when it has none (or it fails to import, logged)."""
-    if name in _REGISTERED:
-        return _REGISTERED[name]
-    module = MODULES.get(name)
-    if module is None:
+    """The OLED part of the game ``name`` (its descriptor's ``oled``); :data:`GENERIC` when it has
+    none, is not installed, or its module fails to import (logged)."""
+    found = find(name)
+    where = found.oled if found is not None else None
+    if where is None:
         return GENERIC
+    module_name, _, attribute = where.partition(":")
     try:
-        found: GamePart = import_module(module).PART
+        loaded: GamePart = getattr(import_module(module_name), attribute or "PART")
     except Exception:
         log.exception("the OLED part of %s cannot be imported", name)
         return GENERIC
-    return found
+    return loaded

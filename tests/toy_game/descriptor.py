@@ -28,4 +28,5 @@ DESCRIPTOR = GameDescriptor(
     observed_hints={"roll": "toy.observed.roll"},
     setting_keys=(TARGET,),
     defaults=defaults,
+    catalogues="tests.toy_game",
 )

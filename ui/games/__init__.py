@@ -1,8 +1,8 @@
 """The game areas: one board widget per game, drawn by its own module, found here by name.
 
 Each game's touchscreen part is declared once, as a :class:`UiPart` in its
-package (``ui/games/<game>/__init__.py``), and listed in :data:`PACKAGES`
-under its descriptor's name.
+package (``ui/games/<game>/__init__.py``), and named by the game's descriptor
+(its ``touchscreen``): this layer keeps no list of games.
 
 A board is a Kivy widget built as ``Board(table=table)``. It redraws itself
 from ``table.session`` when the shell calls ``refresh()`` (after every table
@@ -28,48 +28,49 @@ import importlib
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
-from ui.games.part import UiPart
+from companion.registry import descriptors, generation
+from ui.games.part import Tool, UiPart
 
 log = logging.getLogger(__name__)
 
 
-#: Game name (its descriptor's) -> the package under ``ui.games`` whose ``PART`` is its touchscreen part.
-#: This layer's one list of games; a game not in it is played with the shell's move picker.
-PACKAGES: dict[str, str] = {
-    "campanile": f"{__name__}.campanile",
-    "castelli": f"{__name__}.castelli",
-    "san-gimignano": f"{__name__}.san_gimignano",
-}
+def parts() -> dict[str, UiPart]:
+    """Each registered game's touchscreen part (its descriptor's ``touchscreen``), in menu order; a
+    game without one, or whose part fails to import (logged), is played with the move picker."""
+    return _parts(generation())
 
 
-def _parts() -> dict[str, UiPart]:
-    parts: dict[str, UiPart] = {}
-    for name, package in PACKAGES.items():
-        part: UiPart = getattr(importlib.import_module(package), "PART", UiPart())
-        parts[name] = part
-    return parts
+@cache
+def _parts(generation: int) -> dict[str, UiPart]:
+    found: dict[str, UiPart] = {}
+    for game in descriptors():
+        part = _load(game.touchscreen, game.name)
+        if isinstance(part, UiPart):
+            found[game.name] = part
+    return found
 
 
-_PARTS = _parts()
-#: game name -> "module:Class" of its board widget.
-GAME_BOARDS: dict[str, str] = {n: p.board for n, p in _PARTS.items() if p.board}
-#: game name -> "module:function" of its setup form (:attr:`UiPart.setup_form`).
-GAME_SETUP_FORMS: dict[str, str] = {n: p.setup_form for n, p in _PARTS.items() if p.setup_form}
-#: game name -> "module:function" of its line on game over (:attr:`UiPart.breakdown`).
-GAME_BREAKDOWNS: dict[str, str] = {n: p.breakdown for n, p in _PARTS.items() if p.breakdown}
-#: game name -> "module:function" of its choice on the new-game screen (:attr:`UiPart.new_game_choice`).
-#: screen name -> "module:Class" of the games' own screens (Castelli's resolver and board editor).
-GAME_SCREENS: dict[str, str] = {name: where for p in _PARTS.values() for name, where in p.screens.items()}
-GAME_NEW_GAME_CHOICES: dict[str, str] = {n: p.new_game_choice for n, p in _PARTS.items()
-                                         if p.new_game_choice}
-#: game name -> "module:function" starting what its choice asks instead (:attr:`UiPart.start_instead`).
-GAME_STARTS_INSTEAD: dict[str, str] = {n: p.start_instead for n, p in _PARTS.items() if p.start_instead}
-#: game name -> "module:function" naming the screen its game ends on (:attr:`UiPart.over_screen`).
-GAME_OVER_SCREENS: dict[str, str] = {n: p.over_screen for n, p in _PARTS.items() if p.over_screen}
-#: game name -> "module:function" of its own rows on the settings screen (:attr:`UiPart.settings_rows`).
-GAME_SETTINGS_ROWS: dict[str, str] = {n: p.settings_rows for n, p in _PARTS.items() if p.settings_rows}
+def part(game: str) -> UiPart:
+    """``game``'s touchscreen part; an empty one (every field ``None``) when it has none."""
+    return parts().get(game, _NO_PART)
+
+
+_NO_PART = UiPart()
+
+
+def game_screens() -> dict[str, str]:
+    """Screen name -> ``"module:Class"`` of every game's own screens (Castelli's resolver and board
+    editor, its standings), for the shell to build beside its own."""
+    return {name: where for found in parts().values() for name, where in found.screens.items()}
+
+
+def tools(place: str) -> list[tuple[str, Tool]]:
+    """The tools the games offer at ``place`` (``"home"`` or ``"settings"``), each with its game's
+    name, in menu order: Home and Settings show these and name no game themselves."""
+    return [(game, tool) for game, found in parts().items() for tool in found.tools if tool.place == place]
 
 
 @dataclass(frozen=True)
@@ -82,19 +83,13 @@ class StartDetails:
     setup: dict[str, Any] = field(default_factory=dict)
 
 
-def screen_game(screen: str) -> str | None:
-    """The game whose part declares the shell's screen ``screen`` (a game's own tool), or ``None``
-    for the shell's own screens: Home offers a game's tool only when no other game is in progress."""
-    return next((name for name, part in _PARTS.items() if screen in part.screens), None)
-
-
 def board_class(game: str) -> type[Any] | None:
     """The board widget class of ``game``, or ``None`` when it has none (yet).
 
     A board whose module is missing or fails to import is logged and left
     out: the move picker still lets the players play.
     """
-    found: type[Any] | None = _load(GAME_BOARDS.get(game), game)
+    found: type[Any] | None = _load(part(game).board, game)
     return found
 
 
@@ -105,21 +100,21 @@ def setup_form(app: Any, game: str, players: Sequence[str],
     ``on_confirmed`` is called once the form's values are kept (then the game can start);
     ``on_back`` when the players leave it (nothing kept).
     """
-    maker = _load(GAME_SETUP_FORMS.get(game), game)
+    maker = _load(part(game).setup_form, game)
     return None if maker is None else maker(app, game, players, on_confirmed, on_back)
 
 
 def score_breakdown(game: str, summary: dict[str, Any], player: str) -> str | None:
-    """``game``'s own game-over line for ``player`` (:data:`GAME_BREAKDOWNS`), or ``None``."""
-    maker = _load(GAME_BREAKDOWNS.get(game), game)
+    """``game``'s own game-over line for ``player`` (:attr:`UiPart.breakdown`), or ``None``."""
+    maker = _load(part(game).breakdown, game)
     return None if maker is None else maker(summary, player)
 
 
 def new_game_choice(app: Any, game: str, chosen: Any,
                     choose: Callable[[Any], None]) -> tuple[Any, dict[str, Any]] | None:
-    """``game``'s own choice on the new-game screen (:data:`GAME_NEW_GAME_CHOICES`) as
+    """``game``'s own choice on the new-game screen (:attr:`UiPart.new_game_choice`) as
     ``(widget, setup)``, or ``None`` when it has none (or nothing to choose now)."""
-    maker = _load(GAME_NEW_GAME_CHOICES.get(game), game)
+    maker = _load(part(game).new_game_choice, game)
     if maker is None:
         return None
     found: tuple[Any, dict[str, Any]] | None = maker(app, chosen, choose)
@@ -128,25 +123,25 @@ def new_game_choice(app: Any, game: str, chosen: Any,
 
 def start_instead(shell: Any, game: str, chosen: Any, players: list[str], details: dict[str, Any]) -> bool:
     """Whether ``game``'s part started something else than one game for ``players`` (a Championship)
-    from what its new-game choice ``chosen`` says (:data:`GAME_STARTS_INSTEAD`)."""
-    starter = _load(GAME_STARTS_INSTEAD.get(game), game)
+    from what its new-game choice ``chosen`` says (:attr:`UiPart.start_instead`)."""
+    starter = _load(part(game).start_instead, game)
     return bool(starter is not None and starter(shell, chosen, players, details))
 
 
 def over_screen(session: Any) -> str:
-    """The shell's screen for the open game once it has ended: its part's (:data:`GAME_OVER_SCREENS`),
+    """The shell's screen for the open game once it has ended: its part's (:attr:`UiPart.over_screen`),
     else game over (``over``)."""
-    chooser = _load(GAME_OVER_SCREENS.get(session.game.name), session.game.name)
+    chooser = _load(part(session.game.name).over_screen, session.game.name)
     found = chooser(session) if chooser is not None else None
     return str(found or "over")
 
 
 def settings_rows(screen: Any) -> list[Any]:
-    """Every game's own rows for the settings ``screen`` (:data:`GAME_SETTINGS_ROWS`), in the order of
-    :data:`PACKAGES`: the screen adds them once and refreshes them on every redraw, naming no game."""
+    """Every game's own rows for the settings ``screen`` (:attr:`UiPart.settings_rows`), in menu
+    order: the screen adds them once and refreshes them on every redraw, naming no game."""
     rows: list[Any] = []
-    for game, where in GAME_SETTINGS_ROWS.items():
-        maker = _load(where, game)
+    for game, found in parts().items():
+        maker = _load(found.settings_rows, game)
         if maker is not None:
             rows.append(maker(screen))
     return rows

@@ -8,6 +8,19 @@ from types import MappingProxyType
 
 
 @dataclass(frozen=True)
+class Tool:
+    """A game's tool on Home or in Settings: a button that opens one of the game's own screens."""
+
+    #: The screen it opens (one of :attr:`UiPart.screens`).
+    screen: str
+    #: The message code of the button's words (in the game's catalogues).
+    label: str
+    #: ``"home"`` (beside Statistics: offered between games and during its own game) or ``"settings"``
+    #: (at the top of the settings screen, always).
+    place: str
+
+
+@dataclass(frozen=True)
 class UiPart:
     """A game's own parts of the touchscreen, each ``"module:name"`` (imported on first use), each optional.
 
@@ -41,6 +54,8 @@ class UiPart:
     #: The game's own screens in the shell (a tool players open from Home or Settings):
     #: screen name -> ``"module:Class"``, built as ``Class(shell, name=name)`` like the shell's own.
     screens: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: The buttons that open the game's tools (some of :attr:`screens`) on Home and in Settings.
+    tools: tuple[Tool, ...] = ()
 
     def __post_init__(self) -> None:
         # one part is shared by every screen: nobody may change its screens behind the others' backs

@@ -13,6 +13,7 @@ nothing and puts it back in its place.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,7 @@ from kivy.uix.widget import Widget
 
 if TYPE_CHECKING:
     from ui.app import Shell
+    from ui.games.part import Tool
 
 
 def load_rules(module_file: str) -> None:
@@ -31,6 +33,27 @@ def load_rules(module_file: str) -> None:
     path = str(Path(module_file).with_suffix(".kv"))
     if path not in Builder.files:
         Builder.load_file(path)
+
+
+def fill_tools(box: Widget, offered: Sequence[Tool], go: Callable[[str], object],
+               width: float | None = None) -> None:
+    """Put one button per tool of ``offered`` in ``box`` (a game's own tools on Home or in
+    Settings), each opening its screen with ``go``, in the current language; the buttons are made
+    anew only when the tools change. ``width``: each button's, else they share the box."""
+    from companion.i18n import text
+    from ui.widgets import Tap
+
+    wanted = [tool.screen for tool in offered]
+    if [getattr(child, "tool_screen", None) for child in reversed(box.children)] != wanted:
+        box.clear_widgets()
+        for tool in offered:
+            button = Tap(on_release=lambda _, screen=tool.screen: go(screen))
+            button.tool_screen = tool.screen
+            if width is not None:
+                button.size_hint_x, button.width = None, width
+            box.add_widget(button)
+    for button, tool in zip(reversed(box.children), offered, strict=True):
+        button.text = text(tool.label)
 
 
 def say(code: str, language: str, **values: Any) -> str:

@@ -19,7 +19,7 @@ from companion.games.notation import NotationError
 from companion.i18n import current_language, text
 from companion.service.names import initials
 from ui import theme, widgets  # noqa: F401  (widgets: the classes the rules name)
-from ui.games import board_class
+from ui.games import board_class  # (a module attribute: a test may put a board of its own)
 from ui.players import table_colours
 from ui.screens import ShellScreen, load_rules, show
 from ui.strip import BOARD_WORDS, PICKER_WORDS, strip_for

@@ -9,16 +9,13 @@ from kivy.uix.boxlayout import BoxLayout
 from companion.i18n import text
 from companion.storage.store import SessionRow
 from ui import widgets  # noqa: F401  (the classes the rules name)
-from ui.games import screen_game
-from ui.screens import ShellScreen, load_rules, show
+from ui.games import tools
+from ui.screens import ShellScreen, fill_tools, load_rules, show
 from ui.screens.follow import served_url
-
-#: The area resolver's screen on Home (a game's own tool: :func:`ui.games.screen_game` says whose).
-RESOLVER = "resolver"
 
 
 def game_title(game: str) -> str:
-    from companion.games.registry import get_game
+    from companion.registry import get_game
 
     return get_game(game).title
 
@@ -60,10 +57,10 @@ class HomeScreen(ShellScreen):
         show(self.ids.back, bool(self.back_text))
         show(self.ids.rematch, bool(self.rematch_text))
         show(self.ids.follow, served_url(table.app) is not None)
-        # a game's own tool (the area resolver) only between games or during that game
-        owner = screen_game(RESOLVER)
-        show(self.ids.resolver, owner is not None and (session is None or not in_progress
-                                                       or session.game.name == owner))
+        # a game's own tools (the area resolver) only between games or during that game
+        offered = [tool for game, tool in tools("home")
+                   if session is None or not in_progress or session.game.name == game]
+        fill_tools(self.ids.tools, offered, self.shell.go)
 
 
 class ResumeRow(BoxLayout):

@@ -17,8 +17,8 @@ from typing import Any
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
-from companion.games.registry import descriptor, game_names, get_game
 from companion.i18n import text
+from companion.registry import descriptor, game_names, get_game
 from companion.service.names import initials, same_name
 from ui import games, theme
 from ui.screens import ShellScreen, load_rules, show

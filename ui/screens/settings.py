@@ -24,8 +24,8 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
-from companion.games.registry import GAMES, descriptors, get_game
 from companion.i18n import LANGUAGES, text
+from companion.registry import descriptors, game_names, get_game
 from companion.service.settings import (
     BACKUPS_KEPT,
     LANGUAGE,
@@ -36,8 +36,9 @@ from companion.service.settings import (
 from companion.service.web_link import WEB_SETTING
 from companion.storage import stick
 from companion.system import power
-from ui.games import settings_rows
-from ui.screens import ShellScreen, load_rules
+from ui import theme
+from ui.games import settings_rows, tools
+from ui.screens import ShellScreen, fill_tools, load_rules
 from ui.screens.follow import served_url
 from ui.screens.game_over import qr_texture
 from ui.widgets import LongTap, Tap
@@ -71,7 +72,7 @@ def setting_label(key: str) -> str:
         return text(SWITCHED[key])
     if key in TYPED:
         return text(TYPED[key])
-    for game in GAMES:
+    for game in game_names():
         if key == bgg_id_key(game):
             return text("ui.settings.bgg_id", game=get_game(game).title)
     return key
@@ -223,6 +224,8 @@ class SettingsScreen(ShellScreen):
             switch.label = setting_label(key)
             switch.on = bool(values[key])
         self._refresh_follow()
+        fill_tools(self.page.ids.tools, [tool for _, tool in tools("settings")], self.shell.go,
+                   width=theme.TOUCH * 6)
         for rows in self.game_rows:
             rows.refresh()
         self._refresh_profiles([profile.name for profile in app.profiles()])

@@ -10,8 +10,8 @@ from kivy.properties import BooleanProperty, DictProperty, NumericProperty, Stri
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from companion.games.registry import GAMES, get_game
 from companion.i18n import decimal, text
+from companion.registry import game_names, get_game
 from companion.service.names import initials
 from companion.service.stats import player_stats
 from ui import theme
@@ -110,7 +110,7 @@ class StatsScreen(ShellScreen):
 
     def refresh(self) -> None:
         app = self.shell.table.app
-        stats = player_stats(app.store.results(), GAMES)
+        stats = player_stats(app.store.results(), game_names())
         self.has_stats = bool(stats)
         self._fill_table(self._table_cells(stats) if stats else [{"text": text("ui.stats.none")}])
         self._progression()

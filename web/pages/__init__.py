@@ -18,8 +18,8 @@ from typing import Any
 from markupsafe import Markup
 
 from companion.games.base import RecordError
-from companion.games.registry import get_game
 from companion.i18n import decimal, join_list
+from companion.registry import get_game
 from web.pages.game import game_context
 from web.pages.model import GameListing
 from web.pages.people import Person, people

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.descriptor import seat_colours, with_spare_colours
-from companion.games.registry import descriptor
+from companion.registry import descriptor
 from companion.service.names import initials
 
 

@@ -16,6 +16,7 @@ from companion.cli.main import UserError, add_command_group
 from companion.games.base import RecordError
 from companion.games.messages import msg
 from companion.i18n import text
+from companion.service.campanile import CampanileService
 
 EXAMPLE = "--intermezzo '4/2 3/1 2 1' --finito '6/4/2 5/3/1 4/2 3/1 2'"
 
@@ -53,11 +54,11 @@ def run_flags(args: argparse.Namespace) -> int:
     changing = args.forget or args.intermezzo is not None or args.finito is not None
     with open_app(args, write=changing) as app:
         if args.forget:
-            app.forget_flag_table()
+            CampanileService.of(app).forget_flag_table()
             print(text("campanile.cli.flags.forgotten"))
             return 0
         if args.intermezzo is None and args.finito is None:
-            table = app.flag_table()
+            table = CampanileService.of(app).flag_table()
             if table is None:
                 print(text("campanile.cli.flags.none"))
                 return 0
@@ -67,7 +68,7 @@ def run_flags(args: argparse.Namespace) -> int:
             raise UserError(msg("campanile.cli.flags.both"))
         table = {"intermezzo": parse_flag_table(args.intermezzo), "finito": parse_flag_table(args.finito)}
         try:
-            table = app.confirm_flag_table(table)
+            table = CampanileService.of(app).confirm_flag_table(table)
         except RecordError as error:
             raise UserError(str(error)) from None
     print(text("campanile.cli.flags.confirmed"))

@@ -23,6 +23,7 @@ from companion.games.castelli.words import kind as kind_word
 from companion.games.castelli.words import who
 from companion.games.messages import msg
 from companion.i18n import render_json, say
+from companion.service.castelli import CastelliService
 from companion.service.records import FORMAT, read_json
 
 
@@ -172,7 +173,7 @@ def run_import(args: argparse.Namespace) -> int:
     if not name:
         raise UserError(say(msg("castelli.cli.name_empty")))
     with open_app(args) as app:
-        replaced = app.save_board(name, data)
+        replaced = CastelliService.of(app).save_board(name, data)
     code = "castelli.cli.board_replaced" if replaced else "castelli.cli.board_stored"
     print(say(msg(code, name=name, spaces=len(board.spaces), areas=len(board.areas))))
     return 0
@@ -182,7 +183,7 @@ def run_import(args: argparse.Namespace) -> int:
 def run_layouts(args: argparse.Namespace) -> int:
 
     with open_app(args, write=False) as app:
-        boards = app.boards()
+        boards = CastelliService.of(app).boards()
     for board in boards:
         code = "castelli.cli.layout_shipped" if board.shipped else "castelli.cli.layout_stored"
         print(say(msg(code, name=board.name, spaces=board.spaces, areas=board.areas)))

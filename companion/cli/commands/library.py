@@ -24,8 +24,8 @@ from companion.cli.main import UserError
 from companion.console.display import shown_line
 from companion.games.base import RecordError
 from companion.games.messages import json_problem, msg
-from companion.games.registry import GAMES, get_game
 from companion.i18n import choose_language, set_language, text
+from companion.registry import game_names, get_game
 from companion.service.app import AppError, Companion
 from companion.service.bgstats import write_qr
 from companion.service.championship import FORMAT as CHAMPIONSHIP_FORMAT
@@ -349,7 +349,7 @@ def run_sessions(args: argparse.Namespace) -> int:
 def run_stats(args: argparse.Namespace) -> int:
 
     with open_store(args, write=False) as store:
-        stats = player_stats(store.results(), GAMES)
+        stats = player_stats(store.results(), game_names())
     if args.json:
         json.dump([{"game": s.game, "player": s.player, "played": s.played, "won": s.won,
                     "average": round(s.average, 2), "best": s.best} for s in stats],

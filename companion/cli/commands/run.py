@@ -29,9 +29,9 @@ from companion.console.reading import InputError, decode_json
 from companion.console.terminal import TerminalLines, is_terminal
 from companion.games.fields import require_object
 from companion.games.messages import Message, msg
-from companion.games.registry import GAMES, descriptor, game_named, get_game
 from companion.i18n import say
 from companion.i18n import text as phrase
+from companion.registry import descriptor, game_named, game_names, get_game
 from companion.service.app import AppError, LiveGame, colour_word
 from companion.service.config import ConfigError, defaults
 from companion.service.config import read_config as read_file
@@ -244,7 +244,7 @@ def run_run(args: argparse.Namespace) -> int:
             return run_touchscreen(app, live, config)
         session = None if live is None else live.session
         if live is None or session is None:
-            print(phrase("console.no_game", games=", ".join(GAMES)), flush=True)
+            print(phrase("console.no_game", games=", ".join(game_names())), flush=True)
         else:
             print(shown_line(with_hint(msg("console.resuming", session=live.id, game=session.game.title,
                                             players=", ".join(session.players), count=len(session.log)),

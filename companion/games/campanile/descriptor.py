@@ -33,4 +33,12 @@ DESCRIPTOR = GameDescriptor(
     observed_hints={"reveal": "console.observed.campanile_reveal"},
     setting_keys=(TWO_PLAYER_FLAGS,),
     defaults=defaults,
+    order=10,
+    catalogues="companion.games.campanile",
+    service="companion.service.campanile:CampanileService",
+    commands="companion.cli.commands.campanile",
+    command_names=("campanile",),
+    oled="hardware.games.campanile:PART",
+    touchscreen="ui.games.campanile:PART",
+    web="web.pages.games.campanile:PART",
 )

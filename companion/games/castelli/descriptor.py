@@ -71,4 +71,13 @@ DESCRIPTOR = GameDescriptor(
     setting_keys=(BOARDS,),
     defaults=defaults,
     notices=notices,
+    order=20,
+    capabilities=frozenset({"championship"}),
+    catalogues="companion.games.castelli",
+    service="companion.service.castelli:CastelliService",
+    commands="companion.cli.commands.castelli",
+    command_names=("castelli", "board"),
+    oled="hardware.games.castelli:PART",
+    touchscreen="ui.games.castelli:PART",
+    web="web.pages.games.castelli:PART",
 )

@@ -63,4 +63,9 @@ DESCRIPTOR = GameDescriptor(
         TableSetting(GUILD_COLOURS, "red, blue, green, yellow", four_colours,
                      "ui.san_gimignano.settings.colours"),  # as drawn
     ),
+    order=30,
+    catalogues="companion.games.san_gimignano",
+    oled="hardware.games.san_gimignano:PART",
+    touchscreen="ui.games.san_gimignano:PART",
+    web="web.pages.games.san_gimignano:PART",
 )

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from companion.games.base import Game
-from companion.games.registry import get_game
+from companion.registry import get_game
 
 #: Fields read off the table, per move type: the refill card.
 OBSERVED: dict[str, tuple[str, ...]] = {"reveal": ("card",)}

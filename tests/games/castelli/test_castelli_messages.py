@@ -283,7 +283,7 @@ def test_the_engine_reads_no_catalogue_until_a_text_is_shown():
     """Importing, playing and refusing cost no catalogue; the words are read when shown."""
     script = (
         "import json, sys\n"
-        "from companion.games.registry import get_game\n"
+        "from companion.registry import get_game\n"
         "from companion.games.base import IllegalMove\n"
         "from companion.service.records import final_state, parse_record\n"
         f"record = parse_record(json.load(open({str(EXAMPLE)!r}, encoding='utf-8')))\n"

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from companion.games.base import Game
-from companion.games.registry import get_game
+from companion.registry import get_game
 
 #: Fields read off the table, per move type: none.
 OBSERVED: dict[str, tuple[str, ...]] = {}

@@ -6,7 +6,6 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.games.registry import get_game
 from companion.games.san_gimignano import geometry, tables
 from companion.games.san_gimignano.layout import (
     START_POSITIONS,
@@ -14,6 +13,7 @@ from companion.games.san_gimignano.layout import (
     laid_count,
     segment_types,
 )
+from companion.registry import get_game
 
 GAME = get_game("san-gimignano")
 NAMES = ("Ada", "Bo", "Cy", "Di")

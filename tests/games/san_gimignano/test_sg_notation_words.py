@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from companion.games.registry import get_game
+from companion.registry import get_game
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "examples" / "san-gimignano.json"
 

@@ -9,8 +9,8 @@ import pytest
 
 from companion.cli.main import main
 from companion.games.base import RecordError
-from companion.games.registry import get_game
 from companion.games.san_gimignano.geometry import space_name
+from companion.registry import get_game
 from companion.service.records import ReplayError, final_state, parse_record, record_json
 from tests.conftest import EXAMPLES
 from tests.refusals import rejects_record

@@ -30,6 +30,7 @@ from companion.games.campanile import tables
 from companion.i18n import current_language
 from companion.i18n import text as say
 from companion.service.app import Companion
+from companion.service.campanile import CampanileService
 from ui.games.campanile.widgets import TapButton
 
 #: Values per flag the form offers (the rulebook's cards carry one to three; a FlagFieldRow's fields).
@@ -42,7 +43,7 @@ _PATH = re.compile(r"^(intermezzo|finito)(?:\[(\d+)\])?")
 
 def needs_flag_table(app: Companion, game: str, players: Sequence[str]) -> bool:
     """Whether a game of ``game`` for ``players`` must wait for the 2-player flag table."""
-    return game == "campanile" and len(players) == 2 and app.flag_table() is None
+    return game == "campanile" and len(players) == 2 and CampanileService.of(app).flag_table() is None
 
 
 def setup_form(app: Companion, game: str, players: Sequence[str],
@@ -83,7 +84,7 @@ class FlagTableForm(BoxLayout):
         self.app = app
         self.on_confirmed = on_confirmed
         self.on_back = on_back
-        stored = app.flag_table() or {}
+        stored = CampanileService.of(app).flag_table() or {}
         ids = self.ids
         #: (phase, flag index, field index) -> its button; the value is the button's text ("" = empty).
         self.fields: dict[tuple[str, int, int], TapButton] = {}
@@ -145,7 +146,7 @@ class FlagTableForm(BoxLayout):
     def submit(self, widget: Any) -> bool:
         """Confirm: the service checks and keeps the table; a refusal names the flag and keeps nothing."""
         try:
-            confirmed = self.app.confirm_flag_table(self.table())
+            confirmed = CampanileService.of(self.app).confirm_flag_table(self.table())
         except RecordError as refusal:
             widget.flash()
             self.problem_text = self._problem(refusal)

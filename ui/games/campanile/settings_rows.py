@@ -18,6 +18,7 @@ from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import text
+from companion.service.campanile import CampanileService
 from ui.games.campanile import widgets  # noqa: F401  (loads campanile.kv, where the rows' rules are)
 
 #: The two parts of the table, in the order the rows show them.
@@ -66,7 +67,7 @@ class FlagTableRows(BoxLayout):
 
     def refresh(self) -> None:
         """The stored table into the fields (empty while none is confirmed)."""
-        stored = self.screen.shell.table.app.flag_table()
+        stored = CampanileService.of(self.screen.shell.table.app).flag_table()
         self.confirmed = stored is not None
         for part in PARTS:
             self.ids[part].field.text = flags_text(stored[part]) if stored else ""
@@ -81,12 +82,12 @@ class FlagTableRows(BoxLayout):
                 shell.refuse(text("ui.settings.flags_not_number", part=part, value=read))
                 return
             table[part] = read
-        if shell.attempt(shell.table.app.confirm_flag_table, table) is not None:
+        if shell.attempt(CampanileService.of(shell.table.app).confirm_flag_table, table) is not None:
             self.screen.redraw()
 
     def forget(self) -> None:
         shell = self.screen.shell
-        shell.attempt(shell.table.app.forget_flag_table)
+        shell.attempt(CampanileService.of(shell.table.app).forget_flag_table)
         self.screen.redraw()
 
 

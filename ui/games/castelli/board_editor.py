@@ -47,6 +47,7 @@ from companion.games.castelli.board import layout_names
 from companion.games.messages import msg
 from companion.i18n import say, text
 from companion.service.app import AppError
+from companion.service.castelli import CastelliService
 from ui import theme
 from ui.games.castelli import board_model as model
 from ui.games.castelli.board_model import AreaCell, Cell, Draft, EditRefused, SpaceCell
@@ -389,7 +390,7 @@ class BoardEditorScreen(ShellScreen):
         for a board stored under the name (else out of ``shown``)."""
         self.name_field.text = self.board_name
         self.saveable = self.draft.problem() is None
-        boards = self.shell.table.app.boards()
+        boards = CastelliService.of(self.shell.table.app).boards()
         starts = self.ids.starts
         while len(self._starts) < len(boards):
             self._starts.append(StartTap(screen=self, size_hint_y=None, height=theme.TOUCH))
@@ -516,7 +517,7 @@ class BoardEditorScreen(ShellScreen):
 
     def start_from(self, name: str) -> None:
         """Edit a copy of a board the companion knows (a shipped layout is saved under a new name)."""
-        data = self.shell.attempt(self.shell.table.app.board_data, name)
+        data = self.shell.attempt(CastelliService.of(self.shell.table.app).board_data, name)
         if data is None:
             return
         try:
@@ -536,7 +537,7 @@ class BoardEditorScreen(ShellScreen):
         """Keep the board under its name (validated by the service, as ``companion board import`` does)."""
         self._keep_name()
         try:
-            self.shell.table.app.save_board(self.board_name, self.draft.to_json())
+            CastelliService.of(self.shell.table.app).save_board(self.board_name, self.draft.to_json())
         except RecordError as error:  # the board: said as the cell it is about
             self.shell.refuse(say(self.draft.explain(error)))
             return
@@ -547,7 +548,7 @@ class BoardEditorScreen(ShellScreen):
         self.redraw()
 
     def forget(self) -> None:
-        if self.shell.attempt(self.shell.table.app.forget_board, self.board_name) is None:
+        if self.shell.attempt(CastelliService.of(self.shell.table.app).forget_board, self.board_name) is None:
             return
         self.note = text("ui.editor.forgotten", name=self.board_name)
         self.board_name = ""
@@ -564,7 +565,7 @@ class BoardEditorScreen(ShellScreen):
         board = state.board if state is not None else None
         with contextlib.suppress(EditRefused):  # a game's board off the grid: the blank one stays
             self.draft = model.from_board(board) if board is not None else model.from_json(
-                self.shell.table.app.board_data("example-4p"))
+                CastelliService.of(self.shell.table.app).board_data("example-4p"))
         self.mode = "cell"
         spaces = [c for c in model.cells_of(self.draft) if isinstance(self.draft.at(c), SpaceCell)]
         self.selected = spaces[0] if spaces else None

@@ -28,11 +28,12 @@ def board_choice(app: Any, chosen: Any, choose: Callable[[Any], None]) -> tuple[
     it gives (a Championship's rounds take their boards from the service). One row, as the board's
     button always was: the seats' column has no room for a second."""
     from companion.i18n import text
+    from companion.service.castelli import CastelliService
     from ui import theme
     from ui.widgets import Tap
 
     board, mode = chosen_parts(chosen)
-    boards = [b.name for b in app.boards()]
+    boards = [b.name for b in CastelliService.of(app).boards()]
     # first the board the player count asks for (None: the core's default, which knows how many are
     # seated and whether the table stored its own board), then each board by name, then the championships
     options: list[tuple[Any, int]] = [(None, 0)] + [(name, 0) for name in boards] + [(board, 1), (board, 2)]

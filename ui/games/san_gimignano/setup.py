@@ -219,7 +219,7 @@ class SanGimignanoSetup(BoxLayout):
     def submit(self, widget: Any) -> bool:
         """Start: the new-game screen starts the game with these details (a refusal is shown there)."""
         from companion.games.base import RecordError
-        from companion.games.registry import get_game
+        from companion.registry import get_game
 
         details = self.details()
         try:

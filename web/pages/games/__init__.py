@@ -1,13 +1,14 @@
-"""Each game's part of the pages, found by the game's name: this layer's one list of games.
+"""Each game's part of the pages, named by the game's descriptor (its ``web``): no list of games here.
 
-A part is a module under ``web.pages.games`` with a ``PART`` (:class:`WebPart`): the template
-that draws the game's own section (``web/templates/games/<game>.html``) and the function that
-gives it what to draw. A game not listed here still has a page: the turn strip, the standings and
-the moves, from its engine alone.
+A part is a module (``web/pages/games/<game>.py`` for the shipped games) with a ``PART``
+(:class:`WebPart`): the template that draws the game's own section
+(``web/templates/games/<game>.html``) and the function that gives it what to draw. A game
+without one still has a page: the turn strip, the standings and the moves, from its engine alone.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -15,8 +16,11 @@ from importlib import import_module
 from typing import Any
 
 from companion.games.base import Game
+from companion.registry import find, generation
 from web.pages.people import Person
 from web.pages.words import Words
+
+log = logging.getLogger(__name__)
 
 #: ``context(game, state, states, who, words)``: what the game's template draws for ``state``
 #: (``states``: every state from the first, for what happened before; ``who``: the players).
@@ -31,19 +35,22 @@ class WebPart:
     context: Context
 
 
-#: Game name (its descriptor's) -> the module whose ``PART`` draws it.
-MODULES: dict[str, str] = {
-    "campanile": f"{__name__}.campanile",
-    "castelli": f"{__name__}.castelli",
-    "san-gimignano": f"{__name__}.san_gimignano",
-}
+def part_for(game: str) -> WebPart | None:
+    """The part of ``game`` (its descriptor's ``web``, imported on first use); ``None`` for a game
+    without one, not installed, or whose module fails to import (logged: the page still shows it)."""
+    return _part_for(game, generation())
 
 
 @cache
-def part_for(game: str) -> WebPart | None:
-    """The part of ``game`` (imported on first use), ``None`` for a game without one."""
-    module = MODULES.get(game)
-    if module is None:
+def _part_for(game: str, generation: int) -> WebPart | None:
+    found = find(game)
+    where = found.web if found is not None else None
+    if where is None:
         return None
-    part: WebPart = import_module(module).PART
+    module_name, _, attribute = where.partition(":")
+    try:
+        part: WebPart = getattr(import_module(module_name), attribute or "PART")
+    except Exception:
+        log.exception("the phone page's part of %s cannot be imported", game)
+        return None
     return part
