@@ -27,7 +27,6 @@ from kivy.uix.boxlayout import BoxLayout
 from companion.games.registry import GAMES, descriptors, get_game
 from companion.i18n import LANGUAGES, text
 from companion.service.settings import (
-    BACKUPS_KEPT,
     LANGUAGE,
     SETTINGS,
     bgg_id_key,
@@ -35,6 +34,7 @@ from companion.service.settings import (
 )
 from companion.service.web_link import WEB_SETTING
 from companion.storage import stick
+from companion.storage.backup import BACKUPS_KEPT
 from companion.system import power
 from ui.games import settings_rows
 from ui.screens import ShellScreen, load_rules
