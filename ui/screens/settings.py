@@ -26,6 +26,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.registry import GAMES, descriptors, get_game
 from companion.i18n import LANGUAGES, text
+from companion.service.power import perform as perform_power
 from companion.service.settings import (
     LANGUAGE,
     SETTINGS,
@@ -299,8 +300,7 @@ class SettingsScreen(ShellScreen):
 
     def power(self, action: power.PowerAction) -> None:
         """Switch off, restart or stop for maintenance; a refusal (no polkit rule, a laptop) in the banner."""
-        run = self.shell.options.power_run
-        refusal = power.perform(action) if run is None else power.perform(action, run=run)
+        refusal = perform_power(action, self.shell.options.power_run)
         if refusal is not None:
             self.shell.refuse(str(refusal))
 
