@@ -436,9 +436,9 @@ class Navigator:
                                [lambda: answer(False), lambda: answer(True)])
 
     def _perform_power(self, action: Any) -> None:
-        from companion.system.power import perform
+        from companion.service.power import perform
 
-        refusal = perform(action) if self.power_run is None else perform(action, run=self.power_run)
+        refusal = perform(action, self.power_run)
         if refusal is not None:
             self.notify(refused_pages(str(refusal)))
 

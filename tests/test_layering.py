@@ -5,8 +5,9 @@
   must be actively blocked) imports every engine in the registry and runs
   ``companion replay`` on the shared example records;
 - the contracts: ``lint-imports`` checks pyproject.toml's ``[tool.importlinter]``
-  (engines, core, hardware, touchscreen, the command line's composition root),
-  every import statement counted, those inside functions too;
+  (engines, core, the store, the system layer, hardware, touchscreen, web, the
+  command line's composition root), every import statement counted, those
+  inside functions too;
 - static: the engines import the standard library and ``companion.games`` only
   (anywhere in a module, not just at its top); no module under ``companion/``
   imports the front ends or their libraries at module level, except the

@@ -11,8 +11,7 @@ import pytest
 from companion.console.display import shown_line
 from companion.service.app import Companion
 from companion.service.records import final_state, parse_record
-from companion.service.settings import BACKUPS_KEPT
-from companion.storage.backup import DEFAULT_KEPT, daily_backup
+from companion.storage.backup import BACKUPS_KEPT, DEFAULT_KEPT, daily_backup
 from companion.storage.paths import DB_FILENAME
 from companion.storage.store import Store, StoreError
 from tests import helpers_campanile as camp

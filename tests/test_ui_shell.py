@@ -199,7 +199,8 @@ def test_settings_round_trip_through_the_store(shell, tmp_path: Path) -> None:
 
 
 def test_the_steppers_stop_at_the_limits_of_the_settings_table(shell) -> None:
-    from companion.service.settings import BACKUPS_KEPT, whole_number
+    from companion.service.settings import whole_number
+    from companion.storage.backup import BACKUPS_KEPT
 
     app = shell.table.app
     app.change_setting("oled.brightness", whole_number("oled.brightness").high - 5)

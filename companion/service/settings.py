@@ -21,10 +21,7 @@ from companion.i18n import LANGUAGES as CATALOGUE_LANGUAGES
 from companion.registry import descriptors, game_names
 from companion.service.names import character_name, unsafe_character
 from companion.service.web_link import WEB_SETTING
-
-#: How many daily automatic backups the data directory's ``backups/`` keeps
-#: (a whole number; 0 turns them off). See :mod:`companion.storage.backup`.
-BACKUPS_KEPT = "backups.kept"
+from companion.storage.backup import BACKUPS_KEPT, DEFAULT_KEPT
 
 #: The table's language (``en``, ``hu``): what the screens and the commands that
 #: open the store speak unless ``--lang`` or ``$COMPANION_LANG`` says otherwise.
@@ -112,7 +109,7 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in [
     Setting("oled.timeout", 600, WholeNumber(0, DAY)),  # seconds without an event before it blanks (0: never)
     Setting("backlight.timeout", 900, WholeNumber(0, DAY)),  # seconds without a touch to light-off (0: never)
     Setting("table.name", "", _short_text(60)),  # this table's name, the location of BG Stats plays
-    Setting(BACKUPS_KEPT, 7, WholeNumber(0, 365)),  # daily backups of the store to keep (0: none)
+    Setting(BACKUPS_KEPT, DEFAULT_KEPT, WholeNumber(0, 365)),  # daily backups of the store to keep (0: none)
     Setting(WEB_SETTING, True, _yes_no),  # the table's live page for phones (companion web) is served
     # each game's own simple settings (a game's guild names, say), from its descriptor
     *[Setting(s.key, s.default, s.check) for known in descriptors() for s in known.settings],

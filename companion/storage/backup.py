@@ -3,8 +3,9 @@
 SD cards die. Once per day of play the app copies the store (SQLite's
 online backup API, :meth:`Store.copy_to`, consistent while the game goes
 on) to ``backups/companion-NNNN-YYYY-MM-DD.sqlite3`` and keeps the last N,
-N being the setting :data:`companion.service.settings.BACKUPS_KEPT` (default
-:data:`DEFAULT_KEPT`; 0 turns them off). `companion backup DIR` writes the
+N being the setting :data:`BACKUPS_KEPT` (default :data:`DEFAULT_KEPT`; 0
+turns them off). The key and the default are the store's own; the service's
+settings table (:mod:`companion.service.settings`) takes both from here. `companion backup DIR` writes the
 same kind of file anywhere (a USB stick), and `companion doctor --restore
 FILE` puts one back.
 
@@ -25,9 +26,11 @@ import sqlite3
 from pathlib import Path
 
 from companion.games.messages import Message, msg
-from companion.service.settings import BACKUPS_KEPT
 from companion.storage.store import Store, StoreError
 
+#: The setting that says how many daily backups ``backups/`` keeps (a whole number; 0 turns them off).
+BACKUPS_KEPT = "backups.kept"
+#: How many are kept when the setting is not set.
 DEFAULT_KEPT = 7
 FOLDER = "backups"
 _DAILY = re.compile(r"^companion-(?:(?P<number>\d+)-)?(?P<date>\d{4}-\d{2}-\d{2})\.sqlite3$")

@@ -11,6 +11,10 @@ nothing else.
 "Maintenance" stops the unit by hand: ``Restart=always`` does not restart a
 unit stopped on purpose, and the unit is enabled, so the companion is back at
 the next boot.
+
+A refusal comes back as a plain :class:`Refused` (why, and what systemctl
+said), not as a message: ``companion.system`` knows nothing of message codes,
+and :mod:`companion.service.power` words it for the screens.
 """
 
 from __future__ import annotations
@@ -18,8 +22,8 @@ from __future__ import annotations
 import enum
 import subprocess
 from collections.abc import Callable, Sequence
-
-from companion.games.messages import Message
+from dataclasses import dataclass
+from typing import Literal
 
 #: The units a maintenance stop ends (whichever of them runs).
 UNITS = ("companion.service", "companion-headless.service")
@@ -40,6 +44,16 @@ def command_for(action: PowerAction) -> list[str]:
     return ["systemctl", "--no-ask-password", "stop", *UNITS]
 
 
+@dataclass(frozen=True)
+class Refused:
+    """Why ``action`` was not done: ``no_systemctl`` (a machine without it), ``no_answer`` (it
+    timed out) or ``refused`` (it said no; ``detail`` is what it said, on one line)."""
+
+    action: PowerAction
+    reason: Literal["no_systemctl", "no_answer", "refused"]
+    detail: str = ""
+
+
 Runner = Callable[[Sequence[str]], "subprocess.CompletedProcess[str]"]
 
 
@@ -47,17 +61,16 @@ def _run(command: Sequence[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(list(command), capture_output=True, text=True, timeout=30, check=False)
 
 
-def perform(action: PowerAction, run: Runner = _run) -> Message | None:
-    """Do ``action``; ``None`` when it was accepted, else why not (for the screen and the OLED)."""
+def perform(action: PowerAction, run: Runner = _run) -> Refused | None:
+    """Do ``action``; ``None`` when it was accepted, else why not."""
     command = command_for(action)
     try:
         done = run(command)
     except FileNotFoundError:
-        return Message("power.no_systemctl")
+        return Refused(action, "no_systemctl")
     except subprocess.TimeoutExpired:
-        return Message("power.no_answer")
+        return Refused(action, "no_answer")
     if done.returncode != 0:
         detail = " ".join((done.stderr or done.stdout or "").split())[:120]
-        return Message("power.refused", {"action": Message(f"power.action.{action.value}"),
-                                         "detail": detail})
+        return Refused(action, "refused", detail)
     return None

@@ -26,8 +26,8 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import LANGUAGES, text
 from companion.registry import descriptors, game_names, get_game
+from companion.service.power import perform as perform_power
 from companion.service.settings import (
-    BACKUPS_KEPT,
     LANGUAGE,
     SETTINGS,
     bgg_id_key,
@@ -35,6 +35,7 @@ from companion.service.settings import (
 )
 from companion.service.web_link import WEB_SETTING
 from companion.storage import stick
+from companion.storage.backup import BACKUPS_KEPT
 from companion.system import power
 from ui import theme
 from ui.games import settings_rows, tools
@@ -302,8 +303,7 @@ class SettingsScreen(ShellScreen):
 
     def power(self, action: power.PowerAction) -> None:
         """Switch off, restart or stop for maintenance; a refusal (no polkit rule, a laptop) in the banner."""
-        run = self.shell.options.power_run
-        refusal = power.perform(action) if run is None else power.perform(action, run=run)
+        refusal = perform_power(action, self.shell.options.power_run)
         if refusal is not None:
             self.shell.refuse(str(refusal))
 
