@@ -29,7 +29,6 @@ engines themselves stay pure.
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 from collections.abc import Iterator
@@ -38,13 +37,14 @@ from functools import cache
 from importlib import import_module
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.games.base import Game, RecordError
 from companion.games.descriptor import GameDescriptor
 from companion.games.messages import msg
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    import logging
 
 #: The entry-point group every game declares its descriptor in.
 GROUP = "companion.games"
@@ -85,6 +85,14 @@ def generation() -> int:
 
 
 # -- reading the entry points ------------------------------------------------------------------
+
+def _log() -> logging.Logger:
+    """This module's logger; :mod:`logging` is imported only when something goes wrong (5 ms of a
+    replay's cold start otherwise)."""
+    import logging
+
+    return logging.getLogger(__name__)
+
 
 def _entry_table(path: Path) -> dict[str, str]:
     """The ``companion.games`` section of an ``entry_points.txt`` (an INI file: ``name = module:attr``)."""
@@ -132,8 +140,8 @@ def _read_all() -> None:
 
     for point in entry_points(group=GROUP):
         if point.name in _FOUND and _FOUND[point.name] != point.value:
-            log.warning("game %s is declared twice (%s and %s): the first is used",
-                        point.name, _FOUND[point.name], point.value)
+            _log().warning("game %s is declared twice (%s and %s): the first is used",
+                           point.name, _FOUND[point.name], point.value)
         _FOUND.setdefault(point.name, point.value)
 
 
@@ -152,7 +160,7 @@ def _load(name: str) -> GameDescriptor | None:
         if found.name != name:
             raise ValueError(f"{where} describes {found.name!r}, not {name!r}")
     except Exception as error:  # a broken plug-in is left out, never stops the box
-        log.exception("the game %s (%s) cannot be loaded and is left out", name, where)
+        _log().exception("the game %s (%s) cannot be loaded and is left out", name, where)
         _FAILED[name] = f"{type(error).__name__}: {error}"
         return None
     _LOADED[name] = found
@@ -239,6 +247,16 @@ def _typed_key(text: str) -> str:
 def get_game(name: str) -> Game[Any, Any]:
     """The engine for ``name`` (one per process); :class:`RecordError` for an unknown game."""
     return descriptor(name).load()
+
+
+def title(name: str) -> str:
+    """What players call the game ``name`` (its engine's title); for a game not installed here (a
+    stored game whose package is gone), its record name marked as not installed: every list of
+    stored games shows it, none fails on it."""
+    try:
+        return get_game(name).title
+    except (RecordError, ImportError):
+        return str(msg("records.game.title_not_installed", name=name))
 
 
 # -- registering by a call -----------------------------------------------------------------------

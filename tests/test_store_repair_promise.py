@@ -60,7 +60,7 @@ def plays_on(run_cli, data: Path, monkeypatch) -> None:
 @pytest.mark.parametrize("column, value", [
     ("setup", '{"towers": ["red", "bl'),  # the issue's case: the setup no longer parses
     ("players", '"Albert"'),  # a variation: readable JSON, but no list of players
-    ("game", "campanille"),  # a variation: a game this companion does not know
+    ("options", '"two_player_move"'),  # a variation: readable JSON, but no object of options
 ])
 def test_a_session_that_cannot_be_replayed_is_set_aside_and_play_resumes(run_cli, data: Path, monkeypatch,
                                                                           column: str, value: str) -> None:
@@ -86,6 +86,22 @@ def test_a_session_that_cannot_be_replayed_is_set_aside_and_play_resumes(run_cli
     # a second repair changes nothing the players see, and the session stays aside
     assert run_cli("--data-dir", str(data), "doctor", "--repair")[0] == 0
     assert snapshot(path)["sessions"] == after["sessions"]
+
+
+def test_a_session_of_a_game_not_installed_is_kept_untouched_and_play_resumes(
+        run_cli, data: Path, monkeypatch) -> None:
+    """A game name no installed package declares (a game uninstalled, or a plug-in that fails to
+    load) is not damage: the doctor names it, a repair copies it as it is, the other games play on."""
+    path = data / DB_FILENAME
+    write_past_checks(path, "UPDATE sessions SET game = ? WHERE id = 1", "campanille")
+    before = snapshot(path)
+    code, out, _ = run_cli("--data-dir", str(data), "doctor")
+    assert code == 0 and "game 1: campanille is not installed here" in out
+    code, out, err = run_cli("--data-dir", str(data), "doctor", "--repair")
+    assert (code, err) == (0, ""), out
+    assert "game 1: campanille is not installed here; copied untouched" in out
+    assert snapshot(path)["sessions"] == before["sessions"]
+    plays_on(run_cli, data, monkeypatch)
 
 
 # -- defect 2: a value outside a CHECK constraint -------------------------------------------------

@@ -205,7 +205,7 @@ def test_the_resolver_and_editor_words_are_in_both_languages_and_hungarian_is_hu
     from companion.i18n.po import read_po
     from tests.refusals import ENGLISH_WORDS
 
-    root = Path(__file__).resolve().parent.parent / "companion" / "locale"
+    root = Path(__file__).resolve().parent.parent / "companion" / "games" / "castelli" / "locale"
     english = {e.msgid: e.msgstr for e in read_po(root / "en" / "ui_editor.po") if e.msgid}
     hungarian = {e.msgid: e.msgstr for e in read_po(root / "hu" / "ui_editor.po") if e.msgid}
     assert english.keys() == hungarian.keys()

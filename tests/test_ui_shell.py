@@ -25,6 +25,7 @@ from companion.games.base import IllegalMove
 from companion.registry import get_game
 from companion.service.campanile import CampanileService
 from ui import theme
+from ui.games.campanile import PART as CAMPANILE_PART
 from ui.games.part import UiPart
 from ui.widgets import LongTap, Tap
 
@@ -244,7 +245,8 @@ def test_a_games_own_settings_rows_come_from_its_touchscreen_part(shell, monkeyp
 
     from kivy.properties import StringProperty
 
-    from ui import games
+    from companion import registry
+    from tests.toy_game.descriptor import DESCRIPTOR as TOY
     from ui.screens.settings import SettingsScreen
     from ui.widgets import Field
 
@@ -263,11 +265,13 @@ def test_a_games_own_settings_rows_come_from_its_touchscreen_part(shell, monkeyp
     made: list[ToyRows] = []
     module = types.ModuleType("toy_settings_rows")
     module.rows = lambda screen: made.append(ToyRows(screen)) or made[-1]  # type: ignore[attr-defined]
+    module.PART = UiPart(settings_rows=f"{module.__name__}:rows")  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, module.__name__, module)
-    monkeypatch.setattr(games, "GAME_SETTINGS_ROWS", {"toy": f"{module.__name__}:rows"})
-    screen = SettingsScreen(shell, name="toy-settings")
-    screen.redraw()
-    screen.redraw()
+    toy = dataclasses.replace(TOY, touchscreen=f"{module.__name__}:PART")
+    with registry.without("campanile"), registry.registered(toy):  # the toy's rows the only ones
+        screen = SettingsScreen(shell, name="toy-settings")
+        screen.redraw()
+        screen.redraw()
     [rows] = made
     assert rows.screen is screen and screen.page.ids.games.children == [rows] and rows.refreshed == 2
     assert screen.fields["toy.motto"] is rows.field and not any(k.startswith("flags.") for k in screen.fields)
@@ -412,16 +416,18 @@ def test_a_castelli_game_starts_with_the_colours_chosen_by_touch(shell) -> None:
 def test_a_game_the_shell_cannot_set_up_is_refused_naming_the_field(shell, monkeypatch) -> None:
     """Without its setup form, a 2-player Campanile cannot start: the service's refusal (no flag
     table confirmed) is shown in the banner and nothing is stored."""
-    from ui import games
+    from companion import registry
 
-    monkeypatch.setattr(games, "GAME_SETUP_FORMS", {})  # the 2-player flag form taken away
-    kit.tap(kit.find(i18n.text("ui.home.new_game")))
-    for name in ("Ada", "Bo"):
-        shell.screens.get_screen("new").name_field.text = name
-        kit.tap(kit.find(i18n.text("ui.new.add")))
-    kit.tap(kit.find(i18n.text("ui.new.start", game="Campanile")))
+    formless = dataclasses.replace(registry.descriptor("campanile"),
+                                   touchscreen="tests.test_ui_shell:CAMPANILE_WITHOUT_FORM")
+    with registry.replaced(formless):  # the 2-player flag form taken away
+        kit.tap(kit.find(i18n.text("ui.home.new_game")))
+        for name in ("Ada", "Bo"):
+            shell.screens.get_screen("new").name_field.text = name
+            kit.tap(kit.find(i18n.text("ui.new.add")))
+        kit.tap(kit.find(i18n.text("ui.new.start", game="Campanile")))
     assert shell.table.live is None and shell.screens.current == "new"
-    assert shell.banner.shown and shell.banner.text == i18n.text("app.campanile.flags_needed")
+    assert shell.banner.shown and shell.banner.text == i18n.text("campanile.setup.flags_needed")
     assert shell.table.app.sessions() == []
 
 
@@ -536,6 +542,8 @@ def test_a_games_board_takes_the_place_of_the_picker_and_follows_the_table(shell
 
 #: A Campanile touchscreen part whose board's module does not exist (a broken plug-in's part).
 BROKEN_BOARD = UiPart(board="ui.games.no_such_board:Board")
+#: Campanile's touchscreen part without its setup form (the 2-player flag table).
+CAMPANILE_WITHOUT_FORM = dataclasses.replace(CAMPANILE_PART, setup_form=None)
 
 
 def test_a_board_that_cannot_be_imported_leaves_the_picker(shell, monkeypatch) -> None:

@@ -55,3 +55,40 @@ def test_the_move_picker_plays_the_toy_from_the_new_game_screen(shell: Any, shot
     kit.screenshot(shots / "toy-picker.png")
     kit.tap(kit.find(i18n.text("ui.bar.undo"), Tap))
     assert len(session.log) == 1
+
+
+def _tool_texts(box: Any) -> list[str]:
+    return [child.text for child in reversed(box.children)]
+
+
+@pytest.mark.parametrize("castelli", [True, False], ids=["with-castelli", "without-castelli"])
+def test_home_and_settings_show_the_tools_the_registered_games_offer(tmp_path: Path, shots: Path,
+                                                                     castelli: bool) -> None:
+    """The tools come from the games' touchscreen parts: Castelli's resolver on Home and its board
+    editor in Settings while Castelli is installed, neither without it, and the rest of each screen
+    as it was."""
+    from contextlib import nullcontext
+
+    from companion import registry
+
+    i18n.set_language("en")
+    with nullcontext() if castelli else registry.without("castelli"):
+        shell = kit.open_shell(tmp_path / "store.db")
+        try:
+            home = shell.screens.get_screen("home")
+            kit.find(i18n.text("ui.home.new_game"))
+            kit.find(i18n.text("ui.home.statistics"))
+            expected = [i18n.text("ui.resolver.open")] if castelli else []
+            assert _tool_texts(home.ids.tools) == expected
+            kit.screenshot(shots / f"home-{'with' if castelli else 'without'}-castelli.png")
+            kit.tap(kit.find(i18n.text("ui.home.settings")))
+            settings = shell.screens.get_screen("settings")
+            assert _tool_texts(settings.page.ids.tools) == ([i18n.text("ui.editor.open")] if castelli else [])
+            if castelli:
+                kit.tap(kit.find(i18n.text("ui.editor.open"), Tap))
+                assert shell.screens.current == "editor"
+            else:
+                assert "editor" not in games.game_screens() and "resolver" not in games.game_screens()
+        finally:
+            kit.close_shell(shell)
+            i18n.set_language("en")

@@ -28,7 +28,7 @@ from companion.games.base import Game, RecordError
 from companion.games.descriptor import GameDescriptor, NewGame, SetupNeeded, seat_colours, split_words
 from companion.games.messages import Message, msg
 from companion.i18n import LANGUAGES, catalogue, known_text
-from companion.registry import descriptor, descriptors, get_game
+from companion.registry import descriptor, descriptors, find, get_game
 from companion.service import bgstats
 from companion.service.championship import Championships
 from companion.service.errors import AppError
@@ -188,10 +188,14 @@ class Companion:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _engine(self, name: str) -> Game[Any, Any]:
+    def _engine(self, name: str, *, stored: bool = False) -> Game[Any, Any]:
+        """The engine of ``name``; :class:`AppError` when there is none (for a ``stored`` game whose
+        package is gone: that it is not installed, and kept as it is)."""
         try:
             return self._games(name)
         except RecordError as error:
+            if stored and find(name) is None:
+                raise AppError(msg("app.game.not_installed", game=name)) from None
             raise AppError(msg("app.game.unknown", game=repr(name), reason=error.message)) from None
 
     def _row(self, session_id: int) -> SessionRow:
@@ -383,7 +387,7 @@ class Companion:
         it; a listener keeps them up to date as the game goes on.
         """
         row = self._row(session_id)
-        engine = self._engine(row.game)
+        engine = self._engine(row.game, stored=True)
         try:
             initial = engine.start(row.players, row.options, row.setup)
         except RecordError as error:

@@ -1,7 +1,7 @@
 """A game's own part of the service, and the one game the Championship is played at.
 
-What only one game asks of the service (Campanile's 2-player flag table,
-Castelli's boards) lives in a class of that game's service module
+What only one game asks of the service (a flag table kept once, boards
+entered at the table) lives in a class of that game's service module
 (``companion/service/<game>.py``), named by its descriptor
 (:attr:`~companion.games.descriptor.GameDescriptor.service`). The service
 builds it once, on first use (:meth:`~companion.service.app.Companion.part`);

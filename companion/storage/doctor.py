@@ -87,6 +87,9 @@ class SessionHealth:
     mend: dict[str, Any] = field(default_factory=dict, repr=False)
     #: The stored move texts as read (kept with a session set aside).
     raw_moves: list[Any] = field(default_factory=list, repr=False)
+    #: Its game is not installed here (no package declares it, or its plug-in fails to load): not
+    #: damage; the session is kept exactly as stored, for the day the game is installed again.
+    not_installed: bool = False
 
     @property
     def is_good(self) -> bool:
@@ -189,8 +192,9 @@ def _check_session(row: dict[str, Any], moves: list[tuple[int, str]], read_error
 
     try:
         game = games(str(row["game"]))
-    except (RecordError, ImportError) as error:
-        return unstartable(msg("app.game.unknown", game=repr(row.get("game")), reason=str(error)))
+    except (RecordError, ImportError):
+        health.not_installed = True  # judged by nobody here: kept as it is, never set aside for it
+        return health
     try:
         players, options, setup = _opening(row)
         health.players = tuple(players)
@@ -782,7 +786,9 @@ def _rebuild(source: sqlite3.Connection, checkup: Checkup, target: sqlite3.Conne
     lines = _copy_plain_tables(source, target)
     session_columns = _columns(target, "sessions")
     for health in checkup.sessions:
-        if health.replayable:
+        if health.not_installed:
+            _write_untouched(source, target, health, session_columns)
+        elif health.replayable:
             _write_session(target, health, session_columns, now)
         else:
             _write_aside(target, health, now)
@@ -840,6 +846,22 @@ def _write_session(target: sqlite3.Connection, health: SessionHealth, session_co
             [(health.id, *result) for result in expected_results(health)])
 
 
+def _write_untouched(source: sqlite3.Connection, target: sqlite3.Connection, health: SessionHealth,
+                     session_columns: list[str]) -> None:
+    """A session of a game not installed here, copied as stored: its row, moves, undone moves and
+    results (what still reads of them), nothing judged, so that the game finds it whole later."""
+    row = {k: v for k, v in health.row.items() if k in session_columns}
+    names = ", ".join(f'"{c}"' for c in row)
+    target.execute(f"INSERT INTO sessions ({names}) VALUES ({', '.join('?' for _ in row)})",
+                   list(row.values()))
+    for table, columns in (("moves", "idx, move"), ("redo", "pos, move"),
+                           ("results", "seat, player, score, winner")):
+        rows, _ = _rows(source, f"SELECT {columns} FROM {table} WHERE session_id = ?", (health.id,))
+        marks = ", ".join("?" for _ in range(columns.count(",") + 2))
+        target.executemany(f"INSERT INTO {table} (session_id, {columns}) VALUES ({marks})",
+                           [(health.id, *values) for values in rows])
+
+
 def _plain(value: Any) -> Any:
     """A stored value as JSON can hold it (bytes as their hex digits)."""
     return value.hex() if isinstance(value, bytes) else value
@@ -857,6 +879,8 @@ def _write_aside(target: sqlite3.Connection, health: SessionHealth, now: str) ->
 
 def _kept(health: SessionHealth) -> Message:
     """What the repair kept of one session: all of it, the moves before the damage, or none."""
+    if health.not_installed:
+        return msg("doctor.repair.kept_not_installed", session=health.id, game=health.game)
     if not health.replayable:
         return msg("doctor.repair.set_aside", session=health.id, reason=health.problem)
     if health.is_good:

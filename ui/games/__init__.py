@@ -62,8 +62,8 @@ _NO_PART = UiPart()
 
 
 def game_screens() -> dict[str, str]:
-    """Screen name -> ``"module:Class"`` of every game's own screens (Castelli's resolver and board
-    editor, its standings), for the shell to build beside its own."""
+    """Screen name -> ``"module:Class"`` of every game's own screens (an area resolver, a board
+    editor, a championship's standings), for the shell to build beside its own."""
     return {name: where for found in parts().values() for name, where in found.screens.items()}
 
 

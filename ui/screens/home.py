@@ -7,6 +7,7 @@ from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, St
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import text
+from companion.registry import title
 from companion.storage.store import SessionRow
 from ui import widgets  # noqa: F401  (the classes the rules name)
 from ui.games import tools
@@ -15,9 +16,8 @@ from ui.screens.follow import served_url
 
 
 def game_title(game: str) -> str:
-    from companion.registry import get_game
-
-    return get_game(game).title
+    """What players call ``game`` (marked as not installed when its package is gone)."""
+    return title(game)
 
 
 def describe_row(row_: SessionRow) -> str:

@@ -209,8 +209,7 @@ class SettingsScreen(ShellScreen):
         return row
 
     def refresh(self) -> None:
-        if self.page is None:
-            self._build()
+        page = self.page or self._build()
         app = self.shell.table.app
         values = app.settings()
         for choice in self.choices:
@@ -225,7 +224,7 @@ class SettingsScreen(ShellScreen):
             switch.label = setting_label(key)
             switch.on = bool(values[key])
         self._refresh_follow()
-        fill_tools(self.page.ids.tools, [tool for _, tool in tools("settings")], self.shell.go,
+        fill_tools(page.ids.tools, [tool for _, tool in tools("settings")], self.shell.go,
                    width=theme.TOUCH * 6)
         for rows in self.game_rows:
             rows.refresh()

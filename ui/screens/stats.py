@@ -11,7 +11,7 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.i18n import decimal, text
-from companion.registry import game_names, get_game
+from companion.registry import game_names, title
 from companion.service.names import initials
 from companion.service.stats import player_stats
 from ui import theme
@@ -124,7 +124,7 @@ class StatsScreen(ShellScreen):
         for entry in stats:
             if entry.game != current:
                 current = entry.game
-                cells.append({"text": get_game(entry.game).title, "bold": True, "color": theme.ACCENT,
+                cells.append({"text": title(entry.game), "bold": True, "color": theme.ACCENT,
                               "halign": "left"})
                 cells += [{**plain, "text": text(code), "color": theme.TEXT_QUIET, "halign": "right"}
                           for code in HEADERS]
@@ -164,7 +164,7 @@ class StatsScreen(ShellScreen):
         stored = finished[at]
         self.older = ids[at + 1] if at + 1 < len(ids) else 0
         self.newer = ids[at - 1] if at > 0 else 0
-        self.chart_title = text("ui.stats.chart_title", game=get_game(stored.game).title,
+        self.chart_title = text("ui.stats.chart_title", game=title(stored.game),
                                 date=stored.started.astimezone().strftime("%Y-%m-%d"))
         try:
             session = app.open_game(stored.id).session

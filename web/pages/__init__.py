@@ -19,7 +19,7 @@ from markupsafe import Markup
 
 from companion.games.base import RecordError
 from companion.i18n import decimal, join_list
-from companion.registry import get_game
+from companion.registry import title
 from web.pages.game import game_context
 from web.pages.model import GameListing
 from web.pages.people import Person, people
@@ -61,10 +61,7 @@ def error_page(lang: str, status: int) -> str:
 
 
 def _title(game: str) -> str:
-    try:
-        return get_game(game).title
-    except RecordError:
-        return game  # a game this companion does not know (a newer store): its name as stored
+    return title(game)  # a game not installed here (a newer store): its name as stored, marked
 
 
 def _listing_people(listing: GameListing) -> list[Person]:

@@ -103,7 +103,10 @@ def _say_checkup(checkup: Checkup) -> None:
         print(text("doctor.unreadable", what=lost))
     for health in checkup.sessions:
         who = ", ".join(health.players)
-        if health.is_good:
+        if health.not_installed:
+            print(text("doctor.session.not_installed", session=health.id, game=health.game,
+                       count=health.stored))
+        elif health.is_good:
             good = "doctor.session.good_finished" if health.finished else "doctor.session.good_in_progress"
             print(text(good, session=health.id, game=title(health.game), players=who, count=health.good))
         else:

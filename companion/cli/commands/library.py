@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING
 
 from companion.cli.main import UserError
 from companion.console.display import shown_line
-from companion.games.base import RecordError
 from companion.games.messages import json_problem, msg
 from companion.i18n import choose_language, set_language, text
-from companion.registry import game_names, get_game
+from companion.registry import game_names
+from companion.registry import title as registry_title
 from companion.service.app import AppError, Companion
 from companion.service.bgstats import write_qr
 from companion.service.championship import FORMAT as CHAMPIONSHIP_FORMAT
@@ -112,11 +112,8 @@ def open_app(args: argparse.Namespace, config_value: str | None = None, *,
 
 
 def title(game: str) -> str:
-    """The name players know a game by (the record name when its engine is missing)."""
-    try:
-        return get_game(game).title
-    except (RecordError, ImportError):
-        return game
+    """The name players know a game by (the record name, marked, when it is not installed)."""
+    return registry_title(game)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

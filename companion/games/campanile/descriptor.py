@@ -21,7 +21,7 @@ def defaults(new: NewGame, table: TableSettings) -> tuple[dict[str, Any], dict[s
     if len(new.players) == 2 and "flags" not in options:
         flags = table.setting(TWO_PLAYER_FLAGS)
         if flags is None:
-            raise SetupNeeded(msg("app.campanile.flags_needed"))
+            raise SetupNeeded(msg("campanile.setup.flags_needed"))
         options["flags"] = flags
     return options, setup
 

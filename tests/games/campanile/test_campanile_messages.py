@@ -28,11 +28,14 @@ from companion.games.campanile.rules import win_reason
 from companion.games.campanile.state import Group
 from companion.games.campanile.valuation import value_tower
 from companion.games.messages import Message
-from companion.i18n import LOCALE_DIR, render, set_language, summary_json
+from companion.i18n import render, set_language, summary_json
 from companion.i18n.po import read_po
 from tests.conftest import EXAMPLES
 from tests.helpers_campanile import explained
 from tests.refusals import assert_message, english_words_in, refuses
+
+#: The catalogues Campanile ships (its descriptor names them).
+CATALOGUES = Path(__file__).resolve().parents[3] / "companion" / "games" / "campanile" / "locale"
 
 ROOT = Path(__file__).resolve().parents[3]
 PACKAGE = ROOT / "companion" / "games" / "campanile"
@@ -93,7 +96,7 @@ def _codes_in_code() -> set[str]:
 
 @pytest.mark.parametrize("language", ["en", "hu"])
 def test_the_campanile_catalogue_holds_every_code_in_use_and_no_other(language: str) -> None:
-    catalogued = {entry.msgid for entry in read_po(LOCALE_DIR / language / "campanile.po") if entry.msgid}
+    catalogued = {entry.msgid for entry in read_po(CATALOGUES / language / "campanile.po") if entry.msgid}
     used = _codes_in_code()
     assert "campanile.marker.none_left" in used  # the scan finds codes
     assert used - catalogued == set(), "codes without a text"

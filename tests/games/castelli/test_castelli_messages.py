@@ -97,8 +97,8 @@ def _word_codes() -> set[str]:
 
 
 def _po_codes(language: str) -> set[str]:
-    return {entry.msgid for entry in read_po(ROOT / "companion" / "locale" / language / "castelli.po")
-            if entry.msgid}
+    catalogue = ROOT / "companion" / "games" / "castelli" / "locale" / language / "castelli.po"
+    return {entry.msgid for entry in read_po(catalogue) if entry.msgid}
 
 
 def test_the_catalogues_hold_exactly_the_codes_the_game_uses():
@@ -136,7 +136,7 @@ def _english_only_words() -> set[str]:
     """Words of the English castelli catalogue that its Hungarian one never uses ("forest", "gains")."""
     def words(language: str) -> set[str]:
         found: set[str] = set()
-        for entry in read_po(ROOT / "companion" / "locale" / language / "castelli.po"):
+        for entry in read_po(ROOT / "companion" / "games" / "castelli" / "locale" / language / "castelli.po"):
             for text in entry.msgstr.values():
                 found |= {w.lower() for w in re.findall(r"[A-Za-z]{3,}", re.sub(r"\{\w+\}", " ", text))}
         return found

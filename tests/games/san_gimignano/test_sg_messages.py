@@ -26,7 +26,7 @@ from tests.contract_kit import random_states
 from tests.refusals import assert_message, assert_words, english_words_in
 
 PACKAGE = Path(__file__).resolve().parents[3] / "companion" / "games" / "san_gimignano"
-LOCALE = PACKAGE.parent.parent / "locale"
+LOCALE = PACKAGE / "locale"
 EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "examples" / "san-gimignano.json"
 GAME = SanGimignano()
 G1, G2, G3, G4 = "guild-1", "guild-2", "guild-3", "guild-4"
