@@ -17,7 +17,9 @@ from typing import Any
 from markupsafe import Markup
 
 from companion.games.base import Game
-from companion.games.san_gimignano import tables
+from companion.games.descriptor import split_words
+from companion.games.san_gimignano import colours, tables
+from companion.games.san_gimignano.descriptor import DESCRIPTOR, GUILD_COLOURS
 from companion.games.san_gimignano.drawing import View
 from companion.games.san_gimignano.geometry import first_edges, guild_word, labels, space_name
 from companion.games.san_gimignano.state import State
@@ -31,9 +33,10 @@ from web.pages.words import Words
 SIZE = 60.0
 #: Where the map draws: the core's geometry with SVG's ``y`` growing downwards, ``(0, 0)`` at the origin.
 VIEW = View(SIZE, (0.0, 0.0), y_up=False)
-#: The guilds' colours in setup order: the touchscreen's for the table's default guild colours
-#: (red, blue, green, yellow: ``ui/games/san_gimignano/widgets.py``'s GUILD_RGB).
-GUILD_HEX = ("#a53003", "#7f8bbf", "#3f6b51", "#baaa45")
+#: The guilds' colours in setup order: the table's default guild colours (the setting's default,
+#: red, blue, green, yellow), from the core's one table the touchscreen draws with too.
+GUILD_HEX = tuple(colours.GUILD_HEX[name] for name in split_words(
+    next(setting.default for setting in DESCRIPTOR.settings if setting.key == GUILD_COLOURS)))
 
 Point = tuple[float, float]
 
@@ -57,7 +60,7 @@ def map_svg(state: State, who: Mapping[str, Person], words: Words,
             buildable: frozenset[tuple[int, int, str]] = frozenset()) -> Markup:
     """The laid segments with their guild spaces, tokens and towers, and each segment's letter;
     the spaces of ``buildable`` (the groups someone could build on now) ringed."""
-    colours = guild_colours(state.setup.guilds)
+    drawn = guild_colours(state.setup.guilds)
     numbers = {guild: index + 1 for index, guild in enumerate(state.setup.guilds)}
     letters = labels(state.segments)
     shapes: list[Markup] = []
@@ -65,7 +68,7 @@ def map_svg(state: State, who: Mapping[str, Person], words: Words,
     pieces: list[Markup] = []
     for at, edges in state.segments.items():
         for guild, first in first_edges(edges).items():
-            fill = colours.get(guild, "#888383")
+            fill = drawn.get(guild, colours.GUILD_HEX[colours.FALLBACK])
             rhombus = VIEW.rhombus(at, first)
             shapes.append(element("polygon", points=points(rhombus), fill=fill, stroke=BACKGROUND,
                                   stroke_width="2"))
