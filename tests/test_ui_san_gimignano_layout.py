@@ -12,7 +12,7 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.games.san_gimignano import geometry
+from companion.games.san_gimignano import drawing, geometry
 from companion.games.san_gimignano.descriptor import GUILD_COLOURS as SAN_GIMIGNANO_GUILD_COLOURS
 from companion.games.san_gimignano.descriptor import GUILDS as SAN_GIMIGNANO_GUILDS
 from companion.service.settings import SettingError, check_setting
@@ -77,3 +77,31 @@ def test_the_guild_settings_take_four_different_names_and_known_colours() -> Non
                                                           "orange", "brown", "grey"))
         else:
             raise AssertionError(f"{key}={bad!r} was accepted")
+
+
+def test_the_touchscreen_and_the_live_page_draw_the_map_with_the_one_geometry() -> None:
+    """Both front ends take the core's :class:`drawing.View`; the page's rhombi are the touchscreen's
+    mirrored (SVG's ``y`` grows downwards), to the SVG's one decimal."""
+    import json
+    import re
+
+    from companion.service.records import parse_record, replay
+    from tests.conftest import EXAMPLES
+    from ui.games.san_gimignano import layout
+    from web.pages import game_page
+    from web.pages.games import san_gimignano as page
+
+    assert layout.View is drawing.View and layout.space_at is drawing.space_at
+    assert isinstance(page.VIEW, drawing.View) and not page.VIEW.y_up
+    record = json.loads((EXAMPLES / "san-gimignano.json").read_text(encoding="utf-8"))
+    parsed = parse_record(record)
+    state = replay(parsed.game, parsed.initial, parsed.moves)[-1]
+    touchscreen = View(page.SIZE, (0.0, 0.0))
+    expected = [[(x, -y) for x, y in touchscreen.rhombus(at, first)]
+                for at, edges in state.segments.items() for first in first_edges(edges).values()]
+    html = game_page(record, game_id=1, lang="en", token="t")
+    drawn = [[tuple(float(c) for c in corner.split(",")) for corner in found.split()]
+             for found in re.findall(r'<polygon points="([^"]+)" fill="#', html)]
+    assert len(drawn) == len(expected) == 3 * len(state.segments)
+    for rhombus, mine in zip(drawn, expected, strict=True):
+        assert all(math.dist(a, b) < 0.08 for a, b in zip(rhombus, mine, strict=True))

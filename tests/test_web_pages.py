@@ -455,6 +455,16 @@ def test_the_language_is_the_switchs_then_the_phones_then_english(header, chosen
     assert languages() == LANGUAGES
 
 
+def test_the_pages_guild_colours_are_the_touchscreens_for_the_default_setting() -> None:
+    from companion.games.san_gimignano.descriptor import DESCRIPTOR, GUILD_COLOURS
+    from ui.games.san_gimignano.widgets import guild_colours as touchscreen
+    from web.pages.games.san_gimignano import guild_colours as page
+
+    default = next(setting.default for setting in DESCRIPTOR.settings if setting.key == GUILD_COLOURS)
+    guilds = ["guild-1", "guild-2", "guild-3", "guild-4"]
+    assert {guild: theme.rgb(code) for guild, code in page(guilds).items()} == touchscreen(guilds, default)
+
+
 def test_the_pages_colours_are_the_touchscreens() -> None:
     css = (ROOT / "web" / "static" / "web.css").read_text(encoding="utf-8")
     assert {name: theme.rgb(code) for name, code in PIECE_HEX.items()} == theme.PIECE_COLOURS

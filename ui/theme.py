@@ -8,6 +8,9 @@ Kivy takes them. The text colours keep at least 7:1 contrast against
 
 from __future__ import annotations
 
+from companion.games.colours import NO_COLOUR as NO_COLOUR_HEX
+from companion.games.colours import PIECE_HEX
+
 Colour = tuple[float, float, float, float]
 
 
@@ -61,21 +64,11 @@ LONG_PRESS_SECONDS = 0.8
 FLASH_SECONDS = 0.6
 
 #: The pieces' colours, by the names the records and profiles use: the badges and the boards' markers
-#: alike. Blue and red are deeper than the boxes' so that initials written on them keep 7:1 contrast.
-PIECE_COLOURS: dict[str, Colour] = {
-    "blue": rgb("#1d4ea6"),
-    "yellow": rgb("#f2c500"),
-    "red": rgb("#a3162a"),
-    "black": rgb("#0b0b0b"),
-    "white": rgb("#f5f5f5"),
-    "green": rgb("#2e9e4f"),
-    "brown": rgb("#8b5a2b"),
-    "grey": rgb("#9aa0a6"),
-    "orange": rgb("#f28c28"),
-    "purple": rgb("#8e44ad"),
-}
+#: alike. The codes are the core's one table (:mod:`companion.games.colours`), which the live page
+#: draws with too; blue and red are deeper than the boxes' so that initials on them keep 7:1 contrast.
+PIECE_COLOURS: dict[str, Colour] = {name: rgb(code) for name, code in PIECE_HEX.items()}
 #: A player without a colour (a game whose pieces have none, a profile without one).
-NO_COLOUR = rgb("#5b6673")
+NO_COLOUR = rgb(NO_COLOUR_HEX)
 
 
 #: A black piece on the dark background needs an outline to be seen at all.

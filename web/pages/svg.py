@@ -11,14 +11,10 @@ from collections.abc import Iterable, Sequence
 
 from markupsafe import Markup, escape
 
-#: The pieces' colours by the names records and profiles use: the touchscreen's (``ui/theme.py``,
-#: a test keeps the two equal), deeper blue and red so that initials on them read 7:1.
-PIECE_HEX: dict[str, str] = {
-    "blue": "#1d4ea6", "yellow": "#f2c500", "red": "#a3162a", "black": "#0b0b0b", "white": "#f5f5f5",
-    "green": "#2e9e4f", "brown": "#8b5a2b", "grey": "#9aa0a6", "orange": "#f28c28", "purple": "#8e44ad",
-}
-#: A player without a colour.
-NO_COLOUR = "#5b6673"
+# The pieces' colours by the names records and profiles use (PIECE_HEX) and a player's without one
+# (NO_COLOUR): the core's one table, which the touchscreen draws with too.
+from companion.games.colours import NO_COLOUR, PIECE_HEX
+
 #: The page's background, its panels, its text (``ui/theme.py``'s BACKGROUND, SURFACE, TEXT).
 BACKGROUND = "#12161c"
 SURFACE = "#232b36"

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.service.championship_rules import Standing
+
 
 @dataclass(frozen=True)
 class Match:
@@ -24,18 +26,6 @@ class Match:
     winners: tuple[str, ...] = ()
     finished: bool = False
     started: bool = True
-
-
-@dataclass(frozen=True)
-class Line:
-    """A player's line in the standings (``place`` ``None`` while it is not settled)."""
-
-    place: int | None
-    player: str
-    played: int
-    won: int
-    points: float
-    score: int
 
 
 @dataclass(frozen=True)
@@ -51,7 +41,7 @@ class Standings:
     variant: int
     players: tuple[str, ...]
     rounds: tuple[tuple[Match, Match], ...]
-    lines: tuple[Line, ...]
+    lines: tuple[Standing, ...]
     deck: int | None = None
     playing: int | None = None
     next_round: int | None = None
@@ -121,7 +111,7 @@ def standings_of_status(status: Any) -> Standings:
     can_next = status.next_groups is not None and current is None and not status.over
     return Standings(
         variant=int(status.variant), players=tuple(status.players), rounds=tuple(rounds),
-        lines=tuple(Line(s.place, s.player, s.played, s.won, s.points, s.score) for s in status.standings),
+        lines=tuple(status.standings),
         deck=None if current is None else current.deck,
         playing=None if current is None else current.number,
         next_round=len(status.rounds) + 1 if can_next else None,

@@ -22,6 +22,7 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.games.descriptor import split_words
+from companion.games.san_gimignano.colours import FALLBACK, GUILD_HEX
 from companion.games.san_gimignano.descriptor import GUILD_PALETTE
 from ui.games.campanile.widgets import Flashes, PieceBadge, TapButton
 from ui.games.san_gimignano.layout import View, first_edges
@@ -31,19 +32,9 @@ KV = Path(__file__).with_name("san_gimignano.kv")
 if str(KV) not in Builder.files:
     Builder.load_file(str(KV))
 
-#: The guilds' colours by the names the setting uses: muted, spread in lightness so that colour-blind
-#: eyes tell them apart too (the earlier blue and purple, red and brown were one colour to a protanope
-#: or deuteranope); the rule is in ui/theme.py.
-GUILD_RGB: dict[str, Colour] = {
-    "red": rgb("#a53003"),
-    "blue": rgb("#7f8bbf"),
-    "green": rgb("#3f6b51"),
-    "yellow": rgb("#baaa45"),
-    "purple": rgb("#833aa9"),
-    "orange": rgb("#ad7421"),
-    "brown": rgb("#473122"),
-    "grey": rgb("#888383"),
-}
+#: The guilds' colours by the names the setting uses, as Kivy takes them: the core's one table
+#: (:data:`companion.games.san_gimignano.colours.GUILD_HEX`), which the live page draws with too.
+GUILD_RGB: dict[str, Colour] = {name: rgb(code) for name, code in GUILD_HEX.items()}
 assert set(GUILD_RGB) == set(GUILD_PALETTE)
 
 
@@ -51,7 +42,7 @@ assert set(GUILD_RGB) == set(GUILD_PALETTE)
 def guild_colours(guilds: Sequence[str], setting: str) -> dict[str, Colour]:
     """Each of the game's guilds (in setup order) with the colour the setting gives its place."""
     names = split_words(setting)
-    return {guild: GUILD_RGB.get(names[index] if index < len(names) else "", GUILD_RGB["grey"])
+    return {guild: GUILD_RGB.get(names[index] if index < len(names) else "", GUILD_RGB[FALLBACK])
             for index, guild in enumerate(guilds)}
 
 

@@ -11,14 +11,16 @@ it. The groups are the engine's summary's ``buildable``, named as every text nam
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from markupsafe import Markup
 
 from companion.games.base import Game
-from companion.games.san_gimignano import tables
+from companion.games.descriptor import split_words
+from companion.games.san_gimignano import colours, tables
+from companion.games.san_gimignano.descriptor import DESCRIPTOR, GUILD_COLOURS
+from companion.games.san_gimignano.drawing import View
 from companion.games.san_gimignano.geometry import first_edges, guild_word, labels, space_name
 from companion.games.san_gimignano.state import State
 from companion.games.san_gimignano.views import summary as summary_of
@@ -29,36 +31,14 @@ from web.pages.words import Words
 
 #: A segment's circumradius in the drawing's units (the drawing scales to the page's width).
 SIZE = 60.0
-SQRT3 = math.sqrt(3.0)
-#: The guilds' colours in setup order: the touchscreen's for the table's default guild colours
-#: (red, blue, green, yellow: ``ui/games/san_gimignano/widgets.py``'s GUILD_RGB).
-GUILD_HEX = ("#a53003", "#7f8bbf", "#3f6b51", "#baaa45")
+#: Where the map draws: the core's geometry with SVG's ``y`` growing downwards, ``(0, 0)`` at the origin.
+VIEW = View(SIZE, (0.0, 0.0), y_up=False)
+#: The guilds' colours in setup order: the table's default guild colours (the setting's default,
+#: red, blue, green, yellow), from the core's one table the touchscreen draws with too.
+GUILD_HEX = tuple(colours.GUILD_HEX[name] for name in split_words(
+    next(setting.default for setting in DESCRIPTOR.settings if setting.key == GUILD_COLOURS)))
 
 Point = tuple[float, float]
-
-
-def _centre(at: tuple[int, int]) -> Point:
-    q, r = at
-    return (SIZE * SQRT3 * (q + r / 2.0), SIZE * 1.5 * r)
-
-
-def _vertex(at: tuple[int, int], k: int) -> Point:
-    cx, cy = _centre(at)
-    angle = math.radians(90.0 - 60.0 * (k % 6))
-    return (cx + SIZE * math.cos(angle), cy - SIZE * math.sin(angle))
-
-
-def _space_spots(at: tuple[int, int], first: int, count: int) -> list[Point]:
-    """Where a space's pieces go: its middle for one, spread along its long diagonal for more."""
-    cx, cy = _centre(at)
-    vx, vy = _vertex(at, first + 1)
-    mx, my = (cx + vx) / 2.0, (cy + vy) / 2.0
-    if count <= 1:
-        return [(mx, my)]
-    ax, ay = _vertex(at, first)
-    bx, by = _vertex(at, first + 2)
-    step = 0.5 / (count - 1)
-    return [(mx + (ax - bx) * (0.25 - i * step), my + (ay - by) * (0.25 - i * step)) for i in range(count)]
 
 
 def _towards(centre: Point, corner: Point, factor: float) -> Point:
@@ -80,7 +60,7 @@ def map_svg(state: State, who: Mapping[str, Person], words: Words,
             buildable: frozenset[tuple[int, int, str]] = frozenset()) -> Markup:
     """The laid segments with their guild spaces, tokens and towers, and each segment's letter;
     the spaces of ``buildable`` (the groups someone could build on now) ringed."""
-    colours = guild_colours(state.setup.guilds)
+    drawn = guild_colours(state.setup.guilds)
     numbers = {guild: index + 1 for index, guild in enumerate(state.setup.guilds)}
     letters = labels(state.segments)
     shapes: list[Markup] = []
@@ -88,34 +68,34 @@ def map_svg(state: State, who: Mapping[str, Person], words: Words,
     pieces: list[Markup] = []
     for at, edges in state.segments.items():
         for guild, first in first_edges(edges).items():
-            fill = colours.get(guild, "#888383")
-            rhombus = [_centre(at), *(_vertex(at, first + k) for k in range(3))]
+            fill = drawn.get(guild, colours.GUILD_HEX[colours.FALLBACK])
+            rhombus = VIEW.rhombus(at, first)
             shapes.append(element("polygon", points=points(rhombus), fill=fill, stroke=BACKGROUND,
                                   stroke_width="2"))
             space = (at[0], at[1], guild)
             if space in buildable:
-                inner = points(_towards(_centre(at), corner, 0.88) for corner in rhombus)
+                inner = points(_towards(VIEW.centre(at), corner, 0.88) for corner in rhombus)
                 rings += [element("polygon", points=inner, fill="none", stroke=tone, stroke_width=width)
                           for tone, width in zip(RING, ("7", "3.5"), strict=True)]
             tower = state.towers.get(space)
             tokens = state.tokens.get(space, ())
             if tower is not None:
-                (x, y), = _space_spots(at, first, 1)
+                (x, y), = VIEW.space_spots(at, first, 1)
                 pieces.append(badge((x, y), 16, who[tower].colour, who[tower].tag, square=True))
             elif tokens:
-                for (x, y), player in zip(_space_spots(at, first, len(tokens)), tokens, strict=True):
+                for (x, y), player in zip(VIEW.space_spots(at, first, len(tokens)), tokens, strict=True):
                     pieces.append(badge((x, y), 14, who[player].colour, who[player].tag))
             else:
-                (x, y), = _space_spots(at, first, 1)
+                (x, y), = VIEW.space_spots(at, first, 1)
                 pieces.append(element("text", str(numbers.get(guild, "")), x=f"{x:.1f}", y=f"{y + 6:.1f}",
                                       fill=text_on(fill), font_size="17", font_weight="bold",
                                       text_anchor="middle"))
-        cx, cy = _centre(at)
+        cx, cy = VIEW.centre(at)
         pieces.append(element("circle", cx=f"{cx:.1f}", cy=f"{cy:.1f}", r="10", fill=BACKGROUND,
                               stroke=OUTLINE, stroke_width="1"))
         pieces.append(element("text", letters[at], x=f"{cx:.1f}", y=f"{cy + 5:.1f}", fill=OUTLINE,
                               font_size="14", font_weight="bold", text_anchor="middle"))
-    every = [_vertex(at, k) for at in state.segments for k in range(6)] or [(0.0, 0.0)]
+    every = [corner for at in state.segments for corner in VIEW.hexagon(at)] or [(0.0, 0.0)]
     left, top = min(x for x, _ in every) - 4, min(y for _, y in every) - 4
     right, bottom = max(x for x, _ in every) + 4, max(y for _, y in every) + 4
     moved = (Markup(f'<g transform="translate({-left:.1f} {-top:.1f})">')
