@@ -36,7 +36,7 @@ from companion.service.games import Board, GameServices
 from companion.service.live import LiveGame
 from companion.service.names import check_distinct, name_refusal
 from companion.service.records import ReplayError, check_players, final_state, parse_record, record_json
-from companion.service.session import Change, Session
+from companion.service.session import AnySession, Change, Session
 from companion.service.settings import (
     SettingError,
     bgg_id_key,
@@ -114,7 +114,7 @@ def colour_word(game: str, colour: str) -> str:
     return colour if word == _colour_code(game, colour) else word
 
 
-def _dumps(value: Any) -> str:
+def _dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
@@ -386,7 +386,7 @@ class Companion(GameServices):
             raise AppError(msg("app.open.replay", session=session_id, reason=error.message)) from None
         known = {"finished": self._sync_results(session_id, session, row.is_finished)}
 
-        def keep_results(live: Session, change: Change) -> None:
+        def keep_results(live: AnySession, change: Change) -> None:
             known["finished"] = self._sync_results(session_id, live, known["finished"])
 
         session.subscribe(keep_results, name=msg("app.listener.results"))
@@ -420,7 +420,7 @@ class Companion(GameServices):
         winners = set(summary.get("winners", []))
         return [Result(name, int(scores.get(name, 0)), name in winners) for name in players]
 
-    def _sync_results(self, session_id: int, session: Session, known_finished: bool) -> bool:
+    def _sync_results(self, session_id: int, session: AnySession, known_finished: bool) -> bool:
         """Make the stored finished mark and results agree with the session; returns whether finished."""
         finished = session.game.is_finished(session.state)
         if finished != known_finished and not self.store.read_only:  # a reader never reconciles
@@ -429,7 +429,7 @@ class Companion(GameServices):
         return finished
 
     # -- records ---------------------------------------------------------------
-    def import_record(self, data: Any) -> int:
+    def import_record(self, data: object) -> int:
         """Store a decoded ``companion-record/1`` as a session; returns its id.
 
         The record is parsed and replayed first (:class:`RecordError` /
@@ -514,7 +514,7 @@ class Companion(GameServices):
         """Every simple setting (see :mod:`companion.service.settings`), stored or default."""
         return effective_settings(self.store.settings())
 
-    def change_setting(self, key: str, value: Any) -> Any:
+    def change_setting(self, key: str, value: object) -> Any:
         """Store a setting after checking it; :class:`AppError` naming the key. Returns the stored value."""
         try:
             value = check_setting(key, value)
