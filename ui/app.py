@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -48,6 +48,9 @@ from ui.keys import command_for_key
 from ui.widgets import RefusalBanner
 
 log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 #: The looks. Not "companion.kv": App.run() itself loads the file named after the app class again.
 KV_FILE = Path(__file__).with_name("shell.kv")
@@ -207,7 +210,7 @@ class Shell:
         return False
 
     # -- doing things --------------------------------------------------------------------
-    def attempt(self, action: Any, *args: Any, **kwargs: Any) -> Any:
+    def attempt(self, action: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R | None:
         """Call ``action``; a refusal is shown in the banner (a refused move already is, by its event).
 
         Returns the action's result, or ``None`` when it was refused.
@@ -220,7 +223,7 @@ class Shell:
             self.refuse(str(error))
             return None
 
-    def succeeds(self, action: Any, *args: Any, **kwargs: Any) -> bool:
+    def succeeds(self, action: Callable[P, object], *args: P.args, **kwargs: P.kwargs) -> bool:
         """Like :meth:`attempt`, for an action whose result is ``None``: whether it was done."""
         done: list[bool] = []
         self.attempt(lambda: done.append(bool(action(*args, **kwargs)) or True))

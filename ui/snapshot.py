@@ -17,6 +17,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ui.shell_interface import ShellInterface
+
 #: The screens written, by file name: the shell's screen name.
 SCREENS = {"screen.png": "game", "history.png": "history", "game-over.png": "over",
            "home.png": "home", "settings.png": "settings", "resolver.png": "resolver", "editor.png": "editor"}
@@ -109,7 +111,7 @@ def _check(name: str) -> list[str]:
     return [problem.line() for problem in check_window(name)]
 
 
-def _board_screens(shell: Any, out: Path, problems: list[str] | None = None) -> list[Path]:
+def _board_screens(shell: ShellInterface, out: Path, problems: list[str] | None = None) -> list[Path]:
     """The board's own extra screens (a valuation, an evaluation overlay…).
 
     A board that has more to show than its screen offers

@@ -22,7 +22,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 if TYPE_CHECKING:
-    from ui.app import Shell
+    from ui.shell_interface import ShellInterface
 
 
 def load_rules(module_file: str) -> None:
@@ -76,7 +76,7 @@ class ShellScreen(Screen):
     #: The language the screen's words are in (the rules' :func:`say` depends on it).
     language = StringProperty("")
 
-    def __init__(self, shell: Shell, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: Any) -> None:
         self.shell = shell  # before the rule applies: its bindings may read it
         super().__init__(**kwargs)
 

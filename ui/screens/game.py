@@ -22,12 +22,13 @@ from ui import theme, widgets  # noqa: F401  (widgets: the classes the rules nam
 from ui.games import board_class
 from ui.players import table_colours
 from ui.screens import ShellScreen, load_rules, show
+from ui.shell_interface import ShellInterface
 from ui.strip import BOARD_WORDS, PICKER_WORDS, strip_for
 
 log = logging.getLogger(__name__)
 
 
-def player_colours(shell: Any, session: Any) -> dict[str, str | None]:
+def player_colours(shell: ShellInterface, session: Any) -> dict[str, str | None]:
     """Each player's colour, the same on every screen and board (:func:`ui.players.table_colours`)."""
     live = shell.table.live
     setup = live.row.setup if live is not None and live.session is session else None
@@ -78,7 +79,7 @@ class GameScreen(ShellScreen):
     moves_so_far = StringProperty("")
     notation_hint = StringProperty("")
 
-    def __init__(self, shell: Any, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: Any) -> None:
         super().__init__(shell, **kwargs)
         # the rule's ids are weak references: the widgets taken out now and then (the picker, the badge)
         # are held here

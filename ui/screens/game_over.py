@@ -27,6 +27,7 @@ from companion.service.names import initials
 from ui import theme
 from ui.screens import ShellScreen, load_rules, show
 from ui.screens.game import player_colours
+from ui.shell_interface import ShellInterface
 from ui.widgets import Tap
 
 #: The right column's least width in px (the date stepper's, and the QR code's when it is small).
@@ -123,7 +124,7 @@ class GameOverScreen(ShellScreen):
     #: The right column's width: the QR code's, never less than :data:`QR_SIZE` (the date stepper's).
     qr_column = NumericProperty(QR_SIZE)
 
-    def __init__(self, shell: Any, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: Any) -> None:
         super().__init__(shell, **kwargs)
         #: The QR code's image while it is shown, else ``None``.
         self.qr: Image | None = None

@@ -24,6 +24,7 @@ from companion.service.names import initials
 from ui import theme
 from ui.screens import ShellScreen, load_rules, show
 from ui.screens.game import player_colours
+from ui.shell_interface import ShellInterface
 from ui.widgets import Tap
 
 
@@ -80,7 +81,7 @@ class HistoryScreen(ShellScreen):
     confirm_text = StringProperty("")
     drop_text = StringProperty("")
 
-    def __init__(self, shell: Any, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: Any) -> None:
         super().__init__(shell, **kwargs)
         self.amending: int | None = None
         #: Whether the board lit the entry tapped (then "Show it on the board" is offered).

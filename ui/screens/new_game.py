@@ -22,6 +22,7 @@ from companion.i18n import text
 from companion.service.names import initials, same_name
 from ui import games, theme
 from ui.screens import ShellScreen, load_rules, show
+from ui.shell_interface import ShellInterface
 from ui.widgets import Tap
 
 
@@ -87,7 +88,7 @@ class NewGameScreen(ShellScreen):
     can_start = BooleanProperty(False)
     players_range = StringProperty("")
 
-    def __init__(self, shell: Any, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: Any) -> None:
         super().__init__(shell, **kwargs)
         self.game = next(iter(game_names()))
         self.seated: list[str] = []
@@ -246,7 +247,7 @@ class NewGameScreen(ShellScreen):
                                                                             {"colors": self.colours})
         return colours
 
-    def make_choice(self, value: Any) -> None:
+    def make_choice(self, value: object) -> None:
         """The game's own choice changed (the next board)."""
         self.choice = value
         self.redraw()

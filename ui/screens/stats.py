@@ -17,6 +17,7 @@ from companion.service.stats import player_stats
 from ui import theme
 from ui.players import table_colours
 from ui.screens import ShellScreen, load_rules, show
+from ui.shell_interface import ShellInterface
 from ui.widgets import Words
 
 
@@ -102,7 +103,7 @@ class StatsScreen(ShellScreen):
     #: Said instead of a chart (no finished game, a damaged one).
     note = StringProperty("")
 
-    def __init__(self, shell: Any, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: Any) -> None:
         super().__init__(shell, **kwargs)
         self.shown_game: int | None = None
         self.cells: list[Words] = []

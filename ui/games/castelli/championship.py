@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ui.shell_interface import ShellInterface
+
 
 @dataclass(frozen=True)
 class Match:
@@ -69,7 +71,7 @@ def points_text(points: float) -> str:
     return str(int(points)) if points == int(points) else f"{points:g}"
 
 
-def championship_id(shell: Any) -> int | None:
+def championship_id(shell: ShellInterface) -> int | None:
     """The championship to show: the one the open round belongs to, else the most recent one not
     abandoned (``None``: there is none)."""
     championships = shell.table.app.championships
@@ -81,7 +83,7 @@ def championship_id(shell: Any) -> int | None:
     return None if found is None else int(found)
 
 
-def standings(shell: Any) -> Standings | None:
+def standings(shell: ShellInterface) -> Standings | None:
     """The standings of the championship the open round belongs to, or the newest one (``None``: none)."""
     chosen = championship_id(shell)
     if chosen is None:
@@ -130,7 +132,7 @@ def standings_of_status(status: Any) -> Standings:
         over=bool(status.over))
 
 
-def start_championship(shell: Any, variant: int, players: list[str], colours: Any = None) -> None:
+def start_championship(shell: ShellInterface, variant: int, players: list[str], colours: Any = None) -> None:
     """Start a Championship of ``variant`` for the four ``players`` in the order named, and open its
     first round (each keeps the colour the new-game screen kept as their preference; refusals shown)."""
     live = shell.attempt(shell.table.app.championships.new, variant, players)
@@ -138,7 +140,7 @@ def start_championship(shell: Any, variant: int, players: list[str], colours: An
         shell.table.open(live)
 
 
-def start_next(shell: Any) -> None:
+def start_next(shell: ShellInterface) -> None:
     """Start the championship's next round (the service pairs the players) and open it."""
     chosen = championship_id(shell)
     live = shell.attempt(shell.table.app.championships.next_round, chosen)
@@ -146,6 +148,6 @@ def start_next(shell: Any) -> None:
         shell.table.open(live)
 
 
-def decide(shell: Any, player: str) -> None:
+def decide(shell: ShellInterface, player: str) -> None:
     """Keep the players' decision that ``player`` goes on after a shared win."""
     shell.attempt(shell.table.app.championships.decide, player, championship_id(shell))

@@ -33,6 +33,7 @@ from companion.games.messages import msg
 from companion.i18n import say, text
 from ui.games.castelli.round_board import open_game_state
 from ui.screens import ShellScreen, load_rules, show
+from ui.shell_interface import ShellInterface
 from ui.widgets import Figure, Tap
 
 #: The kinds an area can be evaluated as (a plain gives nothing; the mine is the end's).
@@ -176,7 +177,7 @@ class ResolverScreen(ShellScreen):
     influence = StringProperty("")
     explanation = StringProperty("")
 
-    def __init__(self, shell: Any, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: Any) -> None:
         super().__init__(shell, **kwargs)
         self.question = Question()
         self.resolution: Resolution | None = None

@@ -27,10 +27,13 @@ from kivy.properties import NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 
+from companion.games.castelli.game import Castelli
+from companion.games.castelli.state import State
 from companion.i18n import current_language, render_for, text
 from companion.service.table import Table
 from ui import widgets  # noqa: F401  (the classes the row's rule names: Tap, Words)
 from ui.games.castelli.board import CastelliBoard
+from ui.shell_interface import ShellInterface
 from ui.strip import BOARD_WORDS, Strip, strip_for
 
 KV = Path(__file__).with_name("round_board.kv")
@@ -137,7 +140,7 @@ class RoundBoard(FloatLayout):
         if shell is not None:
             shell.go("standings")
 
-    def shell(self) -> Any:
+    def shell(self) -> ShellInterface | None:
         """The shell this board is shown in (its game screen knows it), or ``None`` when not shown."""
         widget: Any = self.parent
         while widget is not None and getattr(widget, "shell", None) is None:
@@ -219,7 +222,7 @@ def over_screen(session: Any) -> str | None:
     return "standings" if is_round(session) else None
 
 
-def open_game_state(shell: Any, group: int | None = None) -> Any:
+def open_game_state(shell: ShellInterface, group: int | None = None) -> State | None:
     """The open Castelli game's base-game state for the tools (the resolver, the editor): the game's, or
     in a round ``group``'s (by default the group whose board the game screen shows); ``None`` when no
     Castelli game is open."""
@@ -227,8 +230,9 @@ def open_game_state(shell: Any, group: int | None = None) -> Any:
     if session is None or session.game.name != "castelli":
         return None
     if not is_round(session):
-        return session.state
+        state: State = session.state  # the base game's (its engine is Castelli)
+        return state
     if group is None:
         board = getattr(shell.screens.get_screen("game"), "board", None)
         group = int(getattr(board, "shown_part", 1))
-    return session.game.group_state(session.state, group)
+    return Castelli.group_state(session.state, group)
