@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.games.base import Game, next_up
+from companion.games.base import Game, StateT, next_up
 from companion.games.messages import Message
 from companion.i18n import current_language, join_list, render_for, say, text
 from companion.service.names import initials
@@ -46,7 +46,7 @@ def cell_lines(cells: Sequence[str]) -> list[str]:
     return [*lines, current]
 
 
-def turn_lines(game: Game[Any, Any], state: Any) -> list[Line]:
+def turn_lines(game: Game[StateT, Any], state: StateT) -> list[Line]:
     """Who acts (big and inverted; "The table acts" when the table does), what to do now in the box's
     own terms (the encoder and the buttons: the engine's step, :meth:`~companion.games.base.Game.what_now`,
     in the ``oled.<game>.now.*`` words), and who is next when that helps (the touchscreen's rule,
@@ -65,7 +65,7 @@ def turn_lines(game: Game[Any, Any], state: Any) -> list[Line]:
     return lines
 
 
-def status_pages(game: Game[Any, Any], state: Any) -> list[Page]:
+def status_pages(game: Game[StateT, Any], state: StateT) -> list[Page]:
     """The open game's status: the turn page first (the scores under it, or on a page of their own
     when the step takes the room), then the game's own standings pages (its
     :class:`~hardware.games.GamePart`'s, none for a game without one). A game whose part has
@@ -121,7 +121,7 @@ def _tiebreak(outcome: Any) -> str:
     return text(codes[outcome.tiebreak]) if outcome.tiebreak in codes else outcome.tiebreak
 
 
-def game_over_page(game: Game[Any, Any], state: Any) -> Page:
+def game_over_page(game: Game[StateT, Any], state: StateT) -> Page:
     """The winners large, why they won (the tie-break if it decided), the scores."""
     outcome = game.outcome(state)
     winners = join_list(list(outcome.winners), current_language())

@@ -63,7 +63,7 @@ from typing import Any
 
 import serial
 
-from companion.games.base import Game, IllegalMove, RecordError
+from companion.games.base import Game, IllegalMove, RecordError, StateT
 from companion.games.messages import Message, msg
 from companion.games.notation import LANGUAGES as NOTATION_LANGUAGES
 from companion.games.notation import NotationError
@@ -634,7 +634,8 @@ class SeatPanels:
         link.send(protocol.accepted_line(words))
 
 
-def _read_notation(game: Game[Any, Any], state: Any, said: str, player: str, language: str) -> dict[str, Any]:
+def _read_notation(game: Game[StateT, Any], state: StateT, said: str, player: str,
+                   language: str) -> dict[str, Any]:
     """The move ``said`` means on ``player``'s panel: without a name it is the seat's player's move
     (not the acting player's, as on the shared console); a text that names someone is read as it is."""
     try:

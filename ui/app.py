@@ -110,7 +110,7 @@ class Screens(ScreenManager):
     lines) took about a third of the time to the first frame.
     """
 
-    def __init__(self, makers: dict[str, Callable[[str], Screen]], **kwargs: Any) -> None:
+    def __init__(self, makers: dict[str, Callable[[str], Screen]], **kwargs: object) -> None:
         self._makers = dict(makers)
         super().__init__(**kwargs)
 
@@ -291,7 +291,7 @@ class CompanionApp(App):
     title = "Tabletop companion"
 
     def __init__(self, table: Table, oled_panel: bool = False, options: ShellOptions | None = None,
-                 **kwargs: Any) -> None:
+                 **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.table = table
         self.options = options
@@ -321,7 +321,7 @@ class CompanionApp(App):
             return root
         return shell.root
 
-    def _first_flip(self, *_args: Any) -> None:
+    def _first_flip(self, *_args: object) -> None:
         """The first frame is on the screen: tell systemd, and feed its watchdog from Kivy's clock.
 
         The pings come from the clock of the main loop, never from a thread of

@@ -50,7 +50,7 @@ def frame_pixels(image: PilImage.Image) -> PilImage.Image:
 class OledPanel(Image):
     """The live OLED frame: an :class:`OledView` over the same table, drawing into this texture."""
 
-    def __init__(self, table: Table, **kwargs: Any) -> None:
+    def __init__(self, table: Table, **kwargs: object) -> None:
         kwargs.setdefault("size_hint", (None, None))
         kwargs.setdefault("size", (WIDTH * SCALE, HEIGHT * SCALE))
         super().__init__(fit_mode="fill", **kwargs)

@@ -47,7 +47,7 @@ class MoveTap(Tap):
 class BarTap(Tap):
     """A button of a bar: as wide as its words (never broken inside a word), at least two targets."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         from kivy.core.text import Label as Measure
 
         measure = Measure(text=kwargs.get("text", ""), font_size=theme.FONT_SMALL)
@@ -65,7 +65,7 @@ class LongTap(Tap):
 
     held = NumericProperty(0.0)  # 0..1 while held, for the fill drawn in the .kv
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         self.register_event_type("on_long_press")
         super().__init__(**kwargs)
         self._timer: Any = None
@@ -147,7 +147,7 @@ class Field(TextInput):
     it; Kivy leaves the cursor at the end, so a long value showed only its tail ("ild-1, guild-2").
     """
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.bind(text=self._from_the_start)
 
@@ -166,7 +166,7 @@ class RefusalBanner(BoxLayout):
     text = StringProperty("")
     shown = BooleanProperty(False)
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic, **kwargs: Any) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.clock = clock
         self._since = 0.0

@@ -76,7 +76,7 @@ class ShellScreen(Screen):
     #: The language the screen's words are in (the rules' :func:`say` depends on it).
     language = StringProperty("")
 
-    def __init__(self, shell: ShellInterface, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: object) -> None:
         self.shell = shell  # before the rule applies: its bindings may read it
         super().__init__(**kwargs)
 
@@ -90,5 +90,5 @@ class ShellScreen(Screen):
     def refresh(self) -> None:
         """Set the screen's properties (and so its widgets) from the service."""
 
-    def on_pre_enter(self, *args: Any) -> None:
+    def on_pre_enter(self, *args: object) -> None:
         self.redraw()

@@ -24,6 +24,7 @@ from companion.i18n import text
 from companion.service.app import AppError
 from companion.service.bgstats import QR_BORDER, QR_MODULE_PX, qr_code
 from companion.service.names import initials
+from companion.service.session import AnySession
 from ui import theme
 from ui.screens import ShellScreen, load_rules, show
 from ui.screens.game import player_colours
@@ -124,7 +125,7 @@ class GameOverScreen(ShellScreen):
     #: The right column's width: the QR code's, never less than :data:`QR_SIZE` (the date stepper's).
     qr_column = NumericProperty(QR_SIZE)
 
-    def __init__(self, shell: ShellInterface, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: object) -> None:
         super().__init__(shell, **kwargs)
         #: The QR code's image while it is shown, else ``None``.
         self.qr: Image | None = None
@@ -174,7 +175,7 @@ class GameOverScreen(ShellScreen):
         self.qr = self.parts["qr"]
         self._show_right(unsure=False, link=True)
 
-    def _standings(self, session: Any, outcome: Any) -> None:
+    def _standings(self, session: AnySession, outcome: Any) -> None:
         """One row per player in the ranking's order (rows of an earlier game reused)."""
         box = self.parts["standings"]
         while len(self.standing_rows) < len(outcome.standings):

@@ -56,7 +56,7 @@ class SeatRow(BoxLayout):
     #: Whether the game's pieces have colours to step through (else the colour button is not there).
     colours = BooleanProperty(True)
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.colour = self.ids.colour.__self__  # held: the rule's ids are weak, and it goes out now and then
 
@@ -88,7 +88,7 @@ class NewGameScreen(ShellScreen):
     can_start = BooleanProperty(False)
     players_range = StringProperty("")
 
-    def __init__(self, shell: ShellInterface, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: object) -> None:
         super().__init__(shell, **kwargs)
         self.game = next(iter(game_names()))
         self.seated: list[str] = []
@@ -108,7 +108,7 @@ class NewGameScreen(ShellScreen):
         self.offered: Any = None
         self.offered_for: tuple[str, Any] | None = None
 
-    def on_pre_enter(self, *args: Any) -> None:
+    def on_pre_enter(self, *args: object) -> None:
         self.name_field.text = ""
         self.offered_for = None  # the boards may have changed meanwhile (the board editor)
         super().on_pre_enter(*args)

@@ -13,6 +13,7 @@ from kivy.uix.widget import Widget
 from companion.games.registry import GAMES, get_game
 from companion.i18n import decimal, text
 from companion.service.names import initials
+from companion.service.session import AnySession
 from companion.service.stats import player_stats
 from ui import theme
 from ui.players import table_colours
@@ -21,7 +22,7 @@ from ui.shell_interface import ShellInterface
 from ui.widgets import Words
 
 
-def score_progression(session: Any) -> dict[str, list[int]]:
+def score_progression(session: AnySession) -> dict[str, list[int]]:
     """Each player's score after every move (the first entry: before the first move)."""
     game = session.game
     series: dict[str, list[int]] = {p: [] for p in session.players}
@@ -40,11 +41,11 @@ class ProgressionChart(Widget):
     colours = DictProperty({})
     tags = DictProperty({})
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.bind(pos=self.draw, size=self.draw, series=self.draw)
 
-    def draw(self, *_args: Any) -> None:
+    def draw(self, *_args: object) -> None:
         self.canvas.clear()
         self.clear_widgets()
         longest = max((len(v) for v in self.series.values()), default=0)
@@ -103,7 +104,7 @@ class StatsScreen(ShellScreen):
     #: Said instead of a chart (no finished game, a damaged one).
     note = StringProperty("")
 
-    def __init__(self, shell: ShellInterface, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: object) -> None:
         super().__init__(shell, **kwargs)
         self.shown_game: int | None = None
         self.cells: list[Words] = []

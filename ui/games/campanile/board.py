@@ -62,7 +62,7 @@ class TowerColumn(BoxLayout):
     #: Lit up by :meth:`CampanileBoard.show_move`: the place of a recorded move (a two-tone frame).
     lit = BooleanProperty(False)
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         ids = self.ids
         self.head: TowerHead = ids.head.__self__
@@ -114,7 +114,7 @@ class TowerColumn(BoxLayout):
             self.canvas.after.remove(self._frame)
             self._frame = None
 
-    def _draw_frame(self, *_args: Any) -> None:
+    def _draw_frame(self, *_args: object) -> None:
         if self._frame is None:
             return
         x, y, width, height = self.x, self.y, self.width, self.height
@@ -164,7 +164,7 @@ class PlayerScore(BoxLayout):
     markers_text = StringProperty("")
     acting = BooleanProperty(False)
 
-    def __init__(self, colour: str | None = None, **kwargs: Any) -> None:
+    def __init__(self, colour: str | None = None, **kwargs: object) -> None:
         fill = piece_colour(colour)
         super().__init__(fill=list(fill), ink=list(text_on(fill)), **kwargs)
         self.badge: PieceBadge = self.ids.badge.__self__
@@ -190,7 +190,7 @@ class CampanileBoard(FloatLayout):
     preview_code = StringProperty("ui.campanile.preview.intermezzo")
     relocate_code = StringProperty("ui.campanile.relocate")
 
-    def __init__(self, table: Table, **kwargs: Any) -> None:
+    def __init__(self, table: Table, **kwargs: object) -> None:
         self.table = table
         session = self._session()
         state: CampanileState = session.state

@@ -78,7 +78,7 @@ class FlagTableForm(BoxLayout):
     problem_text = StringProperty("")
 
     def __init__(self, app: Companion, on_confirmed: Callable[[dict[str, Any]], None],
-                 on_back: Callable[[], None] | None = None, **kwargs: Any) -> None:
+                 on_back: Callable[[], None] | None = None, **kwargs: object) -> None:
         super().__init__(language=current_language(), **kwargs)
         self.app = app
         self.on_confirmed = on_confirmed

@@ -134,7 +134,7 @@ class FlagRow(BoxLayout):
     #: The language of the row's own words ("nobody here"), set on every :meth:`show`.
     language = StringProperty("")
 
-    def __init__(self, players: int, **kwargs: Any) -> None:
+    def __init__(self, players: int, **kwargs: object) -> None:
         super().__init__(**kwargs)
         ids = self.ids
         #: The tower's rank in the valuation shown (1: the biggest flag).
@@ -187,7 +187,7 @@ class CampanileValuation(BoxLayout):
     language = StringProperty("")
     title = StringProperty("")
 
-    def __init__(self, board: CampanileBoard, preview: bool, **kwargs: Any) -> None:
+    def __init__(self, board: CampanileBoard, preview: bool, **kwargs: object) -> None:
         super().__init__(board=board, language=current_language(), **kwargs)
         ids = self.ids
         #: Which valuation is shown: an index into the state's valuations, or None for the preview.
@@ -292,7 +292,7 @@ class ValuationPopup(ModalView):
     look is the rule in ``campanile.kv``.
     """
 
-    def __init__(self, board: CampanileBoard, preview: bool, **kwargs: Any) -> None:
+    def __init__(self, board: CampanileBoard, preview: bool, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.content = CampanileValuation(board, preview)
         self.add_widget(self.content)

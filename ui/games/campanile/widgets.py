@@ -91,7 +91,7 @@ class HoldButton(TapButton):
 
     holding = BooleanProperty(False)
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         self.register_event_type("on_long_press")
         super().__init__(**kwargs)
         self._hold = Clock.create_trigger(self._held, LONG_PRESS_SECONDS)

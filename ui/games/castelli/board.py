@@ -97,7 +97,7 @@ class CastelliBoard(FloatLayout):
     #: A card waits for its area on the board (Card is lit: a second tap takes it back).
     card_waiting = BooleanProperty(False)
 
-    def __init__(self, table: Table, group: int | None = None, **kwargs: Any) -> None:
+    def __init__(self, table: Table, group: int | None = None, **kwargs: object) -> None:
         self.table = table
         #: The group of a Championship round this board draws (``None``: the game is one game).
         self.group = group

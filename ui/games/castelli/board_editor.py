@@ -218,7 +218,7 @@ class BoardEditorScreen(ShellScreen):
     #: The name to save the board under (as typed, once an edit or a mode change has read the field).
     board_name = StringProperty("")
 
-    def __init__(self, shell: ShellInterface, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: object) -> None:
         super().__init__(shell, **kwargs)
         self.draft: Draft = model.blank()
         self.history: list[Draft] = []
@@ -403,7 +403,7 @@ class BoardEditorScreen(ShellScreen):
             shown.discard("forget")
 
     # -- taps -------------------------------------------------------------------------------------
-    def edit(self, action: Any, *args: Any) -> bool:
+    def edit(self, action: Any, *args: object) -> bool:
         """Run an edit of the draft; a refusal says why (in the banner) and changes nothing."""
         try:
             new = action(*args)

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.games.castelli.game import Castelli
+from companion.service.session import AnySession
 from ui.shell_interface import ShellInterface
 
 
@@ -92,16 +94,16 @@ def standings(shell: ShellInterface) -> Standings | None:
     return standings_of_status(status)
 
 
-def round_alone(session: Any) -> Standings | None:
+def round_alone(session: AnySession | None) -> Standings | None:
     """A round that belongs to no championship (an imported record): its two games on their own
     (``variant`` 0), or ``None`` when the open game is no round."""
-    game = session.game if session is not None else None
-    if game is None or not getattr(game, "is_round", lambda _s: False)(session.state):
+    if session is None or not getattr(session.game, "is_round", lambda _s: False)(session.state):
         return None
+    game = session.game
     state = session.state
     games = []
     for number in (1, 2):
-        group = game.group_state(state, number)
+        group = Castelli.group_state(state, number)
         winners = tuple(game.outcome(group).winners) if group.finished else ()
         games.append(Match((group.players[0], group.players[1]), dict(group.score), winners, group.finished))
     return Standings(variant=0, players=tuple(session.players), rounds=((games[0], games[1]),), lines=(),

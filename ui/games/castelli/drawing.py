@@ -158,7 +158,7 @@ class CastelliBoardView(Widget):
 
     __events__ = ("on_space", "on_area")
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.layout: Board | None = None
         self.rows = self.cols = (0, 0)

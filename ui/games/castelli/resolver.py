@@ -177,7 +177,7 @@ class ResolverScreen(ShellScreen):
     influence = StringProperty("")
     explanation = StringProperty("")
 
-    def __init__(self, shell: ShellInterface, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: object) -> None:
         super().__init__(shell, **kwargs)
         self.question = Question()
         self.resolution: Resolution | None = None
@@ -204,7 +204,7 @@ class ResolverScreen(ShellScreen):
         self._parts = {name: ids[name].__self__
                        for name in ("no_shields", "rule", "influence", "neutral_hint")}
 
-    def on_pre_enter(self, *args: Any) -> None:
+    def on_pre_enter(self, *args: object) -> None:
         self._follow_game()
         super().on_pre_enter(*args)
 

@@ -30,6 +30,7 @@ from kivy.uix.floatlayout import FloatLayout
 from companion.games.castelli.game import Castelli
 from companion.games.castelli.state import State
 from companion.i18n import current_language, render_for, text
+from companion.service.session import AnySession
 from companion.service.table import Table
 from ui import widgets  # noqa: F401  (the classes the row's rule names: Tap, Words)
 from ui.games.castelli.board import CastelliBoard
@@ -44,9 +45,11 @@ if str(KV) not in Builder.files:
 GROUPS: tuple[int, int] = (1, 2)
 
 
-def is_round(session: Any) -> bool:
+def is_round(session: AnySession | None) -> bool:
     """Whether the open game is a Championship round (two groups at once), as its engine says."""
-    asks = getattr(session.game, "is_round", None) if session is not None else None
+    if session is None:
+        return False
+    asks = getattr(session.game, "is_round", None)
     return bool(asks(session.state)) if asks is not None else False
 
 
@@ -75,7 +78,7 @@ class RoundBoard(FloatLayout):
     #: The shown board's own step (a card waiting for its area), for the turn strip.
     step_text = StringProperty("")
 
-    def __init__(self, table: Table, **kwargs: Any) -> None:
+    def __init__(self, table: Table, **kwargs: object) -> None:
         self.table = table
         super().__init__(**kwargs)
         self.boards = {group: CastelliBoard(table=table, group=group) for group in GROUPS}
@@ -216,7 +219,7 @@ class RoundBoard(FloatLayout):
         return written
 
 
-def over_screen(session: Any) -> str | None:
+def over_screen(session: AnySession) -> str | None:
     """A round that has ended goes to the championship's standings (the next round is offered there);
     a game to game over."""
     return "standings" if is_round(session) else None

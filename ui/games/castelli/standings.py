@@ -91,7 +91,7 @@ class StandingsScreen(ShellScreen):
     #: Whether a round is being played (Back returns to its boards) — else Back goes home.
     in_round = BooleanProperty(False)
 
-    def __init__(self, shell: ShellInterface, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: object) -> None:
         super().__init__(shell, **kwargs)
         self.parts: dict[str, Any] = {name: proxy.__self__ for name, proxy in self.ids.items()}
         #: The standings drawn now; ``None`` when there is no championship to show.

@@ -95,7 +95,7 @@ class TileView(Flashes, Widget):
     tappable = BooleanProperty(False)
     __events__ = ("on_side",)
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         self.sides: Sequence[Side] = [(None, None)] * 4
         self.current: int | None = None
         self.silver = 0
@@ -121,7 +121,7 @@ class TileView(Flashes, Widget):
         self.sides, self.current, self.silver = list(sides), current, silver
         self.draw()
 
-    def draw(self, *_args: Any) -> None:
+    def draw(self, *_args: object) -> None:
         """Set the kept instructions to what the tile shows now, where it is now."""
         side = min(self.width, self.height)
         x0 = self.x + (self.width - side) / 2

@@ -117,7 +117,7 @@ class SanGimignanoBoard(FloatLayout):
     #: The players' rows at most this tall together (they give way to the refusal banner first).
     people_height = NumericProperty(0)
 
-    def __init__(self, table: Table, **kwargs: Any) -> None:
+    def __init__(self, table: Table, **kwargs: object) -> None:
         self.table = table
         state = self.state
         self.players = tuple(state.players)

@@ -97,7 +97,7 @@ class HexMap(StencilView):
     #: The largest it opens at (a small board is not blown up past this).
     largest = NumericProperty(120.0)
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         self.register_event_type("on_space")
         self.register_event_type("on_position")
         super().__init__(**kwargs)

@@ -75,7 +75,7 @@ class SanGimignanoSetup(BoxLayout):
     problem_text = StringProperty("")
 
     def __init__(self, app: Companion, players: list[str], on_confirmed: Callable[[Any], None],
-                 on_back: Callable[[], None], **kwargs: Any) -> None:
+                 on_back: Callable[[], None], **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.app = app
         self.players = players

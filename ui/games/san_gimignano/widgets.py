@@ -75,7 +75,7 @@ class SegmentPicture(Flashes, ButtonBehavior, Widget):
     edges = ListProperty([])
     colours = ListProperty([])
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         with self.canvas.after:
             self._rhombi = [(Color(0, 0, 0, 0), Mesh(indices=[0, 1, 2, 3], mode="triangle_fan"))
@@ -85,7 +85,7 @@ class SegmentPicture(Flashes, ButtonBehavior, Widget):
         self.bind(pos=self._draw, size=self._draw, edges=self._draw, colours=self._draw, live=self._draw)
         self._draw()
 
-    def _draw(self, *_args: Any) -> None:
+    def _draw(self, *_args: object) -> None:
         """Move and colour the kept rhombi and outline; nothing shows while the outline is not a segment's."""
         shown = len(self.edges) == 6 and bool(self.colours)
         spaces = list(first_edges(self.edges).items()) if shown else []
@@ -171,10 +171,10 @@ class ChoiceStack(FloatLayout):
 
     front = ObjectProperty(None, allownone=True)
 
-    def on_front(self, *_args: Any) -> None:
+    def on_front(self, *_args: object) -> None:
         self._show_front()
 
-    def on_children(self, *_args: Any) -> None:
+    def on_children(self, *_args: object) -> None:
         self._show_front()
 
     def _show_front(self) -> None:
