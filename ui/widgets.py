@@ -15,6 +15,7 @@ from typing import Any
 
 from kivy.animation import Animation
 from kivy.clock import Clock
+from kivy.input.motionevent import MotionEvent
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
@@ -73,7 +74,7 @@ class LongTap(Tap):
     def on_long_press(self) -> None:
         pass
 
-    def on_touch_down(self, touch: Any) -> bool:
+    def on_touch_down(self, touch: MotionEvent) -> bool:
         if self.disabled or not self.collide_point(*touch.pos):
             return bool(super().on_touch_down(touch))
         touch.grab(self)
@@ -84,7 +85,7 @@ class LongTap(Tap):
         self.state = "down"
         return True
 
-    def on_touch_up(self, touch: Any) -> bool:
+    def on_touch_up(self, touch: MotionEvent) -> bool:
         if touch.grab_current is not self:
             return bool(super().on_touch_up(touch))
         touch.ungrab(self)

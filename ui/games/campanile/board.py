@@ -26,10 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from kivy.graphics import Color, InstructionGroup, Line
+from kivy.input.motionevent import MotionEvent
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
+from kivy.uix.widget import Widget
 
 from companion.games.base import IllegalMove
 from companion.games.campanile.moves import Build, Influence, Relocate
@@ -365,7 +367,7 @@ class CampanileBoard(FloatLayout):
         return [self.turned_over, *self.refill_buttons]
 
     # -- taps ------------------------------------------------------------------------------------
-    def propose(self, move: dict[str, Any], widget: Any) -> bool:
+    def propose(self, move: dict[str, Any], widget: Widget) -> bool:
         """Propose ``move`` (record JSON) as a touch; a refusal flashes ``widget`` and changes nothing."""
         session = self._session()
         try:
@@ -375,13 +377,13 @@ class CampanileBoard(FloatLayout):
             return False
         return True
 
-    def tap_build(self, tower: str, stories: int, widget: Any) -> bool:
+    def tap_build(self, tower: str, stories: int, widget: Widget) -> bool:
         """``+N`` under a tower: the next player's build (which also ends a turn without a marker)."""
         self.relocating = None
         player = targets(self.state).builder or self.next_builder(self.state)
         return self.propose({"type": "build", "player": player, "tower": tower, "stories": stories}, widget)
 
-    def tap_marker(self, tower: str, widget: Any) -> bool:
+    def tap_marker(self, tower: str, widget: Widget) -> bool:
         """A tower's head: the turn's marker goes under it (or a relocation's end). Once the game is
         over a head is no target: nothing is proposed, nothing flashes."""
         state = self.state
@@ -403,7 +405,7 @@ class CampanileBoard(FloatLayout):
             return done
         return self.propose({"type": "influence", "player": player, "tower": tower}, widget)
 
-    def tap_relocate(self, widget: Any) -> bool:
+    def tap_relocate(self, widget: Widget) -> bool:
         """The 2-player rule: move a value-2 marker instead of placing one (then tap from, then to)."""
         if self.relocating is not None:
             self.relocating = None
@@ -418,22 +420,22 @@ class CampanileBoard(FloatLayout):
         self.refresh()
         return True
 
-    def tap_take(self, card: str, widget: Any) -> bool:
+    def tap_take(self, card: str, widget: Widget) -> bool:
         state = self.state
         player = self.acting_player(state) or self.next_builder(state)
         return self.propose({"type": "take", "player": player, "card": card}, widget)
 
-    def tap_reveal(self, card: str, widget: Any) -> bool:
+    def tap_reveal(self, card: str, widget: Widget) -> bool:
         return self.propose({"type": "reveal", "card": card}, widget)
 
-    def hold_valuation(self, phase: str, widget: Any) -> bool:
+    def hold_valuation(self, phase: str, widget: Widget) -> bool:
         """The Intermezzo or Finito card was turned over (a long press): value it and show the result."""
         if not self.propose({"type": "valuation", "phase": phase}, widget):
             return False
         self.open_valuation()
         return True
 
-    def tap_valuations(self, widget: Any) -> bool:
+    def tap_valuations(self, widget: Widget) -> bool:
         """The valuations made so far (dimmed, and only flashing, before the first)."""
         if not self.state.valuations:
             widget.flash()
@@ -499,7 +501,7 @@ class CampanileBoard(FloatLayout):
         for column in self.columns.values():
             column.lit = False
 
-    def on_touch_down(self, touch: Any) -> bool:
+    def on_touch_down(self, touch: MotionEvent) -> bool:
         if self.lit and self.collide_point(*touch.pos):
             self.unlight()  # the light lasts until the next tap; the tap itself does what it does
         return bool(super().on_touch_down(touch))

@@ -24,6 +24,7 @@ from typing import Any
 from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
+from kivy.uix.widget import Widget
 
 from companion.games.base import RecordError
 from companion.games.campanile import tables
@@ -142,7 +143,7 @@ class FlagTableForm(BoxLayout):
                 found[phase][index].append(int(button.text))
         return found
 
-    def submit(self, widget: Any) -> bool:
+    def submit(self, widget: Widget) -> bool:
         """Confirm: the service checks and keeps the table; a refusal names the flag and keeps nothing."""
         try:
             confirmed = self.app.confirm_flag_table(self.table())

@@ -61,7 +61,7 @@ class CastelliBoard(Protocol):
 
     def enter_reveal(self, pad: RevealPad) -> bool: ...
 
-    def enter_build(self, move: dict[str, Any], widget: Any, overlay: CastelliOverlay) -> bool: ...
+    def enter_build(self, move: dict[str, Any], widget: Widget, overlay: CastelliOverlay) -> bool: ...
 
     def influence_in(self, area: str) -> dict[str, int]: ...
 
@@ -76,7 +76,7 @@ class CastelliBoard(Protocol):
     def shown_now(self) -> Shown | None: ...
 
 
-def strong(widget: Any) -> Any:
+def strong(widget: Widget) -> Any:
     """The widget a rule's id names, itself rather than the weak proxy ``ids`` holds: a widget the
     overlay takes off the screen for a while (a line with nothing to say now) is kept alive by
     this reference alone."""

@@ -23,6 +23,7 @@ from kivy.properties import (
     ObjectProperty,
     StringProperty,
 )
+from kivy.uix.widget import Widget
 
 from companion.games.castelli import tables
 from companion.games.castelli.evaluation import Resolution, resolve
@@ -349,7 +350,7 @@ class ResolverScreen(ShellScreen):
         self.redraw()
 
 
-def show_in(box: Any, widget: Any, visible: bool) -> None:
+def show_in(box: Any, widget: Widget, visible: bool) -> None:
     """Keep ``widget`` (a shield chip, an award line) at the end of ``box`` while ``visible``, else
     out of it (a hidden widget that stayed would still take its share of the spacing)."""
     if visible and widget.parent is None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from kivy.graphics import Color, Line, Mesh
+from kivy.input.motionevent import MotionEvent
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
@@ -183,11 +183,11 @@ class ChoiceStack(FloatLayout):
         for child in self.children:
             child.opacity = 1.0 if child is front else 0.0
 
-    def on_touch_down(self, touch: Any) -> bool:
+    def on_touch_down(self, touch: MotionEvent) -> bool:
         return self.front is not None and bool(self.front.dispatch("on_touch_down", touch))
 
-    def on_touch_move(self, touch: Any) -> bool:
+    def on_touch_move(self, touch: MotionEvent) -> bool:
         return self.front is not None and bool(self.front.dispatch("on_touch_move", touch))
 
-    def on_touch_up(self, touch: Any) -> bool:
+    def on_touch_up(self, touch: MotionEvent) -> bool:
         return self.front is not None and bool(self.front.dispatch("on_touch_up", touch))
