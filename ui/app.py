@@ -365,7 +365,7 @@ def wire_window(shell: Shell) -> None:
     Window.bind(on_touch_down=lambda *_args: shell.touched())
     Window.bind(on_touch_up=lambda *_args: shell.lifted())
 
-    def key_down(_window: Any, key: int, _scancode: int, codepoint: str | None,
+    def key_down(_window: object, key: int, _scancode: int, codepoint: str | None,
                  modifiers: list[str]) -> bool:
         from kivy.uix.textinput import TextInput
 

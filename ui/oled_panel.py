@@ -115,7 +115,7 @@ def wire_keys(panel: OledPanel) -> None:
     from kivy.core.window import Window
     from kivy.uix.textinput import TextInput
 
-    def key_down(_window: Any, key: int, _scancode: Any = None, _codepoint: Any = None,
+    def key_down(_window: object, key: int, _scancode: object = None, _codepoint: object = None,
                  modifiers: Any = ()) -> bool:
         typing = any(isinstance(w, TextInput) and w.focus for w in Window.children[0].walk()) \
             if Window.children else False

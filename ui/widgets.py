@@ -152,7 +152,7 @@ class Field(TextInput):
         super().__init__(**kwargs)
         self.bind(text=self._from_the_start)
 
-    def _from_the_start(self, *_: Any) -> None:
+    def _from_the_start(self, *_: object) -> None:
         if not self.focus:  # typing keeps the cursor where the person is typing
             Clock.schedule_once(lambda _dt: setattr(self, "cursor", (0, 0)) if not self.focus else None)
 

@@ -54,7 +54,7 @@ class HistoryRow(BoxLayout):
         super().__init__(**kwargs)
         self.badge = self.ids.badge.__self__  # held: the rule's ids are weak, and the badge goes out at times
 
-    def on_has_player(self, _row: Any, has: bool) -> None:
+    def on_has_player(self, _row: object, has: bool) -> None:
         show(self.badge, has)
 
 
@@ -178,7 +178,7 @@ class HistoryScreen(ShellScreen):
         show(self.parts["confirm"], accepted)
         show(self.parts["drop"], conflict is not None)
 
-    def consider(self, move: Any) -> None:
+    def consider(self, move: object) -> None:
         """Show what changing the move to ``move`` would do (nothing changes yet).
 
         A choice tapped after the game was closed or the move undone meanwhile

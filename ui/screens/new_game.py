@@ -60,7 +60,7 @@ class SeatRow(BoxLayout):
         super().__init__(**kwargs)
         self.colour = self.ids.colour.__self__  # held: the rule's ids are weak, and it goes out now and then
 
-    def on_colours(self, _row: Any, colours: bool) -> None:
+    def on_colours(self, _row: object, colours: bool) -> None:
         show(self.colour, colours)
 
 

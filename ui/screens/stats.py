@@ -3,6 +3,7 @@ progression drawn as a chart with Kivy graphics (a line per player in their colo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from kivy.graphics import Color, Line, Rectangle
@@ -14,7 +15,7 @@ from companion.games.registry import GAMES, get_game
 from companion.i18n import decimal, text
 from companion.service.names import initials
 from companion.service.session import AnySession
-from companion.service.stats import player_stats
+from companion.service.stats import PlayerStats, player_stats
 from ui import theme
 from ui.players import table_colours
 from ui.screens import ShellScreen, load_rules, show
@@ -118,7 +119,7 @@ class StatsScreen(ShellScreen):
         self._progression()
 
     @staticmethod
-    def _table_cells(stats: Any) -> list[dict[str, Any]]:
+    def _table_cells(stats: Sequence[PlayerStats]) -> list[dict[str, Any]]:
         """The table's cells in reading order: a header row per game, then a row per player."""
         plain = {"bold": False, "color": theme.TEXT, "halign": "left"}
         cells: list[dict[str, Any]] = []

@@ -40,6 +40,7 @@ from companion.games.campanile.tables import DISPLAY_SIZE
 from companion.games.campanile.views import Targets, markers_left, standings, targets
 from companion.i18n import current_language
 from companion.i18n import text as say
+from companion.service.session import AnySession
 from companion.service.table import Table
 from ui.games.campanile.widgets import HoldButton, PieceBadge, TapButton, TowerHead, arrange, tower_colour
 from ui.games.campanile.words import flag_text, tower_name
@@ -103,7 +104,7 @@ class TowerColumn(BoxLayout):
             for row, (player, markers) in zip(self._rows, stack, strict=False):
                 row.show(self.board, player, markers)
 
-    def on_lit(self, _column: Any, lit: bool) -> None:
+    def on_lit(self, _column: object, lit: bool) -> None:
         """The lit frame: a light line with a dark one inside, seen against the background and every
         tower colour alike; drawn only while lit."""
         if lit and self._frame is None:
@@ -252,7 +253,7 @@ class CampanileBoard(FloatLayout):
         return button
 
     # -- reading the table ---------------------------------------------------------------
-    def _session(self) -> Any:
+    def _session(self) -> AnySession:
         session = self.table.session
         if session is None:
             raise ValueError("the Campanile board needs an open game at the table")
@@ -475,7 +476,7 @@ class CampanileBoard(FloatLayout):
         self.close_valuation()
         return written
 
-    def show_move(self, move: Any) -> bool:
+    def show_move(self, move: object) -> bool:
         """Light up where a recorded move happened (History's "show on board"): the tower it built or
         put a marker under, both towers of a 2-player move. The light stays until the next tap on the
         board or the next move. False, and nothing lit, for a move with no place on the board (a

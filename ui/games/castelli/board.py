@@ -239,7 +239,7 @@ class CastelliBoard(FloatLayout):
         return self.view.shown
 
     # -- a recorded move's place ---------------------------------------------------------------
-    def show_move(self, move: Any) -> bool:
+    def show_move(self, move: object) -> bool:
         """Light up where a recorded move (record JSON or the engine's move) took place — its tile
         space or its area — until the next tap on the board (History's "show on the board");
         ``False``, and nothing lit, when the move has no place (a sale, a King, the end)."""
@@ -492,7 +492,7 @@ class CastelliBoard(FloatLayout):
             return [entered(say("ui.castelli.cards.traitor", card=name, player=target),
                             {**base, "target": target}) for target in play.players]
         if play.areas:
-            def choose_area(_w: Any) -> None:
+            def choose_area(_w: object) -> None:
                 self.area_card = (player, card, play.areas)
                 self.close_overlay()
                 self.refresh()

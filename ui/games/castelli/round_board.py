@@ -173,7 +173,7 @@ class RoundBoard(FloatLayout):
         return Strip(own.player, own.headline, sentence, also)
 
     # -- what the shell asks of a board ----------------------------------------------------------
-    def show_move(self, move: Any) -> bool:
+    def show_move(self, move: object) -> bool:
         """Light up a recorded move's place on its group's board (that board is shown)."""
         session = self._session()
         record = move if isinstance(move, Mapping) else session.game.move_to_json(move)

@@ -367,7 +367,7 @@ class SanGimignanoBoard(FloatLayout):
         return self.next_player(state)
 
     # -- a history entry on the board ------------------------------------------------------------
-    def show_move(self, move: Any) -> bool:
+    def show_move(self, move: object) -> bool:
         """Light the place ``move`` (a move of this game, or its record JSON) was made on, until the next
         tap: a token's space, a tower's group, a segment's hexagon. ``False`` (nothing lit) for a pass,
         or a place no longer on the board (the move was undone)."""
