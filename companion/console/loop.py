@@ -98,7 +98,7 @@ def faults(session: AnySession) -> str:
     return phrase("console.faults", failed=failed)
 
 
-def describe(session: AnySession, move: Any, before: Any) -> str:
+def describe(session: AnySession, move: object, before: object) -> str:
     """A move in the game's notation in the session's language (``Albert: marker 2 under brown``),
     as players type it, described in the state ``before`` it (where its numbers are read); the
     record's JSON stays for ``--json`` and the records."""
@@ -194,7 +194,7 @@ def headless_loop(session: AnySession | None, lines: Iterable[str], out: TextIO,
             raise Refusal(msg("console.no_game.short"))
         return open_now
 
-    def propose(move: Any) -> Callable[[], None]:
+    def propose(move: object) -> Callable[[], None]:
         def command() -> None:
             game_session = playing()
             before = game_session.state

@@ -118,7 +118,7 @@ def _dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
-def _profile_name(name: Any) -> str:
+def _profile_name(name: object) -> str:
     if not isinstance(name, str) or not name.strip():
         raise AppError(msg("app.profile.empty"))
     cleaned = name.strip()
@@ -274,7 +274,7 @@ class Companion(GameServices):
         allowed = PIECE_COLOURS.get(game)
         return seat_colours(allowed, players, recorded, {p: self.preferred_colour(p, game) for p in players})
 
-    def _check_colour(self, game: str, colour: Any, where: str) -> str:
+    def _check_colour(self, game: str, colour: object, where: str) -> str:
         """The piece colour ``colour`` names, as the record spells it: typed in any case and in any
         language the catalogues speak (``kék`` is ``blue``). :class:`AppError` naming ``where``
         and the colours, in the table's words, for anything else."""
