@@ -72,7 +72,7 @@ def _seconds(low: float, high: float) -> Check:
     return check
 
 
-def _choice(*choices: Any) -> Check:
+def _choice(*choices: object) -> Check:
     def check(value: object) -> Message | None:
         if value in choices and type(value) is type(choices[0]):
             return None

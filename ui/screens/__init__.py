@@ -14,7 +14,7 @@ nothing and puts it back in its place.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kivy.lang import Builder
 from kivy.properties import StringProperty
@@ -33,7 +33,7 @@ def load_rules(module_file: str) -> None:
         Builder.load_file(path)
 
 
-def say(code: str, language: str, **values: Any) -> str:
+def say(code: str, language: str, **values: object) -> str:
     """The catalogue's words for ``code``, for a ``.kv`` rule: ``say("ui.home.title", root.language)``.
 
     ``language`` is not read: naming ``root.language`` in the rule is what makes
