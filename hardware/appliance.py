@@ -221,12 +221,10 @@ class _TableApp:
 
     def __init__(self, app: Companion, table: Table) -> None:
         self._app, self._table = app, table
+        self.start = table.start
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._app, name)
-
-    def start(self, *args: Any, **kwargs: Any) -> Any:
-        return self._table.start(*args, **kwargs)
 
 
 #: What starts a game from the console's ``new`` words, given the service: the composition root

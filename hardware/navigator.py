@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.games.base import Game, IllegalMove, RecordError
+from companion.games.base import Game, IllegalMove, RecordError, StateT
 from companion.i18n import set_language, text
 from companion.service.app import AppError
 from companion.service.session import SessionError
@@ -50,7 +50,8 @@ log = logging.getLogger(__name__)
 KEYS = ("next", "previous", "confirm", "undo", "redo", "valuation", "valuation_hold", "menu", "menu_hold")
 SOURCE = "buttons"
 
-def likely_first(game: Game[Any, Any], state: Any, templates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def likely_first(game: Game[StateT, Any], state: StateT,
+                 templates: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``templates`` with the acting player's moves first, then by how often each type is wanted."""
     turn = game.turn(state)
     acting = turn.acting
@@ -63,7 +64,8 @@ def likely_first(game: Game[Any, Any], state: Any, templates: list[dict[str, Any
     return sorted(templates, key=rank)
 
 
-def observed_choices(game: Game[Any, Any], state: Any, template: dict[str, Any]) -> list[dict[str, Any]]:
+def observed_choices(game: Game[StateT, Any], state: StateT,
+                     template: dict[str, Any]) -> list[dict[str, Any]]:
     """The moves that fill ``template``'s observed field, for the encoder to offer (the game's part's
     :attr:`~hardware.games.GamePart.observed_choices`; none in a game without them)."""
     choices = games.part(game.name).observed_choices
@@ -449,7 +451,7 @@ def _language() -> str:
     return current_language()
 
 
-def _card_label(game: Game[Any, Any], state: Any, move: dict[str, Any]) -> str:
+def _card_label(game: Game[StateT, Any], state: StateT, move: dict[str, Any]) -> str:
     label = games.part(game.name).choice_label
     if label is not None:
         return label(game, state, move)

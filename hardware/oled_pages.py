@@ -10,14 +10,17 @@ Nothing here draws (:mod:`hardware.oled_render` does) or changes the game.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.games.base import Game, next_up
+from companion.games.base import Game, Outcome, StateT, next_up
 from companion.games.messages import Message
 from companion.i18n import current_language, join_list, render_for, say, text
 from companion.service.names import initials
 from hardware import games
 from hardware.oled_render import COLUMNS, HEIGHT, LINE_HEIGHT, WIDTH, Line, Page, fit, wrap
+
+if TYPE_CHECKING:
+    from companion.service.table import Table
 
 #: The small lines a page holds under nothing else.
 SMALL_LINES = HEIGHT // LINE_HEIGHT[False]
@@ -46,7 +49,7 @@ def cell_lines(cells: Sequence[str]) -> list[str]:
     return [*lines, current]
 
 
-def turn_lines(game: Game[Any, Any], state: Any) -> list[Line]:
+def turn_lines(game: Game[StateT, Any], state: StateT) -> list[Line]:
     """Who acts (big and inverted; "The table acts" when the table does), what to do now in the box's
     own terms (the encoder and the buttons: the engine's step, :meth:`~companion.games.base.Game.what_now`,
     in the ``oled.<game>.now.*`` words), and who is next when that helps (the touchscreen's rule,
@@ -65,7 +68,7 @@ def turn_lines(game: Game[Any, Any], state: Any) -> list[Line]:
     return lines
 
 
-def status_pages(game: Game[Any, Any], state: Any) -> list[Page]:
+def status_pages(game: Game[StateT, Any], state: StateT) -> list[Page]:
     """The open game's status: the turn page first (the scores under it, or on a page of their own
     when the step takes the room), then the game's own standings pages (its
     :class:`~hardware.games.GamePart`'s, none for a game without one). A game whose part has
@@ -89,7 +92,7 @@ def status_pages(game: Game[Any, Any], state: Any) -> list[Page]:
     return pages
 
 
-def table_pages(table: Any) -> list[Page]:
+def table_pages(table: Table) -> list[Page]:
     """The open game's pages from the table's service (a championship's standings), after
     its status; none for a game whose part has none."""
     session = table.session
@@ -111,7 +114,7 @@ def paged(rows: list[Line]) -> list[Page]:
     return [Page((title, *body[i:i + per_page])) for i in range(0, max(len(body), 1), per_page)]
 
 
-def _tiebreak(outcome: Any) -> str:
+def _tiebreak(outcome: Outcome) -> str:
     """The tie-break in words: the engine's own message where the outcome has one, else by its name."""
     words = getattr(outcome, "tiebreak_words", None)
     if words is not None:
@@ -121,7 +124,7 @@ def _tiebreak(outcome: Any) -> str:
     return text(codes[outcome.tiebreak]) if outcome.tiebreak in codes else outcome.tiebreak
 
 
-def game_over_page(game: Game[Any, Any], state: Any) -> Page:
+def game_over_page(game: Game[StateT, Any], state: StateT) -> Page:
     """The winners large, why they won (the tie-break if it decided), the scores."""
     outcome = game.outcome(state)
     winners = join_list(list(outcome.winners), current_language())

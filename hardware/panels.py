@@ -59,11 +59,11 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import serial
 
-from companion.games.base import Game, IllegalMove, RecordError
+from companion.games.base import Game, IllegalMove, RecordError, StateT
 from companion.games.messages import Message, msg
 from companion.games.notation import LANGUAGES as NOTATION_LANGUAGES
 from companion.games.notation import NotationError
@@ -72,6 +72,9 @@ from companion.service.table import Table, TableEvent
 from hardware import panel_protocol as protocol
 from hardware.panel_pairing import PAIRINGS, Identity, PairingRequest, Pairings, wired_seat, wired_seats
 from hardware.panel_pairing import usb_serial as find_usb_serial
+
+if TYPE_CHECKING:
+    from companion.service.config import ConfigValues
 
 log = logging.getLogger(__name__)
 
@@ -634,7 +637,8 @@ class SeatPanels:
         link.send(protocol.accepted_line(words))
 
 
-def _read_notation(game: Game[Any, Any], state: Any, said: str, player: str, language: str) -> dict[str, Any]:
+def _read_notation(game: Game[StateT, Any], state: StateT, said: str, player: str,
+                   language: str) -> dict[str, Any]:
     """The move ``said`` means on ``player``'s panel: without a name it is the seat's player's move
     (not the acting player's, as on the shared console); a text that names someone is read as it is."""
     try:
@@ -665,7 +669,8 @@ def backend(environ: Mapping[str, str]) -> str:
     return chosen
 
 
-def from_config(config: Any, table: Table, environ: Mapping[str, str] | None = None) -> SeatPanels | None:
+def from_config(config: ConfigValues, table: Table,
+                environ: Mapping[str, str] | None = None) -> SeatPanels | None:
     """The seat panels of ``config`` (``serial.panels``, ``serial.baudrate``), not started; ``None``
     when no port is configured or ``$COMPANION_PANELS`` is ``none``.
 
@@ -714,7 +719,7 @@ def echo_test(ports: Iterable[str], baudrate: int = 115200, timeout: float = 2.0
     return [_echo_one(url, baudrate, timeout, opener) for url in urls]
 
 
-def echo_from_config(config: Any, timeout: float = 2.0) -> list[EchoResult]:
+def echo_from_config(config: ConfigValues, timeout: float = 2.0) -> list[EchoResult]:
     """:func:`echo_test` on the ports and baud rate of ``config`` (``serial.panels``, ``serial.baudrate``)."""
     return echo_test(config["serial.panels"], int(config["serial.baudrate"]), timeout)
 

@@ -15,12 +15,14 @@ from typing import Any
 
 from companion.i18n import current_language, text
 from companion.i18n.leaks import leaks
+from companion.service.records import Record
 from hardware.oled import dummy_device_factory
 from hardware.oled_pages import status_pages
 from hardware.oled_render import Page, draw
 
 
-def write_oled(record: Any, state: Any, out: Path, problems: list[str] | None = None) -> list[Path]:
+def write_oled(record: Record[Any, Any], state: object, out: Path,
+               problems: list[str] | None = None) -> list[Path]:
     """Write the OLED pages of ``state`` into ``out``; returns the files written. With
     ``problems``, a line is added to it for each leak found in a page's words."""
     device = dummy_device_factory()()

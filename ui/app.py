@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -48,6 +48,9 @@ from ui.keys import command_for_key
 from ui.widgets import RefusalBanner
 
 log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 #: The looks. Not "companion.kv": App.run() itself loads the file named after the app class again.
 KV_FILE = Path(__file__).with_name("shell.kv")
@@ -106,7 +109,7 @@ class Screens(ScreenManager):
     lines) took about a third of the time to the first frame.
     """
 
-    def __init__(self, makers: dict[str, Callable[[str], Screen]], **kwargs: Any) -> None:
+    def __init__(self, makers: dict[str, Callable[[str], Screen]], **kwargs: object) -> None:
         self._makers = dict(makers)
         super().__init__(**kwargs)
 
@@ -208,7 +211,7 @@ class Shell:
         return False
 
     # -- doing things --------------------------------------------------------------------
-    def attempt(self, action: Any, *args: Any, **kwargs: Any) -> Any:
+    def attempt(self, action: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R | None:
         """Call ``action``; a refusal is shown in the banner (a refused move already is, by its event).
 
         Returns the action's result, or ``None`` when it was refused.
@@ -221,7 +224,7 @@ class Shell:
             self.refuse(str(error))
             return None
 
-    def succeeds(self, action: Any, *args: Any, **kwargs: Any) -> bool:
+    def succeeds(self, action: Callable[P, object], *args: P.args, **kwargs: P.kwargs) -> bool:
         """Like :meth:`attempt`, for an action whose result is ``None``: whether it was done."""
         done: list[bool] = []
         self.attempt(lambda: done.append(bool(action(*args, **kwargs)) or True))
@@ -289,7 +292,7 @@ class CompanionApp(App):
     title = "Tabletop companion"
 
     def __init__(self, table: Table, oled_panel: bool = False, options: ShellOptions | None = None,
-                 **kwargs: Any) -> None:
+                 **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.table = table
         self.options = options
@@ -319,7 +322,7 @@ class CompanionApp(App):
             return root
         return shell.root
 
-    def _first_flip(self, *_args: Any) -> None:
+    def _first_flip(self, *_args: object) -> None:
         """The first frame is on the screen: tell systemd, and feed its watchdog from Kivy's clock.
 
         The pings come from the clock of the main loop, never from a thread of
@@ -363,7 +366,7 @@ def wire_window(shell: Shell) -> None:
     Window.bind(on_touch_down=lambda *_args: shell.touched())
     Window.bind(on_touch_up=lambda *_args: shell.lifted())
 
-    def key_down(_window: Any, key: int, _scancode: int, codepoint: str | None,
+    def key_down(_window: object, key: int, _scancode: int, codepoint: str | None,
                  modifiers: list[str]) -> bool:
         from kivy.uix.textinput import TextInput
 

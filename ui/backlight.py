@@ -51,7 +51,7 @@ class TouchLight:
         self.refresh()
         self.dimmer.tick()
 
-    def touch_down(self, _window: Any, touch: Any) -> bool:
+    def touch_down(self, _window: object, touch: Any) -> bool:
         """Activity; True (the touch stops here) when it only woke the screen (a screen without a
         backlight here, as a laptop's, was never dark: its touches always act)."""
         if self.dimmer.activity() and self.dimmer.backlight.present:
@@ -59,10 +59,10 @@ class TouchLight:
             return True
         return False
 
-    def touch_move(self, _window: Any, touch: Any) -> bool:
+    def touch_move(self, _window: object, touch: Any) -> bool:
         return touch.uid in self._swallowed
 
-    def touch_up(self, _window: Any, touch: Any) -> bool:
+    def touch_up(self, _window: object, touch: Any) -> bool:
         if touch.uid in self._swallowed:
             self._swallowed.discard(touch.uid)
             return True

@@ -50,7 +50,7 @@ def frame_pixels(image: PilImage.Image) -> PilImage.Image:
 class OledPanel(Image):
     """The live OLED frame: an :class:`OledView` over the same table, drawing into this texture."""
 
-    def __init__(self, table: Table, **kwargs: Any) -> None:
+    def __init__(self, table: Table, **kwargs: object) -> None:
         kwargs.setdefault("size_hint", (None, None))
         kwargs.setdefault("size", (WIDTH * SCALE, HEIGHT * SCALE))
         super().__init__(fit_mode="fill", **kwargs)
@@ -115,7 +115,7 @@ def wire_keys(panel: OledPanel) -> None:
     from kivy.core.window import Window
     from kivy.uix.textinput import TextInput
 
-    def key_down(_window: Any, key: int, _scancode: Any = None, _codepoint: Any = None,
+    def key_down(_window: object, key: int, _scancode: object = None, _codepoint: object = None,
                  modifiers: Any = ()) -> bool:
         typing = any(isinstance(w, TextInput) and w.focus for w in Window.children[0].walk()) \
             if Window.children else False

@@ -16,6 +16,7 @@ from companion.games.descriptor import SPARE_COLOURS, with_spare_colours
 from companion.games.descriptor import seat_colours as core_seat_colours
 from companion.games.messages import Message, msg
 from companion.registry import descriptor
+from companion.service.app import Companion
 from companion.service.names import initials
 
 __all__ = ["SPARE_COLOURS", "initials", "named", "seat_colours", "table_colours"]
@@ -28,7 +29,7 @@ def seat_colours(game: str, players: Sequence[str], recorded: Mapping[str, str] 
     return core_seat_colours(descriptor(game).piece_colours, players, recorded, preferred)
 
 
-def table_colours(app: Any, game: str, players: Sequence[str],
+def table_colours(app: Companion, game: str, players: Sequence[str],
                   setup: Mapping[str, Any] | None = None) -> dict[str, str | None]:
     """Each player's colour from a game's setup and the players' profiles in ``app`` (the service);
     a player without one gets a spare colour nobody at the table has, the same on every screen

@@ -17,6 +17,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from companion.service.records import Record
+from ui.shell_interface import ShellInterface
+
 #: The screens written, by file name: the shell's screen name.
 SCREENS = {"screen.png": "game", "history.png": "history", "game-over.png": "over",
            "home.png": "home", "settings.png": "settings", "resolver.png": "resolver", "editor.png": "editor"}
@@ -109,7 +112,7 @@ def _check(name: str) -> list[str]:
     return [problem.line() for problem in check_window(name)]
 
 
-def _board_screens(shell: Any, out: Path, problems: list[str] | None = None) -> list[Path]:
+def _board_screens(shell: ShellInterface, out: Path, problems: list[str] | None = None) -> list[Path]:
     """The board's own extra screens (a valuation, an evaluation overlay…).
 
     A board that has more to show than its screen offers
@@ -145,7 +148,8 @@ def _board_screens(shell: Any, out: Path, problems: list[str] | None = None) -> 
     return written
 
 
-def write_for_snapshot(record: Any, state: Any, out: Path, problems: list[str] | None = None) -> list[Path]:
+def write_for_snapshot(record: Record[Any, Any], state: object, out: Path,
+                       problems: list[str] | None = None) -> list[Path]:
     """``companion snapshot``'s writer (``writer(record, state, out_dir)``): the screens of a parsed
     record, in the language the command speaks (checked, with ``problems``)."""
     from companion import i18n

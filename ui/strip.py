@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.base import next_up
+from companion.games.base import Game, StateT, next_up
 from companion.i18n import current_language, render_for, text
 
 #: Where a board's touch words for an engine code live: ``ui.`` + the code.
@@ -37,7 +37,7 @@ class Strip:
     next: str = ""
 
 
-def strip_for(game: Any, state: Any, surface: str = BOARD_WORDS) -> Strip:
+def strip_for(game: Game[StateT, Any], state: StateT, surface: str = BOARD_WORDS) -> Strip:
     """The strip for ``state`` in the current language; ``surface`` chooses the board's touch
     words or the move picker's."""
     if game.is_finished(state):
@@ -52,7 +52,7 @@ def strip_for(game: Any, state: Any, surface: str = BOARD_WORDS) -> Strip:
                  text("ui.strip.next", player=following) if following else "")
 
 
-def _game_over(game: Any, state: Any) -> Strip:
+def _game_over(game: Game[StateT, Any], state: StateT) -> Strip:
     """The winner (or a shared win) and that the game is over, with the winning score and why."""
     outcome = game.outcome(state)
     winners = list(outcome.winners)

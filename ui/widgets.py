@@ -15,6 +15,7 @@ from typing import Any
 
 from kivy.animation import Animation
 from kivy.clock import Clock
+from kivy.input.motionevent import MotionEvent
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
@@ -47,7 +48,7 @@ class MoveTap(Tap):
 class BarTap(Tap):
     """A button of a bar: as wide as its words (never broken inside a word), at least two targets."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         from kivy.core.text import Label as Measure
 
         measure = Measure(text=kwargs.get("text", ""), font_size=theme.FONT_SMALL)
@@ -65,7 +66,7 @@ class LongTap(Tap):
 
     held = NumericProperty(0.0)  # 0..1 while held, for the fill drawn in the .kv
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         self.register_event_type("on_long_press")
         super().__init__(**kwargs)
         self._timer: Any = None
@@ -73,7 +74,7 @@ class LongTap(Tap):
     def on_long_press(self) -> None:
         pass
 
-    def on_touch_down(self, touch: Any) -> bool:
+    def on_touch_down(self, touch: MotionEvent) -> bool:
         if self.disabled or not self.collide_point(*touch.pos):
             return bool(super().on_touch_down(touch))
         touch.grab(self)
@@ -84,7 +85,7 @@ class LongTap(Tap):
         self.state = "down"
         return True
 
-    def on_touch_up(self, touch: Any) -> bool:
+    def on_touch_up(self, touch: MotionEvent) -> bool:
         if touch.grab_current is not self:
             return bool(super().on_touch_up(touch))
         touch.ungrab(self)
@@ -147,11 +148,11 @@ class Field(TextInput):
     it; Kivy leaves the cursor at the end, so a long value showed only its tail ("ild-1, guild-2").
     """
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.bind(text=self._from_the_start)
 
-    def _from_the_start(self, *_: Any) -> None:
+    def _from_the_start(self, *_: object) -> None:
         if not self.focus:  # typing keeps the cursor where the person is typing
             Clock.schedule_once(lambda _dt: setattr(self, "cursor", (0, 0)) if not self.focus else None)
 
@@ -166,7 +167,7 @@ class RefusalBanner(BoxLayout):
     text = StringProperty("")
     shown = BooleanProperty(False)
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic, **kwargs: Any) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.clock = clock
         self._since = 0.0

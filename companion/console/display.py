@@ -18,7 +18,8 @@ reads back as the same data.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, TextIO
 
 from companion.games.base import one_line
 from companion.service.names import escaped
@@ -70,14 +71,14 @@ class SafeStream:
     """A text stream that writes :func:`terminal_safe` text to the stream it wraps; everything else
     (``flush``, ``fileno``, ``encoding``, ``buffer`` ...) is the wrapped stream's."""
 
-    def __init__(self, stream: Any) -> None:
+    def __init__(self, stream: TextIO) -> None:
         self.wrapped = stream
 
     def write(self, text: str) -> int:
         self.wrapped.write(terminal_safe(text))
         return len(text)
 
-    def writelines(self, lines: Any) -> None:
+    def writelines(self, lines: Iterable[str]) -> None:
         for line in lines:
             self.write(line)
 

@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.games.base import Game, MoveTemplate, RecordError, one_line
+from companion.games.base import Game, MoveTemplate, RecordError, StateT, one_line
 from companion.games.notation import NotationError, tokens
 from companion.i18n import current_language
 from companion.i18n import text as say_text
@@ -46,7 +46,7 @@ class ConsoleInput:
     #: A listed template or a text's meaning (record JSON), missing the fields observed at the table.
     waiting: MoveTemplate | dict[str, Any] | None = None
 
-    def read(self, game: Game[Any, Any], state: Any, text: str) -> Reading | None:
+    def read(self, game: Game[StateT, Any], state: StateT, text: str) -> Reading | None:
         """The reading of ``text``, or ``None`` when it is JSON (the caller's path, as before)."""
         if text.lower() == "moves":
             return self._list(game, state)
@@ -72,7 +72,7 @@ class ConsoleInput:
             return Reading([say_text("console.notation.refused", reason=one_line(str(error)))])
         return self._chosen(game, state, chosen)
 
-    def _list(self, game: Game[Any, Any], state: Any, opened: int | None = None) -> Reading:
+    def _list(self, game: Game[StateT, Any], state: StateT, opened: int | None = None) -> Reading:
         """The numbered list of what may be entered now; moves the game gathers under a heading
         (a segment's many places) show as one line, ``moves N`` opens the heading of number N."""
         listed = game.move_templates(state)
@@ -97,7 +97,7 @@ class ConsoleInput:
                                                          count=len(members), number=number))
         return Reading(lines)
 
-    def _chosen(self, game: Game[Any, Any], state: Any, data: MoveTemplate | dict[str, Any]) -> Reading:
+    def _chosen(self, game: Game[StateT, Any], state: StateT, data: MoveTemplate | dict[str, Any]) -> Reading:
         try:
             return Reading(move=game.parse_move(data))
         except RecordError as error:
@@ -112,7 +112,7 @@ class ConsoleInput:
             move = game.describe(state, data, current_language())
             return Reading([say_text("console.observed.ask", move=move, hint=hint)])
 
-    def _complete(self, game: Game[Any, Any], state: Any, text: str) -> Reading:
+    def _complete(self, game: Game[StateT, Any], state: StateT, text: str) -> Reading:
         template = self.waiting
         assert template is not None
         filled = game.read_observed(state, template, tokens(text))

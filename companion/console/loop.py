@@ -46,14 +46,14 @@ from companion.service.names import PlayerNameError
 from companion.storage.store import StoreError
 
 if TYPE_CHECKING:
-    from companion.service.session import Session
+    from companion.service.session import AnySession
 
 
 @dataclass(frozen=True)
 class Started:
     """A game the console's ``new`` started, and what the companion assumed for it (or ``None``)."""
 
-    session: Session
+    session: AnySession
     assumed: Message | None = None
     #: What the players should know about the game (a board made for another player count).
     notices: tuple[Message, ...] = ()
@@ -63,7 +63,7 @@ class Refusal(Exception):
     """A console command refused with a message (no game yet, ``new`` not offered here)."""
 
 
-def next_hint(session: Session) -> Message | None:
+def next_hint(session: AnySession) -> Message | None:
     """Where the game stands: "Bob: influence? — next: Cid" while Bob may still act in his turn."""
     if session.game.is_finished(session.state):
         return msg("console.hint.over")
@@ -83,13 +83,13 @@ def next_hint(session: Session) -> Message | None:
     return session.game.what_now(session.state) if turn.player is None else None
 
 
-def with_hint(line: Message, session: Session) -> str:
+def with_hint(line: Message, session: AnySession) -> str:
     """``line`` and, after it, where the game stands (the catalogue joins the two)."""
     hint = next_hint(session)
     return phrase("console.with_hint", line=line, hint=hint) if hint is not None else str(line)
 
 
-def faults(session: Session) -> str:
+def faults(session: AnySession) -> str:
     """After a stored change: what failed to keep up with it (the change itself is stored)."""
     if not session.last_faults:
         return ""
@@ -98,7 +98,7 @@ def faults(session: Session) -> str:
     return phrase("console.faults", failed=failed)
 
 
-def describe(session: Session, move: Any, before: Any) -> str:
+def describe(session: AnySession, move: object, before: object) -> str:
     """A move in the game's notation in the session's language (``Albert: marker 2 under brown``),
     as players type it, described in the state ``before`` it (where its numbers are read); the
     record's JSON stays for ``--json`` and the records."""
@@ -133,7 +133,7 @@ def _as_command(text: str) -> str:
 HELP = "console.help"
 
 
-def prompt_for(session: Session | None) -> str:
+def prompt_for(session: AnySession | None) -> str:
     """The terminal's prompt: who acts now ("Albert> "), or a bare one without a game in play."""
     if session is None or session.game.is_finished(session.state):
         return phrase("console.prompt.none")
@@ -144,7 +144,7 @@ def prompt_for(session: Session | None) -> str:
     return phrase("console.prompt", player=acting if acting is not None else msg("console.hint.the_table"))
 
 
-def completions_for(session: Session | None) -> list[str]:
+def completions_for(session: AnySession | None) -> list[str]:
     """What Tab completes at a terminal: the commands, and every move that may be entered now as
     the notation writes it in the table's language."""
     words = sorted({word for word in command_words() if word.isalpha()})
@@ -155,7 +155,7 @@ def completions_for(session: Session | None) -> list[str]:
               for template in session.game.move_templates(session.state)), *words]
 
 
-def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
+def headless_loop(session: AnySession | None, lines: Iterable[str], out: TextIO,
                   start: Callable[[list[str]], Started] | None = None,
                   terminal: TerminalLines | None = None,
                   also_status: Callable[[], str | None] | None = None) -> None:
@@ -167,7 +167,7 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
     ``also_status``: what ``status`` says after the game's own lines, if anything (the standings
     of the championship whose round is played: :func:`companion.console.championship.round_standings`).
     """
-    current: dict[str, Session | None] = {"session": session}
+    current: dict[str, AnySession | None] = {"session": session}
     if terminal is not None:
         terminal.prompt = lambda: prompt_for(current["session"])
         terminal.completions = lambda: completions_for(current["session"])
@@ -188,13 +188,13 @@ def headless_loop(session: Session | None, lines: Iterable[str], out: TextIO,
     queue = CommandQueue(on_error=refused)
     console = ConsoleInput()
 
-    def playing() -> Session:
+    def playing() -> AnySession:
         open_now = current["session"]
         if open_now is None:
             raise Refusal(msg("console.no_game.short"))
         return open_now
 
-    def propose(move: Any) -> Callable[[], None]:
+    def propose(move: object) -> Callable[[], None]:
         def command() -> None:
             game_session = playing()
             before = game_session.state

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TextIO
 
 try:  # not on every platform; the console works without it, only less comfortably
     import readline
@@ -22,7 +22,7 @@ except ImportError:  # pragma: no cover - Linux (the appliance) always has it
     readline = None  # type: ignore[assignment]
 
 
-def is_terminal(stdin: Any, stdout: Any) -> bool:
+def is_terminal(stdin: TextIO, stdout: TextIO) -> bool:
     """Whether a person types at a terminal: both streams are TTYs."""
     try:
         return bool(stdin.isatty() and stdout.isatty())

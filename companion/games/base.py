@@ -307,7 +307,7 @@ class Game(ABC, Generic[StateT, MoveT]):
         """
 
     @abstractmethod
-    def parse_move(self, data: Any) -> MoveT:
+    def parse_move(self, data: object) -> MoveT:
         """A move object from its record JSON (a dict), checking its structure only.
 
         Raises :class:`RecordError`; its message names the field in words

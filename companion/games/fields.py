@@ -21,7 +21,7 @@ _TYPE_WORDS = {
 }
 
 
-def type_message(value: Any) -> Message:
+def type_message(value: object) -> Message:
     """How a JSON value's type is said to a person, as a message ("an object", "objektum")."""
     if value is None:
         return msg("records.type.null")
@@ -33,7 +33,7 @@ def type_message(value: Any) -> Message:
     return msg("records.type.other", name=type(value).__name__)
 
 
-def type_name(value: Any) -> str:
+def type_name(value: object) -> str:
     """A JSON value's type in English words, for sentences not yet moved onto codes (issue 10);
     a message takes :func:`type_message` as its parameter instead."""
     if value is None:
@@ -46,7 +46,7 @@ def type_name(value: Any) -> str:
     return type(value).__name__
 
 
-def require_object(value: Any, path: str = "") -> Mapping[str, Any]:
+def require_object(value: object, path: str = "") -> Mapping[str, Any]:
     """``value`` itself, after checking that it is a JSON object."""
     if not isinstance(value, dict):
         raise RecordError(msg("records.not_object", kind=type_message(value)), path)

@@ -75,7 +75,7 @@ def plain(message: Message) -> str:
     return f"{message.code}({shown})"
 
 
-def _param_json(value: Any) -> Any:
+def _param_json(value: object) -> object:
     if isinstance(value, Message):
         return value.to_json()
     if isinstance(value, (list, tuple)):
@@ -91,7 +91,7 @@ def install_renderer(renderer: Callable[[Message], str]) -> None:
     _renderers.append(renderer)
 
 
-def msg(code: str, /, **params: Any) -> Message:
+def msg(code: str, /, **params: object) -> Message:
     """A :class:`Message` with ``params`` given as keywords: ``msg(code, player="Birgit")``."""
     return Message(code, params)
 

@@ -36,7 +36,7 @@ from companion.service.live import LiveGame
 from companion.service.names import check_distinct, name_refusal
 from companion.service.parts import build_part
 from companion.service.records import ReplayError, check_players, final_state, parse_record, record_json
-from companion.service.session import Change, Session
+from companion.service.session import AnySession, Change, Session
 from companion.service.settings import (
     SettingError,
     bgg_id_key,
@@ -114,11 +114,11 @@ def colour_word(game: str, colour: str) -> str:
     return colour if word == _colour_code(game, colour) else word
 
 
-def _dumps(value: Any) -> str:
+def _dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
-def _profile_name(name: Any) -> str:
+def _profile_name(name: object) -> str:
     if not isinstance(name, str) or not name.strip():
         raise AppError(msg("app.profile.empty"))
     cleaned = name.strip()
@@ -290,7 +290,7 @@ class Companion:
         allowed = PIECE_COLOURS.get(game)
         return seat_colours(allowed, players, recorded, {p: self.preferred_colour(p, game) for p in players})
 
-    def _check_colour(self, game: str, colour: Any, where: str) -> str:
+    def _check_colour(self, game: str, colour: object, where: str) -> str:
         """The piece colour ``colour`` names, as the record spells it: typed in any case and in any
         language the catalogues speak (``kék`` is ``blue``). :class:`AppError` naming ``where``
         and the colours, in the table's words, for anything else."""
@@ -402,7 +402,7 @@ class Companion:
             raise AppError(msg("app.open.replay", session=session_id, reason=error.message)) from None
         known = {"finished": self._sync_results(session_id, session, row.is_finished)}
 
-        def keep_results(live: Session, change: Change) -> None:
+        def keep_results(live: AnySession, change: Change) -> None:
             known["finished"] = self._sync_results(session_id, live, known["finished"])
 
         session.subscribe(keep_results, name=msg("app.listener.results"))
@@ -436,7 +436,7 @@ class Companion:
         winners = set(summary.get("winners", []))
         return [Result(name, int(scores.get(name, 0)), name in winners) for name in players]
 
-    def _sync_results(self, session_id: int, session: Session, known_finished: bool) -> bool:
+    def _sync_results(self, session_id: int, session: AnySession, known_finished: bool) -> bool:
         """Make the stored finished mark and results agree with the session; returns whether finished."""
         finished = session.game.is_finished(session.state)
         if finished != known_finished and not self.store.read_only:  # a reader never reconciles
@@ -445,7 +445,7 @@ class Companion:
         return finished
 
     # -- records ---------------------------------------------------------------
-    def import_record(self, data: Any) -> int:
+    def import_record(self, data: object) -> int:
         """Store a decoded ``companion-record/1`` as a session; returns its id.
 
         The record is parsed and replayed first (:class:`RecordError` /
@@ -530,7 +530,7 @@ class Companion:
         """Every simple setting (see :mod:`companion.service.settings`), stored or default."""
         return effective_settings(self.store.settings())
 
-    def change_setting(self, key: str, value: Any) -> Any:
+    def change_setting(self, key: str, value: object) -> Any:
         """Store a setting after checking it; :class:`AppError` naming the key. Returns the stored value."""
         try:
             value = check_setting(key, value)

@@ -145,7 +145,7 @@ class ChampionshipStatus:
         return ROUNDS[self.variant]
 
 
-def _dumps(value: Any) -> str:
+def _dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
@@ -386,7 +386,7 @@ class Championships:
                 return row.id
         return None
 
-    def import_data(self, data: Any) -> int:
+    def import_data(self, data: object) -> int:
         """Store a decoded ``companion-championship/1`` with its rounds; returns its id.
 
         Every field is checked (:class:`RecordError` naming it): the rounds replay,

@@ -34,7 +34,7 @@ from companion.service.championship_rules import (
     standings,
 )
 from companion.service.parts import championship_game
-from companion.service.records import final_state, parse_record
+from companion.service.records import Record, final_state, parse_record
 
 #: The ``format`` of a championship's export.
 FORMAT = "companion-championship/1"
@@ -61,18 +61,18 @@ def _refuse(field: str, reason: Message) -> RecordError:
     return RecordError(reason, field)
 
 
-def _dumps(value: Any) -> str:
+def _dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
-def _halves(boards: Any) -> list[str]:
+def _halves(boards: object) -> list[str]:
     """``options.boards``: the two halves the championship was started on, by name."""
     if not (isinstance(boards, list) and len(boards) == 2 and all(isinstance(b, str) for b in boards)):
         raise _refuse("options.boards", msg("championship.option.boards"))
     return list(boards)
 
 
-def _head(data: Any) -> tuple[int, list[str], dict[str, Any]]:
+def _head(data: object) -> tuple[int, list[str], dict[str, Any]]:
     """The format, variant, players and options, checked."""
     if not isinstance(data, dict):
         raise RecordError(msg("championship.import.not_object"))
@@ -94,7 +94,7 @@ def _head(data: Any) -> tuple[int, list[str], dict[str, Any]]:
     return int(variant), list(players), _options(data["options"])
 
 
-def _options(options: Any) -> dict[str, Any]:
+def _options(options: object) -> dict[str, Any]:
     """``options``: the readings written out, the rounds' game options, the halves if named."""
     if not isinstance(options, dict):
         raise _refuse("options", msg("championship.import.object"))
@@ -111,7 +111,7 @@ def _options(options: Any) -> dict[str, Any]:
     return checked
 
 
-def _decisions(data: Any) -> list[Decision]:
+def _decisions(data: object) -> list[Decision]:
     if not isinstance(data, list):
         raise _refuse("decisions", msg("championship.import.list"))
     found = []
@@ -125,9 +125,10 @@ def _decisions(data: Any) -> list[Decision]:
     return found
 
 
-def read_championship(data: Any, results_of: Results) -> ReadChampionship:
+def read_championship(data: object, results_of: Results) -> ReadChampionship:
     """The export ``data`` checked field by field (:class:`RecordError` naming the first one wrong)."""
     variant, players, options = _head(data)
+    assert isinstance(data, dict)  # _head refused anything else
     decisions = _decisions(data["decisions"])
     readings = {name: str(options[name]) for name in OPTIONS}
     rounds = data["rounds"]
@@ -161,7 +162,7 @@ def read_championship(data: Any, results_of: Results) -> ReadChampionship:
     return ReadChampionship(variant, players, options, [d.to_json() for d in decisions], stored)
 
 
-def _round_row(record: Any, state: Any, results_of: Results) -> dict[str, Any]:
+def _round_row(record: Record[Any, Any], state: object, results_of: Results) -> dict[str, Any]:
     engine = record.game
     moves = [engine.move_to_json(m) for m in record.moves]
     options = engine.options_json(record.initial)

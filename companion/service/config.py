@@ -34,13 +34,13 @@ _TYPE_CODES = {bool: "records.type.bool", int: "records.type.whole_number", floa
                str: "records.type.text", list: "records.type.list", dict: "config.type.table"}
 
 
-def _type_name(value: Any) -> Message:
+def _type_name(value: object) -> Message:
     code = _TYPE_CODES.get(type(value))
     return msg(code) if code else msg("records.type.other", name=type(value).__name__)
 
 
 def _whole(low: int, high: int, pin: bool = False) -> Check:
-    def check(value: Any) -> Message | None:
+    def check(value: object) -> Message | None:
         if isinstance(value, bool) or not isinstance(value, int):
             return msg("config.pin.not_whole_number" if pin else "config.whole.not_whole_number",
                        kind=_type_name(value))
@@ -50,11 +50,11 @@ def _whole(low: int, high: int, pin: bool = False) -> Check:
     return check
 
 
-def _pin(value: Any) -> Message | str | None:
+def _pin(value: object) -> Message | str | None:
     return _whole(0, 27, pin=True)(value)
 
 
-def _address(value: Any) -> Message | None:
+def _address(value: object) -> Message | None:
     if isinstance(value, bool) or not isinstance(value, int):
         return msg("config.address.not_whole_number", kind=_type_name(value))
     if not 0x03 <= value <= 0x77:
@@ -63,7 +63,7 @@ def _address(value: Any) -> Message | None:
 
 
 def _seconds(low: float, high: float) -> Check:
-    def check(value: Any) -> Message | None:
+    def check(value: object) -> Message | None:
         if isinstance(value, bool) or not isinstance(value, int | float):
             return msg("config.seconds.not_number", kind=_type_name(value))
         if not low <= value <= high:
@@ -72,8 +72,8 @@ def _seconds(low: float, high: float) -> Check:
     return check
 
 
-def _choice(*choices: Any) -> Check:
-    def check(value: Any) -> Message | None:
+def _choice(*choices: object) -> Check:
+    def check(value: object) -> Message | None:
         if value in choices and type(value) is type(choices[0]):
             return None
         shown = ", ".join(str(c) for c in choices)
@@ -81,11 +81,11 @@ def _choice(*choices: Any) -> Check:
     return check
 
 
-def _boolean(value: Any) -> Message | None:
+def _boolean(value: object) -> Message | None:
     return None if isinstance(value, bool) else msg("config.bool", kind=_type_name(value))
 
 
-def _ports(value: Any) -> Message | None:
+def _ports(value: object) -> Message | None:
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
         return msg("config.ports.not_list")
     if len(set(value)) != len(value):
@@ -93,7 +93,7 @@ def _ports(value: Any) -> Message | None:
     return None
 
 
-def _wired(value: Any) -> Message | None:
+def _wired(value: object) -> Message | None:
     """Fixed wiring: ``"PORT=SEAT"`` strings, seat 1 to 9, no port or seat twice."""
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         return msg("config.wired.not_list")
@@ -110,7 +110,7 @@ def _wired(value: Any) -> Message | None:
     return None
 
 
-def _data_dir(value: Any) -> Message | None:
+def _data_dir(value: object) -> Message | None:
     if not isinstance(value, str):
         return msg("config.data_dir.not_text", kind=_type_name(value))
     if "\0" in value:
@@ -122,7 +122,7 @@ def _data_dir(value: Any) -> Message | None:
     return None
 
 
-def _mount_point(value: Any) -> Message | None:
+def _mount_point(value: object) -> Message | None:
     if not isinstance(value, str) or "\0" in value or not Path(value).is_absolute():
         return msg("appliance.config.stick_path", value=_shown(value))
     return None
@@ -313,7 +313,7 @@ def _read(path: str | Path) -> tuple[dict[str, Any], list[Problem]]:
     return values, problems
 
 
-def _shown(value: Any, name: str = "") -> str:
+def _shown(value: object, name: str = "") -> str:
     if name == "oled.address" and isinstance(value, int):
         return _hex(value)
     if isinstance(value, bool):
@@ -360,7 +360,7 @@ def _hex(value: int) -> str:
     return f"0x{value:02X}"
 
 
-def _toml(value: Any) -> str:
+def _toml(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):

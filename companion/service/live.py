@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games.messages import Message
-from companion.service.session import Session
+from companion.service.session import AnySession
 from companion.storage.store import SessionRow, StoreJournal
 
 
@@ -18,7 +18,7 @@ class LiveGame:
 
     id: int
     row: SessionRow
-    session: Session
+    session: AnySession
     #: The journal that stores the session's changes and measures how long the game was open.
     journal: StoreJournal | None = None
     #: For a game just started: the setup fields the players did not give, as the companion filled

@@ -15,9 +15,9 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic
 
-from companion.games.base import Game, IllegalMove, RecordError, one_line
+from companion.games.base import Game, IllegalMove, MoveT, RecordError, StateT, one_line
 from companion.games.fields import check_keys, require_object, type_message
 from companion.games.messages import Message, json_problem, msg
 from companion.i18n import say
@@ -47,15 +47,15 @@ def _whole_number(text: str) -> int:
 
 
 @dataclass(frozen=True)
-class Record:
+class Record(Generic[StateT, MoveT]):
     """A parsed, structurally valid record: the engine, its opening state and the moves."""
 
-    game: Game[Any, Any]
+    game: Game[StateT, MoveT]
     players: tuple[str, ...]
     options: dict[str, Any]
     setup: dict[str, Any]
-    moves: tuple[Any, ...]
-    initial: Any = field(repr=False)
+    moves: tuple[MoveT, ...]
+    initial: StateT = field(repr=False)
 
 
 class MoveRefusal(Exception):
@@ -93,7 +93,7 @@ class ReplayError(MoveRefusal):
     """A move of a record that the rules refuse (``move 7 (Albert): ...``, ``7. lépés (Albert): ...``)."""
 
 
-def check_players(players: Any, game: Game[Any, Any]) -> tuple[str, ...]:
+def check_players(players: object, game: Game[Any, Any]) -> tuple[str, ...]:
     """The ``players`` list, checked: names unique, 1–24 characters, not reserved, count in range."""
     if not isinstance(players, list):
         raise RecordError(msg("records.players.not_list", kind=type_message(players)), "players")
@@ -119,7 +119,7 @@ def check_players(players: Any, game: Game[Any, Any]) -> tuple[str, ...]:
     return tuple(players)
 
 
-def parse_record(data: Any) -> Record:
+def parse_record(data: object) -> Record[Any, Any]:
     """A :class:`Record` from decoded JSON, or :class:`RecordError` naming the first bad field."""
     data = require_object(data, "record")
     fmt = data.get("format")
@@ -214,12 +214,12 @@ def _not_utf8(path: str | Path, error: UnicodeDecodeError) -> Message:
                position=error.start)
 
 
-def load_record(path: str | Path) -> Record:
+def load_record(path: str | Path) -> Record[Any, Any]:
     """Read and parse a record file; unreadable or non-JSON files are a :class:`RecordError`."""
     return parse_record(read_json(path))
 
 
-def states_after(game: Game[Any, Any], initial: Any, moves: Sequence[Any]) -> Iterator[Any]:
+def states_after(game: Game[StateT, MoveT], initial: StateT, moves: Sequence[MoveT]) -> Iterator[StateT]:
     """The state after each move in turn; :class:`ReplayError` at the first illegal one.
 
     The one replay loop: records, sessions, amends and the store all use it.
@@ -233,12 +233,12 @@ def states_after(game: Game[Any, Any], initial: Any, moves: Sequence[Any]) -> It
         yield state
 
 
-def replay(game: Game[Any, Any], initial: Any, moves: Sequence[Any]) -> list[Any]:
+def replay(game: Game[StateT, MoveT], initial: StateT, moves: Sequence[MoveT]) -> list[StateT]:
     """Every state from ``initial`` through each move: ``states[i]`` is before move ``i``."""
     return [initial, *states_after(game, initial, moves)]
 
 
-def final_state(record: Record) -> Any:
+def final_state(record: Record[StateT, MoveT]) -> StateT:
     """The state after all of the record's moves (:class:`ReplayError` at an illegal one).
 
     Keeps only the latest state while replaying: a long record needs no list of them all.
@@ -247,8 +247,8 @@ def final_state(record: Record) -> Any:
     return last[0] if last else record.initial
 
 
-def record_json(game: Game[Any, Any], players: Sequence[str], state: Any,
-                moves: Sequence[Any]) -> dict[str, Any]:
+def record_json(game: Game[StateT, MoveT], players: Sequence[str], state: StateT,
+                moves: Sequence[MoveT]) -> dict[str, Any]:
     """A complete record: every option written out and the board inline, so it replays anywhere."""
     return {
         "format": FORMAT,

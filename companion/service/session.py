@@ -13,9 +13,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Generic, Literal, Protocol
 
-from companion.games.base import Game, IllegalMove, one_line
+from companion.games.base import Game, IllegalMove, MoveT, StateT, one_line
 from companion.games.messages import Message, msg
 from companion.service.records import MoveRefusal, ReplayError, replay
 
@@ -58,7 +58,7 @@ class Change:
     index: int
 
 
-Listener = Callable[["Session", Change], None]
+Listener = Callable[["AnySession", Change], None]
 
 
 @dataclass(frozen=True)
@@ -93,21 +93,24 @@ class AmendVerdict:
     message: Message | None = None
 
 
-class Session:
+class Session(Generic[StateT, MoveT]):
     """One game's move log, with undo, redo and amend.
+
+    Generic in its engine's state and move types (``Session[State, Move]``); a
+    front end that holds whichever game is open uses :data:`AnySession`.
 
     Single-threaded by design: hardware threads post to a
     :class:`~companion.service.command_queue.CommandQueue` that the main loop drains.
     """
 
-    def __init__(self, game: Game[Any, Any], players: Sequence[str], initial: Any,
-                 moves: Sequence[Any] = (), redo: Sequence[Any] = (),
+    def __init__(self, game: Game[StateT, MoveT], players: Sequence[str], initial: StateT,
+                 moves: Sequence[MoveT] = (), redo: Sequence[MoveT] = (),
                  journal: Journal | None = None) -> None:
         self.game = game
         self.players = tuple(players)
-        self._states: list[Any] = replay(game, initial, moves)  # ReplayError names a bad move
-        self._log: list[Any] = list(moves)
-        self._redo: list[Any] = list(redo)
+        self._states: list[StateT] = replay(game, initial, moves)  # ReplayError names a bad move
+        self._log: list[MoveT] = list(moves)
+        self._redo: list[MoveT] = list(redo)
         self._journal = journal
         self._listeners: list[Listener] = []
         #: The listeners that failed after the latest change (empty when all of them ran).
@@ -116,21 +119,21 @@ class Session:
 
     # -- reading -----------------------------------------------------------
     @property
-    def state(self) -> Any:
+    def state(self) -> StateT:
         """The current state (after the last move in the log)."""
         return self._states[-1]
 
     @property
-    def log(self) -> tuple[Any, ...]:
+    def log(self) -> tuple[MoveT, ...]:
         """The accepted moves, oldest first."""
         return tuple(self._log)
 
     @property
-    def redo_stack(self) -> tuple[Any, ...]:
+    def redo_stack(self) -> tuple[MoveT, ...]:
         """Undone moves, the next one to redo last."""
         return tuple(self._redo)
 
-    def state_before(self, index: int) -> Any:
+    def state_before(self, index: int) -> StateT:
         """The state before move ``index`` (``len(log)`` gives the current state)."""
         return self._states[index]
 
@@ -171,13 +174,13 @@ class Session:
                 faults.append(ListenerFault(name, error))
         self.last_faults = tuple(faults)
 
-    def _save(self, first: int, log: Sequence[Any], redo: Sequence[Any]) -> None:
+    def _save(self, first: int, log: Sequence[MoveT], redo: Sequence[MoveT]) -> None:
         if self._journal is not None:
             to_json = self.game.move_to_json
             self._journal.save(first, [to_json(m) for m in log[first:]], [to_json(m) for m in redo])
 
     # -- changing ----------------------------------------------------------
-    def propose(self, move: Any) -> Any:
+    def propose(self, move: MoveT) -> StateT:
         """Validate, append, persist and announce ``move``; returns the new state.
 
         Raises :class:`IllegalMove` (nothing changes) when the rules refuse it.
@@ -185,7 +188,7 @@ class Session:
         """
         new_state = self.game.apply(self.state, move)
         index = len(self._log)
-        redo: list[Any] = []
+        redo: list[MoveT] = []
         if self._redo and self._redo[-1] == move:
             redo = self._redo[:-1]  # proposing exactly the undone move is a redo
         self._save(index, [*self._log, move], redo)
@@ -195,7 +198,7 @@ class Session:
         self._notify(Change("move", index))
         return new_state
 
-    def undo(self) -> Any:
+    def undo(self) -> MoveT:
         """Take back the last move and keep it for redo; returns the move."""
         if not self._log:
             raise SessionError(msg("app.undo.nothing"))
@@ -208,7 +211,7 @@ class Session:
         self._notify(Change("undo", index))
         return move
 
-    def redo(self) -> Any:
+    def redo(self) -> MoveT:
         """Apply again the last undone move; returns it."""
         if not self._redo:
             raise SessionError(msg("app.redo.nothing"))
@@ -222,7 +225,7 @@ class Session:
         self._notify(Change("redo", index))
         return move
 
-    def amend(self, index: int, move: Any) -> Any:
+    def amend(self, index: int, move: MoveT) -> StateT:
         """Replace move ``index`` with ``move`` and replay the moves after it.
 
         If the new move is illegal, :class:`IllegalMove`; if a later move no
@@ -236,7 +239,7 @@ class Session:
         self._notify(Change("amend", index))
         return self.state
 
-    def _amended_states(self, index: int, move: Any) -> list[Any]:
+    def _amended_states(self, index: int, move: MoveT) -> list[StateT]:
         """The states after move ``index`` once it is ``move``; raises as :meth:`amend` does."""
         if not 0 <= index < len(self._log):
             raise SessionError(msg("app.amend.no_move", number=index + 1))
@@ -246,7 +249,7 @@ class Session:
         except ReplayError as error:
             raise AmendRefused(index + 1 + error.index, error.player, error.reason) from None
 
-    def try_amend(self, index: int, move: Any) -> AmendVerdict:
+    def try_amend(self, index: int, move: MoveT) -> AmendVerdict:
         """The verdict :meth:`amend` would give, changing nothing (shown before the players confirm)."""
         try:
             self._amended_states(index, move)
@@ -260,7 +263,7 @@ class Session:
             return AmendVerdict(False, str(refusal), message=said if isinstance(said, Message) else None)
         return AmendVerdict(True)
 
-    def amend_and_drop(self, index: int, move: Any) -> Any:
+    def amend_and_drop(self, index: int, move: MoveT) -> StateT:
         """Replace move ``index`` and drop every move after it (the explicit choice a screen offers)."""
         if not 0 <= index < len(self._log):
             raise SessionError(msg("app.amend.no_move", number=index + 1))
@@ -272,3 +275,7 @@ class Session:
         self._redo = []
         self._notify(Change("truncate", index))
         return new_state
+
+
+#: A session of whichever game is open (its state and move types unknown to the caller).
+AnySession = Session[Any, Any]

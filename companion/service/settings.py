@@ -50,7 +50,7 @@ class WholeNumber:
     low: int
     high: int | None = None
 
-    def __call__(self, value: Any) -> Message | None:
+    def __call__(self, value: object) -> Message | None:
         if isinstance(value, bool) or not isinstance(value, int):
             return msg("app.setting.not_whole_number", value=repr(value))
         if value < self.low or (self.high is not None and value > self.high):
@@ -65,18 +65,18 @@ class WholeNumber:
 
 
 def _choice(choices: tuple[str, ...]) -> Callable[[Any], Message | None]:
-    def check(value: Any) -> Message | None:
+    def check(value: object) -> Message | None:
         return None if value in choices else msg("app.setting.not_choice", choices=", ".join(choices),
                                                  value=repr(value))
     return check
 
 
-def _yes_no(value: Any) -> Message | None:
+def _yes_no(value: object) -> Message | None:
     return None if isinstance(value, bool) else msg("app.setting.not_yes_no", value=repr(value))
 
 
 def _short_text(limit: int) -> Callable[[Any], Message | None]:
-    def check(value: Any) -> Message | None:
+    def check(value: object) -> Message | None:
         if not isinstance(value, str):
             return msg("app.setting.not_text", value=repr(value))
         if len(value.strip()) > limit or "\n" in value:
@@ -131,7 +131,7 @@ def whole_number(key: str) -> WholeNumber:
     return check
 
 
-def check_setting(key: str, value: Any) -> Any:
+def check_setting(key: str, value: object) -> Any:
     """``value`` if ``key`` accepts it; :class:`SettingError` naming the key otherwise."""
     setting = SETTINGS.get(key)
     if setting is None:

@@ -33,7 +33,7 @@ from companion.games.base import IllegalMove
 from companion.games.messages import Message, msg
 from companion.service.app import Companion, LiveGame
 from companion.service.command_queue import CommandQueue
-from companion.service.session import Change, Session, SessionError
+from companion.service.session import AnySession, Change, SessionError
 from companion.storage.store import StoreError
 
 log = logging.getLogger(__name__)
@@ -93,7 +93,7 @@ class Table:
 
     # -- the game being played ----------------------------------------------
     @property
-    def session(self) -> Session | None:
+    def session(self) -> AnySession | None:
         """The open game's session, or ``None`` between games."""
         return self.live.session if self.live is not None else None
 
@@ -118,9 +118,13 @@ class Table:
             self.live = None
             self._tell(TableEvent("closed"))
 
-    def start(self, game: str, players: Sequence[str], **details: Any) -> LiveGame:
+    def start(self, game: str, players: Sequence[str], *, options: Mapping[str, Any] | None = None,
+              setup: Mapping[str, Any] | None = None,
+              colours: Mapping[str, str] | None = None, colours_by_seat: bool = False,
+              championship: tuple[int, int] | None = None) -> LiveGame:
         """Start a new game (see :meth:`Companion.start`) and open it."""
-        return self.open(self.app.start(game, players, **details))
+        return self.open(self.app.start(game, players, options=options, setup=setup, colours=colours,
+                                        colours_by_seat=colours_by_seat, championship=championship))
 
     def resume(self, session_id: int | None = None) -> LiveGame:
         """Open a stored unfinished game (the latest one when ``session_id`` is ``None``)."""
@@ -130,7 +134,7 @@ class Table:
         """Start the same game with the same players in the same seats, and open it."""
         return self.open(self.app.rematch(self._playing().id, setup=setup))
 
-    def _session_changed(self, session: Session, change: Change) -> None:
+    def _session_changed(self, session: AnySession, change: Change) -> None:
         self._tell(TableEvent(change.kind, change.index))
 
     def _playing(self) -> LiveGame:
@@ -139,7 +143,7 @@ class Table:
         return self.live
 
     # -- changing the game ---------------------------------------------------
-    def propose(self, move: Any, source: str | None = None) -> Any:
+    def propose(self, move: object, source: str | None = None) -> object:
         """Validate, store and announce ``move``; returns the new state.
 
         A refused move raises :class:`IllegalMove` to the caller, as the
@@ -159,11 +163,11 @@ class Table:
             self._tell(TableEvent("refused", len(session.log), refusal.reason, source))
             raise
 
-    def undo(self) -> Any:
+    def undo(self) -> object:
         """Take back the last move (kept for redo); returns it."""
         return self._playing().session.undo()
 
-    def redo(self) -> Any:
+    def redo(self) -> object:
         """Apply the last undone move again; returns it."""
         return self._playing().session.redo()
 

@@ -263,7 +263,7 @@ def _opening(row: dict[str, Any]) -> tuple[list[str], dict[str, Any], dict[str, 
     return players, options, setup
 
 
-def _is_moment(value: Any) -> bool:
+def _is_moment(value: object) -> bool:
     if not isinstance(value, str):
         return False
     try:
@@ -359,7 +359,7 @@ _PLAIN_COLUMNS: dict[str, dict[str, str]] = {
 }
 
 
-def _readable_value(value: Any, kind: str) -> bool:
+def _readable_value(value: object, kind: str) -> bool:
     if kind == "integer":
         return isinstance(value, int) and not isinstance(value, bool)
     if not isinstance(value, str):
@@ -423,7 +423,7 @@ def _message_from_text(text: Any) -> Message | str:
     return found if isinstance(found, Message) else str(text)
 
 
-def _message_from_json(data: Any) -> Any:
+def _message_from_json(data: object) -> Any:
     if isinstance(data, dict) and set(data) == {"code", "params"} and isinstance(data["params"], dict):
         return Message(str(data["code"]), {k: _message_from_json(v) for k, v in data["params"].items()})
     if isinstance(data, list):
@@ -862,7 +862,7 @@ def _write_untouched(source: sqlite3.Connection, target: sqlite3.Connection, hea
                            [(health.id, *values) for values in rows])
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> Any:
     """A stored value as JSON can hold it (bytes as their hex digits)."""
     return value.hex() if isinstance(value, bytes) else value
 

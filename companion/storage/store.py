@@ -113,7 +113,7 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def _dumps(value: Any) -> str:
+def _dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
@@ -924,7 +924,7 @@ class Store:
         record = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
         return default if record is None else json.loads(record[0])
 
-    def set_setting(self, key: str, value: Any) -> None:
+    def set_setting(self, key: str, value: object) -> None:
         """Store a JSON-serialisable ``value`` under ``key`` (replacing any earlier one)."""
         text = _dumps(value)
         with self._transaction() as db:

@@ -8,7 +8,7 @@ press of Valuation records the valuation card.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.games.base import Game
 from companion.i18n import current_language, text
@@ -16,6 +16,9 @@ from companion.service.names import initials
 from hardware.games import GamePart
 from hardware.oled_pages import cell_lines, notice_page, paged
 from hardware.oled_render import Line, Page, fit
+
+if TYPE_CHECKING:
+    from companion.games.campanile.state import CampanileState
 
 
 def word(name: str) -> str:
@@ -29,7 +32,8 @@ def word(name: str) -> str:
     return translated(WORDS, name, current_language())
 
 
-def status_pages(game: Game[Any, Any], state: Any, summary: Mapping[str, Any]) -> list[Page]:
+def status_pages(game: Game[CampanileState, Any], state: CampanileState,
+                 summary: Mapping[str, Any]) -> list[Page]:
     """The towers ranked, each with its height and the flag it would earn."""
     from companion.games.campanile.views import standings
 
@@ -41,7 +45,7 @@ def status_pages(game: Game[Any, Any], state: Any, summary: Mapping[str, Any]) -
     return paged(rows)
 
 
-def valuation_pages(game: Game[Any, Any], state: Any) -> list[Page]:
+def valuation_pages(game: Game[CampanileState, Any], state: CampanileState) -> list[Page]:
     """What each player would score if the valuation came now, then how to record it."""
     from companion.games.campanile.views import preview
 
@@ -56,7 +60,8 @@ def valuation_pages(game: Game[Any, Any], state: Any) -> list[Page]:
             notice_page(text(f"oled.valuation.{phase}"), text("oled.valuation.hold"))]
 
 
-def observed_choices(game: Game[Any, Any], state: Any, template: Mapping[str, Any]) -> list[dict[str, Any]]:
+def observed_choices(game: Game[CampanileState, Any], state: CampanileState,
+                     template: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The refill card: each tower style (read by the engine's own
     :meth:`~companion.games.base.Game.read_observed`), then the valuation cards that may be turned
     over instead."""
@@ -70,14 +75,14 @@ def observed_choices(game: Game[Any, Any], state: Any, template: Mapping[str, An
     return choices + valuation_moves(game, state)
 
 
-def choice_label(game: Game[Any, Any], state: Any, move: Mapping[str, Any]) -> str:
+def choice_label(game: Game[CampanileState, Any], state: CampanileState, move: Mapping[str, Any]) -> str:
     """A refill card by its style; a valuation card in the notation."""
     if move["type"] == "reveal":
         return word(move["card"])
     return game.describe(state, move, current_language())
 
 
-def valuation_moves(game: Game[Any, Any], state: Any) -> list[dict[str, Any]]:
+def valuation_moves(game: Game[CampanileState, Any], state: CampanileState) -> list[dict[str, Any]]:
     """The valuation cards that may be turned over now."""
     return [t for t in game.legal_moves(state) if t["type"] == "valuation"]
 

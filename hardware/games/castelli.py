@@ -9,7 +9,7 @@ one deck; the championship's standings follow (:func:`standings_pages`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.games.base import Game
 from companion.i18n import current_language, render_for, text
@@ -17,6 +17,10 @@ from companion.service.names import initials
 from hardware.games import GamePart
 from hardware.oled_pages import OLED_WORDS, SMALL_LINES, cell_lines, notice_page, paged
 from hardware.oled_render import Line, Page, fit, wrap
+
+if TYPE_CHECKING:
+    from companion.service.championship import ChampionshipStatus
+    from companion.service.table import Table
 
 
 def status_pages(game: Game[Any, Any], state: Any, summary: Mapping[str, Any]) -> list[Page]:
@@ -98,7 +102,7 @@ def valuation_pages(game: Game[Any, Any], state: Any) -> list[Page]:
 _STANDINGS: dict[tuple[Any, ...], list[Page]] = {}
 
 
-def standings_pages(table: Any) -> list[Page]:
+def standings_pages(table: Table) -> list[Page]:
     """The championship the open round belongs to: each player's place (or "-" while not settled),
     name and points (variant 2) or games won (variant 1), and the next round once it may start;
     ``[]`` for a game, or a round in no championship."""
@@ -117,7 +121,7 @@ def standings_pages(table: Any) -> list[Page]:
     return _STANDINGS[key]
 
 
-def _standings_page(status: Any) -> list[Page]:
+def _standings_page(status: ChampionshipStatus) -> list[Page]:
     rows = [Line(fit(text("oled.castelli.round.standings")), inverted=True)]
     for line in status.standings:
         points = line.points if status.variant == 2 else line.won

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.base import Game
+from companion.games.base import Game, StateT
 from companion.i18n import text
 from companion.service.names import initials
 from hardware.games import GamePart
@@ -16,7 +16,7 @@ from hardware.oled_pages import SMALL_LINES, cell_lines, notice_page
 from hardware.oled_render import Line, Page, fit
 
 
-def status_pages(game: Game[Any, Any], state: Any, summary: Mapping[str, Any]) -> list[Page]:
+def status_pages(game: Game[StateT, Any], state: StateT, summary: Mapping[str, Any]) -> list[Page]:
     """The towers each player built, who must build one now, the acting player's buildable groups."""
     players = summary["players"]
     short = initials(players)
@@ -31,7 +31,7 @@ def status_pages(game: Game[Any, Any], state: Any, summary: Mapping[str, Any]) -
     return [Page(tuple(rows[:SMALL_LINES]))]
 
 
-def valuation_pages(game: Game[Any, Any], state: Any) -> list[Page]:
+def valuation_pages(game: Game[StateT, Any], state: StateT) -> list[Page]:
     """How many groups each player could build a tower on now."""
     summary: Mapping[str, Any] = game.summary(state)  # this game's summary, read by its own keys
     short = initials(summary["players"])

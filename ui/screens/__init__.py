@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kivy.lang import Builder
 from kivy.properties import StringProperty
@@ -23,8 +23,8 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 if TYPE_CHECKING:
-    from ui.app import Shell
     from ui.games.part import Tool
+    from ui.shell_interface import ShellInterface
 
 
 def load_rules(module_file: str) -> None:
@@ -56,7 +56,7 @@ def fill_tools(box: Widget, offered: Sequence[Tool], go: Callable[[str], object]
         button.text = text(tool.label)
 
 
-def say(code: str, language: str, **values: Any) -> str:
+def say(code: str, language: str, **values: object) -> str:
     """The catalogue's words for ``code``, for a ``.kv`` rule: ``say("ui.home.title", root.language)``.
 
     ``language`` is not read: naming ``root.language`` in the rule is what makes
@@ -99,7 +99,7 @@ class ShellScreen(Screen):
     #: The language the screen's words are in (the rules' :func:`say` depends on it).
     language = StringProperty("")
 
-    def __init__(self, shell: Shell, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: object) -> None:
         self.shell = shell  # before the rule applies: its bindings may read it
         super().__init__(**kwargs)
 
@@ -113,5 +113,5 @@ class ShellScreen(Screen):
     def refresh(self) -> None:
         """Set the screen's properties (and so its widgets) from the service."""
 
-    def on_pre_enter(self, *args: Any) -> None:
+    def on_pre_enter(self, *args: object) -> None:
         self.redraw()

@@ -10,16 +10,15 @@ phone will and will not be able to do.
 
 from __future__ import annotations
 
-from typing import Any
-
 from kivy.properties import ObjectProperty, StringProperty
 
 from companion.i18n import text
+from companion.service.app import Companion
 from companion.service.web_link import WEB_SETTING, read_url
 from ui.screens import ShellScreen, load_rules
 
 
-def served_url(app: Any) -> str | None:
+def served_url(app: Companion) -> str | None:
     """The live page's URL while the table has it switched on and ``companion web`` serves it."""
     if not app.settings().get(WEB_SETTING, True):
         return None

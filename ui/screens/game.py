@@ -18,16 +18,18 @@ from companion.games.base import RecordError
 from companion.games.notation import NotationError
 from companion.i18n import current_language, text
 from companion.service.names import initials
+from companion.service.session import AnySession
 from ui import theme, widgets  # noqa: F401  (widgets: the classes the rules name)
 from ui.games import board_class  # (a module attribute: a test may put a board of its own)
 from ui.players import table_colours
 from ui.screens import ShellScreen, load_rules, show
+from ui.shell_interface import ShellInterface
 from ui.strip import BOARD_WORDS, PICKER_WORDS, strip_for
 
 log = logging.getLogger(__name__)
 
 
-def player_colours(shell: Any, session: Any) -> dict[str, str | None]:
+def player_colours(shell: ShellInterface, session: AnySession) -> dict[str, str | None]:
     """Each player's colour, the same on every screen and board (:func:`ui.players.table_colours`)."""
     live = shell.table.live
     setup = live.row.setup if live is not None and live.session is session else None
@@ -78,7 +80,7 @@ class GameScreen(ShellScreen):
     moves_so_far = StringProperty("")
     notation_hint = StringProperty("")
 
-    def __init__(self, shell: Any, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: object) -> None:
         super().__init__(shell, **kwargs)
         # the rule's ids are weak references: the widgets taken out now and then (the picker, the badge)
         # are held here
@@ -113,7 +115,7 @@ class GameScreen(ShellScreen):
         else:
             self._fill_picker(session)
 
-    def _set_up(self, session: Any) -> None:
+    def _set_up(self, session: AnySession) -> None:
         """Another game (or language): its board in place of the picker, or the picker set up for it."""
         if self.board is not None:
             self.ids.body.remove_widget(self.board)
@@ -145,13 +147,13 @@ class GameScreen(ShellScreen):
                                    example=session.game.describe(session.state, legal[0], current_language()))
                               if legal else text("ui.picker.no_move_now"))
 
-    def _part_shown(self, *_args: Any) -> None:
+    def _part_shown(self, *_args: object) -> None:
         session = self.shell.table.session
         if session is not None:
             self._refresh_bar(session)
 
     # -- the common bar ------------------------------------------------------------
-    def _refresh_bar(self, session: Any) -> None:
+    def _refresh_bar(self, session: AnySession) -> None:
         self.can_undo = session.can_undo
         self.can_redo = session.can_redo
         words = BOARD_WORDS if self.board is not None else PICKER_WORDS
@@ -164,7 +166,7 @@ class GameScreen(ShellScreen):
         show(self.turn_badge_box, strip.player is not None)
 
     # -- the move picker ----------------------------------------------------------------
-    def _set_up_standings(self, session: Any) -> None:
+    def _set_up_standings(self, session: AnySession) -> None:
         """One standings row per player (rows of an earlier game reused, only the difference made)."""
         box = self.ids.standings
         while len(self.standing_rows) < len(session.players):
@@ -177,7 +179,7 @@ class GameScreen(ShellScreen):
         for line, player in zip(self.standing_rows, session.players, strict=True):
             line.initials, line.swatch = tags[player], theme.piece_colour(colours[player])
 
-    def _fill_picker(self, session: Any) -> None:
+    def _fill_picker(self, session: AnySession) -> None:
         """The scores and the legal moves: only texts change (a label drawn anew costs a text rendering),
         and the moves are a recycled list."""
         game, state = session.game, session.state

@@ -20,13 +20,16 @@ from kivy.properties import ColorProperty, NumericProperty, ObjectProperty, Stri
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 
+from companion.games.base import Outcome
 from companion.i18n import text
 from companion.service.app import AppError
 from companion.service.bgstats import QR_BORDER, QR_MODULE_PX, qr_code
 from companion.service.names import initials
+from companion.service.session import AnySession
 from ui import theme
 from ui.screens import ShellScreen, load_rules, show
 from ui.screens.game import player_colours
+from ui.shell_interface import ShellInterface
 from ui.widgets import Tap
 
 #: The right column's least width in px (the date stepper's, and the QR code's when it is small).
@@ -52,14 +55,14 @@ def qr_texture(link: str) -> Texture:
     return texture
 
 
-def winner_words(outcome: Any) -> str:
+def winner_words(outcome: Outcome) -> str:
     """The headline: who won (a shared win names everyone)."""
     if len(outcome.winners) == 1:
         return text("ui.over.winner", player=outcome.winners[0])
     return text("ui.over.shared_winners", players=list(outcome.winners))
 
 
-def decided_words(outcome: Any) -> str:
+def decided_words(outcome: Outcome) -> str:
     """How it was decided: most points, the tie-break, or a tie even after it."""
     if outcome.decided_by == "score":
         return text("ui.over.by_score")
@@ -123,7 +126,7 @@ class GameOverScreen(ShellScreen):
     #: The right column's width: the QR code's, never less than :data:`QR_SIZE` (the date stepper's).
     qr_column = NumericProperty(QR_SIZE)
 
-    def __init__(self, shell: Any, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: object) -> None:
         super().__init__(shell, **kwargs)
         #: The QR code's image while it is shown, else ``None``.
         self.qr: Image | None = None
@@ -173,7 +176,7 @@ class GameOverScreen(ShellScreen):
         self.qr = self.parts["qr"]
         self._show_right(unsure=False, link=True)
 
-    def _standings(self, session: Any, outcome: Any) -> None:
+    def _standings(self, session: AnySession, outcome: Outcome) -> None:
         """One row per player in the ranking's order (rows of an earlier game reused)."""
         box = self.parts["standings"]
         while len(self.standing_rows) < len(outcome.standings):

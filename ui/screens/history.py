@@ -21,13 +21,15 @@ from kivy.uix.boxlayout import BoxLayout
 from companion.games.base import RecordError
 from companion.i18n import current_language, text
 from companion.service.names import initials
+from companion.service.session import AnySession
 from ui import theme
 from ui.screens import ShellScreen, load_rules, show
 from ui.screens.game import player_colours
+from ui.shell_interface import ShellInterface
 from ui.widgets import Tap
 
 
-def history_lines(session: Any, language: str) -> list[tuple[int, str | None, str]]:
+def history_lines(session: AnySession, language: str) -> list[tuple[int, str | None, str]]:
     """Each stored move as (index, its player or ``None``, the notation), in playing order."""
     game = session.game
     return [(index, game.actor(move),
@@ -48,11 +50,11 @@ class HistoryRow(BoxLayout):
     #: The entry being amended.
     accent = BooleanProperty(False)
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.badge = self.ids.badge.__self__  # held: the rule's ids are weak, and the badge goes out at times
 
-    def on_has_player(self, _row: Any, has: bool) -> None:
+    def on_has_player(self, _row: object, has: bool) -> None:
         show(self.badge, has)
 
 
@@ -80,7 +82,7 @@ class HistoryScreen(ShellScreen):
     confirm_text = StringProperty("")
     drop_text = StringProperty("")
 
-    def __init__(self, shell: Any, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: object) -> None:
         super().__init__(shell, **kwargs)
         self.amending: int | None = None
         #: Whether the board lit the entry tapped (then "Show it on the board" is offered).
@@ -90,7 +92,7 @@ class HistoryScreen(ShellScreen):
         # held: the rule's ids are weak references, and these are taken out while they mean nothing
         self.parts = {name: proxy.__self__ for name, proxy in self.ids.items()}
 
-    def on_pre_enter(self, *args: Any) -> None:
+    def on_pre_enter(self, *args: object) -> None:
         self.amending = self.replacement = self.verdict = None
         super().on_pre_enter(*args)
 
@@ -146,7 +148,7 @@ class HistoryScreen(ShellScreen):
         self.amending = None
         self.shell.go("game")
 
-    def _amend_panel(self, session: Any, index: int) -> None:
+    def _amend_panel(self, session: AnySession, index: int) -> None:
         """The moves that could stand at ``index`` and the verdict on the one chosen."""
         game = session.game
         before = session.state_before(index)
@@ -176,7 +178,7 @@ class HistoryScreen(ShellScreen):
         show(self.parts["confirm"], accepted)
         show(self.parts["drop"], conflict is not None)
 
-    def consider(self, move: Any) -> None:
+    def consider(self, move: object) -> None:
         """Show what changing the move to ``move`` would do (nothing changes yet).
 
         A choice tapped after the game was closed or the move undone meanwhile

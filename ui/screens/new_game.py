@@ -22,6 +22,7 @@ from companion.registry import descriptor, game_names, get_game
 from companion.service.names import initials, same_name
 from ui import games, theme
 from ui.screens import ShellScreen, load_rules, show
+from ui.shell_interface import ShellInterface
 from ui.widgets import Tap
 
 
@@ -55,11 +56,11 @@ class SeatRow(BoxLayout):
     #: Whether the game's pieces have colours to step through (else the colour button is not there).
     colours = BooleanProperty(True)
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.colour = self.ids.colour.__self__  # held: the rule's ids are weak, and it goes out now and then
 
-    def on_colours(self, _row: Any, colours: bool) -> None:
+    def on_colours(self, _row: object, colours: bool) -> None:
         show(self.colour, colours)
 
 
@@ -87,7 +88,7 @@ class NewGameScreen(ShellScreen):
     can_start = BooleanProperty(False)
     players_range = StringProperty("")
 
-    def __init__(self, shell: Any, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: object) -> None:
         super().__init__(shell, **kwargs)
         self.game = next(iter(game_names()))
         self.seated: list[str] = []
@@ -107,7 +108,7 @@ class NewGameScreen(ShellScreen):
         self.offered: Any = None
         self.offered_for: tuple[str, Any] | None = None
 
-    def on_pre_enter(self, *args: Any) -> None:
+    def on_pre_enter(self, *args: object) -> None:
         self.name_field.text = ""
         self.offered_for = None  # the boards may have changed meanwhile (the board editor)
         super().on_pre_enter(*args)
@@ -246,7 +247,7 @@ class NewGameScreen(ShellScreen):
                                                                             {"colors": self.colours})
         return colours
 
-    def make_choice(self, value: Any) -> None:
+    def make_choice(self, value: object) -> None:
         """The game's own choice changed (the next board)."""
         self.choice = value
         self.redraw()

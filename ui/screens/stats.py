@@ -3,6 +3,7 @@ progression drawn as a chart with Kivy graphics (a line per player in their colo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from kivy.graphics import Color, Line, Rectangle
@@ -13,14 +14,16 @@ from kivy.uix.widget import Widget
 from companion.i18n import decimal, text
 from companion.registry import game_names, title
 from companion.service.names import initials
-from companion.service.stats import player_stats
+from companion.service.session import AnySession
+from companion.service.stats import PlayerStats, player_stats
 from ui import theme
 from ui.players import table_colours
 from ui.screens import ShellScreen, load_rules, show
+from ui.shell_interface import ShellInterface
 from ui.widgets import Words
 
 
-def score_progression(session: Any) -> dict[str, list[int]]:
+def score_progression(session: AnySession) -> dict[str, list[int]]:
     """Each player's score after every move (the first entry: before the first move)."""
     game = session.game
     series: dict[str, list[int]] = {p: [] for p in session.players}
@@ -39,11 +42,11 @@ class ProgressionChart(Widget):
     colours = DictProperty({})
     tags = DictProperty({})
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.bind(pos=self.draw, size=self.draw, series=self.draw)
 
-    def draw(self, *_args: Any) -> None:
+    def draw(self, *_args: object) -> None:
         self.canvas.clear()
         self.clear_widgets()
         longest = max((len(v) for v in self.series.values()), default=0)
@@ -102,7 +105,7 @@ class StatsScreen(ShellScreen):
     #: Said instead of a chart (no finished game, a damaged one).
     note = StringProperty("")
 
-    def __init__(self, shell: Any, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: object) -> None:
         super().__init__(shell, **kwargs)
         self.shown_game: int | None = None
         self.cells: list[Words] = []
@@ -116,7 +119,7 @@ class StatsScreen(ShellScreen):
         self._progression()
 
     @staticmethod
-    def _table_cells(stats: Any) -> list[dict[str, Any]]:
+    def _table_cells(stats: Sequence[PlayerStats]) -> list[dict[str, Any]]:
         """The table's cells in reading order: a header row per game, then a row per player."""
         plain = {"bold": False, "color": theme.TEXT, "halign": "left"}
         cells: list[dict[str, Any]] = []

@@ -134,12 +134,12 @@ def _qr_svg(link_text: str) -> Markup:
     return Markup(svg)
 
 
-def _field(thing: Any, name: str) -> Any:
+def _field(thing: object, name: str) -> Any:
     """``name`` of a status given as an object or as a mapping (``None`` when it has none)."""
     return thing.get(name) if isinstance(thing, Mapping) else getattr(thing, name, None)
 
 
-def _championship(status: Any) -> dict[str, Any] | None:
+def _championship(status: object) -> dict[str, Any] | None:
     """What the page shows of a championship's status, as plain data: the standings (place, player,
     played, won, points; a place ``None`` until it is settled), the round being played and of how
     many."""
@@ -158,7 +158,7 @@ def _points(points: float, language: str) -> str:
     return str(int(points)) if points == int(points) else decimal(points, 1, language)
 
 
-def stats_page(stats: Any, lang: str, token: str) -> str:
+def stats_page(stats: object, lang: str, token: str) -> str:
     """The touchscreen's statistics: per game, each player's games played, won, average and best
     score. ``stats`` is :func:`companion.service.stats.player_stats`'s list (any rows with ``game``,
     ``player``, ``played``, ``won``, ``average``, ``best``)."""
@@ -173,5 +173,5 @@ def stats_page(stats: Any, lang: str, token: str) -> str:
     return page("stats.html", **context, tables=tables)
 
 
-def _rows(stats: Any) -> Sequence[Any]:
+def _rows(stats: object) -> Sequence[Any]:
     return list(stats) if isinstance(stats, Iterable) else []

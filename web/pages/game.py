@@ -14,7 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from markupsafe import Markup
 
-from companion.games.base import Game, RecordError, Turn, next_up
+from companion.games.base import Game, RecordError, StateT, Turn, next_up
 from companion.games.messages import Message
 from companion.service.records import MoveRefusal, parse_record, replay
 from web.pages.games import part_for
@@ -72,12 +72,12 @@ class Grouped(Protocol):
     def group_legal_moves(self, state: Any, group: int) -> list[dict[str, Any]]: ...
 
 
-def groups_of(game: Game[Any, Any], state: Any) -> int:
+def groups_of(game: Game[StateT, Any], state: StateT) -> int:
     """How many groups play ``state`` at once (1 for an engine without groups)."""
     return game.group_count(state) if isinstance(game, Grouped) else 1
 
 
-def strips(game: Game[Any, Any], state: Any, who: Mapping[str, Person], words: Words) -> list[Strip]:
+def strips(game: Game[StateT, Any], state: StateT, who: Mapping[str, Person], words: Words) -> list[Strip]:
     """The turn strip, or, for groups playing at once, one strip a group (each group's step and who
     acts in it, or who won its game, as the engine's per-group API says: a group's game is decided
     on its own, so two groups' winners are never one shared win)."""
@@ -100,7 +100,7 @@ def strips(game: Game[Any, Any], state: Any, who: Mapping[str, Person], words: W
     return found
 
 
-def strip(game: Game[Any, Any], state: Any, who: Mapping[str, Person], words: Words) -> Strip:
+def strip(game: Game[StateT, Any], state: StateT, who: Mapping[str, Person], words: Words) -> Strip:
     """What the touchscreen's strip says, in the pages' words: who acts and what now, or who won."""
     if game.is_finished(state):
         return _game_over(game, state, who, words)
@@ -114,7 +114,7 @@ def strip(game: Game[Any, Any], state: Any, who: Mapping[str, Person], words: Wo
                  words("web.strip.next", player=following) if following else "")
 
 
-def _game_over(game: Game[Any, Any], state: Any, who: Mapping[str, Person], words: Words) -> Strip:
+def _game_over(game: Game[StateT, Any], state: StateT, who: Mapping[str, Person], words: Words) -> Strip:
     outcome = game.outcome(state)
     winners = list(outcome.winners)
     best = outcome.standings[0].score if outcome.standings else 0
@@ -129,7 +129,7 @@ def _game_over(game: Game[Any, Any], state: Any, who: Mapping[str, Person], word
     return Strip(None, words("web.strip.over"), "")
 
 
-def standings(game: Game[Any, Any], state: Any, who: Mapping[str, Person], words: Words) -> list[Row]:
+def standings(game: Game[StateT, Any], state: StateT, who: Mapping[str, Person], words: Words) -> list[Row]:
     """The engine's ranking (ties share a rank), best first; while groups play at once, group by
     group (each group ranks its own players)."""
     ranked = game.outcome(state).standings

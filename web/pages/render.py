@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlencode
 
 import jinja2
@@ -31,6 +30,6 @@ def link(path: str, token: str, language: str | None = None) -> str:
     return f"{path}?{urlencode(query)}"
 
 
-def page(template: str, **context: Any) -> str:
+def page(template: str, **context: object) -> str:
     """A whole HTML document from ``template`` and ``context``."""
     return environment().get_template(template).render(**context)

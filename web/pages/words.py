@@ -7,8 +7,6 @@ process's current one: two phones at one table may read two languages at the sam
 
 from __future__ import annotations
 
-from typing import Any
-
 from companion.games.messages import Message
 from companion.i18n import DEFAULT_LANGUAGE, LANGUAGES, render, render_for
 
@@ -63,7 +61,7 @@ class Words:
     def __init__(self, language: str) -> None:
         self.language = language if language in LANGUAGES else DEFAULT_LANGUAGE
 
-    def __call__(self, code: str, **params: Any) -> str:
+    def __call__(self, code: str, **params: object) -> str:
         return render(Message(code, params), self.language)
 
     def say(self, message: Message | str) -> str:

@@ -134,7 +134,7 @@ def _read_board(file: str) -> tuple[dict[str, Any], Any]:
         raise RecordError(error.message, where) from None
 
 
-def _refuse_whole_record(file: str, data: Any) -> None:
+def _refuse_whole_record(file: str, data: object) -> None:
     """A record given where a board is expected: say where its board is, not "unknown field"."""
 
     if not isinstance(data, dict) or not (data.get("format") == FORMAT or "moves" in data):

@@ -133,7 +133,7 @@ def assumed_words(live: LiveGame) -> Message | None:
     return msg("cli.new.assumed", assumed="; ".join(parts))
 
 
-def _assumed_part(game: str, key: str, value: Any) -> str:
+def _assumed_part(game: str, key: str, value: object) -> str:
     note = descriptor(game).assumed_notes.get(key)
     if note is not None:  # the game says what it filled in and how to give one's own
         return say(note)

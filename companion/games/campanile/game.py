@@ -26,6 +26,7 @@ from companion.games.campanile.state import (
     FlagResult,
 )
 from companion.games.campanile.summary import CampanileSummary, Explanation, FlagJson
+from companion.games.fields import require_object
 from companion.games.messages import Message, Words
 
 #: The tie-break's key (``Outcome.tiebreak``, ``decided_by``); its words are the catalogue's
@@ -81,10 +82,10 @@ class Campanile(Game[CampanileState, Move]):
             display=rules.initial_display,
         )
 
-    def parse_move(self, data: Any) -> Move:
-        return parse_move(data)
+    def parse_move(self, data: object) -> Move:
+        return parse_move(require_object(data))
 
-    def move_to_json(self, move: Any) -> dict[str, Any]:
+    def move_to_json(self, move: Move) -> dict[str, Any]:
         return move_to_json(move)
 
     def options_json(self, state: CampanileState) -> dict[str, Any]:
@@ -152,7 +153,7 @@ class Campanile(Game[CampanileState, Move]):
                             TIEBREAK, state.phase == "finished")
 
     # -- the rules ----------------------------------------------------------
-    def apply(self, state: CampanileState, move: Any) -> CampanileState:
+    def apply(self, state: CampanileState, move: Move) -> CampanileState:
         return apply_move(state, move)
 
     # -- views --------------------------------------------------------------

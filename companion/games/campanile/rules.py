@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from typing import Any
 
 from companion.games.base import IllegalMove, require_player
 from companion.games.campanile import tables
@@ -23,7 +22,7 @@ from companion.games.campanile.words import towers as tower_words
 from companion.games.messages import Message, msg
 
 
-def apply_move(state: CampanileState, move: Any) -> CampanileState:
+def apply_move(state: CampanileState, move: object) -> CampanileState:
     """The state after ``move``; :class:`IllegalMove` in a player's words when the rules refuse it."""
     if state.phase == "finished":
         raise IllegalMove(msg("campanile.game.over"))
@@ -263,5 +262,5 @@ def _valuation(state: CampanileState, move: Valuation) -> CampanileState:
     )
 
 
-def _replace_turn(turn: Turn, **changes: Any) -> Turn:
+def _replace_turn(turn: Turn, **changes: bool) -> Turn:
     return replace(turn, **changes)

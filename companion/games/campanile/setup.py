@@ -14,7 +14,7 @@ from companion.games.fields import check_keys, get_bool
 from companion.games.messages import msg
 
 
-def _flag_rows(value: Any, count: int, path: str) -> tuple[tuple[int, ...], ...]:
+def _flag_rows(value: object, count: int, path: str) -> tuple[tuple[int, ...], ...]:
     if not isinstance(value, list):
         raise RecordError(msg("campanile.flags.not_a_list", count=count, kind=kind(value)), path)
     if len(value) != count:
@@ -34,7 +34,7 @@ def _flag_rows(value: Any, count: int, path: str) -> tuple[tuple[int, ...], ...]
     return tuple(rows)
 
 
-def read_flag_table(flags: Any, path: str = "options.flags"
+def read_flag_table(flags: object, path: str = "options.flags"
                     ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
     """The Intermezzo and Finito flags of an ``options.flags`` value, or :class:`RecordError`.
 

@@ -9,7 +9,6 @@ comes from the record and is shown as it is, like a player's name.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from companion.games.messages import Message, msg
 
@@ -33,7 +32,7 @@ def towers(names: Iterable[str]) -> list[Message | str]:
     return [tower(name) for name in names]
 
 
-def kind(value: Any) -> Message:
+def kind(value: object) -> Message:
     """What kind of JSON value ``value`` is, for "must be a list, not ..." in a record error."""
     if value is None:
         return msg("campanile.kind.null")

@@ -101,14 +101,14 @@ class Board:
         return msg("castelli.place.label", kind=kind_word(self.areas[name].kind), at=self.where(name))
 
 
-def _position(value: Any, path: str) -> tuple[int, int]:
+def _position(value: object, path: str) -> tuple[int, int]:
     if (not isinstance(value, list) or len(value) != 2
             or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in value)):
         raise RecordError(msg("castelli.board.at"), path)
     return (value[0], value[1])
 
 
-def _area(name: str, data: Any, path: str) -> Area:
+def _area(name: str, data: object, path: str) -> Area:
     data = require_object(data, path)
     kind = data.get("kind")
     if kind not in tables.AREA_KINDS:
@@ -140,7 +140,7 @@ def _area(name: str, data: Any, path: str) -> Area:
     return Area(name, kind, at, amount, spots)
 
 
-def _space(name: str, data: Any, areas: Mapping[str, Area], path: str) -> Space:
+def _space(name: str, data: object, areas: Mapping[str, Area], path: str) -> Space:
     data = require_object(data, path)
     check_keys(data, required=("at", "sides"), path=path)
     at = _position(data["at"], f"{path}.at")
@@ -163,7 +163,7 @@ def _space(name: str, data: Any, areas: Mapping[str, Area], path: str) -> Space:
     return Space(name, at, (sides[0], sides[1], sides[2], sides[3]))
 
 
-def validate_board(data: Any, name: str | None = None) -> Board:
+def validate_board(data: object, name: str | None = None) -> Board:
     """A :class:`Board` from its inline JSON, or :class:`RecordError` with the field's path.
 
     Paths are relative to the board (``spaces.s12.sides.N``); callers put them
@@ -181,7 +181,7 @@ def validate_board(data: Any, name: str | None = None) -> Board:
     return Board(areas, spaces, settlements, borders, name)
 
 
-def _areas(raw: Any) -> dict[str, Area]:
+def _areas(raw: object) -> dict[str, Area]:
     """The board's areas, each checked, then checked together: at most one mine, one area per place."""
     areas_data = require_object(raw, "areas")
     if not areas_data:
@@ -200,7 +200,7 @@ def _areas(raw: Any) -> dict[str, Area]:
     return areas
 
 
-def _spaces(raw: Any, areas: Mapping[str, Area]) -> dict[str, Space]:
+def _spaces(raw: object, areas: Mapping[str, Area]) -> dict[str, Space]:
     """The board's tile spaces, each checked against the areas, one space per place."""
     spaces_data = require_object(raw, "spaces")
     if not spaces_data:
@@ -232,7 +232,7 @@ def _borders(areas: Mapping[str, Area],
     return {a: tuple(b) for a, b in borders.items()}
 
 
-def _settlements(raw: Any, areas: Mapping[str, Area]) -> dict[str, str]:
+def _settlements(raw: object, areas: Mapping[str, Area]) -> dict[str, str]:
     """The printed villages and towns: each on a plain, no more of a kind than the box holds."""
     raw = require_object(raw, "settlements")
     settlements: dict[str, str] = {}

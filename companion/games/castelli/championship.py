@@ -144,7 +144,7 @@ def is_round_setup(setup: Mapping[str, Any]) -> bool:
     return "groups" in setup
 
 
-def parse_groups(players: Sequence[str], value: Any) -> tuple[tuple[str, str], tuple[str, str]]:
+def parse_groups(players: Sequence[str], value: object) -> tuple[tuple[str, str], tuple[str, str]]:
     """``setup.groups``: two pairs of the record's players, every player in exactly one."""
     if not isinstance(value, list) or len(value) != GROUPS or not all(
             isinstance(pair, list) and len(pair) == GROUP_SIZE for pair in value):
@@ -161,7 +161,7 @@ def parse_groups(players: Sequence[str], value: Any) -> tuple[tuple[str, str], t
     return (value[0][0], value[0][1]), (value[1][0], value[1][1])
 
 
-def parse_mines(value: Any) -> tuple[int, int]:
+def parse_mines(value: object) -> tuple[int, int]:
     """``setup.mines``: the silver in each group's mine at the start (default 11 and 11)."""
     if value is None:
         return DEFAULT_MINES

@@ -13,7 +13,7 @@ from companion.games.castelli.legal import legal_moves
 from companion.games.castelli.moves import Move, move_to_json, parse_move
 from companion.games.castelli.rules import apply_move, winners
 from companion.games.castelli.setup import initial_state
-from companion.games.castelli.state import Shortfall, State
+from companion.games.castelli.state import Evaluation, Shortfall, State, Unevaluated
 from companion.games.castelli.summary import (
     CastelliSummary,
     Explanation,
@@ -46,7 +46,7 @@ def shortfall_json(shortfall: Shortfall) -> ShortfallJson:
             "params": shortfall.explanation.to_json()["params"], "text": Words((shortfall.explanation,))}
 
 
-def explained(board: Board, item: Any) -> Explanation:
+def explained(board: Board, item: Evaluation | Unevaluated) -> Explanation:
     """:func:`explanation_json` of an evaluation or a note of a state (a new dict for each caller)."""
     return explanation_json(board, item.area, item.kind, item.explanation)
 
@@ -162,7 +162,7 @@ class Castelli(Game[AnyState, Move]):
             return championship.start_round(players, options, setup)
         return initial_state(players, options, setup)
 
-    def parse_move(self, data: Any) -> Move:
+    def parse_move(self, data: object) -> Move:
         return parse_move(data)
 
     def move_to_json(self, move: Move) -> dict[str, Any]:

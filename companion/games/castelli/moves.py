@@ -134,7 +134,7 @@ def shields_json(shields: Shields) -> dict[str, list[Any]]:
     return {side: [colour, value] for side, (colour, value) in zip(tables.SIDES, shields, strict=True)}
 
 
-def parse_move(data: Any) -> Move:
+def parse_move(data: object) -> Move:
     """A move from its record JSON; :class:`RecordError` names the bad field."""
     data = require_object(data)
     kind = data.get("type")
@@ -196,7 +196,7 @@ def _play(data: Mapping[str, Any]) -> Play:
     return Play(player, card)
 
 
-def _played_card(card: Any) -> str:
+def _played_card(card: object) -> str:
     """``card`` if it is played on its own; a card that is its own move or goes with a build says so."""
     if card in tables.PLAY_CARDS:
         return str(card)
@@ -252,7 +252,7 @@ def move_to_json(move: Move) -> dict[str, Any]:
     raise TypeError(f"not a Castelli move: {move!r}")
 
 
-def _shown(value: Any) -> str | Message:
+def _shown(value: object) -> str | Message:
     """A value quoted from a record for a message: a text in quotes, else its type or "missing"."""
     if value is None:
         return msg("castelli.move.missing_value")

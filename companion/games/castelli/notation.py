@@ -64,7 +64,7 @@ WORDS: Vocabulary = {
 
 def shields_text(shields: Mapping[str, list[Any]], lang: str) -> str:
     """``N blue 1, E yellow card, ...`` from the record form of a tile's shields."""
-    def value(v: Any) -> str:
+    def value(v: object) -> str:
         return word(WORDS, "card", lang) if v == tables.CARD_SHIELD else str(v)
 
     return ", ".join(f"{word(WORDS, side, lang)} {word(WORDS, shields[side][0], lang)} "

@@ -38,7 +38,7 @@ def parse_options(options: Mapping[str, Any]) -> Options:
     return Options(frozenset(chosen), neutral or "void", silver_tie or "shared")
 
 
-def parse_board(value: Any) -> Board:
+def parse_board(value: object) -> Board:
     """``setup.board``: a shipped layout's name or an inline board."""
     if isinstance(value, str):
         try:
@@ -53,7 +53,7 @@ def parse_board(value: Any) -> Board:
         raise error.within("setup.board") from None
 
 
-def parse_colors(players: Sequence[str], value: Any) -> dict[str, str]:
+def parse_colors(players: Sequence[str], value: object) -> dict[str, str]:
     """``setup.colors``: every player exactly one of the four colours, no colour twice."""
     data = require_object(value, "setup.colors")
     for name in data:

@@ -143,7 +143,7 @@ class State:
     #: In a Championship round, what this group shares with the other one.
     sharing: Sharing | None = None
 
-    def with_(self, **changes: Any) -> State:
+    def with_(self, **changes: object) -> State:
         """This state with ``changes`` to some fields, as a new frozen state.
 
         What :func:`dataclasses.replace` does, without running ``__init__``

@@ -17,7 +17,7 @@ GUILD_COLOURS = f"{SETTINGS}.guild_colours"
 GUILD_PALETTE: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple", "orange", "brown", "grey")
 
 
-def four_guilds(value: Any) -> Message | None:
+def four_guilds(value: object) -> Message | None:
     """Four different guild names by commas (120 characters at most), else why not."""
     if not isinstance(value, str):
         return msg("app.setting.not_text", value=repr(value))
@@ -27,7 +27,7 @@ def four_guilds(value: Any) -> Message | None:
     return None
 
 
-def four_colours(value: Any) -> Message | None:
+def four_colours(value: object) -> Message | None:
     """Four different colours of :data:`GUILD_PALETTE` by commas, else why not."""
     if not isinstance(value, str):
         return msg("app.setting.not_text", value=repr(value))

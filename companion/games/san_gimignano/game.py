@@ -49,7 +49,7 @@ class SanGimignano(Game[State, moves.Move]):
         state = start_state(players, options, setup)
         return replace(state, finished=rules.is_over(state))
 
-    def parse_move(self, data: Any) -> moves.Move:
+    def parse_move(self, data: object) -> moves.Move:
         return moves.parse_move(data)
 
     def move_to_json(self, move: moves.Move) -> dict[str, Any]:

@@ -58,18 +58,18 @@ class PassMove:
 Move = TokenMove | SegmentMove | TowerMove | PassMove
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def read_position(value: Any, name: str = "at") -> Position:
+def read_position(value: object, name: str = "at") -> Position:
     """``[q, r]`` as a tuple; :class:`RecordError` naming ``name`` otherwise."""
     if not isinstance(value, list) or len(value) != 2 or not all(_is_int(v) for v in value):
         raise RecordError(msg("san_gimignano.position.shape", field=name))
     return (value[0], value[1])
 
 
-def read_space(value: Any, name: str = "space") -> Space:
+def read_space(value: object, name: str = "space") -> Space:
     """``[q, r, guild]`` as a tuple; :class:`RecordError` naming ``name`` otherwise."""
     if (not isinstance(value, list) or len(value) != 3 or not _is_int(value[0])
             or not _is_int(value[1]) or not isinstance(value[2], str)):
@@ -77,7 +77,7 @@ def read_space(value: Any, name: str = "space") -> Space:
     return (value[0], value[1], value[2])
 
 
-def read_edges(value: Any, name: str = "edges") -> Edges:
+def read_edges(value: object, name: str = "edges") -> Edges:
     """A segment outline: six guild names, three equal pairs of three different guilds."""
     if not isinstance(value, list):
         raise RecordError(msg("san_gimignano.edges.not_list", field=name, kind=type_name(value)))
@@ -89,7 +89,7 @@ def read_edges(value: Any, name: str = "edges") -> Edges:
     return (value[0], value[1], value[2], value[3], value[4], value[5])
 
 
-def parse_move(data: Any) -> Move:
+def parse_move(data: object) -> Move:
     """A move from its record JSON; structure only (see :meth:`Game.parse_move`)."""
     if not isinstance(data, dict):
         raise RecordError(msg("san_gimignano.move.not_object", kind=type_name(data)))

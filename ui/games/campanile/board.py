@@ -26,10 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from kivy.graphics import Color, InstructionGroup, Line
+from kivy.input.motionevent import MotionEvent
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
+from kivy.uix.widget import Widget
 
 from companion.games.base import IllegalMove
 from companion.games.campanile.moves import Build, Influence, Relocate
@@ -38,6 +40,7 @@ from companion.games.campanile.tables import DISPLAY_SIZE
 from companion.games.campanile.views import Targets, markers_left, standings, targets
 from companion.i18n import current_language
 from companion.i18n import text as say
+from companion.service.session import AnySession
 from companion.service.table import Table
 from ui.games.campanile.widgets import HoldButton, PieceBadge, TapButton, TowerHead, arrange, tower_colour
 from ui.games.campanile.words import flag_text, tower_name
@@ -62,7 +65,7 @@ class TowerColumn(BoxLayout):
     #: Lit up by :meth:`CampanileBoard.show_move`: the place of a recorded move (a two-tone frame).
     lit = BooleanProperty(False)
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         ids = self.ids
         self.head: TowerHead = ids.head.__self__
@@ -101,7 +104,7 @@ class TowerColumn(BoxLayout):
             for row, (player, markers) in zip(self._rows, stack, strict=False):
                 row.show(self.board, player, markers)
 
-    def on_lit(self, _column: Any, lit: bool) -> None:
+    def on_lit(self, _column: object, lit: bool) -> None:
         """The lit frame: a light line with a dark one inside, seen against the background and every
         tower colour alike; drawn only while lit."""
         if lit and self._frame is None:
@@ -114,7 +117,7 @@ class TowerColumn(BoxLayout):
             self.canvas.after.remove(self._frame)
             self._frame = None
 
-    def _draw_frame(self, *_args: Any) -> None:
+    def _draw_frame(self, *_args: object) -> None:
         if self._frame is None:
             return
         x, y, width, height = self.x, self.y, self.width, self.height
@@ -164,7 +167,7 @@ class PlayerScore(BoxLayout):
     markers_text = StringProperty("")
     acting = BooleanProperty(False)
 
-    def __init__(self, colour: str | None = None, **kwargs: Any) -> None:
+    def __init__(self, colour: str | None = None, **kwargs: object) -> None:
         fill = piece_colour(colour)
         super().__init__(fill=list(fill), ink=list(text_on(fill)), **kwargs)
         self.badge: PieceBadge = self.ids.badge.__self__
@@ -190,7 +193,7 @@ class CampanileBoard(FloatLayout):
     preview_code = StringProperty("ui.campanile.preview.intermezzo")
     relocate_code = StringProperty("ui.campanile.relocate")
 
-    def __init__(self, table: Table, **kwargs: Any) -> None:
+    def __init__(self, table: Table, **kwargs: object) -> None:
         self.table = table
         session = self._session()
         state: CampanileState = session.state
@@ -250,7 +253,7 @@ class CampanileBoard(FloatLayout):
         return button
 
     # -- reading the table ---------------------------------------------------------------
-    def _session(self) -> Any:
+    def _session(self) -> AnySession:
         session = self.table.session
         if session is None:
             raise ValueError("the Campanile board needs an open game at the table")
@@ -365,7 +368,7 @@ class CampanileBoard(FloatLayout):
         return [self.turned_over, *self.refill_buttons]
 
     # -- taps ------------------------------------------------------------------------------------
-    def propose(self, move: dict[str, Any], widget: Any) -> bool:
+    def propose(self, move: dict[str, Any], widget: Widget) -> bool:
         """Propose ``move`` (record JSON) as a touch; a refusal flashes ``widget`` and changes nothing."""
         session = self._session()
         try:
@@ -375,13 +378,13 @@ class CampanileBoard(FloatLayout):
             return False
         return True
 
-    def tap_build(self, tower: str, stories: int, widget: Any) -> bool:
+    def tap_build(self, tower: str, stories: int, widget: Widget) -> bool:
         """``+N`` under a tower: the next player's build (which also ends a turn without a marker)."""
         self.relocating = None
         player = targets(self.state).builder or self.next_builder(self.state)
         return self.propose({"type": "build", "player": player, "tower": tower, "stories": stories}, widget)
 
-    def tap_marker(self, tower: str, widget: Any) -> bool:
+    def tap_marker(self, tower: str, widget: Widget) -> bool:
         """A tower's head: the turn's marker goes under it (or a relocation's end). Once the game is
         over a head is no target: nothing is proposed, nothing flashes."""
         state = self.state
@@ -403,7 +406,7 @@ class CampanileBoard(FloatLayout):
             return done
         return self.propose({"type": "influence", "player": player, "tower": tower}, widget)
 
-    def tap_relocate(self, widget: Any) -> bool:
+    def tap_relocate(self, widget: Widget) -> bool:
         """The 2-player rule: move a value-2 marker instead of placing one (then tap from, then to)."""
         if self.relocating is not None:
             self.relocating = None
@@ -418,22 +421,22 @@ class CampanileBoard(FloatLayout):
         self.refresh()
         return True
 
-    def tap_take(self, card: str, widget: Any) -> bool:
+    def tap_take(self, card: str, widget: Widget) -> bool:
         state = self.state
         player = self.acting_player(state) or self.next_builder(state)
         return self.propose({"type": "take", "player": player, "card": card}, widget)
 
-    def tap_reveal(self, card: str, widget: Any) -> bool:
+    def tap_reveal(self, card: str, widget: Widget) -> bool:
         return self.propose({"type": "reveal", "card": card}, widget)
 
-    def hold_valuation(self, phase: str, widget: Any) -> bool:
+    def hold_valuation(self, phase: str, widget: Widget) -> bool:
         """The Intermezzo or Finito card was turned over (a long press): value it and show the result."""
         if not self.propose({"type": "valuation", "phase": phase}, widget):
             return False
         self.open_valuation()
         return True
 
-    def tap_valuations(self, widget: Any) -> bool:
+    def tap_valuations(self, widget: Widget) -> bool:
         """The valuations made so far (dimmed, and only flashing, before the first)."""
         if not self.state.valuations:
             widget.flash()
@@ -473,7 +476,7 @@ class CampanileBoard(FloatLayout):
         self.close_valuation()
         return written
 
-    def show_move(self, move: Any) -> bool:
+    def show_move(self, move: object) -> bool:
         """Light up where a recorded move happened (History's "show on board"): the tower it built or
         put a marker under, both towers of a 2-player move. The light stays until the next tap on the
         board or the next move. False, and nothing lit, for a move with no place on the board (a
@@ -499,7 +502,7 @@ class CampanileBoard(FloatLayout):
         for column in self.columns.values():
             column.lit = False
 
-    def on_touch_down(self, touch: Any) -> bool:
+    def on_touch_down(self, touch: MotionEvent) -> bool:
         if self.lit and self.collide_point(*touch.pos):
             self.unlight()  # the light lasts until the next tap; the tap itself does what it does
         return bool(super().on_touch_down(touch))

@@ -24,6 +24,7 @@ from typing import Any
 from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
+from kivy.uix.widget import Widget
 
 from companion.games.base import RecordError
 from companion.games.campanile import tables
@@ -79,7 +80,7 @@ class FlagTableForm(BoxLayout):
     problem_text = StringProperty("")
 
     def __init__(self, app: Companion, on_confirmed: Callable[[dict[str, Any]], None],
-                 on_back: Callable[[], None] | None = None, **kwargs: Any) -> None:
+                 on_back: Callable[[], None] | None = None, **kwargs: object) -> None:
         super().__init__(language=current_language(), **kwargs)
         self.app = app
         self.on_confirmed = on_confirmed
@@ -143,7 +144,7 @@ class FlagTableForm(BoxLayout):
                 found[phase][index].append(int(button.text))
         return found
 
-    def submit(self, widget: Any) -> bool:
+    def submit(self, widget: Widget) -> bool:
         """Confirm: the service checks and keeps the table; a refusal names the flag and keeps nothing."""
         try:
             confirmed = CampanileService.of(self.app).confirm_flag_table(self.table())

@@ -134,7 +134,7 @@ class FlagRow(BoxLayout):
     #: The language of the row's own words ("nobody here"), set on every :meth:`show`.
     language = StringProperty("")
 
-    def __init__(self, players: int, **kwargs: Any) -> None:
+    def __init__(self, players: int, **kwargs: object) -> None:
         super().__init__(**kwargs)
         ids = self.ids
         #: The tower's rank in the valuation shown (1: the biggest flag).
@@ -187,7 +187,7 @@ class CampanileValuation(BoxLayout):
     language = StringProperty("")
     title = StringProperty("")
 
-    def __init__(self, board: CampanileBoard, preview: bool, **kwargs: Any) -> None:
+    def __init__(self, board: CampanileBoard, preview: bool, **kwargs: object) -> None:
         super().__init__(board=board, language=current_language(), **kwargs)
         ids = self.ids
         #: Which valuation is shown: an index into the state's valuations, or None for the preview.
@@ -249,7 +249,7 @@ class CampanileValuation(BoxLayout):
         self._totals(state, results)
         self._chips(state)
 
-    def _title(self, state: Any) -> None:
+    def _title(self, state: CampanileState) -> None:
         self.title = (say(f"ui.campanile.preview.{self.phase()}") if self.shown is None
                       else say(f"ui.campanile.valuation.{self.phase()}"))
         choices: list[tuple[int | None, str]] = [
@@ -263,7 +263,7 @@ class CampanileValuation(BoxLayout):
         arrange(self.title_row, [self._title_label, *(self.tabs[index] for index, _ in choices),
                                  self.close_button])
 
-    def _totals(self, state: Any, results: list[FlagResult]) -> None:
+    def _totals(self, state: CampanileState, results: list[FlagResult]) -> None:
         """Each player's points from the valuation shown, the most first (seat order among equals)."""
         gained = dict.fromkeys(state.players, 0)
         for result in results:
@@ -275,7 +275,7 @@ class CampanileValuation(BoxLayout):
             cell.second = f"+{gained[player]}"
         arrange(self.totals, [*self.gains, self._totals_end])
 
-    def _chips(self, state: Any) -> None:
+    def _chips(self, state: CampanileState) -> None:
         """The chips each player holds now, biggest first, and their total: each player's on one line."""
         scores = state.scores
         for cell, player, chips in zip(self.holdings, state.players, state.chips, strict=True):
@@ -292,7 +292,7 @@ class ValuationPopup(ModalView):
     look is the rule in ``campanile.kv``.
     """
 
-    def __init__(self, board: CampanileBoard, preview: bool, **kwargs: Any) -> None:
+    def __init__(self, board: CampanileBoard, preview: bool, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.content = CampanileValuation(board, preview)
         self.add_widget(self.content)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from kivy.clock import Clock
+from kivy.input.motionevent import MotionEvent
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
@@ -91,18 +92,18 @@ class HoldButton(TapButton):
 
     holding = BooleanProperty(False)
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         self.register_event_type("on_long_press")
         super().__init__(**kwargs)
         self._hold = Clock.create_trigger(self._held, LONG_PRESS_SECONDS)
 
-    def on_touch_down(self, touch: Any) -> bool:
+    def on_touch_down(self, touch: MotionEvent) -> bool:
         if self.collide_point(*touch.pos):
             self.holding = True
             self._hold()
         return bool(super().on_touch_down(touch))
 
-    def on_touch_up(self, touch: Any) -> bool:
+    def on_touch_up(self, touch: MotionEvent) -> bool:
         if touch.grab_current is self or self.holding:
             self._hold.cancel()
             self.holding = False

@@ -35,9 +35,11 @@ from pathlib import Path
 from typing import Any
 
 from kivy.clock import Clock
+from kivy.input.motionevent import MotionEvent
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.widget import Widget
 
 from companion.games.base import IllegalMove, RecordError
 from companion.games.castelli import legal, tables
@@ -97,7 +99,7 @@ class CastelliBoard(FloatLayout):
     #: A card waits for its area on the board (Card is lit: a second tap takes it back).
     card_waiting = BooleanProperty(False)
 
-    def __init__(self, table: Table, group: int | None = None, **kwargs: Any) -> None:
+    def __init__(self, table: Table, group: int | None = None, **kwargs: object) -> None:
         self.table = table
         #: The group of a Championship round this board draws (``None``: the game is one game).
         self.group = group
@@ -237,7 +239,7 @@ class CastelliBoard(FloatLayout):
         return self.view.shown
 
     # -- a recorded move's place ---------------------------------------------------------------
-    def show_move(self, move: Any) -> bool:
+    def show_move(self, move: object) -> bool:
         """Light up where a recorded move (record JSON or the engine's move) took place — its tile
         space or its area — until the next tap on the board (History's "show on the board");
         ``False``, and nothing lit, when the move has no place (a sale, a King, the end)."""
@@ -252,7 +254,7 @@ class CastelliBoard(FloatLayout):
         self.view.light(place)
         return True
 
-    def on_touch_down(self, touch: Any) -> bool:
+    def on_touch_down(self, touch: MotionEvent) -> bool:
         """The next tap after :meth:`show_move` puts the light out (and is taken as usual)."""
         if self.view.lit:
             self.view.light()
@@ -345,7 +347,7 @@ class CastelliBoard(FloatLayout):
             overlay.show(say("ui.castelli.evaluation.after_reveal", space=self.where(pending.space)), items)
             self.open_overlay(overlay)
 
-    def enter_build(self, move: dict[str, Any], widget: Any, overlay: CastelliOverlay) -> bool:
+    def enter_build(self, move: dict[str, Any], widget: Widget, overlay: CastelliOverlay) -> bool:
         if not self._refused_in(overlay, self.propose(move, widget.flash)):
             return False
         self.close_overlay()
@@ -450,7 +452,7 @@ class CastelliBoard(FloatLayout):
         return {"text": text, "live": True, "move": record}
 
     # -- the buttons -------------------------------------------------------------------------------
-    def tap_card(self, widget: Any) -> bool:
+    def tap_card(self, widget: Widget) -> bool:
         """Card: a picker of every card the players who may play one now hold (dimmed ones say why)."""
         if self.area_card is not None:  # a second tap on Card takes the waiting card back
             self.area_card = None
@@ -490,7 +492,7 @@ class CastelliBoard(FloatLayout):
             return [entered(say("ui.castelli.cards.traitor", card=name, player=target),
                             {**base, "target": target}) for target in play.players]
         if play.areas:
-            def choose_area(_w: Any) -> None:
+            def choose_area(_w: object) -> None:
                 self.area_card = (player, card, play.areas)
                 self.close_overlay()
                 self.refresh()
@@ -507,7 +509,7 @@ class CastelliBoard(FloatLayout):
         """What a tap on one of the Steward's turns does (the evaluations it sets off follow)."""
         return lambda widget: self._steward_entered(self.picker(), move, widget)
 
-    def tap_sell(self, widget: Any) -> bool:
+    def tap_sell(self, widget: Widget) -> bool:
         """Sell: one button per number of cards each player may sell now (2 silver each)."""
         state, found = self.state, self.found
         offered = dict(found.sell)
@@ -525,7 +527,7 @@ class CastelliBoard(FloatLayout):
         self.open_picker(say("ui.castelli.sell.title", price=tables.SELL_PRICE), rows)
         return True
 
-    def tap_steward(self, widget: Any) -> bool:
+    def tap_steward(self, widget: Widget) -> bool:
         """The Steward's re-turn: every way each player holding a card may turn the tile just revealed."""
         state, found = self.state, self.found
         if not found.stewards:
@@ -554,14 +556,14 @@ class CastelliBoard(FloatLayout):
         self.open_overlay(picker)
         return picker
 
-    def _steward_entered(self, picker: CastelliPicker, move: dict[str, Any], widget: Any) -> bool:
+    def _steward_entered(self, picker: CastelliPicker, move: dict[str, Any], widget: Widget) -> bool:
         if not self._refused_in(picker, self.propose(move, widget.flash)):
             return False
         self.close_overlay()
         self.show_followed()
         return True
 
-    def _steward_refused(self, state: State, widget: Any) -> bool:
+    def _steward_refused(self, state: State, widget: Widget) -> bool:
         """No re-turn now: one is proposed anyway (the last tile turned once), so the engine says why."""
         space = state.pending.space if state.pending else next(iter(state.revealed), None)
         old = state.revealed.get(space or "") or tuple((c, 1) for c in tables.COLORS)
@@ -571,11 +573,11 @@ class CastelliBoard(FloatLayout):
                      widget.flash)
         return False
 
-    def tap_guard(self, widget: Any) -> bool:
+    def tap_guard(self, widget: Widget) -> bool:
         player = self.found.guard or self.to_move(self.state)
         return self.propose({"type": "guard", "player": player}, widget.flash) is None
 
-    def tap_evaluations(self, widget: Any) -> bool:
+    def tap_evaluations(self, widget: Widget) -> bool:
         """Every evaluation so far (and the areas that gave nothing), newest first."""
         state = self.state
         if not (state.evaluations or state.notes):
@@ -597,7 +599,7 @@ class CastelliBoard(FloatLayout):
             self._evaluations = EvaluationOverlay(self)
         return self._evaluations
 
-    def hold_end(self, widget: Any) -> bool:
+    def hold_end(self, widget: Widget) -> bool:
         """End (held): the mine and the final scoring; the shell then shows game over with the breakdown."""
         end: dict[str, Any] = {"type": "end"} if self.group is None else {"type": "end", "group": self.group}
         return self.propose(end, widget.flash) is None

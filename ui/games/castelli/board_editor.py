@@ -53,6 +53,7 @@ from ui.games.castelli import board_model as model
 from ui.games.castelli.board_model import AreaCell, Cell, Draft, EditRefused, SpaceCell
 from ui.games.castelli.round_board import is_round, open_game_state
 from ui.screens import ShellScreen, show
+from ui.shell_interface import ShellInterface
 from ui.widgets import Field, Tap
 
 KV = Path(__file__).with_name("board_editor.kv")
@@ -218,7 +219,7 @@ class BoardEditorScreen(ShellScreen):
     #: The name to save the board under (as typed, once an edit or a mode change has read the field).
     board_name = StringProperty("")
 
-    def __init__(self, shell: Any, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: object) -> None:
         super().__init__(shell, **kwargs)
         self.draft: Draft = model.blank()
         self.history: list[Draft] = []
@@ -252,7 +253,7 @@ class BoardEditorScreen(ShellScreen):
         """The value lit in ``group`` (the rule names ``choices``: a choice is lit again as they change)."""
         return choices.get(group, ())
 
-    def choose(self, group: str, value: Any) -> None:
+    def choose(self, group: str, value: object) -> None:
         """A choice tapped: the mode, the cell's kind, a side, a gift or a settlement."""
         actions: dict[str, Callable[[Any], None]] = {
             "mode": self.choose_mode, "side": self.choose_side, "gift": self.set_gift, "kind": self.set_kind,
@@ -403,7 +404,7 @@ class BoardEditorScreen(ShellScreen):
             shown.discard("forget")
 
     # -- taps -------------------------------------------------------------------------------------
-    def edit(self, action: Any, *args: Any) -> bool:
+    def edit(self, action: Any, *args: object) -> bool:
         """Run an edit of the draft; a refusal says why (in the banner) and changes nothing."""
         try:
             new = action(*args)

@@ -13,7 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.games.castelli.game import Castelli
 from companion.service.championship_rules import Standing
+from companion.service.session import AnySession
+from ui.shell_interface import ShellInterface
 
 
 @dataclass(frozen=True)
@@ -59,7 +62,7 @@ def points_text(points: float) -> str:
     return str(int(points)) if points == int(points) else f"{points:g}"
 
 
-def championship_id(shell: Any) -> int | None:
+def championship_id(shell: ShellInterface) -> int | None:
     """The championship to show: the one the open round belongs to, else the most recent one not
     abandoned (``None``: there is none)."""
     championships = shell.table.app.championships
@@ -71,7 +74,7 @@ def championship_id(shell: Any) -> int | None:
     return None if found is None else int(found)
 
 
-def standings(shell: Any) -> Standings | None:
+def standings(shell: ShellInterface) -> Standings | None:
     """The standings of the championship the open round belongs to, or the newest one (``None``: none)."""
     chosen = championship_id(shell)
     if chosen is None:
@@ -80,16 +83,16 @@ def standings(shell: Any) -> Standings | None:
     return standings_of_status(status)
 
 
-def round_alone(session: Any) -> Standings | None:
+def round_alone(session: AnySession | None) -> Standings | None:
     """A round that belongs to no championship (an imported record): its two games on their own
     (``variant`` 0), or ``None`` when the open game is no round."""
-    game = session.game if session is not None else None
-    if game is None or not getattr(game, "is_round", lambda _s: False)(session.state):
+    if session is None or not getattr(session.game, "is_round", lambda _s: False)(session.state):
         return None
+    game = session.game
     state = session.state
     games = []
     for number in (1, 2):
-        group = game.group_state(state, number)
+        group = Castelli.group_state(state, number)
         winners = tuple(game.outcome(group).winners) if group.finished else ()
         games.append(Match((group.players[0], group.players[1]), dict(group.score), winners, group.finished))
     return Standings(variant=0, players=tuple(session.players), rounds=((games[0], games[1]),), lines=(),
@@ -120,7 +123,7 @@ def standings_of_status(status: Any) -> Standings:
         over=bool(status.over))
 
 
-def start_championship(shell: Any, variant: int, players: list[str], colours: Any = None) -> None:
+def start_championship(shell: ShellInterface, variant: int, players: list[str], colours: Any = None) -> None:
     """Start a Championship of ``variant`` for the four ``players`` in the order named, and open its
     first round (each keeps the colour the new-game screen kept as their preference; refusals shown)."""
     live = shell.attempt(shell.table.app.championships.new, variant, players)
@@ -128,7 +131,7 @@ def start_championship(shell: Any, variant: int, players: list[str], colours: An
         shell.table.open(live)
 
 
-def start_next(shell: Any) -> None:
+def start_next(shell: ShellInterface) -> None:
     """Start the championship's next round (the service pairs the players) and open it."""
     chosen = championship_id(shell)
     live = shell.attempt(shell.table.app.championships.next_round, chosen)
@@ -136,6 +139,6 @@ def start_next(shell: Any) -> None:
         shell.table.open(live)
 
 
-def decide(shell: Any, player: str) -> None:
+def decide(shell: ShellInterface, player: str) -> None:
     """Keep the players' decision that ``player`` goes on after a shared win."""
     shell.attempt(shell.table.app.championships.decide, player, championship_id(shell))

@@ -28,6 +28,7 @@ from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, InstructionGroup, Line, Mesh, Rectangle, Triangle
 from kivy.graphics.texture import Texture
+from kivy.input.motionevent import MotionEvent
 from kivy.uix.widget import Widget
 
 from companion.games.castelli import tables
@@ -94,7 +95,7 @@ def glyph(text: str, size: int, ink: tuple[float, ...] = tuple(TEXT), bold: bool
     return texture
 
 
-def draw_text(canvas: Any, text: str, size: int, centre: tuple[float, float],
+def draw_text(canvas: InstructionGroup, text: str, size: int, centre: tuple[float, float],
               ink: tuple[float, ...] = tuple(TEXT)) -> None:
     texture = glyph(text, size, tuple(ink))
     w, h = texture.size
@@ -107,12 +108,12 @@ def tint(colour: Colour, towards: float = 0.4) -> Colour:
     return (*(c + (1 - c) * towards for c in colour[:3]), 1.0)  # type: ignore[return-value]
 
 
-def add_fan(canvas: Any, shape: icons.Fan) -> None:
+def add_fan(canvas: InstructionGroup, shape: icons.Fan) -> None:
     """One of :mod:`~ui.games.castelli.icons`' shapes, filled in the colour set before."""
     canvas.add(Mesh(vertices=shape, indices=list(range(len(shape) // 4)), mode="triangle_fan"))
 
 
-def draw_card(canvas: Any, cx: float, cy: float, size: float, ink: tuple[float, ...],
+def draw_card(canvas: InstructionGroup, cx: float, cy: float, size: float, ink: tuple[float, ...],
               ground: tuple[float, ...]) -> None:
     """A card-covered shield (worth nothing) or a card gift: two fanned cards, filled in ``ink`` and
     parted by a line of ``ground`` (an outlined rectangle was read as the figure 0)."""
@@ -158,7 +159,7 @@ class CastelliBoardView(Widget):
 
     __events__ = ("on_space", "on_area")
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.layout: Board | None = None
         self.rows = self.cols = (0, 0)
@@ -249,7 +250,7 @@ class CastelliBoardView(Widget):
         x0, y0, x1, y1 = x + inset, y + inset, x + side - inset, y + side - inset
         return [x0, y0, x1, y0, x1, y1, x0, y1]
 
-    def on_touch_down(self, touch: Any) -> bool:
+    def on_touch_down(self, touch: MotionEvent) -> bool:
         if not self.collide_point(*touch.pos):
             return False
         found = self.hit(*touch.pos)
@@ -406,7 +407,7 @@ class CastelliBoardView(Widget):
         if settlement:
             self._settlement(canvas, cx, cy + (side * 0.12 if castles else 0), side, settlement)
 
-    def _tents(self, canvas: Any, cx: float, cy: float, side: float, count: int) -> None:
+    def _tents(self, canvas: InstructionGroup, cx: float, cy: float, side: float, count: int) -> None:
         width = side * 0.16
         canvas.add(Color(*TEXT))
         start = cx - (count - 1) * width * 0.65
@@ -415,7 +416,7 @@ class CastelliBoardView(Widget):
             canvas.add(Triangle(points=[left, cy - width / 2, left + width, cy - width / 2,
                                         left + width / 2, cy + width / 2]))
 
-    def _castle_places(self, canvas: Any, cx: float, cy: float, side: float, places: int,
+    def _castle_places(self, canvas: InstructionGroup, cx: float, cy: float, side: float, places: int,
                        owners: list[str], shown: Shown) -> None:
         square = side * 0.2
         start = cx - (places - 1) * square * 0.65
@@ -432,7 +433,7 @@ class CastelliBoardView(Widget):
                 canvas.add(Line(rectangle=(left, cy - square / 2, square, square), width=1.2,
                                 dash_length=3, dash_offset=2))
 
-    def _settlement(self, canvas: Any, cx: float, cy: float, side: float, kind: str) -> None:
+    def _settlement(self, canvas: InstructionGroup, cx: float, cy: float, side: float, kind: str) -> None:
         """A village: one house; a town: two houses side by side."""
         house = side * (0.2 if kind == "village" else 0.18)
         lefts = [cx - house / 2] if kind == "village" else [cx - house * 1.1, cx + house * 0.1]
@@ -443,7 +444,7 @@ class CastelliBoardView(Widget):
                                         left + house * 1.1, cy - house / 2 + house * 0.7,
                                         left + house / 2, cy + house * 0.55]))
 
-    def _space(self, canvas: Any, name: str, shown: Shown) -> None:
+    def _space(self, canvas: InstructionGroup, name: str, shown: Shown) -> None:
         spec = self.board.spaces[name]
         x, y, side = self.box(spec.at)
         inset = side * 0.04
@@ -486,7 +487,8 @@ class CastelliBoardView(Widget):
             ox = cx + (index - (silver - 1) / 2) * r * 2.8
             canvas.add(Line(circle=(ox, cy, r), width=1.5))
 
-    def _gift(self, canvas: Any, gift: str, side_index: int, x: float, y: float, side: float) -> None:
+    def _gift(self, canvas: InstructionGroup, gift: str, side_index: int, x: float, y: float,
+              side: float) -> None:
         """A frame piece in the margin beside a space's side: its gift's colour and figure."""
         depth = side * MARGIN * 0.85
         length = side * 0.6

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ui.shell_interface import ShellInterface
+
 #: A Championship's words on the button (codes written out, so the catalogue checks find them).
 MODE_WORDS = {1: "ui.castelli.new.knockout", 2: "ui.castelli.new.league"}
 
@@ -53,7 +55,7 @@ def board_choice(app: Any, chosen: Any, choose: Callable[[Any], None]) -> tuple[
     return pick, ({"board": now[0]} if now[1] == 0 and now[0] is not None else {})
 
 
-def start_instead(shell: Any, chosen: Any, players: list[str], details: dict[str, Any]) -> bool:
+def start_instead(shell: ShellInterface, chosen: Any, players: list[str], details: dict[str, Any]) -> bool:
     """Start a Championship when the players chose one (``True``: done here, or refused in the banner);
     ``False`` for one game, which the new-game screen starts as usual."""
     _board, mode = chosen_parts(chosen)

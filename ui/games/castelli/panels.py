@@ -41,7 +41,7 @@ class CastelliTracks(Widget):
 
     held = DictProperty({})
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         #: Per track: its sign (colour, shapes), its figure (a label made once) and its pips (fill and
         #: outline, kept).
         self._signs: list[list[Mesh]] = []
@@ -65,7 +65,7 @@ class CastelliTracks(Widget):
         self.bind(pos=self.draw, size=self.draw, held=self.draw)
         self.draw()
 
-    def draw(self, *_args: Any) -> None:
+    def draw(self, *_args: object) -> None:
         """Each track placed, its figure set and its pips filled (or outlined) for what is held now."""
         tracks = len(tables.RESOURCES)
         width = (self.width - (tracks - 1) * GAP) / tracks
@@ -132,7 +132,7 @@ class CastelliPanel(BoxLayout):
     #: The player may act now: ringed, and their badge too.
     acting = BooleanProperty(False)
 
-    def __init__(self, player: str, short: str, colour: str, **kwargs: Any) -> None:
+    def __init__(self, player: str, short: str, colour: str, **kwargs: object) -> None:
         fill = piece_colour(colour)
         super().__init__(short=short, fill=list(fill), ink=list(text_on(fill)), **kwargs)
         self.player = player

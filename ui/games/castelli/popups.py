@@ -61,7 +61,7 @@ class CastelliBoard(Protocol):
 
     def enter_reveal(self, pad: RevealPad) -> bool: ...
 
-    def enter_build(self, move: dict[str, Any], widget: Any, overlay: CastelliOverlay) -> bool: ...
+    def enter_build(self, move: dict[str, Any], widget: Widget, overlay: CastelliOverlay) -> bool: ...
 
     def influence_in(self, area: str) -> dict[str, int]: ...
 
@@ -76,7 +76,7 @@ class CastelliBoard(Protocol):
     def shown_now(self) -> Shown | None: ...
 
 
-def strong(widget: Any) -> Any:
+def strong(widget: Widget) -> Any:
     """The widget a rule's id names, itself rather than the weak proxy ``ids`` holds: a widget the
     overlay takes off the screen for a while (a line with nothing to say now) is kept alive by
     this reference alone."""
@@ -158,7 +158,7 @@ class CastelliOverlay(ModalView):
     #: A refusal's words, written in the overlay (the banner lies under it).
     problem_text = StringProperty("")
 
-    def __init__(self, board: CastelliBoard, **kwargs: Any) -> None:
+    def __init__(self, board: CastelliBoard, **kwargs: object) -> None:
         self.board = board  # before the rule: its bindings name the board
         super().__init__(language=board.language, **kwargs)
         head = self.ids.head
@@ -205,7 +205,7 @@ class RevealPad(CastelliOverlay):
     #: The reveal swaps with the tile beside it (a variant's choice).
     swapping = BooleanProperty(False)
 
-    def __init__(self, board: CastelliBoard, space: str, player: str, swap: bool, **kwargs: Any) -> None:
+    def __init__(self, board: CastelliBoard, space: str, player: str, swap: bool, **kwargs: object) -> None:
         super().__init__(board, **kwargs)
         ids = self.ids
         self.tile: TileView = ids.tile
@@ -361,7 +361,7 @@ class EvaluationRow(BoxLayout):
     awards = StringProperty("")
     explanation = StringProperty("")
 
-    def __init__(self, board: CastelliBoard, **kwargs: Any) -> None:
+    def __init__(self, board: CastelliBoard, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.board = board
         self.influence: dict[str, int] = {}
@@ -384,7 +384,7 @@ class EvaluationRow(BoxLayout):
 class EvaluationOverlay(CastelliOverlay):
     """The evaluations a reveal set off (or all so far): influence per colour, the awards, ties explained."""
 
-    def __init__(self, board: CastelliBoard, **kwargs: Any) -> None:
+    def __init__(self, board: CastelliBoard, **kwargs: object) -> None:
         super().__init__(board, **kwargs)
         self.rows: BoxLayout = self.ids.rows
         self._none: Label = strong(self.ids.none)
@@ -430,7 +430,7 @@ class AreaDetail(CastelliOverlay):
     """An area: its kind and yield, the influence so far, the tiles still face down, "if it were scored
     now" (or how it was scored), its castles, and the builds the engine would accept there."""
 
-    def __init__(self, board: CastelliBoard, area: str, **kwargs: Any) -> None:
+    def __init__(self, board: CastelliBoard, area: str, **kwargs: object) -> None:
         super().__init__(board, **kwargs)
         self.area = area
         self.body: BoxLayout = self.ids.body
@@ -503,7 +503,7 @@ class CastelliPickerRow(BoxLayout):
     line_height = NumericProperty(56)
     lines = NumericProperty(1)
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self._buttons: list[TapButton] = []
         self._tiles: list[TileButton] = []
@@ -540,7 +540,7 @@ class CastelliPicker(CastelliOverlay):
     """Rows of choices, one row per player (their badge first), each choice one tap; the board keeps
     one picker for its Card, Sell and Steward buttons."""
 
-    def __init__(self, board: CastelliBoard, **kwargs: Any) -> None:
+    def __init__(self, board: CastelliBoard, **kwargs: object) -> None:
         super().__init__(board, **kwargs)
         self.rows: BoxLayout = self.ids.rows
         self._rows: list[CastelliPickerRow] = []
@@ -560,7 +560,7 @@ class CastelliPicker(CastelliOverlay):
 class TileButton(TapButton):
     """A button showing a tile turned one way (the Steward's choices); the tile is its rule's child."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.shields: tuple[tuple[str, int | str], ...] = ()
         self.tile: TileView = self.ids.tile

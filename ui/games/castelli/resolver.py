@@ -23,6 +23,7 @@ from kivy.properties import (
     ObjectProperty,
     StringProperty,
 )
+from kivy.uix.widget import Widget
 
 from companion.games.castelli import tables
 from companion.games.castelli.evaluation import Resolution, resolve
@@ -33,6 +34,7 @@ from companion.games.messages import msg
 from companion.i18n import say, text
 from ui.games.castelli.round_board import open_game_state
 from ui.screens import ShellScreen, load_rules, show
+from ui.shell_interface import ShellInterface
 from ui.widgets import Figure, Tap
 
 #: The kinds an area can be evaluated as (a plain gives nothing; the mine is the end's).
@@ -176,7 +178,7 @@ class ResolverScreen(ShellScreen):
     influence = StringProperty("")
     explanation = StringProperty("")
 
-    def __init__(self, shell: Any, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: object) -> None:
         super().__init__(shell, **kwargs)
         self.question = Question()
         self.resolution: Resolution | None = None
@@ -203,7 +205,7 @@ class ResolverScreen(ShellScreen):
         self._parts = {name: ids[name].__self__
                        for name in ("no_shields", "rule", "influence", "neutral_hint")}
 
-    def on_pre_enter(self, *args: Any) -> None:
+    def on_pre_enter(self, *args: object) -> None:
         self._follow_game()
         super().on_pre_enter(*args)
 
@@ -348,7 +350,7 @@ class ResolverScreen(ShellScreen):
         self.redraw()
 
 
-def show_in(box: Any, widget: Any, visible: bool) -> None:
+def show_in(box: Any, widget: Widget, visible: bool) -> None:
     """Keep ``widget`` (a shield chip, an award line) at the end of ``box`` while ``visible``, else
     out of it (a hidden widget that stayed would still take its share of the spacing)."""
     if visible and widget.parent is None:

@@ -27,10 +27,14 @@ from kivy.properties import NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 
+from companion.games.castelli.game import Castelli
+from companion.games.castelli.state import State
 from companion.i18n import current_language, render_for, text
+from companion.service.session import AnySession
 from companion.service.table import Table
 from ui import widgets  # noqa: F401  (the classes the row's rule names: Tap, Words)
 from ui.games.castelli.board import CastelliBoard
+from ui.shell_interface import ShellInterface
 from ui.strip import BOARD_WORDS, Strip, strip_for
 
 KV = Path(__file__).with_name("round_board.kv")
@@ -41,9 +45,11 @@ if str(KV) not in Builder.files:
 GROUPS: tuple[int, int] = (1, 2)
 
 
-def is_round(session: Any) -> bool:
+def is_round(session: AnySession | None) -> bool:
     """Whether the open game is a Championship round (two groups at once), as its engine says."""
-    asks = getattr(session.game, "is_round", None) if session is not None else None
+    if session is None:
+        return False
+    asks = getattr(session.game, "is_round", None)
     return bool(asks(session.state)) if asks is not None else False
 
 
@@ -72,7 +78,7 @@ class RoundBoard(FloatLayout):
     #: The shown board's own step (a card waiting for its area), for the turn strip.
     step_text = StringProperty("")
 
-    def __init__(self, table: Table, **kwargs: Any) -> None:
+    def __init__(self, table: Table, **kwargs: object) -> None:
         self.table = table
         super().__init__(**kwargs)
         self.boards = {group: CastelliBoard(table=table, group=group) for group in GROUPS}
@@ -137,7 +143,7 @@ class RoundBoard(FloatLayout):
         if shell is not None:
             shell.go("standings")
 
-    def shell(self) -> Any:
+    def shell(self) -> ShellInterface | None:
         """The shell this board is shown in (its game screen knows it), or ``None`` when not shown."""
         widget: Any = self.parent
         while widget is not None and getattr(widget, "shell", None) is None:
@@ -167,7 +173,7 @@ class RoundBoard(FloatLayout):
         return Strip(own.player, own.headline, sentence, also)
 
     # -- what the shell asks of a board ----------------------------------------------------------
-    def show_move(self, move: Any) -> bool:
+    def show_move(self, move: object) -> bool:
         """Light up a recorded move's place on its group's board (that board is shown)."""
         session = self._session()
         record = move if isinstance(move, Mapping) else session.game.move_to_json(move)
@@ -213,13 +219,13 @@ class RoundBoard(FloatLayout):
         return written
 
 
-def over_screen(session: Any) -> str | None:
+def over_screen(session: AnySession) -> str | None:
     """A round that has ended goes to the championship's standings (the next round is offered there);
     a game to game over."""
     return "standings" if is_round(session) else None
 
 
-def open_game_state(shell: Any, group: int | None = None) -> Any:
+def open_game_state(shell: ShellInterface, group: int | None = None) -> State | None:
     """The open Castelli game's base-game state for the tools (the resolver, the editor): the game's, or
     in a round ``group``'s (by default the group whose board the game screen shows); ``None`` when no
     Castelli game is open."""
@@ -227,8 +233,9 @@ def open_game_state(shell: Any, group: int | None = None) -> Any:
     if session is None or session.game.name != "castelli":
         return None
     if not is_round(session):
-        return session.state
+        state: State = session.state  # the base game's (its engine is Castelli)
+        return state
     if group is None:
         board = getattr(shell.screens.get_screen("game"), "board", None)
         group = int(getattr(board, "shown_part", 1))
-    return session.game.group_state(session.state, group)
+    return Castelli.group_state(session.state, group)

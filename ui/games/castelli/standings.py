@@ -28,6 +28,7 @@ from companion.i18n import text
 from ui.games.castelli import championship
 from ui.games.castelli.championship import ROUNDS, Match, Standings, points_text
 from ui.screens import ShellScreen, load_rules, show
+from ui.shell_interface import ShellInterface
 
 #: Each variant's title.
 VARIANT_WORDS = {0: "ui.castelli.standings.alone", 1: "ui.castelli.standings.knockout",
@@ -90,7 +91,7 @@ class StandingsScreen(ShellScreen):
     #: Whether a round is being played (Back returns to its boards) — else Back goes home.
     in_round = BooleanProperty(False)
 
-    def __init__(self, shell: Any, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: object) -> None:
         super().__init__(shell, **kwargs)
         self.parts: dict[str, Any] = {name: proxy.__self__ for name, proxy in self.ids.items()}
         #: The standings drawn now; ``None`` when there is no championship to show.
@@ -200,7 +201,7 @@ class StandingsScreen(ShellScreen):
         self.redraw()
 
 
-def standings_of(shell: Any) -> Standings | None:
+def standings_of(shell: ShellInterface) -> Standings | None:
     """The open championship's standings for the screen (``None``: none is open)."""
     return championship.standings(shell)
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
-from kivy.graphics import Color, Line, Mesh, Rectangle, Triangle
+from kivy.graphics import Color, InstructionGroup, Line, Mesh, Rectangle, Triangle
+from kivy.input.motionevent import MotionEvent
 from kivy.properties import BooleanProperty
 from kivy.uix.widget import Widget
 
@@ -37,7 +37,7 @@ class _SideMarks:
     """The instructions of one side: its triangle, the line to the next side, its figure or card, and
     the ring of the side being entered."""
 
-    def __init__(self, canvas: Any) -> None:
+    def __init__(self, canvas: InstructionGroup) -> None:
         self.fill = Color(*FACE_DOWN)
         self.triangle = Triangle()
         self.seam_colour = Color(*SURFACE)
@@ -95,7 +95,7 @@ class TileView(Flashes, Widget):
     tappable = BooleanProperty(False)
     __events__ = ("on_side",)
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         self.sides: Sequence[Side] = [(None, None)] * 4
         self.current: int | None = None
         self.silver = 0
@@ -121,7 +121,7 @@ class TileView(Flashes, Widget):
         self.sides, self.current, self.silver = list(sides), current, silver
         self.draw()
 
-    def draw(self, *_args: Any) -> None:
+    def draw(self, *_args: object) -> None:
         """Set the kept instructions to what the tile shows now, where it is now."""
         side = min(self.width, self.height)
         x0 = self.x + (self.width - side) / 2
@@ -153,7 +153,7 @@ class TileView(Flashes, Widget):
             return 2
         return 3
 
-    def on_touch_down(self, touch: Any) -> bool:
+    def on_touch_down(self, touch: MotionEvent) -> bool:
         if not self.collide_point(*touch.pos) or not self.tappable:
             return False
         self.dispatch("on_side", self.side_at(*touch.pos))

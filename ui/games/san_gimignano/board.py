@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from kivy.input.motionevent import MotionEvent
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.gridlayout import GridLayout
@@ -117,7 +118,7 @@ class SanGimignanoBoard(FloatLayout):
     #: The players' rows at most this tall together (they give way to the refusal banner first).
     people_height = NumericProperty(0)
 
-    def __init__(self, table: Table, **kwargs: Any) -> None:
+    def __init__(self, table: Table, **kwargs: object) -> None:
         self.table = table
         state = self.state
         self.players = tuple(state.players)
@@ -366,7 +367,7 @@ class SanGimignanoBoard(FloatLayout):
         return self.next_player(state)
 
     # -- a history entry on the board ------------------------------------------------------------
-    def show_move(self, move: Any) -> bool:
+    def show_move(self, move: object) -> bool:
         """Light the place ``move`` (a move of this game, or its record JSON) was made on, until the next
         tap: a token's space, a tower's group, a segment's hexagon. ``False`` (nothing lit) for a pass,
         or a place no longer on the board (the move was undone)."""
@@ -394,7 +395,7 @@ class SanGimignanoBoard(FloatLayout):
         self.map.bring_into_view([(s[0], s[1]) for s in spaces] or list(positions))
         return True
 
-    def on_touch_down(self, touch: Any) -> bool:
+    def on_touch_down(self, touch: MotionEvent) -> bool:
         """Any tap on the board puts out a history entry's light (and then does what it does)."""
         if self.shown != (frozenset(), frozenset()) and self.collide_point(*touch.pos):
             self.shown = (frozenset(), frozenset())
@@ -402,7 +403,7 @@ class SanGimignanoBoard(FloatLayout):
         return bool(super().on_touch_down(touch))
 
     # -- taps ----------------------------------------------------------------------------------------
-    def propose(self, move: dict[str, Any], widget: Any | None = None) -> bool:
+    def propose(self, move: dict[str, Any], widget: Widget | None = None) -> bool:
         """Propose ``move`` (record JSON) as a touch; a refusal flashes ``widget`` and changes nothing."""
         session = self.table.session
         assert session is not None
@@ -439,7 +440,7 @@ class SanGimignanoBoard(FloatLayout):
         player = self._player_for(found, lambda t: space in t.token_spaces)
         return self.propose({"type": "token", "player": player, "space": list(space)})
 
-    def tap_type(self, kind: tuple[str, str, str], widget: Any) -> bool:
+    def tap_type(self, kind: tuple[str, str, str], widget: Widget) -> bool:
         """A palette key: choose the segment's type (tapped again: unchoose it)."""
         found = self.targets(self.state)
         self.building, self.build_space, self.segment_at = False, None, None
@@ -484,12 +485,12 @@ class SanGimignanoBoard(FloatLayout):
         self.refresh()
         return done
 
-    def tap_orientation(self, edges: Edges, widget: Any) -> bool:
+    def tap_orientation(self, edges: Edges, widget: Widget) -> bool:
         if self.segment_at is None:
             return False
         return self._lay(self.segment_at, edges, widget)
 
-    def _lay(self, at: Position, edges: Edges, widget: Any | None = None) -> bool:
+    def _lay(self, at: Position, edges: Edges, widget: Widget | None = None) -> bool:
         found = self.targets(self.state)
         player = self._player_for(found, lambda t: (at, edges) in t.placements)
         self.segment_type = self.segment_at = None
@@ -499,7 +500,7 @@ class SanGimignanoBoard(FloatLayout):
             self.refresh()
         return done
 
-    def tap_build(self, widget: Any) -> bool:
+    def tap_build(self, widget: Widget) -> bool:
         """*Build*: the spaces of the groups one may build on light up (tapped again: not now)."""
         state = self.state
         found = self.targets(state)
@@ -515,13 +516,13 @@ class SanGimignanoBoard(FloatLayout):
         return self.propose({"type": "tower", "player": player, "space": list(space),
                              "group": [list(space)]}, widget)
 
-    def tap_group(self, group: tuple[Space, ...], widget: Any) -> bool:
+    def tap_group(self, group: tuple[Space, ...], widget: Widget) -> bool:
         space = self.build_space
         if space is None:
             return False
         return self._build(space, group, widget)
 
-    def _build(self, space: Space, group: tuple[Space, ...], widget: Any | None = None) -> bool:
+    def _build(self, space: Space, group: tuple[Space, ...], widget: Widget | None = None) -> bool:
         found = self.targets(self.state)
         player = self._player_for(found, lambda t: (space, group) in t.towers)
         self.building, self.build_space = False, None
@@ -531,7 +532,7 @@ class SanGimignanoBoard(FloatLayout):
             self.refresh()
         return done
 
-    def tap_pass(self, widget: Any) -> bool:
+    def tap_pass(self, widget: Widget) -> bool:
         found = self.targets(self.state)
         player = self._player_for(found, lambda t: t.may_pass)
         return self.propose({"type": "pass", "player": player}, widget)

@@ -17,6 +17,7 @@ from typing import Any
 
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Canvas, Color, Ellipse, Line, Mesh, Rectangle
+from kivy.input.motionevent import MotionEvent
 from kivy.properties import NumericProperty
 from kivy.uix.stencilview import StencilView
 
@@ -97,7 +98,7 @@ class HexMap(StencilView):
     #: The largest it opens at (a small board is not blown up past this).
     largest = NumericProperty(120.0)
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         self.register_event_type("on_space")
         self.register_event_type("on_position")
         super().__init__(**kwargs)
@@ -204,14 +205,14 @@ class HexMap(StencilView):
         return bool(self.collide_point(*self.to_widget(*point)))
 
     # -- touches -------------------------------------------------------------------------------
-    def on_touch_down(self, touch: Any) -> bool:
+    def on_touch_down(self, touch: MotionEvent) -> bool:
         if not self.collide_point(*touch.pos):
             return False
         touch.grab(self)
         self._touches[touch.uid] = {"start": touch.pos, "last": touch.pos, "moved": False}
         return True
 
-    def on_touch_move(self, touch: Any) -> bool:
+    def on_touch_move(self, touch: MotionEvent) -> bool:
         if touch.grab_current is not self or touch.uid not in self._touches:
             return False
         record = self._touches[touch.uid]
@@ -226,7 +227,7 @@ class HexMap(StencilView):
         record["last"] = touch.pos
         return True
 
-    def _pinch(self, touch: Any) -> None:
+    def _pinch(self, touch: MotionEvent) -> None:
         """Two fingers: the distance between them scales the map about their middle."""
         other = next(r for uid, r in self._touches.items() if uid != touch.uid)
         before = math.dist(self._touches[touch.uid]["last"], other["last"])
@@ -236,7 +237,7 @@ class HexMap(StencilView):
             mx, my = ((touch.x + other["last"][0]) / 2.0, (touch.y + other["last"][1]) / 2.0)
             self.zoom(after / before, self._local(mx, my))
 
-    def on_touch_up(self, touch: Any) -> bool:
+    def on_touch_up(self, touch: MotionEvent) -> bool:
         if touch.grab_current is not self:
             return False
         touch.ungrab(self)

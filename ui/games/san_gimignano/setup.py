@@ -23,6 +23,7 @@ from typing import Any
 
 from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
 
 from companion.games.descriptor import split_words
 from companion.games.san_gimignano import geometry, tables
@@ -75,7 +76,7 @@ class SanGimignanoSetup(BoxLayout):
     problem_text = StringProperty("")
 
     def __init__(self, app: Companion, players: list[str], on_confirmed: Callable[[Any], None],
-                 on_back: Callable[[], None], **kwargs: Any) -> None:
+                 on_back: Callable[[], None], **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.app = app
         self.players = players
@@ -184,7 +185,7 @@ class SanGimignanoSetup(BoxLayout):
         self.selected = None if at == self.selected else at
         self.refresh()
 
-    def choose_type(self, kind: tuple[str, str, str], widget: Any) -> None:
+    def choose_type(self, kind: tuple[str, str, str], widget: Widget) -> None:
         """The selected segment becomes this type, in the first way it fits between the others."""
         if self.selected is None:
             widget.flash()
@@ -194,7 +195,7 @@ class SanGimignanoSetup(BoxLayout):
         self.layout[self.selected] = fitting[0] if fitting else geometry.rotations(kind)[0]
         self.refresh()
 
-    def turn(self, widget: Any) -> None:
+    def turn(self, widget: Widget) -> None:
         """The selected segment turned clockwise by one edge."""
         if self.selected is None:
             widget.flash()
@@ -216,7 +217,7 @@ class SanGimignanoSetup(BoxLayout):
             setup["pool"] = self.count
         return StartDetails(options={"rules": self.rules, "variant": self.variant}, setup=setup)
 
-    def submit(self, widget: Any) -> bool:
+    def submit(self, widget: Widget) -> bool:
         """Start: the new-game screen starts the game with these details (a refusal is shown there)."""
         from companion.games.base import RecordError
         from companion.registry import get_game

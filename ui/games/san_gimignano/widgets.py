@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from kivy.graphics import Color, Line, Mesh
+from kivy.input.motionevent import MotionEvent
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
@@ -66,7 +66,7 @@ class SegmentPicture(Flashes, ButtonBehavior, Widget):
     edges = ListProperty([])
     colours = ListProperty([])
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         with self.canvas.after:
             self._rhombi = [(Color(0, 0, 0, 0), Mesh(indices=[0, 1, 2, 3], mode="triangle_fan"))
@@ -76,7 +76,7 @@ class SegmentPicture(Flashes, ButtonBehavior, Widget):
         self.bind(pos=self._draw, size=self._draw, edges=self._draw, colours=self._draw, live=self._draw)
         self._draw()
 
-    def _draw(self, *_args: Any) -> None:
+    def _draw(self, *_args: object) -> None:
         """Move and colour the kept rhombi and outline; nothing shows while the outline is not a segment's."""
         shown = len(self.edges) == 6 and bool(self.colours)
         spaces = list(first_edges(self.edges).items()) if shown else []
@@ -162,10 +162,10 @@ class ChoiceStack(FloatLayout):
 
     front = ObjectProperty(None, allownone=True)
 
-    def on_front(self, *_args: Any) -> None:
+    def on_front(self, *_args: object) -> None:
         self._show_front()
 
-    def on_children(self, *_args: Any) -> None:
+    def on_children(self, *_args: object) -> None:
         self._show_front()
 
     def _show_front(self) -> None:
@@ -174,11 +174,11 @@ class ChoiceStack(FloatLayout):
         for child in self.children:
             child.opacity = 1.0 if child is front else 0.0
 
-    def on_touch_down(self, touch: Any) -> bool:
+    def on_touch_down(self, touch: MotionEvent) -> bool:
         return self.front is not None and bool(self.front.dispatch("on_touch_down", touch))
 
-    def on_touch_move(self, touch: Any) -> bool:
+    def on_touch_move(self, touch: MotionEvent) -> bool:
         return self.front is not None and bool(self.front.dispatch("on_touch_move", touch))
 
-    def on_touch_up(self, touch: Any) -> bool:
+    def on_touch_up(self, touch: MotionEvent) -> bool:
         return self.front is not None and bool(self.front.dispatch("on_touch_up", touch))
