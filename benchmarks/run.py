@@ -31,7 +31,7 @@ And once:
   reported as an estimate); ``quick_check`` alone and a read-only open reported.
 - a backup of that store (``Store.copy_to``, SQLite's online backup API), reported.
 - ``companion replay`` process cold start as a multiple of a bare ``python -c pass``;
-  budget <= 4x.
+  budget <= 3x (``benchmarks/cold_start.py`` measures each game's alone).
 """
 
 from __future__ import annotations
@@ -436,7 +436,7 @@ def main(argv: list[str] | None = None) -> int:
     cold, source, bare = bench_cold_start(5 if args.quick else 21)
     ratio = cold / bare
     add("`companion replay` cold start / `python -c pass` (bytecode compiled, as installed)",
-        f"{ratio:.2f}x ({cold:.0f} ms / {bare:.0f} ms)", "<= 4x", ratio <= 4.0)
+        f"{ratio:.2f}x ({cold:.0f} ms / {bare:.0f} ms)", "<= 3x", ratio <= 3.0)
     add("... the same compiling the companion's source at start (a checkout without bytecode)",
         f"{source / bare:.2f}x ({source:.0f} ms)", "-", None)
 
