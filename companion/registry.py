@@ -35,7 +35,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
 from importlib import import_module
-from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -70,11 +69,17 @@ def catalogue_folder(game: GameDescriptor) -> Path | None:
     found without importing its package; ``None`` when it has none or its package is not there."""
     if game.catalogues is None:
         return None
-    try:
-        spec = find_spec(game.catalogues)
-    except (ImportError, ValueError):
-        return None
-    places = list(spec.submodule_search_locations or []) if spec is not None else []
+    package = sys.modules.get(game.catalogues)  # imported already with the game's descriptor, mostly
+    if package is not None:
+        places = list(getattr(package, "__path__", []))
+    else:
+        from importlib.util import find_spec  # not on a replay's path: its package is there already
+
+        try:
+            spec = find_spec(game.catalogues)
+        except (ImportError, ValueError):
+            return None
+        places = list(spec.submodule_search_locations or []) if spec is not None else []
     return Path(places[0]) / "locale" if places else None
 
 

@@ -89,12 +89,35 @@ class _CatalogueHelp(argparse.HelpFormatter):
     start budget), and ``--help`` speaks the language chosen by then.
     """
 
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        # argparse asks shutil for the width, and shutil brings zlib, bz2 and lzma (2-3 ms of a
+        # replay's cold start, which builds a formatter for every argument it adds): the same
+        # answer from the environment and the terminal directly
+        super().__init__(prog, indent_increment, max_help_position,
+                         width if width is not None else _terminal_columns() - 2)
+
     def _get_help_string(self, action: argparse.Action) -> str | None:
         return None if action.help is None else _help_words(action.help)
 
     def add_text(self, text: str | None) -> None:
         """A description or epilog, which may be a message code too."""
         super().add_text(None if text is None else _help_words(text))
+
+
+def _terminal_columns() -> int:
+    """The terminal's width as :func:`shutil.get_terminal_size` tells it: ``$COLUMNS``, else the
+    standard output's terminal, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns if sys.__stdout__ else 0
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
 
 
 #: The placeholders a help text may hold for the games installed here (read only when it does).

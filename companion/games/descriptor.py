@@ -96,7 +96,7 @@ def _frozen(mapping: Mapping[str, str]) -> Mapping[str, str]:
     return MappingProxyType(dict(mapping))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one object per game: identity is its equality
 class GameDescriptor:
     """Everything the companion asks of one game, declared once as an entry point of the group
     ``companion.games`` (:mod:`companion.registry`).
