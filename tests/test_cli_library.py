@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.registry import game_names
 from companion.service.app import Companion
 from companion.service.records import final_state, parse_record
 from companion.storage.migrations import MIGRATIONS
@@ -227,7 +228,7 @@ def test_run_without_a_game_says_how_to_start_one_and_starts_it(cli, monkeypatch
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == ("no game in progress; start one by typing `new GAME PLAYER...` "
-                        "(games: campanile, castelli, san-gimignano; `help` lists every command)")
+                        f"(games: {', '.join(game_names())}; `help` lists every command)")
     assert lines[1] == "refused: no game in progress; start one with `new GAME PLAYER...`"
     assert lines[2].startswith("refused: a 2-player Campanile game needs the values of your 2-player")
     assert lines[3].startswith('refused: game: unknown game "chess"')

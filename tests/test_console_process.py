@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli.main import EXIT_BROKEN_PIPE
+from companion.registry import game_names
 from companion.storage.store import Store
 from tests.conftest import EXAMPLES
 
@@ -51,7 +52,7 @@ def test_the_console_takes_hostile_lines_and_quits_on_request(tmp_path):
     assert (done.returncode, done.stderr) == (0, b"")
     assert done.stdout.decode("utf-8").splitlines() == [
         "no game in progress; start one by typing `new GAME PLAYER...` "
-        "(games: campanile, castelli, san-gimignano; `help` lists every command)",
+        f"(games: {', '.join(game_names())}; `help` lists every command)",
         "started Campanile: Albert, Zoë, Franziska; next: Albert",
         'ok 1: Albert: red +1',
         "refused: the line is nested too deeply (more than 100 levels of brackets)",

@@ -192,7 +192,8 @@ def _plugin_site(tmp_path: Path) -> Path:
 
 
 def _run(site: Path, *argv: str, data: Path) -> subprocess.CompletedProcess[str]:
-    environ = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)]), "COMPANION_LANG": "en"}
+    environ = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)]), "COMPANION_LANG": "en",
+               "COLUMNS": "200"}  # help on one line a field, so that no game's name is wrapped
     return subprocess.run([sys.executable, "-m", "companion", "--data-dir", str(data), *argv], cwd=ROOT,
                           env=environ, capture_output=True, text=True, timeout=120)
 

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import RecordError
+from companion.registry import game_names
 from companion.service.records import ReplayError, final_state, parse_record, record_json
 from tests.conftest import EXAMPLES
 from tests.refusals import rejects_record
@@ -33,7 +34,7 @@ def _error(record) -> str:
     ({"format": "companion-record/2"}, "records.format.wrong",
      'format: must be "companion-record/1" (this file says "companion-record/2")'),
     ({"game": "chess"}, "records.game.unknown",
-     'game: unknown game "chess"; the companion knows campanile, castelli, san-gimignano'),
+     f'game: unknown game "chess"; the companion knows {", ".join(game_names())}'),
     ({"game": 3}, "records.game.not_text", "game: must be a game name, not a whole number"),
     ({"players": ["A", "A", "B"]}, "records.players.duplicate", 'players[1]: duplicate name "A"'),
     ({"players": ["A", "", "B"]}, "records.players.length", 'players[1]: name "" must be 1 to 24 characters'),
