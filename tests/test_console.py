@@ -21,9 +21,10 @@ from hypothesis import strategies as st
 
 from companion.cli.commands.run import starter
 from companion.console.display import VALUE_LIMIT
+from companion.console.errors import InputError
 from companion.console.interpret import ConsoleInput
 from companion.console.loop import QUIT_WORDS, headless_loop
-from companion.console.reading import InputError, clean_line
+from companion.console.reading import clean_line
 from companion.games.base import IllegalMove
 from companion.registry import get_game
 from companion.service.app import Companion

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.console.reading import InputError, clean_line, decode_json, split_words, with_player_names
+from companion.console.errors import InputError
+from companion.console.reading import clean_line, decode_json, split_words, with_player_names
 from companion.service.names import PlayerNameError
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from companion import __version__
 from companion.console.display import SafeStream, shown_line
-from companion.console.reading import InputError
+from companion.console.errors import InputError
 from companion.games.base import RecordError
 from companion.games.messages import msg
 from companion.i18n import LanguageError, choose_language, known_text, set_language, text

@@ -26,10 +26,10 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.console.display import shown
+from companion.console.errors import InputError
 from companion.console.interpret import ConsoleInput
 from companion.console.reading import (
     MAX_DEPTH,
-    InputError,
     clean_line,
     decode_json,
     split_words,

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.console.errors import InputError
 from companion.games.messages import msg
 from companion.service.names import match_player
 
@@ -28,10 +29,6 @@ MAX_DIGITS = 1000
 _BYTE_ORDER_MARK = "\ufeff"
 _CLOSING = {"[": "]", "{": "}"}
 _QUOTES = "\"'"
-
-
-class InputError(ValueError):
-    """Typed input that cannot be read; ``str()`` is the refusal in player words."""
 
 
 def clean_line(raw: str) -> str:

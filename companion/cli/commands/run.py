@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 from companion.cli.commands.library import open_app, store_errors, title
 from companion.cli.main import UserError, build_parser
 from companion.console.display import shown_line
+from companion.console.errors import InputError
 from companion.console.loop import Started, stdin_is_null, with_hint
-from companion.console.reading import InputError, decode_json
+from companion.console.reading import decode_json
 from companion.console.terminal import TerminalLines, is_terminal
 from companion.games.fields import require_object
 from companion.games.messages import Message, msg
