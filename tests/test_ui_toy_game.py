@@ -80,10 +80,14 @@ def test_home_and_settings_show_the_tools_the_registered_games_offer(tmp_path: P
             kit.find(i18n.text("ui.home.statistics"))
             expected = [i18n.text("ui.resolver.open")] if castelli else []
             assert _tool_texts(home.ids.tools) == expected
+            # without a tool, its place is taken out of the row: no gap between Statistics and Settings
+            assert (home.ids.tools.parent is not None) is castelli
             kit.screenshot(shots / f"home-{'with' if castelli else 'without'}-castelli.png")
             kit.tap(kit.find(i18n.text("ui.home.settings")))
             settings = shell.screens.get_screen("settings")
             assert _tool_texts(settings.page.ids.tools) == ([i18n.text("ui.editor.open")] if castelli else [])
+            assert (settings.page.ids.tools.parent is not None) is castelli
+            kit.screenshot(shots / f"settings-{'with' if castelli else 'without'}-castelli.png")
             if castelli:
                 kit.tap(kit.find(i18n.text("ui.editor.open"), Tap))
                 assert shell.screens.current == "editor"

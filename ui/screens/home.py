@@ -61,6 +61,7 @@ class HomeScreen(ShellScreen):
         offered = [tool for game, tool in tools("home")
                    if session is None or not in_progress or session.game.name == game]
         fill_tools(self.ids.tools, offered, self.shell.go)
+        show(self.ids.tools, bool(offered))  # no empty place between Statistics and Settings
 
 
 class ResumeRow(BoxLayout):

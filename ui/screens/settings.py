@@ -39,7 +39,7 @@ from companion.storage.backup import BACKUPS_KEPT
 from companion.system import power
 from ui import theme
 from ui.games import settings_rows, tools
-from ui.screens import ShellScreen, fill_tools, load_rules
+from ui.screens import ShellScreen, fill_tools, load_rules, show
 from ui.screens.follow import served_url
 from ui.screens.game_over import qr_texture
 from ui.widgets import LongTap, Tap
@@ -224,8 +224,9 @@ class SettingsScreen(ShellScreen):
             switch.label = setting_label(key)
             switch.on = bool(values[key])
         self._refresh_follow()
-        fill_tools(page.ids.tools, [tool for _, tool in tools("settings")], self.shell.go,
-                   width=theme.TOUCH * 6)
+        offered = [tool for _, tool in tools("settings")]
+        fill_tools(page.ids.tools, offered, self.shell.go, width=theme.TOUCH * 6)
+        show(page.ids.tools, bool(offered))
         for rows in self.game_rows:
             rows.refresh()
         self._refresh_profiles([profile.name for profile in app.profiles()])
