@@ -29,10 +29,17 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.registry import descriptors, generation
 from ui.games.part import Tool, UiPart
+
+if TYPE_CHECKING:
+    from kivy.uix.widget import Widget
+
+    from companion.service.app import Companion
+    from companion.service.session import AnySession
+    from ui.shell_interface import ShellInterface
 
 log = logging.getLogger(__name__)
 
@@ -93,53 +100,58 @@ def board_class(game: str) -> type[Any] | None:
     return found
 
 
-def setup_form(app: Any, game: str, players: Sequence[str],
-               on_confirmed: Callable[[Any], None], on_back: Callable[[], None]) -> Any | None:
+def setup_form(app: Companion, game: str, players: Sequence[str],
+               on_confirmed: Callable[[object], None], on_back: Callable[[], None]) -> Widget | None:
     """The form ``game`` needs filled in before it can start for ``players``, or ``None``.
 
     ``on_confirmed`` is called once the form's values are kept (then the game can start);
     ``on_back`` when the players leave it (nothing kept).
     """
     maker = _load(part(game).setup_form, game)
-    return None if maker is None else maker(app, game, players, on_confirmed, on_back)
+    form: Widget | None = None if maker is None else maker(app, game, players, on_confirmed, on_back)
+    return form
 
 
 def score_breakdown(game: str, summary: dict[str, Any], player: str) -> str | None:
     """``game``'s own game-over line for ``player`` (:attr:`UiPart.breakdown`), or ``None``."""
     maker = _load(part(game).breakdown, game)
-    return None if maker is None else maker(summary, player)
+    line: str | None = None if maker is None else maker(summary, player)
+    return line
 
 
-def new_game_choice(app: Any, game: str, chosen: Any,
-                    choose: Callable[[Any], None]) -> tuple[Any, dict[str, Any]] | None:
+def new_game_choice(app: Companion, game: str, chosen: object,
+                    choose: Callable[[object], None]) -> tuple[Widget, dict[str, Any]] | None:
     """``game``'s own choice on the new-game screen (:attr:`UiPart.new_game_choice`) as
     ``(widget, setup)``, or ``None`` when it has none (or nothing to choose now)."""
     maker = _load(part(game).new_game_choice, game)
     if maker is None:
         return None
-    found: tuple[Any, dict[str, Any]] | None = maker(app, chosen, choose)
+    found: tuple[Widget, dict[str, Any]] | None = maker(app, chosen, choose)
     return found
 
 
-def start_instead(shell: Any, game: str, chosen: Any, players: list[str], details: dict[str, Any]) -> bool:
+def start_instead(shell: ShellInterface, game: str, chosen: object, players: list[str],
+                  details: dict[str, Any]) -> bool:
     """Whether ``game``'s part started something else than one game for ``players`` (a Championship)
     from what its new-game choice ``chosen`` says (:attr:`UiPart.start_instead`)."""
     starter = _load(part(game).start_instead, game)
     return bool(starter is not None and starter(shell, chosen, players, details))
 
 
-def over_screen(session: Any) -> str:
+def over_screen(session: AnySession | None) -> str:
     """The shell's screen for the open game once it has ended: its part's (:attr:`UiPart.over_screen`),
-    else game over (``over``)."""
+    else game over (``over``, also with no game open)."""
+    if session is None:
+        return "over"
     chooser = _load(part(session.game.name).over_screen, session.game.name)
     found = chooser(session) if chooser is not None else None
     return str(found or "over")
 
 
-def settings_rows(screen: Any) -> list[Any]:
+def settings_rows(screen: Widget) -> list[Widget]:
     """Every game's own rows for the settings ``screen`` (:attr:`UiPart.settings_rows`), in menu
     order: the screen adds them once and refreshes them on every redraw, naming no game."""
-    rows: list[Any] = []
+    rows: list[Widget] = []
     for game, found in parts().items():
         maker = _load(found.settings_rows, game)
         if maker is not None:

@@ -18,11 +18,12 @@ redraw.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
 
 from companion.i18n import LANGUAGES, text
 from companion.registry import descriptors, game_names, get_game
@@ -43,6 +44,9 @@ from ui.screens import ShellScreen, fill_tools, load_rules, show
 from ui.screens.follow import served_url
 from ui.screens.game_over import qr_texture
 from ui.widgets import LongTap, Tap
+
+if TYPE_CHECKING:
+    from ui.shell_interface import ShellInterface
 
 #: The number settings changed with − and +: key -> (the step, the message code of its label).
 #: Their limits and defaults are the settings table's (:mod:`companion.service.settings`).
@@ -160,7 +164,7 @@ class SettingsScreen(ShellScreen):
     #: The page's URL as the QR code holds it ("" while there is none).
     follow_url = StringProperty("")
 
-    def __init__(self, shell: Any, **kwargs: Any) -> None:
+    def __init__(self, shell: ShellInterface, **kwargs: object) -> None:
         super().__init__(shell, **kwargs)
         #: The fields typed in, by setting key (the games' own rows' keys and "profile" too).
         self.fields: dict[str, Any] = {}
@@ -201,7 +205,7 @@ class SettingsScreen(ShellScreen):
             self._row(PowerHold, ids.power, action=action, label=label)
         return self.page
 
-    def _row(self, kind: type[Any], group: Any, **values: Any) -> Any:
+    def _row(self, kind: type[Any], group: Widget, **values: object) -> Any:
         """A ``kind`` of row added to ``group``, speaking the screen's language from now on."""
         row = kind(screen=self, language=self.language, **values)
         self.bind(language=row.setter("language"))
@@ -253,7 +257,7 @@ class SettingsScreen(ShellScreen):
         page = self.page if self.page is not None else self._build()
         return page.ids
 
-    def on_leave(self, *args: Any) -> None:
+    def on_leave(self, *args: object) -> None:
         self.stick_said = ""
 
     def back_up_to_stick(self) -> None:
