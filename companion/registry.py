@@ -264,6 +264,36 @@ def title(name: str) -> str:
         return str(msg("records.game.title_not_installed", name=name))
 
 
+def load_named(where: str | None, owner: str) -> object | None:
+    """The object ``"module:attribute"`` names (a part of the game ``owner`` for a front end),
+    imported on first use; ``None`` for no name, for a module that is not installed (the
+    touchscreen's part on a box without Kivy: said by nobody), and for one that fails to import
+    or lacks the attribute (logged: the front end plays the game with its generic parts)."""
+    if where is None:
+        return None
+    module_name, _, attribute = where.partition(":")
+    try:
+        module = import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name is None or not module_name.startswith(error.name):  # a module it imports is missing
+            _log().exception("%s of %s cannot be imported", where, owner)
+        return None
+    except Exception:
+        _log().exception("%s of %s cannot be imported", where, owner)
+        return None
+    found: object | None = getattr(module, attribute or "PART", None)
+    if found is None:
+        _log().error("%s of %s names nothing", where, owner)
+    return found
+
+
+def load_part(game: str, part: str) -> object | None:
+    """The part of ``game`` its descriptor names in the field ``part`` (``"oled"``, ``"touchscreen"``,
+    ``"web"``), loaded as :func:`load_named` does; ``None`` for a game not installed or without one."""
+    found = find(game)
+    return None if found is None else load_named(getattr(found, part), game)
+
+
 # -- registering by a call -----------------------------------------------------------------------
 
 def register(game: GameDescriptor) -> None:

@@ -14,18 +14,14 @@ scores on the Valuation button (never another game's pages).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from importlib import import_module
 from types import MappingProxyType
 from typing import Any
 
 from companion.games.base import Game
-from companion.registry import find
+from companion.registry import load_part
 from hardware.oled_render import Page
-
-log = logging.getLogger(__name__)
 
 #: ``pages(game, state, summary)``: a game's own status pages after the turn page.
 StatusPages = Callable[[Game[Any, Any], Any, Mapping[str, Any]], list[Page]]
@@ -80,14 +76,5 @@ GENERIC = GamePart()
 def part(name: str) -> GamePart:
     """The OLED part of the game ``name`` (its descriptor's ``oled``); :data:`GENERIC` when it has
     none, is not installed, or its module fails to import (logged)."""
-    found = find(name)
-    where = found.oled if found is not None else None
-    if where is None:
-        return GENERIC
-    module_name, _, attribute = where.partition(":")
-    try:
-        loaded: GamePart = getattr(import_module(module_name), attribute or "PART")
-    except Exception:
-        log.exception("the OLED part of %s cannot be imported", name)
-        return GENERIC
-    return loaded
+    loaded = load_part(name, "oled")
+    return loaded if isinstance(loaded, GamePart) else GENERIC

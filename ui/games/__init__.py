@@ -24,14 +24,12 @@ screen (:func:`settings_rows`).
 
 from __future__ import annotations
 
-import importlib
-import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from companion.registry import descriptors, generation
+from companion.registry import descriptors, generation, load_named
 from ui.games.part import Tool, UiPart
 
 if TYPE_CHECKING:
@@ -41,7 +39,6 @@ if TYPE_CHECKING:
     from companion.service.session import AnySession
     from ui.shell_interface import ShellInterface
 
-log = logging.getLogger(__name__)
 
 
 def parts() -> dict[str, UiPart]:
@@ -160,17 +157,6 @@ def settings_rows(screen: Widget) -> list[Widget]:
 
 
 def _load(where: str | None, game: str) -> Any:
-    """The object named by ``"module:name"``; ``None`` (logged) when its module cannot be imported."""
-    if where is None:
-        return None
-    module_name, _, class_name = where.partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name != module_name:
-            log.exception("%s of %s cannot be imported", where, game)
-        return None
-    except Exception:
-        log.exception("%s of %s cannot be imported", where, game)
-        return None
-    return getattr(module, class_name, None)
+    """The object named by ``"module:name"`` (a function, a class); ``None`` (logged) when its module
+    cannot be imported (:func:`companion.registry.load_named`)."""
+    return load_named(where, game)

@@ -8,19 +8,15 @@ without one still has a page: the turn strip, the standings and the moves, from 
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import import_module
 from typing import Any
 
 from companion.games.base import Game
-from companion.registry import find, generation
+from companion.registry import generation, load_part
 from web.pages.people import Person
 from web.pages.words import Words
-
-log = logging.getLogger(__name__)
 
 #: ``context(game, state, states, who, words)``: what the game's template draws for ``state``
 #: (``states``: every state from the first, for what happened before; ``who``: the players).
@@ -43,14 +39,5 @@ def part_for(game: str) -> WebPart | None:
 
 @cache
 def _part_for(game: str, generation: int) -> WebPart | None:
-    found = find(game)
-    where = found.web if found is not None else None
-    if where is None:
-        return None
-    module_name, _, attribute = where.partition(":")
-    try:
-        part: WebPart = getattr(import_module(module_name), attribute or "PART")
-    except Exception:
-        log.exception("the phone page's part of %s cannot be imported", game)
-        return None
-    return part
+    loaded = load_part(game, "web")
+    return loaded if isinstance(loaded, WebPart) else None
