@@ -88,8 +88,11 @@ def scanned(shell: Any, link: str, shot_path: Path) -> None:
     crop = shot.crop((int(x), int(shot.height - y - qr.height), int(x + qr.width), int(shot.height - y)))
     blurred = crop.filter(ImageFilter.GaussianBlur(1))
     seen = blurred.resize((blurred.width // 2, blurred.height // 2), Image.Resampling.LANCZOS)
-    (found,) = zxingcpp.read_barcodes(seen)
-    assert found.text == link and found.ec_level in ("M", "Q", "H")
+    # what counts is that the code is read, and only as this link: zxing once reported more than one
+    # result for this blurred, halved crop (seen once in about 30 runs on a loaded machine)
+    found = zxingcpp.read_barcodes(seen)
+    assert found and {code.text for code in found} == {link}
+    assert all(code.ec_level in ("M", "Q", "H") for code in found)
     play = json.loads(bgstats_data(link))
     assert [p["name"] for p in play["players"]] == list(LONG_NAMES)[:len(play["players"])]
 
