@@ -22,14 +22,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.figures import bytecode_folders, compile_packages, remove_bytecode
+from benchmarks.figures import bytecode_folders, compile_packages, example_records, remove_bytecode
 from benchmarks.run import _time_run
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ("campanile-3p", "castelli", "san-gimignano")
 #: The budget: the Campanile record's replay takes at most this many times a bare interpreter.
 BUDGET = 3.0
-BUDGETED = "campanile-3p"
+BUDGETED = "campanile"
 
 
 def measure(runs: int) -> dict[str, tuple[float, float]]:
@@ -41,8 +40,7 @@ def measure(runs: int) -> dict[str, tuple[float, float]]:
     compiled_here = compile_packages()
     found: dict[str, tuple[float, float]] = {}
     try:
-        for example in EXAMPLES:
-            record = ROOT / "tests" / "data" / "examples" / f"{example}.json"
+        for example, record in example_records().items():
             command = [*replay, "replay", str(record), "--json"]
             _time_run(bare_command), _time_run(command)  # warm the file cache
             bare, timed = [], []

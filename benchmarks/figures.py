@@ -123,3 +123,18 @@ def touch_arguments(doc: str | None, argv: list[str] | None) -> argparse.Namespa
                         help="write the figures into docs/performance.md")
     parser.add_argument("--rounds", type=int, default=5, help="games played (default 5)")
     return parser.parse_args(argv)
+
+
+def example_records() -> dict[str, Path]:
+    """Each registered game's example record (``tests/data/examples/<game>.json``, else the first
+    ``<game>-*.json``), by game name in menu order: what the cold start and the OLED frames measure."""
+    from companion.registry import game_names
+
+    examples = ROOT / "tests" / "data" / "examples"
+    found: dict[str, Path] = {}
+    for name in game_names():
+        exact = examples / f"{name}.json"
+        others = sorted(p for p in examples.glob(f"{name}-*.json") if not p.name.endswith(".expected.json"))
+        if exact.exists() or others:
+            found[name] = exact if exact.exists() else others[0]
+    return found

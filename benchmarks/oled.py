@@ -32,6 +32,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.figures import example_records  # noqa: E402
 from companion.service.app import Companion  # noqa: E402
 from companion.service.records import load_record, states_after  # noqa: E402
 from companion.service.table import Table  # noqa: E402
@@ -55,8 +56,8 @@ def frame_times(rounds: int = 3) -> tuple[list[float], float]:
     """Every single draw, and the slowest page taken as its fastest round (what the code costs on its
     costliest page, without the pauses a shared machine adds)."""
     pages = []
-    for name in ("campanile-3p", "castelli", "san-gimignano"):
-        record = load_record(EXAMPLES / f"{name}.json")
+    for path in example_records().values():
+        record = load_record(path)
         for state in states_after(record.game, record.initial, record.moves):
             pages += status_pages(record.game, state)
     for page in pages:  # each character's cell is drawn once, at its first use: not what a frame costs

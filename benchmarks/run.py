@@ -62,6 +62,7 @@ from benchmarks.figures import (  # noqa: E402
 )
 from benchmarks.games.campanile import campanile_long_record  # noqa: E402
 from benchmarks.legal_games import GENERATORS, Spec  # noqa: E402
+from companion.registry import title as registry_title  # noqa: E402
 from companion.service.app import Companion  # noqa: E402
 from companion.service.records import Record, final_state, parse_record  # noqa: E402
 from companion.service.session import Session  # noqa: E402
@@ -71,7 +72,6 @@ from tests import helpers_campanile as camp  # noqa: E402
 DOCS = ROOT / "docs" / "performance.md"
 EXAMPLES = ROOT / "tests" / "data" / "examples"
 BEGIN, END = "<!-- figures:begin -->", "<!-- figures:end -->"
-TITLES = {"campanile": "Campanile", "castelli": "Castelli", "san-gimignano": "San Gimignano"}
 #: Budgets (ms on this machine; the Pi is about 10x slower).
 PROPOSE_MEDIAN_BUDGET = 1.0
 FRAME_P99_BUDGET = 1.7
@@ -366,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
     pauses = GcPauses()
     long = campanile_long_record(400 if args.quick else 2000)
     for name, generate in GENERATORS.items():
-        title = TITLES[name]
+        title = registry_title(name)
         print(f"generating {title} games ...", file=sys.stderr)
         specs: list[Spec] = generate(args.quick)
         records = [parse_record(spec.record) for spec in specs]

@@ -115,13 +115,8 @@ def paged(rows: list[Line]) -> list[Page]:
 
 
 def _tiebreak(outcome: Outcome) -> str:
-    """The tie-break in words: the engine's own message where the outcome has one, else by its name."""
-    words = getattr(outcome, "tiebreak_words", None)
-    if words is not None:
-        return say(words())
-    codes = {"highest chip": "oled.tiebreak.chip", "castles built": "oled.tiebreak.castles",
-             "tokens on the board": "oled.tiebreak.tokens"}
-    return text(codes[outcome.tiebreak]) if outcome.tiebreak in codes else outcome.tiebreak
+    """The tie-break in words: the game's own (:meth:`Outcome.tiebreak_words`)."""
+    return say(outcome.tiebreak_words())
 
 
 def game_over_page(game: Game[StateT, Any], state: StateT) -> Page:

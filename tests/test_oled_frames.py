@@ -155,15 +155,14 @@ def test_the_chosen_option_is_always_on_the_page_and_the_only_inverted_line(
 
 def test_a_tie_broken_at_the_end_is_said_in_the_tables_language(language: Callable[[str], None]) -> None:
     from companion.games.base import Outcome, Standing
+    from companion.games.messages import Message
     from hardware.oled_pages import _tiebreak
 
     language("hu")
-    # the tie-break's name: a key where outcomes carry their own words, the English name before
-    name = "highest_chip" if hasattr(Outcome, "tiebreak_words") else "highest chip"
-    outcome = Outcome((Standing("Ada", 1, 9, 4), Standing("Bo", 2, 9, 3)), ("Ada",), name, name)
-    words = getattr(outcome, "tiebreak_words", None)
-    expected = "a legnagyobb zseton" if words is None else str(words())
-    assert _tiebreak(outcome) == expected and "highest" not in _tiebreak(outcome)
+    # the tie-break's key, and its words in the game's own catalogue
+    outcome = Outcome((Standing("Ada", 1, 9, 4), Standing("Bo", 2, 9, 3)), ("Ada",), "highest_chip",
+                      "highest_chip", Message("campanile.tiebreak.highest_chip"))
+    assert _tiebreak(outcome) == "a legnagyobb zseton"
 
 
 @pytest.mark.parametrize(("lang", "expected"), [

@@ -14,7 +14,7 @@ import pytest
 from companion.games.base import next_up
 from companion.games.messages import Alternatives, Message
 from companion.i18n import render
-from companion.registry import game_names, get_game
+from companion.registry import descriptor, game_names, get_game, load_named
 from companion.service.records import load_record, replay
 
 EXAMPLES = Path(__file__).parent / "data" / "examples"
@@ -126,10 +126,19 @@ def test_every_step_code_has_touch_and_oled_words_in_both_languages_with_the_eng
     english = catalogue("en")
     codes = [code for _, code in english.msgids if ".now." in code
              and not code.startswith(("ui.", "oled.", "web.", "common."))]
-    assert {code.split(".")[0] for code in codes} == {name.replace("-", "_") for name in game_names()}
+    games = {name.replace("-", "_"): name for name in game_names()}
+    assert {code.split(".")[0] for code in codes} == set(games)
     for code in codes:
-        for surface in ("ui.", "oled.", "web."):
+        # the touchscreen words a board's turn strip asks for, or the move picker's for a game without one
+        for surface in (_touch_words(games[code.split(".")[0]]), "oled.", "web."):
             for language in ("en", "hu"):
                 said = catalogue(language).lookup(surface + code)
                 assert said is not None, (language, surface + code)
                 assert fields(said) <= fields(english.lookup(code)), (language, surface + code)
+
+
+def _touch_words(game: str) -> str:
+    """Where the touchscreen's turn strip finds ``game``'s words for an engine code (ui/strip.py): a
+    board's (``ui.``), or the move picker's (``ui.pick.``) for a game whose touchscreen part has none."""
+    part = load_named(descriptor(game).touchscreen, game)
+    return "ui." if getattr(part, "board", None) else "ui.pick."

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypedDict, TypeVar, cast
 
 from companion.games.messages import Alternatives, Message
@@ -240,13 +240,16 @@ class Outcome:
     standings: tuple[Standing, ...]
     winners: tuple[str, ...]
     decided_by: str | None
-    #: The tie-break's key (``highest_chip``, ``castles_built``, ``tokens_on_board``); its words
-    #: for people are the catalogue's ``common.tiebreak.<key>`` (:meth:`tiebreak_words`).
+    #: The tie-break's key (``highest_chip``, ``castles_built``, ``tokens_on_board``), as records and
+    #: ``replay --json`` name it.
     tiebreak: str
+    #: The tie-break in words, a message of the game's own catalogue (``<game>.tiebreak.<key>``:
+    #: the words are the game's, as everything only one game says); ``None``: ``common.tiebreak.<key>``.
+    words: Message | None = field(default=None, compare=False)
 
     def tiebreak_words(self) -> Message:
         """The tie-break in words ("the highest chip"), for screens and reports."""
-        return Message(f"common.tiebreak.{self.tiebreak}")
+        return self.words if self.words is not None else Message(f"common.tiebreak.{self.tiebreak}")
 
     def reason(self) -> Message:
         """Why the winners won, in a few words."""
@@ -260,14 +263,15 @@ class Outcome:
 
 
 def rank_players(players: Sequence[str], scores: Mapping[str, int], tiebreak: Callable[[str], int],
-                 tiebreak_name: str, finished: bool) -> Outcome:
-    """The :class:`Outcome` for most points first, then the higher ``tiebreak`` figure."""
+                 tiebreak_name: str, finished: bool, *, words: Message | None = None) -> Outcome:
+    """The :class:`Outcome` for most points first, then the higher ``tiebreak`` figure (``words``: the
+    tie-break in the game's words, :attr:`Outcome.words`)."""
     figures = {p: (scores[p], tiebreak(p)) for p in players}
     ordered = sorted(players, key=lambda p: figures[p], reverse=True)
     standings = tuple(Standing(p, 1 + sum(1 for q in players if figures[q] > figures[p]),
                                scores[p], figures[p][1]) for p in ordered)
     if not finished:
-        return Outcome(standings, (), None, tiebreak_name)
+        return Outcome(standings, (), None, tiebreak_name, words)
     winners = tuple(s.player for s in standings if s.rank == 1)
     best = figures[ordered[0]][0]
     tied_on_points = sum(1 for p in players if scores[p] == best)
@@ -277,7 +281,7 @@ def rank_players(players: Sequence[str], scores: Mapping[str, int], tiebreak: Ca
         decided = "shared"
     else:
         decided = tiebreak_name
-    return Outcome(standings, winners, decided, tiebreak_name)
+    return Outcome(standings, winners, decided, tiebreak_name, words)
 
 
 class Game(ABC, Generic[StateT, MoveT]):

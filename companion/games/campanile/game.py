@@ -150,7 +150,8 @@ class Campanile(Game[CampanileState, Move]):
     def outcome(self, state: CampanileState) -> Outcome:
         return rank_players(state.players, state.scores,
                             lambda p: max(state.chips[state.player_index(p)], default=0),
-                            TIEBREAK, state.phase == "finished")
+                            TIEBREAK, state.phase == "finished",
+                            words=Message("campanile.tiebreak.highest_chip"))
 
     # -- the rules ----------------------------------------------------------
     def apply(self, state: CampanileState, move: Move) -> CampanileState:

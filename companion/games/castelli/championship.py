@@ -316,10 +316,11 @@ def groups_outcome(outcomes: Iterable[Outcome], finished: bool) -> Outcome:
     parts = list(outcomes)
     standings: tuple[Standing, ...] = tuple(s for o in parts for s in o.standings)
     if not finished:
-        return Outcome(standings, (), None, parts[0].tiebreak)
+        return Outcome(standings, (), None, parts[0].tiebreak, parts[0].words)
     decided = [o.decided_by for o in parts]
     by = "shared" if "shared" in decided else next((d for d in decided if d != "score"), "score")
-    return Outcome(standings, tuple(p for o in parts for p in o.winners), by, parts[0].tiebreak)
+    return Outcome(standings, tuple(p for o in parts for p in o.winners), by, parts[0].tiebreak,
+                   parts[0].words)
 
 
 def shapes_of_round(state: Round, said: list[str]) -> Iterator[dict[str, Any]]:

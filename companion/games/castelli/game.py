@@ -254,7 +254,7 @@ class Castelli(Game[AnyState, Move]):
         if isinstance(state, Round):
             return championship.groups_outcome((self.outcome(game) for game in state.groups), state.finished)
         return rank_players(state.players, state.score, lambda p: state.castles_built[p],
-                            "castles_built", state.finished)
+                            "castles_built", state.finished, words=msg("castelli.tiebreak.castles_built"))
 
     def to_move(self, state: AnyState) -> str | None:
         if isinstance(state, Round) or state.finished:

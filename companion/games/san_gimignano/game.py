@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from companion.games.base import Game, Outcome, Turn, rank_players, turn_from
-from companion.games.messages import Message
+from companion.games.messages import Message, msg
 from companion.games.san_gimignano import legal, moves, now, rules, tables, turns, views
 from companion.games.san_gimignano.state import State, start_state
 from companion.games.san_gimignano.summary import SanGimignanoSummary
@@ -109,7 +109,8 @@ class SanGimignano(Game[State, moves.Move]):
 
     def outcome(self, state: State) -> Outcome:
         return rank_players(state.players, state.tower_count, lambda p: state.on_board[p],
-                            "tokens_on_board", state.finished)
+                            "tokens_on_board", state.finished,
+                            words=msg("san_gimignano.tiebreak.tokens_on_board"))
 
     def to_move(self, state: State) -> str | None:
         return turns.to_move(state)
