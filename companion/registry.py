@@ -30,6 +30,7 @@ engines themselves stay pure.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -211,6 +212,17 @@ def find(name: str) -> GameDescriptor | None:
     if name not in _FOUND:
         _read_all()
     return _load(name)
+
+
+_NAME = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+
+
+def looks_like_a_name(value: object) -> bool:
+    """Whether ``value`` could be a game's name (lower-case words of letters and digits joined by
+    ``-`` or ``_``, as entry points name games): a stored game of such a name that no installed
+    package declares is *not installed*; anything else where a name belongs (a number, an empty
+    text, ``-1``) is damage."""
+    return isinstance(value, str) and len(value) <= 64 and _NAME.fullmatch(value) is not None
 
 
 def unavailable(name: str) -> str | None:

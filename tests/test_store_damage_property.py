@@ -31,6 +31,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from companion.registry import looks_like_a_name
 from companion.service.app import Companion
 from companion.service.damage import damage
 from companion.storage import doctor
@@ -181,7 +182,11 @@ def test_the_doctor_names_the_damage_and_after_the_repair_the_companion_plays(
         good = checkup.is_good
     except doctor.Unusable:
         good = False
-    if good:  # all good only if nothing the players see changed
+    if good and kind == "value" and (where, column) == ("sessions", "game") and looks_like_a_name(value):
+        # a game's name nobody here declares ("bogus") is a game not installed, not damage: said so,
+        # and the session kept for the day it is installed (tests/test_plugins.py)
+        assert [h.game for h in checkup.sessions if h.not_installed] == [value], hurt
+    elif good:  # all good only if nothing the players see changed
         assert read_back(path) == before, hurt
 
     try:

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from companion.service.app import Companion
+from companion.storage import doctor
 from companion.storage.paths import DB_FILENAME
 from companion.storage.store import Store
 from tests import helpers_campanile as camp
@@ -102,6 +103,16 @@ def test_a_session_of_a_game_not_installed_is_kept_untouched_and_play_resumes(
     assert "game 1: campanille is not installed here; copied untouched" in out
     assert snapshot(path)["sessions"] == before["sessions"]
     plays_on(run_cli, data, monkeypatch)
+
+
+@pytest.mark.parametrize("value", [-1, "", "-1", "not json", "Campanile ", b"\x00"])
+def test_a_game_column_that_is_no_name_is_damage_not_a_game_not_installed(data: Path, value: object) -> None:
+    """Only what could be a game's name is "not installed"; a number, an empty or odd text, a blob
+    where the name belongs is damage, and a repair sets that session aside as before."""
+    path = data / DB_FILENAME
+    write_past_checks(path, "UPDATE sessions SET game = ? WHERE id = 1", value)
+    (health,) = [h for h in doctor.examine(path).sessions if h.id == 1]
+    assert not health.not_installed and not health.is_good and not health.replayable
 
 
 # -- defect 2: a value outside a CHECK constraint -------------------------------------------------

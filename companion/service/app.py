@@ -28,7 +28,7 @@ from companion.games.base import Game, RecordError
 from companion.games.descriptor import GameDescriptor, NewGame, SetupNeeded, seat_colours, split_words
 from companion.games.messages import Message, msg
 from companion.i18n import LANGUAGES, catalogue, known_text
-from companion.registry import descriptor, descriptors, find, get_game
+from companion.registry import descriptor, descriptors, find, get_game, looks_like_a_name
 from companion.service import bgstats
 from companion.service.championship import Championships
 from companion.service.errors import AppError
@@ -194,7 +194,7 @@ class Companion:
         try:
             return self._games(name)
         except RecordError as error:
-            if stored and find(name) is None:
+            if stored and find(name) is None and looks_like_a_name(name):
                 raise AppError(msg("app.game.not_installed", game=name)) from None
             raise AppError(msg("app.game.unknown", game=repr(name), reason=error.message)) from None
 

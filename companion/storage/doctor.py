@@ -43,7 +43,7 @@ from typing import Any
 
 from companion.games.base import Game, IllegalMove, RecordError, Summary, one_line
 from companion.games.messages import Message, json_problem, msg
-from companion.registry import descriptor, get_game
+from companion.registry import descriptor, get_game, looks_like_a_name
 from companion.storage.lock import LockHeld, WriterLock
 from companion.storage.migrations import MIGRATIONS
 from companion.storage.store import (
@@ -192,9 +192,11 @@ def _check_session(row: dict[str, Any], moves: list[tuple[int, str]], read_error
 
     try:
         game = games(str(row["game"]))
-    except (RecordError, ImportError):
-        health.not_installed = True  # judged by nobody here: kept as it is, never set aside for it
-        return health
+    except (RecordError, ImportError) as error:
+        if looks_like_a_name(row.get("game")):  # a game's name nobody here declares: not installed,
+            health.not_installed = True        # kept as it is, never set aside for that
+            return health
+        return unstartable(msg("app.game.unknown", game=repr(row.get("game")), reason=str(error)))
     try:
         players, options, setup = _opening(row)
         health.players = tuple(players)
