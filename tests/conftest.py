@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -121,6 +122,20 @@ def _english_unless_asked(monkeypatch):
     monkeypatch.delenv(LANGUAGE_VARIABLE, raising=False)
     yield
     set_language("en")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _games_left_out() -> Iterator[None]:
+    """``COMPANION_TEST_WITHOUT=castelli`` runs the tests as on a box where that game is not
+    installed (the generic front ends must not need it: docs/architecture.md, "Adding a game")."""
+    from contextlib import ExitStack
+
+    from companion import registry
+
+    with ExitStack() as stack:
+        for name in filter(None, os.environ.get("COMPANION_TEST_WITHOUT", "").split(",")):
+            stack.enter_context(registry.without(name.strip()))
+        yield
 
 
 @pytest.fixture
