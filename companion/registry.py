@@ -19,8 +19,8 @@ this distribution's own table (one small file, found without
 and imports that game's descriptor only; the other distributions' tables are
 read when a game is not found there, or when every game is asked for. A
 plug-in that fails to load (its module is missing, raises, or names another
-game) is logged and left out, never stopping start-up: :func:`unavailable`
-says why, so that its stored games can be shown as "game not installed".
+game) is logged and left out, never stopping start-up; its stored games are
+shown as "game not installed", and a record of it is refused saying so.
 
 Reading the installed packages' metadata is the one thing here that touches
 files, and only through the import system's own places (``sys.path``); the
@@ -53,7 +53,8 @@ OWN_DISTRIBUTION = "tabletop_companion"
 
 #: name -> descriptor of every game loaded so far (registered by a call, or found installed).
 _LOADED: dict[str, GameDescriptor] = {}
-#: name -> why an installed game's plug-in could not be loaded (logged once).
+#: name -> why an installed game's plug-in could not be loaded (logged once; :func:`descriptor`
+#: then refuses its records as a game not installed rather than an unknown one).
 _FAILED: dict[str, str] = {}
 #: What has been read of the installed entry points: name -> "module:attribute".
 _FOUND: dict[str, str] = {}
@@ -223,12 +224,6 @@ def looks_like_a_name(value: object) -> bool:
     package declares is *not installed*; anything else where a name belongs (a number, an empty
     text, ``-1``) is damage."""
     return isinstance(value, str) and len(value) <= 64 and _NAME.fullmatch(value) is not None
-
-
-def unavailable(name: str) -> str | None:
-    """Why the installed game ``name`` could not be loaded, or ``None`` (it loads, or nothing declares it)."""
-    find(name)
-    return _FAILED.get(name)
 
 
 def descriptor(name: str) -> GameDescriptor:

@@ -224,3 +224,26 @@ def test_a_broken_plugin_is_named_when_a_record_asks_for_it(tmp_path: Path) -> N
     assert replayed.returncode == 2
     assert "broken-game is not installed here" in replayed.stderr.splitlines()[-1]
     assert textwrap.shorten(replayed.stderr, 2000).count("Traceback") <= 1  # the log's, not a crash
+
+
+# -- refusals when a game's part is missing --------------------------------------------------------
+
+def test_a_championship_without_a_game_that_plays_one_is_refused_in_words(tmp_path: Path) -> None:
+    from companion.service.errors import AppError
+
+    with registry.without("castelli"), Companion.open(tmp_path / "store.sqlite3") as app:
+        with pytest.raises(AppError, match="no game installed here is played as a championship"):
+            app.championships.new(1, ["Ann", "Bob", "Cid", "Dan"])
+        assert app.championships.list() == []
+
+
+def test_a_games_service_part_that_is_not_there_is_refused_in_words(tmp_path: Path) -> None:
+    import dataclasses
+
+    from companion.service.castelli import CastelliService
+    from companion.service.errors import AppError
+
+    partless = dataclasses.replace(registry.descriptor("castelli"), service=None)
+    with (registry.replaced(partless), Companion.open(tmp_path / "store.sqlite3") as app,
+          pytest.raises(AppError, match=r"castelli: .*\(its part of the service\) is not installed here")):
+        CastelliService.of(app)

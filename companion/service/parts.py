@@ -53,7 +53,7 @@ class GameService:
         """This game's part of ``host``; :class:`AppError` when the game is not installed there."""
         found = host.part(cls.game)
         if not isinstance(found, cls):
-            raise AppError(msg("app.game.unknown", game=repr(cls.game), reason=msg("app.part.missing")))
+            raise AppError(msg("app.part.missing", game=cls.game))
         return found
 
 
