@@ -12,7 +12,7 @@ import argparse
 import io
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib import import_module
 from typing import Any
 
@@ -136,10 +136,14 @@ def _help_words(code_or_text: str) -> str:
 
     names = [found.name for found in descriptors()]
     language = current_language()
-    lists = {"{games}": ", ".join(names), "{games_or}": join_list(names, language, "common.list.or"),
-             "{titles}": join_list([get_game(name).title for name in names], language)}
+    lists: dict[str, Callable[[], str]] = {
+        "{games}": lambda: ", ".join(names),
+        "{games_or}": lambda: join_list(names, language, "common.list.or"),
+        # the titles are the engines': loaded only for the help that shows them
+        "{titles}": lambda: join_list([get_game(name).title for name in names], language)}
     for placeholder, listed in lists.items():  # not str.format: a help text may show JSON's braces
-        words = words.replace(placeholder, listed)
+        if placeholder in words:
+            words = words.replace(placeholder, listed())
     return words
 
 
