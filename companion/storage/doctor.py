@@ -834,9 +834,7 @@ def _write_session(target: sqlite3.Connection, health: SessionHealth, session_co
     mended = {k: (now if v is _NOW else v) for k, v in health.mend.items()}
     row = {k: mended.get(k, v) for k, v in health.row.items() if k in session_columns and k != "log_version"}
     row["finished"] = (row.get("finished") or now) if health.finished else None
-    names = ", ".join(f'"{c}"' for c in row)
-    target.execute(f"INSERT INTO sessions ({names}) VALUES ({', '.join('?' for _ in row)})",
-                   list(row.values()))
+    _insert_session(target, row)
     target.executemany("INSERT INTO moves (session_id, idx, move) VALUES (?, ?, ?)",
                        [(health.id, i, _dumps(m)) for i, m in enumerate(health.moves)])
     if health.log_whole:
@@ -848,14 +846,18 @@ def _write_session(target: sqlite3.Connection, health: SessionHealth, session_co
             [(health.id, *result) for result in expected_results(health)])
 
 
+def _insert_session(target: sqlite3.Connection, row: dict[str, Any]) -> None:
+    """One ``sessions`` row, its columns named (a store of another version may have more or fewer)."""
+    names = ", ".join(f'"{c}"' for c in row)
+    target.execute(f"INSERT INTO sessions ({names}) VALUES ({', '.join('?' for _ in row)})",
+                   list(row.values()))
+
+
 def _write_untouched(source: sqlite3.Connection, target: sqlite3.Connection, health: SessionHealth,
                      session_columns: list[str]) -> None:
     """A session of a game not installed here, copied as stored: its row, moves, undone moves and
     results (what still reads of them), nothing judged, so that the game finds it whole later."""
-    row = {k: v for k, v in health.row.items() if k in session_columns}
-    names = ", ".join(f'"{c}"' for c in row)
-    target.execute(f"INSERT INTO sessions ({names}) VALUES ({', '.join('?' for _ in row)})",
-                   list(row.values()))
+    _insert_session(target, {k: v for k, v in health.row.items() if k in session_columns})
     for table, columns in (("moves", "idx, move"), ("redo", "pos, move"),
                            ("results", "seat, player, score, winner")):
         rows, _ = _rows(source, f"SELECT {columns} FROM {table} WHERE session_id = ?", (health.id,))
