@@ -29,7 +29,7 @@ import gettext
 import re
 import string
 from collections.abc import Callable, Iterable, Mapping
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -205,7 +205,7 @@ def catalogue(language: str, domain: str = MESSAGES_DOMAIN) -> Catalogue:
     return _catalogue(language, domain, registry.generation())
 
 
-@cache
+@lru_cache(maxsize=8)  # by the registry's generation: the catalogues of lists of games gone are let go
 def _catalogue(language: str, domain: str, generation: int) -> Catalogue:
     if domain == MESSAGES_DOMAIN:
         # the games loaded so far at once (a record's game: one small file more); the others only
