@@ -255,6 +255,22 @@ echo "not reached=1"
     assert _processes_of(uid) == [] and not Path(f"/proc/{left}").exists()
 
 
+def test_a_wheelhouse_the_build_cannot_read_is_refused_and_leaves_no_account(tmp_path: Path) -> None:
+    hidden = tmp_path / "wheels"  # under pytest's folders, which are root's alone
+    hidden.mkdir()
+    done = _bash(f'''
+guard_exit
+WHEELHOUSE="{hidden}"
+make_build_account
+echo "not reached=1"
+''', timeout=120)
+    assert done.returncode == 1 and "not reached" not in done.stdout
+    assert done.stderr.strip() == (f"install.sh: the build's account cannot read {hidden} "
+                                   "(--wheelhouse: a folder every account can read)")
+    account = next(line.split()[-1] for line in done.stdout.splitlines() if line.startswith("+ useradd "))
+    assert f"+ userdel {account}" in done.stdout and account not in _accounts()
+
+
 def test_a_stopped_build_leaves_no_account(wheelhouse: Path) -> None:
     """SIGTERM while the build's account runs: the installer exits 130 and removes it."""
     script = SOURCE + '''
