@@ -285,6 +285,7 @@ end_build() {
     if [[ $DRY_RUN -eq 0 ]]; then
         [[ -d $BUILD_DIR/wheels && ! -L $BUILD_DIR/wheels ]] || fail "the build left no wheels"
         for wheel in "$BUILD_DIR"/wheels/*; do
+            [[ -e $wheel || -L $wheel ]] || continue  # (an empty folder: no match)
             name="${wheel##*/}"
             # a link would have root read what it points to
             [[ -f $wheel && ! -L $wheel && $name == *.whl ]] || fail "the build left $name, which is not a wheel"

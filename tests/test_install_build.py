@@ -237,6 +237,27 @@ def test_the_wheels_as_built_are_installed_by_their_hashes(build: Build, tmp_pat
     assert "--require-hashes" in done.stdout
 
 
+@pytest.mark.parametrize(("left", "says"), [
+    ("ln -s /etc/shadow \"$BUILD_DIR/wheels/x-1-py3-none-any.whl\"",
+     "the build left x-1-py3-none-any.whl, which is not a wheel"),  # root would read what it points to
+    ("mkdir \"$BUILD_DIR/wheels/y.whl\"", "the build left y.whl, which is not a wheel"),
+    ("true", "the build left no wheels"),  # its folder empty
+])
+def test_what_the_build_left_that_is_not_a_wheel_is_refused(left: str, says: str) -> None:
+    done = _bash(f'''
+guard_exit
+make_build_account > /dev/null
+echo "account=$BUILD_ACCOUNT"
+as_build_account mkdir "$BUILD_DIR/wheels" > /dev/null
+as_build_account {left} > /dev/null
+end_build
+echo "not reached=1"
+''', timeout=120)
+    assert done.returncode == 1 and "not reached" not in done.stdout
+    assert done.stderr.strip() == f"install.sh: {says}"
+    assert _facts(done)["account"][0] not in _accounts()
+
+
 def test_a_failed_build_leaves_no_account_nor_a_process_of_it(wheelhouse: Path) -> None:
     """The build fails with a process of its account still running (one it started and left):
     the installer exits, and what it made is gone."""
