@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # Install the tabletop companion as a kiosk on Raspberry Pi OS Lite (Bookworm).
 #
-#   sudo systemd/install.sh [--headless] [--wheelhouse DIR] [--build-user NAME] [--adopt-user] [--dry-run]
+#   sudo systemd/install.sh [--headless] [--wheelhouse DIR] [--adopt-user] [--dry-run]
 #   sudo systemd/install.sh --rollback [--dry-run]
 #   sudo systemd/install.sh --uninstall [--purge] [--dry-run]
 #   sudo systemd/install.sh --root DIR [--headless] [--wheelhouse DIR] [--dry-run]   (image mode)
 #
 # --root DIR installs into the root file system of an image being built (systemd/image/build.sh):
-# nothing there runs, so the release is built inside DIR through chroot (qemu-user runs it when DIR
+# nothing there runs, so the release is made inside DIR through chroot (qemu-user runs it when DIR
 # is arm64), the units are enabled offline (systemctl --root) and nothing is started.
 # Idempotent: running it again upgrades to the checkout it runs from, keeping the previous
 # environment for --rollback. The players' games (/var/lib/companion) and the configuration
 # (/etc/companion) are never replaced; --uninstall keeps them unless --purge.
-# Root runs nothing it has not checked: the wheels are built as an unprivileged user
-# (--build-user, else the one who ran sudo, else nobody), the dependencies installed only as
+# Root runs nothing it has not checked: the wheels are built by an account made for the build
+# (on this machine, also in image mode) in a folder only it and root reach, and removed after it;
+# each wheel is hashed when the build ends and installed by that hash, the dependencies only as
 # wheels whose hashes are in the locks systemd/lock.sh writes. An account named companion that
 # this installer did not create is refused unless --adopt-user says to use it.
 # --dry-run prints every action and changes nothing (the test suite runs it).
@@ -56,49 +57,53 @@ DRY_RUN=0
 PURGE=0
 HEADLESS=0
 WHEELHOUSE=""
-BUILD_USER=""
 ADOPT_USER=0
 
 usage() {
-    sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
+fail() { echo "install.sh: $*" >&2; exit 1; }
 
-while [[ $# -gt 0 ]]; do
-    case "$1" in
-        --dry-run) DRY_RUN=1 ;;
-        --headless) HEADLESS=1 ;;
-        --rollback) MODE=rollback ;;
-        --uninstall) MODE=uninstall ;;
-        --purge) PURGE=1 ;;
-        --wheelhouse)
-            [[ $# -ge 2 ]] || { echo "install.sh: --wheelhouse needs a folder" >&2; exit 2; }
-            WHEELHOUSE="$2"; shift ;;
-        --build-user)
-            [[ $# -ge 2 ]] || { echo "install.sh: --build-user needs a user name" >&2; exit 2; }
-            BUILD_USER="$2"; shift ;;
-        --adopt-user) ADOPT_USER=1 ;;
-        --root)
-            [[ $# -ge 2 && -d $2 ]] || { echo "install.sh: --root needs the folder of the image's root" >&2; exit 2; }
-            ROOT="$(cd "$2" && pwd)"; IMAGE=1; shift ;;
-        -h|--help) usage; exit 0 ;;
-        *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
-    esac
-    shift
-done
-set_paths
-if [[ $IMAGE -eq 1 && $MODE != install ]]; then
-    echo "install.sh: --root installs into an image; --rollback and --uninstall are for the running box" >&2; exit 2
-fi
-if [[ $PURGE -eq 1 && $MODE != uninstall ]]; then
-    echo "install.sh: --purge goes with --uninstall" >&2; exit 2
-fi
-if [[ $DRY_RUN -eq 0 && $(id -u) -ne 0 ]]; then
-    echo "install.sh: run it as root (sudo), or with --dry-run to see what it would do" >&2; exit 2
-fi
-if [[ $IMAGE -eq 1 && ! -x $ROOT/usr/bin/python3 && ! -L $ROOT/usr/bin/python3 ]]; then
-    echo "install.sh: there is no python3 in $ROOT (the image's packages come first: systemd/image/packages.txt)" >&2
-    exit 2
-fi
+# The options, then the checks made before anything is changed.
+parse_options() {
+    while [[ $# -gt 0 ]]; do
+        case "$1" in
+            --dry-run) DRY_RUN=1 ;;
+            --headless) HEADLESS=1 ;;
+            --rollback) MODE=rollback ;;
+            --uninstall) MODE=uninstall ;;
+            --purge) PURGE=1 ;;
+            --wheelhouse)
+                [[ $# -ge 2 ]] || { echo "install.sh: --wheelhouse needs a folder" >&2; exit 2; }
+                WHEELHOUSE="$(realpath -m "$2")"; shift ;;
+            --build-user)
+                echo "install.sh: --build-user is gone: the wheels are built by an account the installer" \
+                     "makes for the build and removes after it" >&2; exit 2 ;;
+            --adopt-user) ADOPT_USER=1 ;;
+            --root)
+                [[ $# -ge 2 && -d $2 ]] || { echo "install.sh: --root needs the folder of the image's root" >&2; exit 2; }
+                ROOT="$(cd "$2" && pwd)"; IMAGE=1; shift ;;
+            -h|--help) usage; exit 0 ;;
+            *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+        esac
+        shift
+    done
+    set_paths
+    WHEELHOUSE_INSIDE="$WHEELHOUSE"
+    if [[ $IMAGE -eq 1 && $MODE != install ]]; then
+        echo "install.sh: --root installs into an image; --rollback and --uninstall are for the running box" >&2; exit 2
+    fi
+    if [[ $PURGE -eq 1 && $MODE != uninstall ]]; then
+        echo "install.sh: --purge goes with --uninstall" >&2; exit 2
+    fi
+    if [[ $DRY_RUN -eq 0 && $(id -u) -ne 0 ]]; then
+        echo "install.sh: run it as root (sudo), or with --dry-run to see what it would do" >&2; exit 2
+    fi
+    if [[ $IMAGE -eq 1 && ! -x $ROOT/usr/bin/python3 && ! -L $ROOT/usr/bin/python3 ]]; then
+        echo "install.sh: there is no python3 in $ROOT (the image's packages come first: systemd/image/packages.txt)" >&2
+        exit 2
+    fi
+}
 
 # Every change goes through run or put, so --dry-run shows all of them.
 run() {
@@ -126,6 +131,8 @@ inside() {
 }
 # host_path PATH: where a path of the installed system is seen from here.
 host_path() { if [[ $IMAGE -eq 1 ]]; then echo "$ROOT$1"; else echo "$1"; fi; }
+# inside_path PATH: a path seen from here, as the installed system's commands see it.
+inside_path() { if [[ $IMAGE -eq 1 ]]; then echo "${1#"$ROOT"}"; else echo "$1"; fi; }
 
 install_packages() {
     if [[ $IMAGE -eq 1 ]]; then
@@ -144,11 +151,6 @@ has_user() {
 }
 has_group() {
     if [[ $IMAGE -eq 1 ]]; then grep -q "^$1:" "$ROOT/etc/group"; else getent group "$1" >/dev/null; fi
-}
-# uid_gid NAME: "uid:gid" of an account.
-uid_gid() {
-    if [[ $IMAGE -eq 1 ]]; then awk -F: -v n="$1" '$1 == n { print $3 ":" $4 }' "$ROOT/etc/passwd"
-    else echo "$(id -u "$1"):$(id -g "$1")"; fi
 }
 # useradd, groupadd and usermod work on the image's files with --root.
 SHADOW_ROOT=()
@@ -182,72 +184,146 @@ create_user() {
     run usermod "${SHADOW_ROOT[@]}" --append --groups "$(IFS=,; echo "${GROUPS_NEEDED[*]}")" "$SERVICE_USER"
 }
 
-# Who builds the wheels: never root.
-builder() {
-    local name="$BUILD_USER"
-    if [[ -z $name ]]; then
-        if [[ $IMAGE -eq 0 && -n ${SUDO_USER:-} && ${SUDO_USER} != root ]]; then name="$SUDO_USER"; else name=nobody; fi
-    fi
-    if ! has_user "$name"; then
-        echo "install.sh: there is no user $name to build the wheels as (--build-user)" >&2; exit 2
-    fi
-    if [[ $(uid_gid "$name") == 0:* ]]; then
-        echo "install.sh: the wheels are not built as root; name an unprivileged --build-user" >&2; exit 2
-    fi
-    echo "$name"
-}
-
 lock_file() {
     if [[ $HEADLESS -eq 1 ]]; then echo "$LOCKS/requirements-headless.lock"
     else echo "$LOCKS/requirements-ui.lock"; fi
 }
 
-# as USER HOME COMMAND...: run a command as the unprivileged builder, in its own folder (in image
-# mode inside the root, as the root's account of that name).
-as_user() {
-    local user="$1" home="$2"; shift 2
-    if [[ $IMAGE -eq 1 ]]; then
-        run chroot --userspec="$(uid_gid "$user")" "$ROOT" env -i PATH=/usr/bin:/bin HOME="$home" \
-            PIP_NO_CACHE_DIR=1 PIP_CERT="$CA_INSIDE" "$@"
-    else
-        run runuser -u "$user" -- env HOME="$home" PIP_NO_CACHE_DIR=1 "$@"
+# -- The build: the wheels of the project and of the dependencies published only as source ----------
+# Made by an account created for it (on this machine, in image mode too: the image gains no account),
+# in a folder only that account and root reach; the account is removed when the build ends, and by
+# cleanup however the installer ends. Root runs none of the build; it only installs the wheels, which
+# runs no code of theirs, each by the hash it had when the build ended.
+BUILD_ACCOUNT=""  # its name, while it exists
+BUILD_UID=""
+BUILD_DIR=""      # its folder (0700, its own)
+BUILD_ENV=()      # all it is given of root's environment: pip's settings and the proxies
+STAGE=""          # root's folder (0700) the wheels are copied to when the build ends
+BUILT=()          # "SHA256 NAME" of each wheel, recorded when the build ended
+
+make_build_account() {
+    local name var
+    name="companion-build-$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')"
+    if [[ $DRY_RUN -eq 1 ]]; then BUILD_DIR="/tmp/companion-build.XXXXXX"
+    else BUILD_DIR="$(mktemp -d /tmp/companion-build.XXXXXX)"; fi
+    run useradd --system --user-group --no-create-home --home-dir "$BUILD_DIR" --shell /usr/sbin/nologin "$name"
+    BUILD_ACCOUNT="$name"
+    [[ $DRY_RUN -eq 1 ]] || BUILD_UID="$(id -u "$name")"
+    run chown "$name:$name" "$BUILD_DIR"
+    run chmod 0700 "$BUILD_DIR"
+    # (its temporary files in its folder too, not in the /tmp every account reaches)
+    BUILD_ENV=(PATH=/usr/local/bin:/usr/bin:/bin HOME="$BUILD_DIR" TMPDIR="$BUILD_DIR/tmp" LANG=C.UTF-8
+               PIP_NO_CACHE_DIR=1)
+    for var in $(compgen -e); do
+        case "$var" in
+            PIP_NO_CACHE_DIR) ;;
+            PIP_*|http_proxy|https_proxy|no_proxy|HTTP_PROXY|HTTPS_PROXY|NO_PROXY) BUILD_ENV+=("$var=${!var}") ;;
+        esac
+    done
+    if [[ -n $WHEELHOUSE && $DRY_RUN -eq 0 ]] && ! as_build_account test -r "$WHEELHOUSE" -a -x "$WHEELHOUSE" >/dev/null; then
+        fail "the build's account cannot read $WHEELHOUSE (--wheelhouse: a folder every account can read)"
     fi
 }
 
-# The unprivileged step: the checkout copied to a folder only the builder writes, a build
-# environment with the locked setuptools, then the wheels of the project and of the dependencies
-# published only as source (their sdists checked against requirements-source.lock). Root runs none
-# of it; it only installs the wheels, which runs no code of theirs. BUILD is the folder as the
-# builder sees it (inside the root in image mode).
+# as_build_account COMMAND...: a command run as the build's account, with nothing of root's
+# environment but BUILD_ENV (from /, a folder it can enter).
+as_build_account() {
+    (cd / && run runuser -u "$BUILD_ACCOUNT" -- env -i "${BUILD_ENV[@]}" "$@")
+}
+
+# The checkout copied to the build's folder, a build environment with the locked setuptools, then
+# the wheels of the dependencies published only as source (their sdists checked against
+# requirements-source.lock) and of the project. The locks are read from the copy.
 build_wheels() {
-    local user="$1" build="$2" index=() owner
-    [[ -n $WHEELHOUSE ]] && index=(--no-index --find-links "$WHEELHOUSE_INSIDE")
-    owner="$(uid_gid "$user")"
-    run install -d -m 0700 -o "${owner%:*}" -g "${owner#*:}" "$(host_path "$build")"
-    if [[ $IMAGE -eq 1 ]]; then
-        printf '+ tar -C %s --exclude=./.git --exclude=./.venv -cf - . | chroot --userspec=%s %s tar -C %s -xf -\n' \
-            "$SOURCE" "$owner" "$ROOT" "$build/src"
-    else
-        printf '+ tar -C %s --exclude=./.git --exclude=./.venv -cf - . | runuser -u %s -- tar -C %s -xf -\n' \
-            "$SOURCE" "$user" "$build/src"
-    fi
+    local dir="$BUILD_DIR" index=()
+    [[ -n $WHEELHOUSE ]] && index=(--no-index --find-links "$WHEELHOUSE")
+    as_build_account mkdir "$dir/src" "$dir/tmp"
+    printf '+ tar -C %s --exclude=./.git --exclude=./.venv -cf - . | runuser -u %s -- tar -C %s -xf -\n' \
+        "$SOURCE" "$BUILD_ACCOUNT" "$dir/src"
     if [[ $DRY_RUN -eq 0 ]]; then
-        if [[ $IMAGE -eq 1 ]]; then
-            chroot --userspec="$owner" "$ROOT" mkdir "$build/src"
-            tar -C "$SOURCE" --exclude=./.git --exclude=./.venv -cf - . \
-                | chroot --userspec="$owner" "$ROOT" tar -C "$build/src" -xf -
-        else
-            runuser -u "$user" -- mkdir "$build/src"
-            tar -C "$SOURCE" --exclude=./.git --exclude=./.venv -cf - . | runuser -u "$user" -- tar -C "$build/src" -xf -
-        fi
+        tar -C "$SOURCE" --exclude=./.git --exclude=./.venv -cf - . \
+            | (cd / && runuser -u "$BUILD_ACCOUNT" -- tar -C "$dir/src" -xf -)
     fi
-    as_user "$user" "$build" python3 -m venv "$build/venv"
-    as_user "$user" "$build" "$build/venv/bin/pip" install --no-deps --require-hashes --only-binary :all: \
-        "${index[@]}" -r "$LOCKS/requirements-build.lock"
-    as_user "$user" "$build" "$build/venv/bin/pip" wheel --no-deps --no-build-isolation --require-hashes \
-        --no-binary :all: "${index[@]}" --wheel-dir "$build/wheels" -r "$LOCKS/requirements-source.lock"
-    as_user "$user" "$build" "$build/venv/bin/pip" wheel --no-deps --no-build-isolation \
-        --wheel-dir "$build/wheels" "$build/src"
+    as_build_account python3 -m venv "$dir/venv"
+    as_build_account "$dir/venv/bin/pip" install --no-deps --require-hashes --only-binary :all: \
+        "${index[@]}" -r "$dir/src/systemd/requirements-build.lock"
+    as_build_account "$dir/venv/bin/pip" wheel --no-deps --no-build-isolation --require-hashes \
+        --no-binary :all: "${index[@]}" --wheel-dir "$dir/wheels" -r "$dir/src/systemd/requirements-source.lock"
+    as_build_account "$dir/venv/bin/pip" wheel --no-deps --no-build-isolation \
+        --wheel-dir "$dir/wheels" "$dir/src"
+}
+
+# Nothing of the build's account runs any more (a process it left behind is ended too).
+stop_build_account() {
+    printf '+ pkill -KILL -u %s\n' "$BUILD_ACCOUNT"
+    [[ $DRY_RUN -eq 0 && -n $BUILD_UID ]] || return 0
+    local tries=0
+    while pgrep -u "$BUILD_UID" >/dev/null; do
+        pkill -KILL -u "$BUILD_UID" || true
+        (( ++tries <= 100 )) || { echo "install.sh: processes of $BUILD_ACCOUNT do not end" >&2; return 1; }
+        sleep 0.1
+    done
+}
+
+remove_build_account() {
+    [[ -n $BUILD_ACCOUNT ]] || return 0
+    stop_build_account
+    run userdel "$BUILD_ACCOUNT"
+    if [[ $DRY_RUN -eq 0 ]] && getent group "$BUILD_ACCOUNT" >/dev/null; then run groupdel "$BUILD_ACCOUNT"; fi
+    BUILD_ACCOUNT=""
+    BUILD_UID=""
+}
+
+# The build has ended: its account's processes are ended, each wheel it left is copied to root's
+# folder and its hash recorded there and then; the account and its folder are removed.
+end_build() {
+    local wheel name sum
+    stop_build_account
+    if [[ $DRY_RUN -eq 1 ]]; then STAGE="$(host_path /tmp)/companion-wheels.XXXXXX"
+    else STAGE="$(mktemp -d "$(host_path /tmp)/companion-wheels.XXXXXX")"; fi
+    say "the wheels the build made: copied to $STAGE and hashed (sha256)"
+    if [[ $DRY_RUN -eq 0 ]]; then
+        [[ -d $BUILD_DIR/wheels && ! -L $BUILD_DIR/wheels ]] || fail "the build left no wheels"
+        for wheel in "$BUILD_DIR"/wheels/*; do
+            [[ -e $wheel || -L $wheel ]] || continue  # (an empty folder: no match)
+            name="${wheel##*/}"
+            # a link would have root read what it points to
+            [[ -f $wheel && ! -L $wheel && $name == *.whl ]] || fail "the build left $name, which is not a wheel"
+            if [[ $IMAGE -eq 1 && $name != *-none-any.whl ]]; then
+                fail "$name was built for this machine, not for the image (only pure-Python wheels are built)"
+            fi
+            install -m 0644 "$wheel" "$STAGE/$name"
+            sum="$(sha256sum "$STAGE/$name")"
+            BUILT+=("${sum%% *} $name")
+            say "built $name sha256:${sum%% *}"
+        done
+        [[ ${#BUILT[@]} -gt 0 ]] || fail "the build left no wheels"
+    fi
+    remove_build_account
+    run rm -rf "$BUILD_DIR"
+    BUILD_DIR=""
+}
+
+# Right before root installs them: each wheel is still the one the build made (its hash when the
+# build ended), and pip is given that hash too (--require-hashes).
+install_built_wheels() {
+    local release="$1" line sum name now lock="$STAGE/built.lock"
+    if [[ $DRY_RUN -eq 0 ]]; then
+        : > "$lock"
+        for line in "${BUILT[@]}"; do
+            sum="${line%% *}"; name="${line#* }"
+            [[ -f $STAGE/$name && ! -L $STAGE/$name ]] || fail "$name, built by this installer, is gone; nothing of it is installed"
+            now="$(sha256sum "$STAGE/$name")"
+            if [[ ${now%% *} != "$sum" ]]; then
+                fail "$name changed after it was built (sha256 $sum when the build ended, ${now%% *} now); nothing of it is installed"
+            fi
+            printf '%s --hash=sha256:%s\n' "$(inside_path "$STAGE/$name")" "$sum" >> "$lock"
+        done
+    else
+        say "each wheel checked against its hash, then listed with it in $lock"
+    fi
+    inside "$release/bin/pip" install --no-deps --no-index --require-hashes --only-binary :all: \
+        -r "$(inside_path "$lock")"
 }
 
 # Image mode: the image's /proc and /dev for the commands run in it, this machine's CA bundle for
@@ -255,7 +331,7 @@ build_wheels() {
 MOUNTED=()
 CA_INSIDE=""
 LOCKS="$SOURCE/systemd"
-WHEELHOUSE_INSIDE="$WHEELHOUSE"
+WHEELHOUSE_INSIDE=""
 prepare_root() {
     [[ $IMAGE -eq 1 ]] || return 0
     local ca="${PIP_CERT:-/etc/ssl/certs/ca-certificates.crt}" part
@@ -264,10 +340,8 @@ prepare_root() {
         if [[ $part == proc ]]; then run mount -t proc proc "$ROOT/proc"; else run mount --bind /dev "$ROOT/dev"; fi
         MOUNTED+=("$ROOT/$part")
     done
-    # unmounted however this ends: a stopped build must not leave the machine's /dev bound inside
-    # a root that is removed next (removing it would delete the machine's own device nodes)
-    trap unmount_root EXIT
-    trap 'exit 130' INT TERM HUP
+    # (unmounted however this ends, by cleanup: a stopped build must not leave the machine's /dev
+    # bound inside a root that is removed next, which would delete the machine's own device nodes)
     SETUP="/tmp/companion-setup"
     run install -d -m 0755 "$ROOT$SETUP"
     CA_INSIDE="$SETUP/ca.crt"
@@ -286,6 +360,20 @@ unmount_root() {
     for part in "${MOUNTED[@]}"; do
         if [[ $DRY_RUN -eq 0 ]]; then umount "$part" || true; fi
     done
+    MOUNTED=()
+}
+
+# However the installer ends (done, failed, stopped): no build account, no build folder, no wheels
+# folder, nothing mounted in the image's root.
+cleanup() {
+    remove_build_account || echo "install.sh: the build account $BUILD_ACCOUNT could not be removed" >&2
+    if [[ -n $BUILD_DIR ]]; then run rm -rf "$BUILD_DIR"; BUILD_DIR=""; fi
+    if [[ -n $STAGE ]]; then run rm -rf "$STAGE"; STAGE=""; fi
+    unmount_root
+}
+guard_exit() {
+    trap cleanup EXIT
+    trap 'exit 130' INT TERM HUP
 }
 
 finish_root() {
@@ -294,26 +382,21 @@ finish_root() {
 }
 
 install_environment() {
-    local release user build index=()
+    local release index=()
     release="$INSIDE/opt/companion/releases/$(date -u +%Y%m%dT%H%M%SZ)"
     [[ -n $WHEELHOUSE ]] && index=(--no-index --find-links "$WHEELHOUSE_INSIDE")
-    user="$(builder)"
-    if [[ $DRY_RUN -eq 1 ]]; then build="/tmp/companion-build.XXXXXX"
-    elif [[ $IMAGE -eq 1 ]]; then build="$(mktemp -d "$ROOT/tmp/companion-build.XXXXXX")"; build="${build#"$ROOT"}"
-    else build="$(mktemp -d /tmp/companion-build.XXXXXX)"; fi
-    build_wheels "$user" "$build"
+    make_build_account
+    build_wheels
+    end_build
     run mkdir -p "$PREFIX/releases"
     inside python3 -m venv "$release"
-    # As root: only wheels, each checked against the lock's hashes; then the wheels just built.
+    # As root: only wheels, each checked against the lock's hashes; then the wheels just built, each
+    # by the hash it had when the build ended.
     inside "$release/bin/pip" install --no-deps --require-hashes --only-binary :all: "${index[@]}" \
         -r "$(lock_file)"
-    if [[ $DRY_RUN -eq 0 ]]; then
-        local wheels=("$(host_path "$build")"/wheels/*.whl)
-        inside "$release/bin/pip" install --no-deps --no-index --only-binary :all: "${wheels[@]#"$ROOT"}"
-    else
-        inside "$release/bin/pip" install --no-deps --no-index --only-binary :all: "$build"/wheels/*.whl
-    fi
-    run rm -rf "$(host_path "$build")"
+    install_built_wheels "$release"
+    run rm -rf "$STAGE"
+    STAGE=""
     # The unit's root is read-only: compile the bytecode now, once.
     inside "$release/bin/python" -m compileall -q "$release/lib"
     local replaced=""
@@ -447,21 +530,28 @@ uninstall() {
     fi
 }
 
-case "$MODE" in
-    install)
-        check_user  # before anything is changed
-        install_packages
-        prepare_root
-        create_user
-        install_environment
-        install_config
-        install_units
-        install_web_unit
-        enable_i2c_and_keep_the_screen_on
-        finish_root
-        restart
-        say "installed: $(unit_name) runs $PREFIX/venv"
-        ;;
-    rollback) rollback ;;
-    uninstall) uninstall ;;
-esac
+main() {
+    parse_options "$@"
+    case "$MODE" in
+        install)
+            check_user  # before anything is changed
+            guard_exit
+            install_packages
+            prepare_root
+            create_user
+            install_environment
+            install_config
+            install_units
+            install_web_unit
+            enable_i2c_and_keep_the_screen_on
+            finish_root
+            restart
+            say "installed: $(unit_name) runs $PREFIX/venv"
+            ;;
+        rollback) rollback ;;
+        uninstall) uninstall ;;
+    esac
+}
+
+# Run, or (sourced, as the tests do) only defined.
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then main "$@"; fi

@@ -28,7 +28,7 @@ CACHE = Path(os.environ.get("COMPANION_IMAGE_CACHE")
              or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "companion-image")
 #: The Debian packages the checks need here (installed even when present: a fresh machine has none).
 HOST_PACKAGES = ("qemu-system-arm", "qemu-user-static", "mmdebstrap", "arch-test", "mtools",
-                 "dosfstools", "fdisk", "e2fsprogs", "xz-utils")
+                 "dosfstools", "fdisk", "e2fsprogs", "xz-utils", "python3-venv")
 #: Where the root partition starts in the image (build.sh: 8192 + 256 MiB in 512-byte sectors).
 ROOT_START = (8192 + 256 * 2048) * 512
 

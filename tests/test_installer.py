@@ -4,6 +4,7 @@ take is printed and nothing is changed. (A real install needs Raspberry Pi OS; d
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -121,9 +122,8 @@ def test_uninstall_keeps_the_games_unless_purged(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("args", "says"), [(["--purge", "--dry-run"], "--purge goes with --uninstall"),
                                             (["--frobnicate"], "unknown option --frobnicate"),
                                             (["--wheelhouse"], "--wheelhouse needs a folder"),
-                                            (["--dry-run", "--build-user", "root"], "not built as root"),
-                                            (["--dry-run", "--build-user", "no-such-user-x"],
-                                             "there is no user no-such-user-x")])
+                                            (["--dry-run", "--build-user", "nobody"],
+                                             "--build-user is gone")])
 def test_bad_options_are_one_line_and_exit_2(tmp_path: Path, args: list[str], says: str) -> None:
     done = _run(tmp_path, *args)
     assert done.returncode == 2 and says in done.stderr and len(done.stderr.splitlines()) == 1
@@ -145,35 +145,71 @@ def _as_root(actions: list[str]) -> list[str]:
     return [a for a in actions if not a.startswith("runuser ")]
 
 
+BUILD_DIR = "/tmp/companion-build.XXXXXX"  # as a dry run names the build's folder
+
+
+def _build_account(actions: list[str]) -> str:
+    """The account a run made for its build (from its useradd)."""
+    made = [a.split()[-1] for a in actions if a.startswith("useradd ") and "companion-build-" in a]
+    assert len(made) == 1, actions
+    return made[0]
+
+
 def test_root_builds_nothing_and_installs_only_hashed_wheels(tmp_path: Path) -> None:
     actions = _actions(_run(tmp_path, "--dry-run", "--wheelhouse", "/media/wheels"))
     root = _as_root(actions)
     installs = [a for a in root if " install " in a and "/bin/pip" in a]
     assert installs, actions
-    for action in installs:  # every pip install root runs: wheels only, no index beyond the folder
+    for action in installs:  # every pip install root runs: wheels only, by hash, no index beyond the folder
         assert "--no-deps" in action and "--only-binary :all:" in action and "--no-index" in action
+        assert "--require-hashes" in action
     locked, built = installs
-    assert "--require-hashes" in locked and "--find-links /media/wheels" in locked
-    assert built.endswith("/wheels/*.whl")  # the wheels the unprivileged step built
+    assert "--find-links /media/wheels" in locked
+    # the wheels the build made, by the hashes they had when it ended, from root's own folder
+    assert built.endswith("-r /tmp/companion-wheels.XXXXXX/built.lock")
     # nothing as root builds: no pip wheel, no setup.py, no pip install of the checkout itself
     assert not any(" wheel " in a or "setup.py" in a or a.endswith(str(ROOT)) or f"{ROOT}[" in a
                    for a in root)
 
 
-def test_the_wheels_are_built_as_an_unprivileged_user_from_hashed_sources(tmp_path: Path) -> None:
-    actions = _actions(_run(tmp_path, "--dry-run"))  # no SUDO_USER: nobody builds
-    built = [a for a in actions if a.startswith("runuser ")]
-    assert built and all(a.startswith("runuser -u nobody -- env ") for a in built)
-    wheel = [a for a in built if " wheel " in a]
+def test_the_wheels_are_built_by_an_account_made_for_the_build_and_removed_after_it(tmp_path: Path) -> None:
+    """Issue 34, defect 20: not the shared nobody, nor the person who ran sudo."""
+    done = _run(tmp_path, "--dry-run", SUDO_USER="nobody", PIP_INDEX_URL="https://mirror.example/simple",
+                COMPANION_TEST_SECRET="root's own")
+    assert done.returncode == 0, done.stderr
+    actions = _actions(done)
+    account = _build_account(actions)
+    assert re.fullmatch(r"companion-build-[0-9a-f]{8}", account)
+    made = actions.index(f"useradd --system --user-group --no-create-home --home-dir {BUILD_DIR} "
+                         f"--shell /usr/sbin/nologin {account}")
+    # its folder: its own, and only it (and root) can enter it
+    assert actions[made + 1:made + 3] == [f"chown {account}:{account} {BUILD_DIR}", f"chmod 0700 {BUILD_DIR}"]
+    built = [i for i, a in enumerate(actions) if "runuser " in a]
+    assert built and all(f"runuser -u {account} -- " in actions[i] for i in built)
+    assert made < built[0]
+    assert not any("runuser -u nobody" in a for a in actions)
+    # all it gets of root's environment: pip's settings; its temporary files stay in its folder
+    for i in (i for i in built if actions[i].startswith("runuser ")):
+        assert (f"-- env -i PATH=/usr/local/bin:/usr/bin:/bin HOME={BUILD_DIR} TMPDIR={BUILD_DIR}/tmp "
+                in actions[i]), actions[i]
+        assert "PIP_INDEX_URL=https://mirror.example/simple" in actions[i]
+        assert "COMPANION_TEST_SECRET" not in actions[i]
+    # when the build ends: its processes ended, the account removed, before root installs anything
+    assert actions[built[-1] + 1] == f"pkill -KILL -u {account}"
+    removed = actions.index(f"userdel {account}")
+    root_venv = next(i for i, a in enumerate(actions) if a.startswith("python3 -m venv "))
+    assert built[-1] < removed < root_venv
+    assert actions[removed + 1] == f"rm -rf {BUILD_DIR}"
+    # from hashed sources: the locks read from the copy of the checkout it builds
+    wheel = [actions[i] for i in built if " wheel " in actions[i]]
     assert len(wheel) == 2
     assert "--require-hashes --no-binary :all:" in wheel[0] and wheel[0].endswith(
-        f"-r {ROOT}/systemd/requirements-source.lock")
-    assert wheel[1].endswith("/src")  # the project, from a copy only the builder writes
-    setup = next(a for a in built if "requirements-build.lock" in a)
+        f"-r {BUILD_DIR}/src/systemd/requirements-source.lock")
+    assert wheel[1].endswith(f"--wheel-dir {BUILD_DIR}/wheels {BUILD_DIR}/src")
+    setup = next(actions[i] for i in built if "requirements-build.lock" in actions[i])
     assert "--require-hashes --only-binary :all:" in setup
-    # the person who ran sudo builds when there is one; root never does
-    mine = _actions(_run(tmp_path, "--dry-run", SUDO_USER="nobody"))
-    assert all(a.startswith("runuser -u nobody ") for a in mine if a.startswith("runuser"))
+    # each run makes an account of its own
+    assert _build_account(_actions(_run(tmp_path, "--dry-run"))) != account
 
 
 def test_an_existing_account_it_did_not_create_is_refused_unless_adopted(tmp_path: Path) -> None:
@@ -312,7 +348,7 @@ def test_image_mode_builds_inside_the_root_and_enables_the_units_offline(tmp_pat
     actions = _actions(done)
     assert _tree(root) == _tree(_image_root(tmp_path / "again"))  # a dry run changes nothing
     # nothing that needs a running system: no packages fetched, no udev, no manager, nothing started
-    assert not any(a.split()[0] in {"apt-get", "udevadm", "runuser"} for a in actions)
+    assert not any(a.split()[0] in {"apt-get", "udevadm"} for a in actions)
     assert not any(a.startswith("systemctl ") and not a.startswith(f"systemctl --root={root} ")
                    for a in actions)
     assert not any("daemon-reload" in a or "restart" in a or "--now" in a for a in actions)
@@ -326,11 +362,27 @@ def test_image_mode_builds_inside_the_root_and_enables_the_units_offline(tmp_pat
            "--shell /usr/sbin/nologin companion" in actions
     assert f"groupadd --root {root} --system video" not in actions
     assert f"groupadd --root {root} --system gpio" in actions
-    # every Python command runs inside the root (qemu-user runs it there when the root is arm64),
-    # with the release at the path the units name, and the locks and CA bundle copied in
-    python = [a for a in actions if any(word in a for word in ("/bin/pip ", "python3 ", "/bin/python "))]
-    assert python and all(a.startswith(f"chroot {root} env -i ") or
-                          a.startswith(f"chroot --userspec=65534:65534 {root} env -i ") for a in python)
+    # the build runs on this machine, by an account made here for it (issue 34, defect 20): the
+    # image gains no account but the service's, and no command runs in the root as another user
+    account = _build_account(actions)
+    assert [a for a in actions if a.startswith(("useradd ", "userdel "))] == [
+        f"useradd --root {root} --system --home-dir /var/lib/companion --no-create-home "
+        "--shell /usr/sbin/nologin companion",
+        f"useradd --system --user-group --no-create-home --home-dir {BUILD_DIR} --shell /usr/sbin/nologin "
+        f"{account}",
+        f"userdel {account}"]
+    assert not any(a.startswith("chroot --userspec") for a in actions)
+    build = [a for a in actions if BUILD_DIR in a and " env -i " in a]
+    assert build and all(a.startswith(f"runuser -u {account} -- env -i PATH=") for a in build)
+    # every other Python command runs inside the root (qemu-user runs it there when the root is
+    # arm64), with the release at the path the units name, and the locks and CA bundle copied in
+    python = [a for a in actions if any(word in a for word in ("/bin/pip ", "python3 ", "/bin/python "))
+              and a not in build]
+    assert python and all(a.startswith(f"chroot {root} env -i ") for a in python)
+    # the wheels it made: copied into root's folder in the image's /tmp, installed from there by hash
+    assert any(a.endswith("/bin/pip install --no-deps --no-index --require-hashes --only-binary :all: "
+                          "-r /tmp/companion-wheels.XXXXXX/built.lock") for a in python)
+    assert f"rm -rf {root}/tmp/companion-wheels.XXXXXX" in actions
     release = next(a.split()[-1] for a in actions if a.startswith(f"chroot {root} ") and " -m venv " in a)
     assert release.startswith("/opt/companion/releases/")
     assert f"ln -sfn {release} {root}/opt/companion/venv.new" in actions
@@ -338,9 +390,6 @@ def test_image_mode_builds_inside_the_root_and_enables_the_units_offline(tmp_pat
                           "-r /tmp/companion-setup/locks/requirements-ui.lock") for a in actions)
     assert any(a.startswith("install -D -m 0644 ") and a.endswith(f" {root}/tmp/companion-setup/ca.crt")
                for a in actions)
-    # the builder is the root's nobody (not the person who ran sudo here), never root
-    built = [a for a in actions if a.startswith("chroot --userspec=")]
-    assert len(built) == 4 and all(a.startswith(f"chroot --userspec=65534:65534 {root} ") for a in built)
     # /proc and /dev for the commands run in the root; the rules where udev and polkit read them
     assert f"mount -t proc proc {root}/proc" in actions and f"mount --bind /dev {root}/dev" in actions
     assert f"install -D -m 0644 {ROOT}/systemd/50-companion.rules " \

@@ -442,3 +442,18 @@ def test_the_apps_cold_start_in_the_arm64_root_against_here(tmp_path: Path) -> N
     here = sorted(run_child(make_store(tmp_path, f"here-{n}.db"))[0] for n in range(3))[1]
     print(f"\nthe app's start to first frame: {arm64:.1f} s under qemu-user, {here:.2f} s here "
           f"({arm64 / here:.0f} times)")
+
+
+def test_the_image_gains_no_account_but_the_services(image: Path) -> None:
+    """Issue 34, defect 20: ``install.sh --root`` builds the wheels on the build machine, by an
+    account it makes there and removes; the image's root holds the companion's account, no build
+    account and nothing the build left, and the wheels it built are installed there."""
+    root = CACHE / "work" / "root"
+    for accounts in ("passwd", "group", "shadow", "gshadow"):
+        assert "companion-build" not in (root / "etc" / accounts).read_text(), accounts
+    assert re.search(r"^companion:x:\d+:\d+::/var/lib/companion:/usr/sbin/nologin$",
+                     (root / "etc" / "passwd").read_text(), re.MULTILINE)
+    assert not list((root / "tmp").glob("companion-*"))
+    manifest = (root / "usr" / "share" / "companion-image" / "manifest.txt").read_text().splitlines()
+    for name in ("tabletop-companion", "sdnotify"):
+        assert any(line.startswith(f"pip {name} ") for line in manifest), name

@@ -11,11 +11,12 @@
 # --base-only      only make (or find) the cached Debian base, e.g. to warm the cache
 #
 # Run as root on Debian or Ubuntu with mmdebstrap, qemu-user-static (its binfmt registered), fdisk,
-# dosfstools, mtools, e2fsprogs and xz-utils. It mounts nothing but /proc and /dev in the
-# root it builds (no loop devices): the partitions are made in files (mkfs.ext4 -d, mkfs.vfat and
-# mcopy) and written into the image laid out by sfdisk. The Debian base (the slow part: its
-# initramfs is made under qemu-user) is cached under $XDG_CACHE_HOME/companion-image, keyed by
-# its inputs; a second build starts from a copy of it.
+# dosfstools, mtools, e2fsprogs, xz-utils and python3-venv (the companion's wheels are built on this
+# machine, by an account install.sh makes for the build and removes after it). It mounts nothing
+# but /proc and /dev in the root it builds (no loop devices): the partitions are made in files
+# (mkfs.ext4 -d, mkfs.vfat and mcopy) and written into the image laid out by sfdisk. The Debian
+# base (the slow part: its initramfs is made under qemu-user) is cached under
+# $XDG_CACHE_HOME/companion-image, keyed by its inputs; a second build starts from a copy of it.
 # Single quotes below keep $1 and ${Package} for the command that reads them (mmdebstrap's hooks,
 # dpkg-query's format, the shell in the root).
 # shellcheck disable=SC2016
@@ -38,7 +39,7 @@ ROOT_MIB="${COMPANION_IMAGE_ROOT_MIB:-2560}"
 BOOT_LABEL=RASPIFIRM
 ROOT_LABEL=RASPIROOT
 
-usage() { sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
@@ -75,12 +76,14 @@ base_key() {
 
 check_tools() {
     local tool missing=()
-    for tool in mmdebstrap arch-test sfdisk mkfs.vfat mcopy mkfs.ext4 xz; do
+    for tool in mmdebstrap arch-test sfdisk mkfs.vfat mcopy mkfs.ext4 xz useradd runuser; do
         command -v "$tool" >/dev/null || missing+=("$tool")
     done
+    # the build account runs this machine's /usr/bin/python3 (install.sh: build_wheels)
+    /usr/bin/python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
     [[ -e /usr/bin/qemu-aarch64-static || -e /usr/libexec/qemu-binfmt/aarch64-binfmt-P ]] || missing+=(qemu-user-static)
     if [[ ${#missing[@]} -gt 0 ]]; then
-        echo "build.sh: missing ${missing[*]} (apt-get install mmdebstrap arch-test qemu-user-static fdisk dosfstools mtools e2fsprogs xz-utils)" >&2
+        echo "build.sh: missing ${missing[*]} (apt-get install mmdebstrap arch-test qemu-user-static fdisk dosfstools mtools e2fsprogs xz-utils python3-venv)" >&2
         exit 2
     fi
     if [[ ! -e /proc/sys/fs/binfmt_misc/register ]]; then
@@ -127,7 +130,8 @@ configure() {
     local root="$1"
     local installer=(bash "$SOURCE/systemd/install.sh" --root "$root")
     [[ $HEADLESS -eq 1 ]] && installer+=(--headless)
-    say "installing the companion into the root (install.sh --root: its release built under qemu-user)"
+    say "installing the companion into the root (install.sh --root: its wheels built here by an account made" \
+        "for the build, its release made in the root under qemu-user)"
     # pip in the root finds the package index through this machine's resolver while it builds;
     # the image itself asks systemd-resolved.
     rm -f "$root/etc/resolv.conf" && cp /etc/resolv.conf "$root/etc/resolv.conf"
