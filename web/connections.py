@@ -18,9 +18,10 @@ for both parsers (the protocol classes below are uvicorn's with four methods wra
 - **between requests** uvicorn's keep-alive time-out closes an idle connection;
 - **per client address** at most :attr:`Limits.per_address` connections, **in all**
   :attr:`Limits.connections`: beyond either, the oldest connection *waiting for a head*
-  is closed to make room (for the total: one of the address holding the most), so one
-  address holding hundreds of sockets, or many addresses holding a few each, cannot
-  keep a phone from being served; a connection with a request under way (a phone's
+  is closed to make room (the address's own, or anybody's), so one address holding
+  hundreds of sockets, or many addresses holding a few each, cannot keep a phone from
+  being served (a phone sends its head as soon as it connects: the oldest waiting is
+  somebody else's); a connection with a request under way (a phone's
   ``/events``) is never the one closed. Without such a connection to close, the new one
   is refused (closed at once).
 """
@@ -57,8 +58,9 @@ class Limits:
     idle_seconds: int = 5
     #: Connections one client address may hold (a browser opens about six per site).
     per_address: int = 24
-    #: Connections held in all (each is a few kB; the phones' ``/events`` are capped apart).
-    connections: int = 256
+    #: Connections held in all (each a few kB of memory and a file descriptor: the unit's
+    #: ``LimitNOFILE`` leaves room; the phones' ``/events`` are capped apart, in ``web.app``).
+    connections: int = 1024
 
 
 class Guard:
@@ -148,13 +150,14 @@ class Gate:
     def __init__(self, limits: Limits | None = None) -> None:
         self.limits = limits or Limits()
         self._by_address: dict[str, dict[Guard, None]] = {}
-        self._count = 0
+        #: Every connection, the oldest first.
+        self._all: dict[Guard, None] = {}
         #: Connections closed to make room or refused, since the start (for the benchmark and logs).
         self.evicted = 0
         self.refused = 0
 
     def __len__(self) -> int:
-        return self._count
+        return len(self._all)
 
     def held(self, address: str) -> int:
         return len(self._by_address.get(address, ()))
@@ -165,32 +168,30 @@ class Gate:
         if len(mine) >= self.limits.per_address and not self._make_room(mine):
             self.refused += 1
             return False
-        if self._count >= self.limits.connections and not self._make_room(None):
+        if len(self._all) >= self.limits.connections and not self._make_room(None):
             self.refused += 1
             return False
         self._by_address.setdefault(guard.address, {})[guard] = None
-        self._count += 1
+        self._all[guard] = None
         return True
 
     def leave(self, guard: Guard) -> None:
         mine = self._by_address.get(guard.address)
         if mine is not None and guard in mine:
             del mine[guard]
-            self._count -= 1
+            del self._all[guard]
             if not mine:
                 del self._by_address[guard.address]
 
     def _make_room(self, among: dict[Guard, None] | None) -> bool:
-        """Close the oldest connection waiting for a head: of ``among``, or (``None``) of the address
-        holding the most connections that has one waiting. Whether one was closed."""
-        groups = [among] if among is not None else sorted(self._by_address.values(), key=len, reverse=True)
-        for group in groups:
-            waiting = next((guard for guard in group if not guard.busy), None)
-            if waiting is not None:
-                waiting.close()
-                self.evicted += 1
-                return True
-        return False
+        """Close the oldest connection waiting for a head, of ``among`` or (``None``) of all: a phone's
+        connection sends its head at once, so the oldest waiting is somebody else's. Whether one was."""
+        waiting = next((guard for guard in (self._all if among is None else among) if not guard.busy), None)
+        if waiting is None:
+            return False
+        waiting.close()
+        self.evicted += 1
+        return True
 
 
 class GuardedConfig(uvicorn.Config):
