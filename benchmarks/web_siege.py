@@ -139,7 +139,8 @@ class Attack:
             writer.close()
 
     async def run(self, seconds: float) -> dict[str, Any]:
-        tasks = [asyncio.ensure_future(self.idle(f"127.0.0.{2 + n // IDLE_PER_ADDRESS}")) for n in range(IDLE)]
+        tasks = [asyncio.ensure_future(self.idle(f"127.0.0.{2 + n // IDLE_PER_ADDRESS}"))
+                 for n in range(IDLE)]
         tasks += [asyncio.ensure_future(self.huge(f"127.0.1.{1 + n}")) for n in range(HUGE_HEADS)]
         tasks.append(asyncio.ensure_future(self.slow("127.0.2.1")))
         print("attacking", flush=True)
@@ -173,7 +174,8 @@ class Phones:
         parts = urlsplit(url)
         self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
         token = parts.query.removeprefix("t=")
-        self.targets = [f"/?t={token}", f"/stats?t={token}", *[f"/game/{n}?t={token}" for n in range(1, games + 1)]]
+        self.targets = [f"/?t={token}", f"/stats?t={token}",
+                        *[f"/game/{n}?t={token}" for n in range(1, games + 1)]]
         self.token = token
         self.times: list[float] = []
         self.failures: list[str] = []
@@ -238,7 +240,8 @@ def _stock(data: Path) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seconds", type=float, default=30.0, help="how long the siege lasts (default 30)")
-    parser.add_argument("--update-docs", action="store_true", help="write the figures into docs/performance.md")
+    parser.add_argument("--update-docs", action="store_true",
+                        help="write the figures into docs/performance.md")
     parser.add_argument("--attack", metavar="URL", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.attack:
@@ -292,7 +295,8 @@ def main(argv: list[str] | None = None) -> int:
          f"p99 ≤ {PAGE_P99_BUDGET:g} ms", page_p99 <= PAGE_P99_BUDGET and not phones.failures),
         ("phone pages answered / failed", f"{len(phones.times)} / {len(phones.failures)}", "0 failed",
          not phones.failures),
-        ("the phone holding /events: lines heard (keep-alives every 15 s)", str(phones.events_lines), "", None),
+        ("the phone holding /events: lines heard (keep-alives every 15 s)", str(phones.events_lines), "",
+         None),
         ("server RSS: after the warm-up → highest sampled under the siege",
          f"{rss_start / 1024:.1f} → {max(rss, default=0) / 1024:.1f} MB", f"< {MEMORY_BUDGET_MB:g} MB",
          max(rss, default=0) / 1024 < MEMORY_BUDGET_MB),

@@ -53,8 +53,8 @@ class Served:
 
     def connect(self, source: str) -> socket.socket:
         """A connection from ``source`` (a loopback address: every 127.x.y.z is this machine)."""
-        client = socket.create_connection(("127.0.0.1", self.port), timeout=PATIENCE, source_address=(source, 0))
-        return client
+        return socket.create_connection(("127.0.0.1", self.port), timeout=PATIENCE,
+                                        source_address=(source, 0))
 
     def get(self, target: str, source: str = "127.0.0.1") -> tuple[int, bytes]:
         """One request on a new connection from ``source``: the status and the whole answer."""

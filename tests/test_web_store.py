@@ -66,7 +66,8 @@ def _until(client: TestClient, path: str, status: int, text: str = "") -> str:
     raise AssertionError(f"{path}: {answer.status_code} {answer.text[:200]}")
 
 
-def test_a_store_copied_back_in_place_is_picked_up(tmp_path: Path, client_over: Callable[[Path], TestClient]) -> None:
+def test_a_store_copied_back_in_place_is_picked_up(
+        tmp_path: Path, client_over: Callable[[Path], TestClient]) -> None:
     """Garbage renamed in (a new inode), then the good copy copied over it (the same inode)."""
     store = _stock(tmp_path / "data", "castelli.json")
     good = tmp_path / "good.sqlite3"

@@ -69,6 +69,8 @@ STREAM_SECONDS = 3600.0
 MAX_CACHED = 64
 #: Pages made again at each change before the phones are told (the most recently asked for).
 MAX_WATCHED = 8
+#: What rendering a page raises when the store cannot be read: the page says "repair needed".
+UNREADABLE: tuple[type[Exception], ...] = (StoreUnavailable, *CONTENT_ERRORS)
 #: Game ids above this are no game (SQLite's integers are 64-bit; a longer number is refused early).
 MAX_ID = 2**62
 
@@ -149,7 +151,7 @@ class Table:
         try:
             await self.store.call(lambda reader: reader.poll())
             self.switched(await self.store.call(lambda reader: reader.enabled()))
-        except Exception as error:  # noqa: BLE001 (the watcher tries again at its next poll)
+        except Exception as error:  # (the watcher tries again at its next poll)
             self.unreadable(error)
 
     def unreadable(self, problem: BaseException) -> None:
@@ -226,7 +228,7 @@ async def _cached(request: Request, table: Table,
             rendering = table.rendering[key] = asyncio.ensure_future(_render(table, key, render, lang))
         try:
             page = await asyncio.shield(rendering)  # a phone that leaves does not cancel the others'
-        except (StoreUnavailable, *CONTENT_ERRORS) as problem:
+        except UNREADABLE as problem:
             table.unreadable(problem)
             return repair_response(request)
     if page is None:
