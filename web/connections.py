@@ -13,6 +13,9 @@ for both parsers (the protocol classes below are uvicorn's with four methods wra
 - **a head is at most** :attr:`Limits.head_bytes`: the bytes since the end of the last
   head (``CRLF CRLF``) are counted as they arrive, *before* the parser sees them; one
   more and the client gets ``431`` and the connection is closed, nothing buffered;
+- **at most** :attr:`Limits.pipelined` requests are sent ahead of their answers (a few
+  hundred short heads fit in one read, each a request kept waiting): more, and the
+  connection is closed;
 - **a head arrives within** :attr:`Limits.head_seconds` of its first byte (of the
   connection, for the first): a slow or silent client is closed, whatever it trickles;
 - **between requests** uvicorn's keep-alive time-out closes an idle connection;
@@ -58,6 +61,9 @@ class Limits:
     idle_seconds: int = 5
     #: Connections one client address may hold (a browser opens about six per site).
     per_address: int = 24
+    #: Requests one connection may send before their answers (pipelined; browsers send one):
+    #: each waiting request is state kept, and a few hundred fit in one read.
+    pipelined: int = 8
     #: Connections held in all (each a few kB of memory and a file descriptor: the unit's
     #: ``LimitNOFILE`` leaves room; the phones' ``/events`` are capped apart, in ``web.app``).
     connections: int = 1024
@@ -75,8 +81,8 @@ class Guard:
         self._loop = loop
         #: Bytes received since the end of the last head (the head being received).
         self.pending = 0
-        #: A complete head was received and its response is not complete yet.
-        self.busy = False
+        #: Complete heads received whose responses are not complete yet.
+        self.unanswered = 0
         self.closed = False
         self._tail = b""
         self._deadline: asyncio.TimerHandle | None = None
@@ -89,21 +95,30 @@ class Guard:
         self._arm()
         return True
 
+    @property
+    def busy(self) -> bool:
+        """A complete head was received and its response is not complete yet."""
+        return self.unanswered > 0
+
     def received(self, data: bytes) -> bool:
-        """Count ``data`` against the head's bound; ``False``: refused (the parser must not see it)."""
+        """Count ``data`` against the head's bounds; ``False``: refused (the parser must not see it)."""
+        heads = data.count(HEAD_END)
         found = data.rfind(HEAD_END)
-        if found >= 0:
-            end = found + len(HEAD_END)
-        else:
-            across = (self._tail + data[:3]).find(HEAD_END)
-            end = across + len(HEAD_END) - len(self._tail) if across >= 0 else -1
+        end = found + len(HEAD_END) if found >= 0 else -1
+        across = (self._tail + data[:3]).find(HEAD_END)  # (a window of 6 bytes: only a split marker)
+        if across >= 0:
+            heads += 1
+            end = max(end, across + len(HEAD_END) - len(self._tail))
         self._tail = (self._tail + data[-3:])[-3:]
-        if end >= 0:
-            self.busy = True
+        if heads:
+            self.unanswered += heads
             self.pending = len(data) - end
             self._disarm()
         else:
             self.pending += len(data)
+        if self.unanswered > self.gate.limits.pipelined:  # each head queued is a request's state
+            self.close()
+            return False
         if self.pending > self.gate.limits.head_bytes:
             if not self.busy:
                 self.transport.write(TOO_LARGE)
@@ -114,8 +129,9 @@ class Guard:
         return True
 
     def answered(self) -> None:
-        """The response went out: the connection waits for a head again (uvicorn's idle time-out runs)."""
-        self.busy = False
+        """A response went out: one head fewer waits for its answer (uvicorn's idle time-out runs
+        when none does)."""
+        self.unanswered = max(0, self.unanswered - 1)
 
     def close(self) -> None:
         """Close the connection now (refused, too slow, or making room)."""
