@@ -3,8 +3,10 @@
 Starts ``companion web`` (a real process, uvicorn) over a store holding the example games and
 a Campanile game in progress, then for ``--seconds`` (60) seconds, from a second process:
 
-- **50 phones** hold ``/events``; on each ``change`` every phone re-fetches its game's page, as
-  ``web/static/live.js`` does, on a connection of its own kept alive as a browser keeps it;
+- **50 phones**, each from a loopback address of its own as phones at a table are (the page
+  caps the connections of one address), hold ``/events``; on each ``change`` every phone
+  re-fetches its game's page, as ``web/static/live.js`` does, on a connection of its own kept
+  alive as a browser keeps it;
 - **10 page loads a second** (the index, each game, the statistics in turn), each on a new
   connection, as phones opening the page;
 - a **move every 2 s** stored through the service (the app's path: ``Session.propose`` on the
@@ -65,9 +67,15 @@ LAG_P99_BUDGET = 1000.0
 
 
 # -- the load (the second process) ------------------------------------------------------------------
-async def _get(host: str, port: int, target: str) -> tuple[int, int]:
-    """One GET on a new connection: the status and the body's length."""
-    reader, writer = await asyncio.open_connection(host, port)
+def _phone_address(number: int) -> str:
+    """Phone ``number``'s own source address (each phone at a table has one; the page caps the
+    connections of one address, web/connections.py): 127.0.3.1 and up, loopback all the same."""
+    return f"127.0.{3 + number // 250}.{1 + number % 250}"
+
+
+async def _get(host: str, port: int, target: str, source: str = "127.0.0.1") -> tuple[int, int]:
+    """One GET on a new connection from ``source``: the status and the body's length."""
+    reader, writer = await asyncio.open_connection(host, port, local_addr=(source, 0))
     try:
         writer.write(f"GET {target} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
         await writer.drain()
@@ -81,14 +89,15 @@ async def _get(host: str, port: int, target: str) -> tuple[int, int]:
 class Connection:
     """A phone's connection for its re-fetches, kept alive between them as a browser keeps it."""
 
-    def __init__(self, host: str, port: int) -> None:
-        self.host, self.port = host, port
+    def __init__(self, host: str, port: int, source: str) -> None:
+        self.host, self.port, self.source = host, port, source
         self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
 
     async def get(self, target: str) -> tuple[int, int]:
         for attempt in range(2):
             if self.streams is None:
-                self.streams = await asyncio.open_connection(self.host, self.port)
+                self.streams = await asyncio.open_connection(self.host, self.port,
+                                                             local_addr=(self.source, 0))
             reader, writer = self.streams
             try:
                 writer.write(f"GET {target} HTTP/1.1\r\nHost: {self.host}\r\n\r\n".encode())
@@ -128,7 +137,8 @@ class Load:
         start = time.perf_counter()
         try:
             status, length = await (connection.get(target) if connection is not None
-                                    else _get(self.host, self.port, target))
+                                    else _get(self.host, self.port, target,
+                                              _phone_address(len(self.pages) % PHONES)))
         except OSError as error:
             self.failures.append(f"{target}: {error}")
             return
@@ -137,14 +147,15 @@ class Load:
             self.failures.append(f"{target}: {status}")
 
     async def phone(self, number: int, ready: asyncio.Event, opened: list[int]) -> None:
-        reader, writer = await asyncio.open_connection(self.host, self.port)
+        reader, writer = await asyncio.open_connection(self.host, self.port,
+                                                       local_addr=(_phone_address(number), 0))
         writer.write(f"GET /events?t={self.token} HTTP/1.1\r\nHost: {self.host}\r\n\r\n".encode())
         await writer.drain()
         opened.append(number)
         if len(opened) == PHONES:
             ready.set()
         seen = 0
-        refetching = Connection(self.host, self.port)
+        refetching = Connection(self.host, self.port, _phone_address(number))
         try:
             while True:
                 line = await reader.readline()

@@ -135,3 +135,31 @@ def test_every_page_at_a_phones_size_in_both_languages(served: tuple[str, Path, 
             width = int(browser.execute_script("return document.documentElement.scrollWidth"))
             assert width <= PHONE[0], (language, name, width)  # nothing wider than the phone
 
+
+
+def test_a_phone_refused_on_events_follows_again(served: tuple[str, Path, int], browser: Any) -> None:
+    """Issue 34, item 13: a 503 on ``/events`` (here: the page switched off in Settings, then on again)
+    makes a browser give up its EventSource for good; ``live.js`` makes a new one, after a pause that
+    grows, and the page follows the game again without a reload."""
+    from companion.service.web_link import WEB_SETTING
+
+    url, data, playing = served
+    base, token = url.split("/?t=")
+    browser.get(f"{base}/game/{playing}?t={token}")
+    WebDriverWait(browser, PATIENCE).until(lambda d: "Albert" in _main_text(d))
+    browser.execute_script("window.stillTheSamePage = true;")
+    with Companion.open(data / "companion.sqlite3") as app:
+        app.change_setting(WEB_SETTING, False)
+    # Refused at least twice in a row (the stream ended, then 503 on each new try).
+    WebDriverWait(browser, PATIENCE).until(
+        lambda d: d.execute_script("return (window.companionLive || {made: 0}).made >= 3;"))
+    with Companion.open(data / "companion.sqlite3") as app:
+        app.change_setting(WEB_SETTING, True)
+    WebDriverWait(browser, PATIENCE).until(
+        lambda d: not d.execute_script("return document.documentElement.classList.contains('stale');"))
+    before = _main_text(browser)
+    with Companion.open(data / "companion.sqlite3") as app:
+        session = app.resume(playing).session
+        session.propose(session.game.parse_move(session.game.legal_moves(session.state)[0]))
+    WebDriverWait(browser, PATIENCE).until(lambda d: _main_text(d) != before)
+    assert browser.execute_script("return window.stillTheSamePage === true;")  # no reload

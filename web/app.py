@@ -38,7 +38,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from web import pages
 from web.events import POLL_SECONDS, Changes, StoreThread, watch
-from web.store_reader import StoreReader, StoreUnavailable
+from web.store_reader import CONTENT_ERRORS, StoreReader, StoreUnavailable
 from web.token import same_token
 
 log = logging.getLogger("companion.web")
@@ -69,6 +69,8 @@ STREAM_SECONDS = 3600.0
 MAX_CACHED = 64
 #: Pages made again at each change before the phones are told (the most recently asked for).
 MAX_WATCHED = 8
+#: What rendering a page raises when the store cannot be read: the page says "repair needed".
+UNREADABLE: tuple[type[Exception], ...] = (StoreUnavailable, *CONTENT_ERRORS)
 #: Game ids above this are no game (SQLite's integers are 64-bit; a longer number is refused early).
 MAX_ID = 2**62
 
@@ -140,10 +142,24 @@ class Table:
     #: The renderings under way, by the same key: a burst of requests waits for one.
     rendering: dict[tuple[int, str, str], asyncio.Future[str | None]] = field(default_factory=dict)
 
+    #: Why the store could not be read, as last logged (said once, not at every request).
+    problem: str | None = None
+
     async def refresh(self) -> None:
-        """Open the store (first call) and read the switch."""
-        await self.store.call(lambda reader: reader.poll())
-        self.switched(await self.store.call(lambda reader: reader.enabled()))
+        """Open the store (first call) and read the switch. A store that cannot be read is the
+        pages' to say (:func:`repair_response`), never a reason for the process to stop."""
+        try:
+            await self.store.call(lambda reader: reader.poll())
+            self.switched(await self.store.call(lambda reader: reader.enabled()))
+        except Exception as error:  # (the watcher tries again at its next poll)
+            self.unreadable(error)
+
+    def unreadable(self, problem: BaseException) -> None:
+        """Log once per kind of problem that the store cannot be read."""
+        said = f"{type(problem).__name__}: {str(problem).splitlines()[0] if str(problem) else ''}"
+        if said != self.problem:
+            log.error("web: the store cannot be read (repair needed): %s", said)
+            self.problem = said
 
     def switched(self, enabled: bool) -> None:
         if enabled != self.enabled and self.on_switch is not None:
@@ -166,6 +182,11 @@ def _html(content: str, status: int = 200, headers: dict[str, str] | None = None
 def error_response(request: Request, status: int, headers: dict[str, str] | None = None) -> HTMLResponse:
     """The plain page for ``status`` in the phone's language."""
     return _html(pages.error_page(_language(request), status), status, headers)
+
+
+def repair_response(request: Request) -> HTMLResponse:
+    """The store cannot be read: every page says it needs a repair (503: it passes once mended)."""
+    return _html(pages.repair_page(_language(request)), 503, {"retry-after": "10"})
 
 
 def _table(request: Request) -> Table:
@@ -207,9 +228,9 @@ async def _cached(request: Request, table: Table,
             rendering = table.rendering[key] = asyncio.ensure_future(_render(table, key, render, lang))
         try:
             page = await asyncio.shield(rendering)  # a phone that leaves does not cancel the others'
-        except StoreUnavailable as problem:
-            log.error("web: the store cannot be read: %s", problem)
-            return error_response(request, 503)
+        except UNREADABLE as problem:
+            table.unreadable(problem)
+            return repair_response(request)
     if page is None:
         return error_response(request, 404)
     return _html(page)
@@ -431,7 +452,10 @@ async def _watch(table: Table) -> None:
     """Watch the store; at each change read the switch again, then tell the clients."""
 
     async def changed(version: int) -> None:
-        table.switched(await table.store.call(lambda reader: reader.enabled()))
+        try:
+            table.switched(await table.store.call(lambda reader: reader.enabled()))
+        except CONTENT_ERRORS as error:  # the settings unreadable: the switch stays as it was
+            table.unreadable(error)
         # The pages phones look at, made before they are told: the burst of re-fetches that
         # follows finds them ready instead of waiting for the first of them to make one.
         for (path, lang), render in list(table.watched.items()):

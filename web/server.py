@@ -26,6 +26,7 @@ from starlette.types import ASGIApp
 from companion.storage.paths import DB_FILENAME
 from companion.system import logs
 from web.app import create_app
+from web.connections import Gate, GuardedConfig, Limits, protocol_class
 from web.store_reader import StoreReader
 from web.token import load_token, remove_url, write_url
 
@@ -154,7 +155,7 @@ def serve(data_dir: Path, listen: str = DEFAULT_LISTEN, *, new_token: bool = Fal
         if host in WILDCARDS:
             threading.Thread(target=address.follow, args=(stop,), name="web-address", daemon=True).start()
         app = create_app(StoreReader(data_dir / DB_FILENAME), token, on_switch=address.switched)
-        uvicorn.Server(_config(app)).run(sockets=[listening])
+        uvicorn.Server(server_config(app)).run(sockets=[listening])
     finally:
         stop.set()
         remove_url(data_dir)
@@ -167,11 +168,18 @@ def _exit_quietly(number: int, frame: FrameType | None) -> None:
     raise SystemExit(0)
 
 
-def _config(app: ASGIApp) -> uvicorn.Config:
-    return uvicorn.Config(
-        app, log_config=None, log_level="warning", access_log=False,  # the access log would hold tokens
+def server_config(app: ASGIApp, limits: Limits | None = None, *, parser: str = "auto") -> GuardedConfig:
+    """uvicorn's settings for the page: its clients bounded by :class:`web.connections.Gate`
+    (head size and time, idle time, connections per address and in all) whichever ``parser``
+    runs (``auto``: httptools when installed, as uvicorn picks; ``h11``)."""
+    limits = limits or Limits()
+    return GuardedConfig(
+        app, gate=Gate(limits), http=protocol_class(parser),
+        log_config=None, log_level="warning", access_log=False,  # the access log would hold tokens
         lifespan="on", proxy_headers=False, server_header=False,
-        timeout_keep_alive=5,  # an idle phone's connection is closed after 5 s
-        limit_concurrency=200,  # connections beyond this get 503 at once (bounded memory)
-        h11_max_incomplete_event_size=16 * 1024,  # the largest request head taken
+        timeout_keep_alive=limits.idle_seconds,  # an idle phone's connection is closed after this
+        # The gate bounds the connections; uvicorn's own cap (503 to everybody beyond it) is only a
+        # backstop it never reaches: the gate closes a waiting connection rather than refuse a phone.
+        limit_concurrency=limits.connections * 2,
+        h11_max_incomplete_event_size=limits.head_bytes,  # (the gate bounds it first, for both parsers)
         timeout_graceful_shutdown=3)

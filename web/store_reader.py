@@ -9,14 +9,22 @@ that opened it, and one reader at a time is plenty for a table's phones.
 Changes are seen by polling: ``PRAGMA data_version`` on the reading connection changes
 whenever another connection commits (a move stored, undone, amended; a game started),
 and costs a few microseconds. A restore or repair *replaces* the store file (a new
-inode); the old connection would go on reading the old file, so the file's identity is
-checked at every poll too, and a replaced file is opened anew.
+inode), and a person may copy a store over it in place (the same inode); the old
+connection would go on reading what it had, so the file's identity is checked at every
+poll too — its inode, size and time of change and its 100-byte SQLite header (page count,
+change counter, schema cookie) — and a file that is another one is opened anew.
+
+A store that cannot be read (damaged pages, text that is no UTF-8, a newer schema, no
+store at all but a foreign file) is not an error of the page: every page then says the
+store needs a repair (:class:`StoreUnavailable`), and the page follows again as soon as
+the file changes.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,13 +44,24 @@ MAX_LISTED = 100
 MAX_KEPT = 64
 
 
-def _identity(path: Path) -> tuple[int, int] | None:
-    """Which file ``path`` names now (device, inode); ``None`` while there is none."""
+#: The file's identity: its device, inode, size, time of change and SQLite header.
+Identity = tuple[int, int, int, int, bytes]
+
+#: Bytes of SQLite's header read for the identity: the page count, change counter and schema
+#: cookie are in it (a store copied in place over another differs there, whatever its inode).
+HEADER_BYTES = 100
+
+
+def _identity(path: Path) -> Identity | None:
+    """Which file ``path`` names now, and as it is now; ``None`` while there is none (or it cannot
+    be read: opening it says why)."""
     try:
-        found = os.stat(path)
-    except FileNotFoundError:
+        with open(path, "rb") as file:
+            found = os.fstat(file.fileno())
+            header = file.read(HEADER_BYTES)
+    except OSError:
         return None
-    return found.st_dev, found.st_ino
+    return found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, header
 
 
 @dataclass(frozen=True)
@@ -67,13 +86,20 @@ class StoreUnavailable(Exception):
     """The store cannot be read now (damaged, from a newer companion); the message says why."""
 
 
+#: What reading a store whose content is damaged can raise beyond :class:`StoreError`: SQLite's
+#: own errors (text that is no UTF-8: "Could not decode to UTF-8 column …"), a JSON column that is
+#: no JSON. The page says the store needs a repair rather than failing.
+CONTENT_ERRORS: tuple[type[Exception], ...] = (StoreError, sqlite3.DatabaseError, UnicodeError,
+                                              json.JSONDecodeError)
+
+
 class StoreReader:
     """The read-only store, opened lazily and reopened when its file is replaced."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._app: Companion | None = None
-        self._identity: tuple[int, int] | None = None
+        self._identity: Identity | None = None
         self._data_version: int | None = None
         #: Why the store could not be opened, the last time it was tried.
         self.problem: Message | str | None = None
@@ -95,8 +121,13 @@ class StoreReader:
         self._identity = _identity(self.path)
         try:
             store = Store.open(self.path, read_only=True)
-        except StoreError as error:
-            self.problem = error.args[0] if error.args else str(error)
+        except CONTENT_ERRORS as error:
+            self.problem = error.args[0] if isinstance(error, StoreError) and error.args else str(error)
+            self._broken = False
+            return
+        if store.damage:  # damaged pages: the doctor's to mend, not the page's to show
+            self.problem = store.damage[0]
+            store.close()
             self._broken = False
             return
         self.problem = None

@@ -27,7 +27,7 @@ from web.pages.render import link, page
 from web.pages.words import Words, languages, pick_language
 
 __all__ = ["GameListing", "error_page", "game_page", "index_page", "landing_page", "languages",
-           "pick_language", "stats_page"]
+           "pick_language", "repair_page", "stats_page"]
 
 #: The HTTP statuses with words of their own; any other is said as a plain "something went wrong".
 KNOWN_STATUSES = frozenset({400, 403, 404, 405, 429, 500, 503})
@@ -56,8 +56,16 @@ def error_page(lang: str, status: int) -> str:
     """A plain page for an error: what went wrong in a line, never a traceback."""
     words = Words(lang)
     said = status if status in KNOWN_STATUSES else 500
-    return page("error.html", t=words, lang=words.language, status=status,
+    return page("error.html", t=words, lang=words.language, status=status, heading=None,
                 message=words(f"web.error.{said}"))
+
+
+def repair_page(lang: str) -> str:
+    """The page every route shows while the store cannot be read (damaged, foreign, unreadable text):
+    the repair is needed, and where it is offered. Served with 503: it passes once the store is mended."""
+    words = Words(lang)
+    return page("error.html", t=words, lang=words.language, status=503, heading=words("web.repair.title"),
+                message=words("web.repair.text"))
 
 
 def _title(game: str) -> str:
