@@ -251,6 +251,15 @@ class Outcome:
         """The tie-break in words ("the highest chip"), for screens and reports."""
         return self.words if self.words is not None else Message(f"common.tiebreak.{self.tiebreak}")
 
+    def placed_by_tiebreak(self) -> tuple[str, ...]:
+        """The players whose place the tie-break settled: each shares its points with another, so its
+        tie-break figure says why it stands where it does (``()`` while the game is not finished).
+        Front ends show the figure for these players only, each the same."""
+        if self.decided_by is None:
+            return ()
+        points = [s.score for s in self.standings]
+        return tuple(s.player for s in self.standings if points.count(s.score) > 1)
+
     def reason(self) -> Message:
         """Why the winners won, in a few words."""
         if self.decided_by is None:
