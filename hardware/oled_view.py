@@ -21,7 +21,7 @@ from companion.service.damage import damage
 from companion.service.table import Table, TableEvent
 from hardware.navigator import Navigator
 from hardware.oled_pages import (
-    game_over_page,
+    game_over_pages,
     notice_page,
     refused_pages,
     saved_page,
@@ -123,7 +123,7 @@ class OledView:
         if session is None:
             self._status = [start_page()]
         elif session.game.is_finished(session.state):
-            self._status = [game_over_page(session.game, session.state), *table_pages(self.table)]
+            self._status = [*game_over_pages(session.game, session.state), *table_pages(self.table)]
         else:
             self._status = [*status_pages(session.game, session.state), *table_pages(self.table)]
         self._status_since = self._clock()

@@ -246,6 +246,11 @@ class Outcome:
     #: The tie-break in words, a message of the game's own catalogue (``<game>.tiebreak.<key>``:
     #: the words are the game's, as everything only one game says); ``None``: ``common.tiebreak.<key>``.
     words: Message | None = field(default=None, compare=False)
+    #: A game played in groups at once (a Championship round's two games): each group's own outcome,
+    #: in the groups' order (group 1 first); ``()`` for a game of one group. The fields above then
+    #: merge the groups (every group's winners), so a front end that names winners or a tie says it
+    #: per group from these: Bela won his group, only Csaba and Dora tied in theirs.
+    groups: tuple[Outcome, ...] = ()
 
     def tiebreak_words(self) -> Message:
         """The tie-break in words ("the highest chip"), for screens and reports."""
@@ -257,6 +262,8 @@ class Outcome:
         Front ends show the figure for these players only, each the same."""
         if self.decided_by is None:
             return ()
+        if self.groups:  # points are compared within a group only
+            return tuple(player for group in self.groups for player in group.placed_by_tiebreak())
         points = [s.score for s in self.standings]
         return tuple(s.player for s in self.standings if points.count(s.score) > 1)
 
