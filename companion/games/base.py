@@ -404,6 +404,14 @@ class Game(ABC, Generic[StateT, MoveT]):
         A template is described as far as it goes (``Anna: reveal s32``).
         """
 
+    def record_words(self, state: StateT, move: Mapping[str, Any], lang: str) -> list[tuple[str, Message]]:
+        """The words of :meth:`describe`'s text in ``lang`` that are record values players would not
+        say (a Castelli card's ``robber-baron``), each with the message they read in its place
+        (``castelli.card.robber-baron``: "Robber baron"). Screens that only show a move (the history,
+        the OLED's "saved") say those; the notation itself, which the console reads, keeps them.
+        ``[]``: the notation is already in players' words."""
+        return []
+
     def notation_forms(self, state: StateT, move: Mapping[str, Any], lang: str) -> list[str]:
         """Every text that spells ``move`` in ``lang`` (:meth:`describe`'s first): a game whose
         language allows two word orders lists both, and :meth:`parse_notation` reads either."""
