@@ -67,3 +67,40 @@ def test_the_history_names_cards_from_the_catalogue(lang: str, tmp_path: Path) -
     expected = ("Robber baron", "Master builder") if lang == "en" else ("Tolvaj Báró", "Főépítész")
     for name in expected:
         assert any(name in line for line in lines), name
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_the_oled_says_a_card_by_its_name_when_saved_and_in_its_lists(lang: str, tmp_path: Path) -> None:
+    """The OLED's "saved" notice, its list of moves to choose and its undo list: the card's name."""
+    from companion.i18n import current_language, set_language
+    from companion.service.table import Table
+    from hardware.navigator import Navigator
+    from hardware.oled_render import fit
+    from hardware.oled_view import OledView
+
+    record = json.loads(RECORD.read_text(encoding="utf-8"))
+    index = next(i for i, move in enumerate(record["moves"]) if move.get("card") == "robber-baron")
+    before = current_language()
+    with Companion.open(tmp_path / "store.db") as app:
+        table = Table(app)
+        table.open(app.open_game(app.import_record({**record, "moves": record["moves"][:index]})))
+        view = OledView(table, Navigator(table), lambda _image: None, clock=lambda: 1000.0)
+        set_language(lang)
+        try:
+            session = table.session
+            assert session is not None
+            name = render(card("robber-baron"), lang)
+            choices = view.navigator._moves_listing()
+            assert choices is not None
+            raw = ("robber-baron", "tolvaj-báró")
+            assert not [label for label in choices.labels if any(value in label for value in raw)]
+            table.propose(session.game.parse_move(record["moves"][index]), "console")
+            shown = " ".join(view.page(1000.0).text().split())
+            assert name in shown and "robber-baron" not in shown, shown
+            view.navigator._undo_list()
+            listing = view.navigator.listing
+            assert listing is not None
+            assert listing.labels[0] == fit(f"{index + 1}. {record['moves'][index]['player']}: {name}")
+        finally:
+            set_language(before)
+            view.close()
