@@ -406,8 +406,8 @@ class Game(ABC, Generic[StateT, MoveT]):
 
     def record_words(self, state: StateT, move: Mapping[str, Any], lang: str) -> list[tuple[str, Message]]:
         """The words of :meth:`describe`'s text in ``lang`` that are record values players would not
-        say (a Castelli card's ``robber-baron``), each with the message they read in its place
-        (``castelli.card.robber-baron``: "Robber baron"). Screens that only show a move (the history,
+        say (a card's ``robber-baron``), each with the message they read in its place (the game's
+        ``<game>.card.robber-baron``: "Robber baron"). Screens that only show a move (the history,
         the OLED's "saved") say those; the notation itself, which the console reads, keeps them.
         ``[]``: the notation is already in players' words."""
         return []

@@ -80,7 +80,7 @@ class TableSetting:
     check: Callable[[Any], Message | None]
     #: The message code of the words beside it on the settings screen.
     label: str
-    #: Record values the setting's list may hold that players read in words (San Gimignano's default
+    #: Record values the setting's list may hold that players read in words (a game's default
     #: guild names: ``guild-1`` -> "Guild 1"): the settings screen shows the words and keeps the value.
     named: Mapping[str, Message] = field(default_factory=dict, compare=False)
 

@@ -65,8 +65,8 @@ def _areas() -> frozenset[str]:
 def _own_names() -> frozenset[str]:
     """The companion's own names, which a text shows only in words: the last part of every message
     code of the catalogues shaped as a name rather than a word (a tie-break's key, ``castles_built``,
-    from ``castelli.tiebreak.castles_built``; a summary's field, ``starting_tile``; a record value,
-    ``robber-baron``, from ``castelli.card.robber-baron``). A name people typed ("Anna-Maria", a
+    from ``<game>.tiebreak.castles_built``; a summary's field, ``starting_tile``; a record value,
+    ``robber-baron``, from ``<game>.card.robber-baron``). A name people typed ("Anna-Maria", a
     board called "big_board") is none of them and passes."""
     from companion.i18n import catalogue  # the catalogues read only when a text is checked
 

@@ -1,5 +1,5 @@
 """A move as the screens that only show it say it: the notation, with the record values in it that
-players would not say (a Castelli card's ``robber-baron``) in the catalogue's words instead.
+players would not say (a card's ``robber-baron``) in the catalogue's words instead.
 
 The history, the OLED's "saved" notice and the phone's last moves read a move; the console and the
 notation field read and write the notation itself (``Game.describe``), which keeps its words. The
