@@ -38,6 +38,7 @@ from typing import Any
 from companion.games.base import Game, IllegalMove, RecordError, StateT
 from companion.i18n import set_language, text
 from companion.service.app import AppError
+from companion.service.move_words import move_words
 from companion.service.session import SessionError
 from companion.service.table import Table
 from companion.storage.store import StoreError
@@ -219,7 +220,7 @@ class Navigator:
         templates = likely_first(game, state, game.legal_moves(state))
         if not templates:
             return None
-        labels = [fit(game.describe(state, t, _language())) for t in templates]
+        labels = [fit(move_words(game, state, t, _language())) for t in templates]  # cards by their names
         return Listing(text("oled.choose.move"), labels, [self._choose(t) for t in templates])
 
     def _choose(self, template: dict[str, Any]) -> Callable[[], None]:
@@ -341,7 +342,7 @@ class Navigator:
         labels: list[str] = []
         actions: list[Callable[[], None]] = []
         for back, move in enumerate(reversed(session.log), start=1):
-            described = game.describe(session.state, game.move_to_json(move), _language())
+            described = move_words(game, session.state, game.move_to_json(move), _language())
             labels.append(fit(f"{len(session.log) - back + 1}. {described}"))
             actions.append(self._undo_back(back))
             if back >= 20:

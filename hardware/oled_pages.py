@@ -74,7 +74,7 @@ def status_pages(game: Game[StateT, Any], state: StateT) -> list[Page]:
     :class:`~hardware.games.GamePart`'s, none for a game without one). A game whose part has
     ``turn_pages`` (several turns at once) shows those in place of the turn page."""
     if game.is_finished(state):
-        return [game_over_page(game, state)]
+        return game_over_pages(game, state)
     summary = game.summary(state)
     part = games.part(game.name)
     own = part.turn_pages(game, state) if part.turn_pages is not None else []
@@ -119,9 +119,24 @@ def _tiebreak(outcome: Outcome) -> str:
     return say(outcome.tiebreak_words())
 
 
-def game_over_page(game: Game[StateT, Any], state: StateT) -> Page:
-    """The winners large, why they won (the tie-break if it decided), the scores."""
-    outcome = game.outcome(state)
+def game_over_pages(game: Game[StateT, Any], state: StateT) -> list[Page]:
+    """Game over: one page, or one per group for a game played in groups at once (a Championship
+    round: :attr:`Outcome.groups`), each naming its group, its own winners, why, and its own scores,
+    so no group's scores or tie are read as the other's."""
+    return outcome_pages(game.outcome(state))
+
+
+def outcome_pages(outcome: Outcome) -> list[Page]:
+    """The pages of :func:`game_over_pages` for an ``outcome``."""
+    if outcome.groups:
+        return [page for number, group in enumerate(outcome.groups, start=1)
+                for page in _over_page(group, text("oled.over.group", group=number))]
+    return _over_page(outcome, text("oled.over.title"))
+
+
+def _over_page(outcome: Outcome, title: str) -> list[Page]:
+    """The winners large, why they won (the tie-break if it decided), the scores; the scores on a
+    page of their own under the same title when the reason takes their room (no word is cut)."""
     winners = join_list(list(outcome.winners), current_language())
     if outcome.decided_by == "score":
         why = text("oled.over.score")
@@ -130,10 +145,16 @@ def game_over_page(game: Game[StateT, Any], state: StateT) -> Page:
     else:
         why = text("oled.over.tiebreak", tiebreak=_tiebreak(outcome))
     players = [s.player for s in outcome.standings]
-    scores = {s.player: s.score for s in outcome.standings}
-    lines = [Line(fit(text("oled.over.title")), inverted=True), Line(fit(winners, BIG_COLUMNS), big=True),
-             *(Line(w) for w in wrap(why)[:1]), *(Line(s) for s in scores_lines(players, scores))]
-    return Page(tuple(lines[:5]))
+    scores = [Line(s) for s in scores_lines(players, {s.player: s.score for s in outcome.standings})]
+    # large when the names fit the big font's line, else small and wrapped: a name is never cut
+    named = ([Line(winners, big=True)] if len(winners) <= BIG_COLUMNS
+             else [Line(w) for w in wrap(winners)[:2]])
+    head = [Line(fit(title), inverted=True), *named]
+    said = [Line(w) for w in wrap(why)]
+    if page_height([*head, *said, *scores]) <= HEIGHT:
+        return [Page((*head, *said, *scores))]
+    room = (HEIGHT - page_height(head)) // LINE_HEIGHT[False]
+    return [Page((*head, *said[:room])), Page((head[0], *scores[:SMALL_LINES - 1]))]
 
 
 def start_page() -> Page:

@@ -18,10 +18,11 @@ from typing import Any
 
 from companion.i18n import current_language, text
 from companion.service.damage import damage
+from companion.service.move_words import move_words
 from companion.service.table import Table, TableEvent
 from hardware.navigator import Navigator
 from hardware.oled_pages import (
-    game_over_page,
+    game_over_pages,
     notice_page,
     refused_pages,
     saved_page,
@@ -97,8 +98,8 @@ class OledView:
             session = table.session
             if not session.game.is_finished(session.state):
                 move = session.game.move_to_json(session.log[-1])
-                self._notice = Notice([saved_page(session.game.describe(session.state, move, _language()))],
-                                      now, NOTICE_SECONDS)
+                said = move_words(session.game, session.state, move, _language())  # cards by their names
+                self._notice = Notice([saved_page(said)], now, NOTICE_SECONDS)
         self._status_changed()
         self.wake()
 
@@ -123,7 +124,7 @@ class OledView:
         if session is None:
             self._status = [start_page()]
         elif session.game.is_finished(session.state):
-            self._status = [game_over_page(session.game, session.state), *table_pages(self.table)]
+            self._status = [*game_over_pages(session.game, session.state), *table_pages(self.table)]
         else:
             self._status = [*status_pages(session.game, session.state), *table_pages(self.table)]
         self._status_since = self._clock()

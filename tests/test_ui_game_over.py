@@ -17,7 +17,9 @@ from tests import ui_kit as kit  # first: it prepares Kivy
 
 # isort: split
 from companion import i18n
-from tests.ui_fits import problems, whole_width
+from tests.ui_fits import problems
+from ui.layout_check import label_words
+from ui.screens.game_over import KEEP
 
 EXAMPLES = Path(__file__).parent / "data" / "examples"
 
@@ -56,13 +58,15 @@ def looked_at(shell: Any, language: str, one_line: bool) -> dict[str, Any]:
     scores = [line.children[0] for line in lines]  # the score, last in each line
     found = problems(screen, figures=(winner, *scores), one_line=(winner, *scores))
     words = [line.ids.words for line in lines]
-    # each breakdown (the line under the name) on one line of its own, not wrapped
+    # the chips (the part after the name) on one laid-out line, not wrapped
     for label in words if one_line else ():
-        for part in label.text.split("\n"):
-            if whole_width(label, part) > label.width:
-                found.append(f"{part!r} wraps")
+        laid = ["".join(word.text for word in line.words) for line in label._label._cached_lines]
+        chips = label_words(label).split(KEEP, 1)[-1].strip()
+        if not any(chips in line for line in laid):
+            found.append(f"{chips!r} wraps: {laid}")
     return {"problems": found, "winner": winner.text, "winner_size": winner.font_size,
-            "scores": [(s.text, s.font_size) for s in scores], "words": [w.text for w in words]}
+            "scores": [(s.text, s.font_size) for s in scores],
+            "words": [label_words(w).replace(KEEP, " ") for w in words]}
 
 
 def test_game_over_names_the_winner_large_and_fits_in_both_languages(shell: Any, shots: Path) -> None:

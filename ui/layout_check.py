@@ -17,7 +17,9 @@ are those of docs/ui.md ("Designed for the table", "Roles of a text"):
 - **size for the role**: a widget's role is its ``role`` attribute when it has
   one (read with ``getattr``, so only the exceptions are annotated), else
   ``figure`` from :data:`~ui.theme.FONT_LARGE` up and ``label`` below it;
-  texts a board draws on its pieces are ``mark`` (:mod:`ui.drawn_text`).
+  texts a board draws on its pieces are ``mark`` (:mod:`ui.drawn_text`); a
+  ``headline`` (game over's winner) is words at a figure's size, which may wrap
+  between words as a label does but is held to a figure's size and contrast.
 - **contrast**, measured from the drawn frame: the text's colour (its alpha and
   the widgets' opacity blended in) against the most common colour of the
   pixels under the text's box; 7:1 for figures and labels, 4.5:1 for marks.
@@ -44,6 +46,7 @@ line break (only broken words and wrapped figures are seen).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -63,10 +66,13 @@ from companion.i18n.leaks import leaks
 from ui import theme
 from ui.drawn_text import MARK, drawn
 
+#: A headline's role: words at a figure's size (game over's winner), which may wrap between words.
+HEADLINE = "headline"
 #: The least font size of each role, in px (docs/ui.md, "Roles of a text").
-ROLE_SIZES: dict[str, float] = {"figure": theme.FONT_LARGE, "label": theme.FONT_SMALL, MARK: 12}
+ROLE_SIZES: dict[str, float] = {"figure": theme.FONT_LARGE, "label": theme.FONT_SMALL, MARK: 12,
+                                 HEADLINE: theme.FONT_LARGE}
 #: The least contrast of each role against what lies under it.
-ROLE_CONTRAST: dict[str, float] = {"figure": 7.0, "label": 7.0, MARK: 4.5}
+ROLE_CONTRAST: dict[str, float] = {"figure": 7.0, "label": 7.0, MARK: 4.5, HEADLINE: 7.0}
 #: The part of a drawn text's texture (each way) its letters lie in: two marks overlap when these do.
 MARK_CORE = 0.7
 #: Kivy lays text out to whole pixels: a box this much too small is not a problem.
@@ -266,13 +272,30 @@ def role_of(widget: Widget) -> str:
     return "figure" if float(getattr(widget, "font_size", 0)) >= theme.FONT_LARGE else "label"
 
 
+#: A Kivy markup tag (``[b]``, ``[/color]``, ``[color=#fff]``): drawn as no letters.
+_TAG = re.compile(r"\[/?[a-z_]+(?:=[^\]]*)?\]")
+#: What an escaped bracket or ampersand of markup reads as.
+_ENTITIES = {"&bl;": "[", "&br;": "]", "&amp;": "&"}
+
+
+def label_words(label: Label) -> str:
+    """The words a label shows: its text, less the tags of its markup (a name in ``[b]…[/b]``)."""
+    words = str(label.text)
+    if not label.markup:
+        return words
+    words = _TAG.sub("", words)
+    for entity, char in _ENTITIES.items():
+        words = words.replace(entity, char)
+    return words
+
+
 def _shown_text(label: Label) -> str:
-    return " ".join(str(label.text).split())
+    return " ".join(label_words(label).split())
 
 
 def _label_problems(screen: str, label: Label, box: Box, scrolled: bool, frame: Frame | None,
                     language: str) -> list[Problem]:
-    words = str(label.text)
+    words = label_words(label)
     if not words.strip():
         return []  # a blank label (a place kept for a figure to come) says nothing
     name = _shown_text(label)
@@ -282,7 +305,7 @@ def _label_problems(screen: str, label: Label, box: Box, scrolled: bool, frame: 
     if not scrolled and (_clipped(box) or any(_intersect(box, s) != box for s in _stencils(label))):
         found.append(Problem(screen, name, "hardware.check.clipped"))
     found += _size(screen, name, float(label.font_size), role)
-    coloured = label.markup and "[color" in words  # its words' own colours: not measured
+    coloured = label.markup and "[color" in str(label.text)  # its words' own colours: not measured
     if frame is not None and not _inactive(label) and not scrolled and not coloured:
         tex_w, tex_h = (float(v) for v in label.texture_size)
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
@@ -344,12 +367,12 @@ def _wrapping(label: Label, role: str) -> list[tuple[str, tuple[tuple[str, Any],
     lines = [line for line in _lines(label) if line.strip()]
     if len(lines) < 2:
         return []
-    written = str(label.text).split()
+    written = label_words(label).split()
     broken = next((w for w in written if len(w) > 1 and not any(w in line for line in lines)), None)
     if broken is not None:
         return [("hardware.check.broken_word", (("word", broken),))]
-    figures = not any(ch.isalpha() for ch in str(label.text))  # "5 4 3 2 / 1 = 21": no words to break
-    if (role == "figure" or figures) and "\n" not in str(label.text):
+    figures = not any(ch.isalpha() for ch in label_words(label))  # "5 4 3 2 / 1 = 21": no words to break
+    if (role == "figure" or figures) and "\n" not in label_words(label):
         return [("hardware.check.wrapped", (("count", len(lines)),))]
     return []
 

@@ -66,7 +66,7 @@ def _identity(path: Path) -> Identity | None:
 
 @dataclass(frozen=True)
 class Listing:
-    """The games the index shows: the one in progress (if any) first, then the finished ones, with
+    """The games the index shows: every unfinished one (newest first), then the finished ones, with
     each finished game's winners and each player's preferred colour per game (their profiles')."""
 
     in_progress: list[SessionRow]
@@ -177,10 +177,11 @@ class StoreReader:
         return bool(effective_settings(self._app.store.settings()).get(WEB_SETTING, True))
 
     def listing(self) -> Listing:
-        """The game in progress, then finished games (newest first), for the index."""
+        """Every unfinished game (the one in progress first, then the others the touchscreen offers to
+        resume: none is left where a phone cannot reach it), then finished games (newest first)."""
         store = self._companion().store
         rows = store.list_sessions()
-        in_progress = [row for row in rows if not row.is_finished and row.abandoned is None][:1]
+        in_progress = [row for row in rows if not row.is_finished and row.abandoned is None]
         finished = [row for row in rows if row.is_finished][:MAX_LISTED]
         winners: dict[int, tuple[str, ...]] = {}
         for result in store.results():

@@ -246,10 +246,26 @@ class Outcome:
     #: The tie-break in words, a message of the game's own catalogue (``<game>.tiebreak.<key>``:
     #: the words are the game's, as everything only one game says); ``None``: ``common.tiebreak.<key>``.
     words: Message | None = field(default=None, compare=False)
+    #: A game played in groups at once (a Championship round's two games): each group's own outcome,
+    #: in the groups' order (group 1 first); ``()`` for a game of one group. The fields above then
+    #: merge the groups (every group's winners), so a front end that names winners or a tie says it
+    #: per group from these: Bela won his group, only Csaba and Dora tied in theirs.
+    groups: tuple[Outcome, ...] = ()
 
     def tiebreak_words(self) -> Message:
         """The tie-break in words ("the highest chip"), for screens and reports."""
         return self.words if self.words is not None else Message(f"common.tiebreak.{self.tiebreak}")
+
+    def placed_by_tiebreak(self) -> tuple[str, ...]:
+        """The players whose place the tie-break settled: each shares its points with another, so its
+        tie-break figure says why it stands where it does (``()`` while the game is not finished).
+        Front ends show the figure for these players only, each the same."""
+        if self.decided_by is None:
+            return ()
+        if self.groups:  # points are compared within a group only
+            return tuple(player for group in self.groups for player in group.placed_by_tiebreak())
+        points = [s.score for s in self.standings]
+        return tuple(s.player for s in self.standings if points.count(s.score) > 1)
 
     def reason(self) -> Message:
         """Why the winners won, in a few words."""
@@ -387,6 +403,14 @@ class Game(ABC, Generic[StateT, MoveT]):
 
         A template is described as far as it goes (``Anna: reveal s32``).
         """
+
+    def record_words(self, state: StateT, move: Mapping[str, Any], lang: str) -> list[tuple[str, Message]]:
+        """The words of :meth:`describe`'s text in ``lang`` that are record values players would not
+        say (a card's ``robber-baron``), each with the message they read in its place (the game's
+        ``<game>.card.robber-baron``: "Robber baron"). Screens that only show a move (the history,
+        the OLED's "saved") say those; the notation itself, which the console reads, keeps them.
+        ``[]``: the notation is already in players' words."""
+        return []
 
     def notation_forms(self, state: StateT, move: Mapping[str, Any], lang: str) -> list[str]:
         """Every text that spells ``move`` in ``lang`` (:meth:`describe`'s first): a game whose

@@ -80,6 +80,9 @@ class TableSetting:
     check: Callable[[Any], Message | None]
     #: The message code of the words beside it on the settings screen.
     label: str
+    #: Record values the setting's list may hold that players read in words (a game's default
+    #: guild names: ``guild-1`` -> "Guild 1"): the settings screen shows the words and keeps the value.
+    named: Mapping[str, Message] = field(default_factory=dict, compare=False)
 
 
 #: ``defaults(new, table) -> (options, setup)``: the game's options and setup with what the table

@@ -1,9 +1,11 @@
 """What must never reach a text a player reads: the words the catalogues did not put in.
 
 A screen, an OLED page or a console line that shows ``oled.turn.may(moves=3)``,
-``{count}``, ``moves=`` or ``a12`` has leaked something meant for the program:
-a message code that was not rendered, a placeholder left unfilled, a parameter
-passed under a name the text does not use, or an internal id or coordinate
+``{count}``, ``moves=``, ``highest_chip`` or ``a12`` has leaked something meant for the
+program: a message code that was not rendered, a placeholder left unfilled, a parameter
+passed under a name the text does not use, one of the companion's own names (a
+tie-break's key, a summary's field, a record value such as ``robber-baron``: the
+catalogues' codes end in each) where its words belong, or an internal id or coordinate
 (an area ``a12`` or a space ``s03`` of a checkerboard, a frame piece
 ``frame:…``, a hex space ``2,0`` or a guild ``guild-2``) where players need words. The
 touchscreen's layout check (``ui.layout_check``) and the OLED snapshot
@@ -35,6 +37,9 @@ _PARAMETER = re.compile(r"(?<![\w=!<>])([a-z][a-z0-9_]*)=(?![=])")
 #: A checkerboard's area and space ids (``a12``, ``s03``) and frame pieces (``frame:…``), the
 #: hex map's guild ids (``guild-2``).
 _ID = re.compile(r"(?<![\w-])(?:[as]\d{2}|frame:\S+|guild-\d+)(?![\w-])")
+#: A word shaped as one of the companion's own names: lowercase parts joined by ``_`` or ``-``
+#: (``highest_chip``, ``robber-baron``); it leaks only when it is one (:func:`_own_names`).
+_OWN = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+(?![\w-])")
 #: Two integers joined by a comma (``2,0``, ``-1, 2``, ``[1, 0]``).
 _PAIR = re.compile(r"(?<![\w.,])(-?)(\d+),(\s?)(-?)(\d+)(?![\w.,])")
 
@@ -56,6 +61,19 @@ def _areas() -> frozenset[str]:
     return frozenset(msgid.partition(".")[0] for _, msgid in catalogue("en").msgids if "." in msgid)
 
 
+@cache
+def _own_names() -> frozenset[str]:
+    """The companion's own names, which a text shows only in words: the last part of every message
+    code of the catalogues shaped as a name rather than a word (a tie-break's key, ``castles_built``,
+    from ``<game>.tiebreak.castles_built``; a summary's field, ``starting_tile``; a record value,
+    ``robber-baron``, from ``<game>.card.robber-baron``). A name people typed ("Anna-Maria", a
+    board called "big_board") is none of them and passes."""
+    from companion.i18n import catalogue  # the catalogues read only when a text is checked
+
+    return frozenset(last for lang in ("en", "hu") for _, msgid in catalogue(lang).msgids
+                     if _OWN.fullmatch(last := msgid.rpartition(".")[2]))
+
+
 def _is_coordinate(found: re.Match[str], language: str) -> bool:
     sign_before, _, space, sign_after, after = found.groups()
     if sign_before or sign_after or space:
@@ -72,6 +90,9 @@ def leaks(text: str, language: str = "en") -> list[Leak]:
     for match in _CODE.finditer(text):
         if match.group(1) in areas and match.group(2) not in _DOMAINS:
             found.append((match.start(), Leak("hardware.check.code", match.group(0))))
+    codes = [m.span() for m in _CODE.finditer(text)]
+    found += [(m.start(), Leak("hardware.check.own_name", m.group(0))) for m in _OWN.finditer(text)
+              if m.group(0) in _own_names() and not any(a <= m.start() < b for a, b in codes)]
     for kind, pattern in (("placeholder", _PLACEHOLDER), ("parameter", _PARAMETER), ("id", _ID)):
         found += [(m.start(), Leak(f"hardware.check.{kind}", m.group(0))) for m in pattern.finditer(text)]
     found += [(m.start(), Leak("hardware.check.id", m.group(0))) for m in _PAIR.finditer(text)

@@ -16,8 +16,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.games.descriptor import split_words
 from companion.games.messages import Message, msg
 from companion.i18n import LANGUAGES as CATALOGUE_LANGUAGES
+from companion.i18n import render
 from companion.registry import descriptors, game_names
 from companion.service.names import character_name, unsafe_character
 from companion.service.web_link import WEB_SETTING
@@ -149,3 +151,34 @@ def effective_settings(stored: Mapping[str, Any]) -> dict[str, Any]:
         value = stored.get(key, setting.default)
         result[key] = setting.default if setting.check(value) is not None else value
     return result
+
+
+def _named(key: str) -> Mapping[str, Message]:
+    """The record values a game's setting ``key`` may hold that players read in words
+    (:attr:`~companion.games.descriptor.TableSetting.named`); empty for any other setting."""
+    for known in descriptors():
+        for setting in known.settings:
+            if setting.key == key:
+                return setting.named
+    return {}
+
+
+def shown_setting(key: str, value: object, language: str) -> str:
+    """A setting's value as the settings screen shows it: a list's record values in words
+    (``guild-1, guild-2`` -> "Guild 1, Guild 2"); anything else as it is."""
+    named = _named(key)
+    if not named or not isinstance(value, str):
+        return str(value)
+    return ", ".join(render(named[part], language) if part in named else part for part in split_words(value))
+
+
+def kept_setting(key: str, typed: str, language: str) -> str:
+    """What a setting typed on the settings screen keeps: each part that is the words of a record
+    value (:func:`shown_setting`'s, in ``language`` or English, any case) as that value, so the
+    default guild names stay defaults in every language; anything else as typed."""
+    named = _named(key)
+    if not named:
+        return typed
+    spoken = {render(message, lang).casefold(): value for value, message in named.items()
+              for lang in dict.fromkeys((language, "en"))}
+    return ", ".join(spoken.get(part.casefold(), part) for part in split_words(typed))

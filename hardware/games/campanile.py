@@ -14,7 +14,7 @@ from companion.games.base import Game
 from companion.i18n import current_language, text
 from companion.service.names import initials
 from hardware.games import GamePart
-from hardware.oled_pages import cell_lines, notice_page, paged
+from hardware.oled_pages import SMALL_LINES, cell_lines, notice_page
 from hardware.oled_render import Line, Page, fit
 
 if TYPE_CHECKING:
@@ -34,22 +34,40 @@ def word(name: str) -> str:
 
 def status_pages(game: Game[CampanileState, Any], state: CampanileState,
                  summary: Mapping[str, Any]) -> list[Page]:
-    """The towers ranked, each with its height and the flag it would earn."""
-    from companion.games.campanile.views import standings
+    """The towers ranked under the valuation due next (its name in the title), each number under a
+    column heading (place, tower, height, flag): the flag is the engine's
+    :attr:`~companion.games.campanile.views.TowerStanding.next_flag`, "none" where that valuation
+    gives the tower no flag (the Intermezzo's fifth)."""
+    from companion.games.campanile.views import next_valuation, standings
 
-    rows = [Line(fit(text("oled.campanile.ranking")), inverted=True)]
-    for row in standings(state):
-        flag = "·".join(str(v) for v in (row.intermezzo_flag if summary.get("phase") == "opening"
-                                         and row.intermezzo_flag else row.finito_flag))
-        rows.append(Line(fit(f"{row.rank} {word(row.tower):<7}{row.height:>3} {flag}")))
-    return paged(rows)
+    due = next_valuation(state)
+    if due is None:
+        return []
+    rows = standings(state)
+    towers = [word(row.tower) for row in rows]
+    tower_heading, height_heading = text("oled.campanile.column.tower"), text("oled.campanile.column.height")
+    wide = max(len(tower_heading), *(len(t) for t in towers)) + 1
+    high = max(len(height_heading), *(len(str(row.height)) for row in rows))
+    head = [Line(fit(text("oled.campanile.towers_at", valuation=text(f"oled.campanile.now.phase.{due}"))),
+                 inverted=True),
+            Line(fit(f"{'#':<2}{tower_heading:<{wide}}{height_heading:>{high}} "
+                     f"{text('oled.campanile.column.flag')}"))]
+    lines = [Line(fit(f"{row.rank:<2}{tower:<{wide}}{row.height:>{high}} {flag_words(row.next_flag)}"))
+             for row, tower in zip(rows, towers, strict=True)]
+    per_page = SMALL_LINES - len(head)
+    return [Page((*head, *lines[i:i + per_page])) for i in range(0, len(lines), per_page)]
+
+
+def flag_words(flag: tuple[int, ...] | None) -> str:
+    """A flag's values as on the card (``6·4·2``), or "none" when the tower gets no flag."""
+    return "·".join(str(v) for v in flag) if flag else text("oled.campanile.no_flag")
 
 
 def valuation_pages(game: Game[CampanileState, Any], state: CampanileState) -> list[Page]:
     """What each player would score if the valuation came now, then how to record it."""
-    from companion.games.campanile.views import preview
+    from companion.games.campanile.views import next_valuation, preview
 
-    phase = "intermezzo" if state.phase == "opening" else "finito"
+    phase = next_valuation(state) or "finito"
     totals: dict[str, int] = {}
     for result in preview(state):
         for award in result.awards:

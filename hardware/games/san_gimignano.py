@@ -6,18 +6,24 @@ A segment's edges need the touchscreen, a seat panel or the console: the buttons
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.games.base import Game, StateT
-from companion.i18n import text
+from companion.i18n import say, text
 from companion.service.names import initials
 from hardware.games import GamePart
-from hardware.oled_pages import SMALL_LINES, cell_lines, notice_page
-from hardware.oled_render import Line, Page, fit
+from hardware.oled_pages import cell_lines, notice_page, paged
+from hardware.oled_render import Line, Page, fit, wrap
+
+if TYPE_CHECKING:
+    from companion.games.san_gimignano.state import State
 
 
-def status_pages(game: Game[StateT, Any], state: StateT, summary: Mapping[str, Any]) -> list[Page]:
-    """The towers each player built, who must build one now, the acting player's buildable groups."""
+def status_pages(game: Game[State, Any], state: State, summary: Mapping[str, Any]) -> list[Page]:
+    """The towers each player built, who must build one now, the groups the acting player may build
+    on by name (its guild and segments: the engine's ``group_name``, as the phone says them)."""
+    from companion.games.san_gimignano.geometry import group_name
+
     players = summary["players"]
     short = initials(players)
     rows = [Line(fit(text("oled.san_gimignano.towers")), inverted=True)]
@@ -25,10 +31,13 @@ def status_pages(game: Game[StateT, Any], state: StateT, summary: Mapping[str, A
     for player in summary.get("must_build") or []:
         rows.append(Line(fit(text("oled.san_gimignano.must_build", player=player)), inverted=True))
     acting = game.turn(state).acting
-    if acting is not None:
-        groups = len(summary.get("buildable", {}).get(acting, []))
-        rows.append(Line(fit(text("oled.san_gimignano.buildable", player=acting, count=groups))))
-    return [Page(tuple(rows[:SMALL_LINES]))]
+    if acting is not None:  # the groups by name (guild and segments), not a bare count
+        found = summary.get("buildable", {}).get(acting, [])
+        said = (text("oled.san_gimignano.build_on", player=acting,
+                     groups="; ".join(say(group_name(group, state.segments)) for group in found))
+                if found else text("oled.san_gimignano.build_none", player=acting))
+        rows += [Line(words) for words in wrap(said)]
+    return paged(rows)  # several groups: on as many pages as they need, under the title
 
 
 def valuation_pages(game: Game[StateT, Any], state: StateT) -> list[Page]:

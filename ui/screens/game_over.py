@@ -10,18 +10,21 @@ from __future__ import annotations
 
 import calendar
 import io
-from collections.abc import Mapping
+import itertools
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime, timedelta
 from typing import Any
 
 from kivy.core.image import Image as CoreImage
+from kivy.core.text import Label as CoreLabel
 from kivy.graphics.texture import Texture
 from kivy.properties import ColorProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
+from kivy.utils import escape_markup
 
-from companion.games.base import Outcome
-from companion.i18n import text
+from companion.games.base import Outcome, Standing
+from companion.i18n import say, text
 from companion.service.app import AppError
 from companion.service.bgstats import QR_BORDER, QR_MODULE_PX, qr_code
 from companion.service.names import initials
@@ -63,26 +66,65 @@ def winner_words(outcome: Outcome) -> str:
 
 
 def decided_words(outcome: Outcome) -> str:
-    """How it was decided: most points, the tie-break, or a tie even after it."""
+    """How it was decided: most points, the tie-break, or a tie even after it; the tie-break in the
+    game's own words (:meth:`Outcome.tiebreak_words`), never its key."""
     if outcome.decided_by == "score":
         return text("ui.over.by_score")
+    tiebreak = say(outcome.tiebreak_words())
     if outcome.decided_by == "shared":
-        return text("ui.over.tied_after_tiebreak", tiebreak=outcome.tiebreak)
-    return text("ui.over.by_tiebreak", tiebreak=outcome.tiebreak)
+        return text("ui.over.tied_after_tiebreak", tiebreak=tiebreak)
+    return text("ui.over.by_tiebreak", tiebreak=tiebreak)
 
 
-def breakdown(summary: Mapping[str, Any], player: str) -> str:
-    """What a player's score is made of, from the engine's summary (a game's own line, else the points)."""
+#: Between a figure and the word beside it ("castles built: 2"): Kivy wraps only at a plain space,
+#: so a figure is never parted from what it counts.
+KEEP = "\u00a0"
+#: Between the parts: the dot stays with the part before it, and a line may break after it.
+BETWEEN = f"{KEEP}· "
+
+
+def with_its_figure(part: str) -> str:
+    """A part of a breakdown whose figures stay with each other and with the word before them
+    ("silver 2", "chips 5 4 3 1"); a long label may still wrap between its own words."""
+    words = part.split(" ")
+    joined = words[0]
+    for before, word in itertools.pairwise(words):
+        figure = any(ch.isdigit() for ch in before + word)
+        joined += (KEEP if figure else " ") + word
+    return joined
+
+
+def kept_together(parts: Sequence[str]) -> str:
+    """The parts of a breakdown, a line break only between them or within a long label's words,
+    never between a figure and what it counts."""
+    return BETWEEN.join(with_its_figure(part) for part in parts if part)
+
+
+def breakdown_parts(summary: Mapping[str, Any], player: str) -> list[str]:
+    """What a player's score is made of, from the engine's summary (a game's own line, its parts
+    ``·``-separated, else the chips)."""
     from ui.games import score_breakdown
 
     custom = score_breakdown(summary.get("game", ""), dict(summary), player)
     if custom is not None:
-        return custom
+        return custom.split(" · ")
     chips = summary.get("chips", {}).get(player)
     if chips:
-        # spaced, not dotted: a player's chips stay on one line (17 chips at most, all 20 px)
-        return text("ui.over.chips", chips=" ".join(str(c) for c in chips))
-    return ""
+        return [text("ui.over.chips", chips=" ".join(str(c) for c in chips))]
+    return []
+
+
+def standing_words(outcome: Outcome, summary: Mapping[str, Any], standing: Standing) -> str:
+    """A player's name in bold, then what the score is made of and the tie-break's figure where it
+    placed the player (:meth:`Outcome.placed_by_tiebreak`), in the game's words: one paragraph (its
+    first line holds the name and what fits after it), so five players' rows leave the winner room."""
+    parts = breakdown_parts(summary, standing.player)
+    if standing.player in outcome.placed_by_tiebreak():
+        parts.append(text("ui.over.tiebreak_figure", tiebreak=say(outcome.tiebreak_words()),
+                          value=standing.tiebreak))
+    name = f"[b]{escape_markup(standing.player)}[/b]"
+    details = escape_markup(kept_together(parts))
+    return f"{name}{KEEP} {details}" if details else name
 
 
 class FinalStanding(BoxLayout):
@@ -176,6 +218,11 @@ class GameOverScreen(ShellScreen):
         self.qr = self.parts["qr"]
         self._show_right(unsure=False, link=True)
 
+    def headline_size(self, words: str, width: float) -> float:
+        """The winner's font size: the largest from FONT_WINNER down to FONT_LARGE at which ``words``
+        fit on one line of ``width`` px (FONT_LARGE when none does: then they wrap between words)."""
+        return headline_size(words, width)
+
     def _standings(self, session: AnySession, outcome: Outcome) -> None:
         """One row per player in the ranking's order (rows of an earlier game reused)."""
         box = self.parts["standings"]
@@ -188,14 +235,10 @@ class GameOverScreen(ShellScreen):
         tags = initials(session.players)
         colours = player_colours(self.shell, session)
         for line, standing in zip(self.standing_rows, outcome.standings, strict=True):
-            details = [breakdown(summary, standing.player)]
-            if outcome.decided_by not in (None, "score"):
-                details.append(text("ui.over.tiebreak_figure", tiebreak=outcome.tiebreak,
-                                    value=standing.tiebreak))
             line.rank = text("ui.over.rank", rank=standing.rank)
             line.initials = tags[standing.player]
             line.swatch = theme.piece_colour(colours.get(standing.player))
-            line.words = "\n".join([standing.player, "; ".join(d for d in details if d)]).strip()
+            line.words = standing_words(outcome, summary, standing)
             line.score = str(standing.score)
 
     def _show_right(self, unsure: bool, link: bool) -> None:
@@ -253,6 +296,21 @@ class GameOverScreen(ShellScreen):
         if done:
             self.chosen = None
             self.redraw()
+
+
+def headline_size(words: str, width: float) -> float:
+    """The largest size from :data:`~ui.theme.FONT_WINNER` down to :data:`~ui.theme.FONT_LARGE`
+    (by 2 px) at which ``words`` in bold fit on one line of ``width`` px; FONT_LARGE when none does."""
+    size = theme.FONT_WINNER
+    while size > theme.FONT_LARGE and _one_line(words, size) > width:
+        size -= 2
+    return size
+
+
+def _one_line(words: str, size: float) -> float:
+    label = CoreLabel(text=words, font_size=size, bold=True)
+    label.refresh()
+    return float(label.texture.size[0]) if label.texture is not None else 0.0
 
 
 def date_words(day: date) -> str:

@@ -20,6 +20,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.base import RecordError
 from companion.i18n import current_language, text
+from companion.service.move_words import move_words
 from companion.service.names import initials
 from companion.service.session import AnySession
 from ui import theme
@@ -30,10 +31,11 @@ from ui.widgets import Tap
 
 
 def history_lines(session: AnySession, language: str) -> list[tuple[int, str | None, str]]:
-    """Each stored move as (index, its player or ``None``, the notation), in playing order."""
+    """Each stored move as (index, its player or ``None``, the move in words: the notation with its
+    record values, a card's ``robber-baron``, in the catalogue's words), in playing order."""
     game = session.game
     return [(index, game.actor(move),
-             game.describe(session.state_before(index), game.move_to_json(move), language))
+             move_words(game, session.state_before(index), game.move_to_json(move), language))
             for index, move in enumerate(session.log)]
 
 

@@ -25,13 +25,15 @@ from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, St
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
-from companion.i18n import LANGUAGES, text
+from companion.i18n import LANGUAGES, current_language, text
 from companion.registry import descriptors, game_names, get_game
 from companion.service.power import perform as perform_power
 from companion.service.settings import (
     LANGUAGE,
     SETTINGS,
     bgg_id_key,
+    kept_setting,
+    shown_setting,
     whole_number,
 )
 from companion.service.web_link import WEB_SETTING
@@ -223,7 +225,7 @@ class SettingsScreen(ShellScreen):
             stepper.value = str(values[key])
         for key, typed in self.texts.items():
             typed.label = setting_label(key)
-            typed.field.text = str(values[key])
+            typed.field.text = shown_setting(key, values[key], current_language())  # "Guild 1", not guild-1
         for key, switch in self.switches.items():
             switch.label = setting_label(key)
             switch.on = bool(values[key])
@@ -283,7 +285,7 @@ class SettingsScreen(ShellScreen):
 
     def keep_text(self, key: str) -> None:
         typed = self.fields[key].text.strip()
-        value: Any = typed
+        value: Any = kept_setting(key, typed, current_language())
         if isinstance(SETTINGS[key].default, int):
             if not typed.isdigit():
                 self.shell.refuse(text("ui.settings.whole_number", setting=key, value=typed))

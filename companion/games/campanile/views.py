@@ -23,23 +23,37 @@ class TowerStanding:
     rank: int
     intermezzo_flag: tuple[int, ...] | None
     finito_flag: tuple[int, ...]
+    #: The flag the next valuation due (:func:`next_valuation`) would give this tower now (``None``
+    #: when it gives this rank none: the Intermezzo flags fewer towers); once the game is over, the
+    #: Finito's. Every front end shows this one, so none works out which valuation comes next.
+    next_flag: tuple[int, ...] | None = None
+
+
+def next_valuation(state: CampanileState) -> str | None:
+    """The valuation due next: ``intermezzo`` before it, then ``finito``; ``None`` once finished."""
+    if state.phase == "opening":
+        return "intermezzo"
+    return "finito" if state.phase != "finished" else None
 
 
 def standings(state: CampanileState) -> list[TowerStanding]:
-    """Towers highest first, with the flag each would carry at either valuation now."""
+    """Towers highest first, with the flag each would carry at either valuation now and at the next."""
     rules = state.rules
+    due = next_valuation(state)
     rows = []
     for rank, index in enumerate(ranking(state.heights), start=1):
         intermezzo = rules.intermezzo_flags[rank - 1] if rank <= len(rules.intermezzo_flags) else None
-        rows.append(TowerStanding(rules.towers[index], state.heights[index], rank, intermezzo,
-                                  rules.finito_flags[rank - 1]))
+        finito = rules.finito_flags[rank - 1]
+        following = intermezzo if due == "intermezzo" else finito
+        rows.append(TowerStanding(rules.towers[index], state.heights[index], rank, intermezzo, finito,
+                                  following))
     return rows
 
 
 def preview(state: CampanileState, phase: str | None = None) -> tuple[FlagResult, ...]:
     """Every award "if the valuation came now": the next one due unless ``phase`` is given."""
     if phase is None:
-        phase = "intermezzo" if state.phase == "opening" else "finito"
+        phase = next_valuation(state) or "finito"
     flags = state.rules.intermezzo_flags if phase == "intermezzo" else state.rules.finito_flags
     return value_towers(state.rules.towers, state.heights, state.stacks, flags)
 

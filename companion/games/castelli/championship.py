@@ -312,15 +312,16 @@ def group_for_move(state: Round, move: Mapping[str, Any]) -> int | None:
 def groups_outcome(outcomes: Iterable[Outcome], finished: bool) -> Outcome:
     """One outcome of both groups: each group's standings (ranks within its group), both groups'
     winners, and how they were decided (``shared`` if either group's win is shared, else the
-    tie-break if it decided either, else ``score``)."""
-    parts = list(outcomes)
+    tie-break if it decided either, else ``score``); each group's own in :attr:`Outcome.groups`,
+    which is what a front end says per group."""
+    parts = tuple(outcomes)
     standings: tuple[Standing, ...] = tuple(s for o in parts for s in o.standings)
     if not finished:
-        return Outcome(standings, (), None, parts[0].tiebreak, parts[0].words)
+        return Outcome(standings, (), None, parts[0].tiebreak, parts[0].words, groups=parts)
     decided = [o.decided_by for o in parts]
     by = "shared" if "shared" in decided else next((d for d in decided if d != "score"), "score")
     return Outcome(standings, tuple(p for o in parts for p in o.winners), by, parts[0].tiebreak,
-                   parts[0].words)
+                   parts[0].words, groups=parts)
 
 
 def shapes_of_round(state: Round, said: list[str]) -> Iterator[dict[str, Any]]:

@@ -223,6 +223,18 @@ class Castelli(Game[AnyState, Move]):
             game = state.groups[0] if isinstance(state, Round) else state
         return notation.describe(game, move, lang)
 
+    def record_words(self, state: AnyState, move: Mapping[str, Any], lang: str) -> list[tuple[str, Message]]:
+        """A card by its name on the card (the catalogue's "Robber baron", "Tolvaj Báró") in place of
+        the notation's word for it (``robber-baron``, ``tolvaj-báró``)."""
+        from companion.games.castelli import notation  # not at start-up: replay never uses it
+        from companion.games.castelli.words import card as card_words
+        from companion.games.notation import word
+
+        card = move.get("card")
+        if not isinstance(card, str) or card not in notation.WORDS:
+            return []
+        return [(word(notation.WORDS, card, lang), card_words(card))]
+
     def observed_problem(self, state: AnyState, template: Mapping[str, Any],
                          said: list[str]) -> Message | None:
         from companion.games.castelli import notation  # not at start-up: replay never uses it

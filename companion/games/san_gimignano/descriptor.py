@@ -59,7 +59,9 @@ DESCRIPTOR = GameDescriptor(
                    "guilds": msg("san_gimignano.assumed.guilds")},
     settings=(
         TableSetting(GUILDS, "guild-1, guild-2, guild-3, guild-4", four_guilds,
-                     "ui.san_gimignano.settings.guilds"),  # for new games
+                     "ui.san_gimignano.settings.guilds",  # for new games
+                     # the default names in words ("Guild 2", "2. céh"), as the board says them
+                     named={f"guild-{n}": msg("san_gimignano.guild.default", number=n) for n in range(1, 5)}),
         TableSetting(GUILD_COLOURS, "red, blue, green, yellow", four_colours,
                      "ui.san_gimignano.settings.colours"),  # as drawn
     ),

@@ -76,6 +76,17 @@ def space_name(space: Space, segments: Iterable[Position] | None = None) -> Mess
     return msg("san_gimignano.space.on", guild=guild_word(space[2]), segment=letter)
 
 
+def group_name(group: Iterable[Sequence[object]], segments: Iterable[Position]) -> Message:
+    """A group a tower may go on, as players read it: its guild and the letters of the segments its
+    spaces lie on ("Guild 2 on B and C"; the summary's ``buildable`` groups, spaces as ``[q, r,
+    guild]``), one wording on every front end."""
+    found = labels(segments)
+    spaces = [(int(str(s[0])), int(str(s[1])), str(s[2])) for s in group]
+    letters = sorted({found.get((q, r), "?") for q, r, _ in spaces})
+    guild = spaces[0][2] if spaces else ""
+    return msg("san_gimignano.group.on", guild=guild_word(guild), segments=letters)
+
+
 def edges_problem(edges: Sequence[str], field: str = "edges") -> Message | None:
     """Why ``edges`` is not a segment's outline (``None`` when it is one); ``field`` names it.
 

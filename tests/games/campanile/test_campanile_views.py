@@ -35,15 +35,16 @@ def test_standings_at_the_start_follow_the_row() -> None:
     assert [r.rank for r in rows] == [1, 2, 3, 4, 5]
     assert [r.intermezzo_flag for r in rows] == [(4, 2), (3, 1), (2,), (1,), None]
     assert [r.finito_flag for r in rows] == [(6, 4, 2), (5, 3, 1), (4, 2), (3, 1), (2,)]
+    assert [r.next_flag for r in rows] == [r.intermezzo_flag for r in rows]  # the Intermezzo is next
 
 
 def test_standings_after_builds() -> None:
     state = play(GAME.start(["A", "B", "C"], {}, {}), Build("A", "yellow", 3), Build("B", "red", 2),
                  Build("C", "blue", 2))
     rows = standings(state)
-    assert rows[0] == TowerStanding("yellow", 3, 1, (4, 2), (6, 4, 2))
-    assert rows[1] == TowerStanding("red", 2, 2, (3, 1), (5, 3, 1))  # red is nearer than blue
-    assert rows[2] == TowerStanding("blue", 2, 3, (2,), (4, 2))
+    assert rows[0] == TowerStanding("yellow", 3, 1, (4, 2), (6, 4, 2), (4, 2))
+    assert rows[1] == TowerStanding("red", 2, 2, (3, 1), (5, 3, 1), (3, 1))  # red is nearer than blue
+    assert rows[2] == TowerStanding("blue", 2, 3, (2,), (4, 2), (2,))
     assert rows[4] == TowerStanding("brown", 0, 5, None, (2,))
 
 

@@ -299,8 +299,8 @@ class CampanileBoard(FloatLayout):
         ranks = {row.tower: row for row in standings(state)}
         for index, tower in enumerate(self.towers):
             row = ranks[tower]
-            flag = row.intermezzo_flag if state.phase == "opening" else row.finito_flag
-            self.columns[tower].show(state, index, row.rank, flag, found, tower in marker_towers)
+            # the engine's flag for the valuation due next (the OLED and the phone show the same)
+            self.columns[tower].show(state, index, row.rank, row.next_flag, found, tower in marker_towers)
         # Ringed: who the next tap is for - the acting player while a marker or card is still theirs
         # to enter, else the next builder.
         acting = self.acting_player(state)
