@@ -33,7 +33,8 @@ BUILD = '{"type": "build", "player": "ann", "tower": "red", "stories": 1}'
 
 
 def environment(data: Path, **more: str) -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items() if key not in ("STATE_DIRECTORY", "COMPANION_LANG")}
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("STATE_DIRECTORY", "COMPANION_LANG")}
     env.update(COMPANION_DATA=str(data), PYTHONIOENCODING="utf-8", COMPANION_OLED="mock",
                COMPANION_BUTTONS="mock", **more)
     return env
@@ -128,7 +129,8 @@ def test_run_reaches_its_prompt_whatever_a_row_holds_and_offers_the_repair(
 def test_the_issues_championship_row_is_repaired_or_set_aside_from_the_console(
         templates: dict[str, Path], tmp_path: Path) -> None:
     """Item 1: after `fresh` the old file is kept aside untouched and a new game is played."""
-    data = spoiled(templates, "championship", tmp_path / "data", "UPDATE championships SET decisions='not json'")
+    data = spoiled(templates, "championship", tmp_path / "data",
+                   "UPDATE championships SET decisions='not json'")
     before = (data / DB_FILENAME).read_bytes()
     done = companion(data, "run", "--headless",
                      stdin=f"fresh\nnew campanile Ann Bob Cid\n{BUILD}\nstatus\n")
@@ -170,8 +172,8 @@ def test_run_reaches_its_prompt_over_a_file_that_is_no_store(tmp_path: Path, tem
         store.write_bytes(b"")
     else:  # the store moved away, its -wal left holding pages
         (data / f"{DB_FILENAME}-wal").write_bytes(b"\x37\x7f\x06\x82" + os.urandom(4092))
-    done = companion(data, "run", "--headless", stdin=f"status\n{BUILD}\nbackup\nfresh\nnew campanile Ann Bob Cid\n"
-                                                      f"{BUILD}\n")
+    done = companion(data, "run", "--headless",
+                     stdin=f"status\n{BUILD}\nbackup\nfresh\nnew campanile Ann Bob Cid\n{BUILD}\n")
     lines = _played_on_or_offered(done)
     assert any("`fresh`" in line for line in lines), lines
     assert any(line.startswith("`backup` cannot help now") for line in lines), lines  # nothing read to copy
@@ -230,17 +232,20 @@ def test_restore_from_the_stick_puts_its_newest_backup_in_place(templates: dict[
     (stick / "companion-0001-2026-01-03-100000.sqlite3").write_bytes(b"older, and no store")
     config = tmp_path / "companion.toml"
     config.write_text(f'[backup]\nstick = "{stick}"\n')
-    done = companion(data, "run", "--headless", stdin=f"restore\n{BUILD.replace('ann', 'bob')}\n", config=config)
+    done = companion(data, "run", "--headless", stdin=f"restore\n{BUILD.replace('ann', 'bob')}\n",
+                     config=config)
     lines = _played_on_or_offered(done)
     assert any("companion-0002-2026-01-02-100000.sqlite3" in line for line in lines), lines
     assert lines[-1] == "ok 2: Bob: red +1"  # the restored game, played on
 
 
-def test_under_systemd_a_spoiled_store_says_ready_and_stays_up(templates: dict[str, Path], tmp_path: Path) -> None:
+def test_under_systemd_a_spoiled_store_says_ready_and_stays_up(templates: dict[str, Path],
+                                                               tmp_path: Path) -> None:
     """The unit never loops: READY, the watchdog's pings from the loop, and SIGTERM ends it with 0."""
     from tests.notify_kit import notify_socket, receive
 
-    data = spoiled(templates, "championship", tmp_path / "data", "UPDATE championships SET decisions='not json'")
+    data = spoiled(templates, "championship", tmp_path / "data",
+                   "UPDATE championships SET decisions='not json'")
     notify = notify_socket(tmp_path / "notify")
     env = environment(data, NOTIFY_SOCKET=str(tmp_path / "notify"), WATCHDOG_USEC="200000")
     with open(os.devnull, "rb") as null:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from companion.games.messages import Message, msg
-from companion.i18n import join_list, current_language, render
+from companion.i18n import current_language, join_list, render
 from companion.service import damage
 from companion.storage.stick import DEFAULT_MOUNT
 from companion.storage.store import StoreError

@@ -139,9 +139,11 @@ def first_game(app: Companion, session_id: int | None = None) -> LiveGame | None
     except AppError:
         if session_id is not None and not app.standing_in:
             raise
-        return _to_stand_in(app, None)
+        _to_stand_in(app, None)
+        return None
     except CONTENT_ERRORS as error:
-        return _to_stand_in(app, error)
+        _to_stand_in(app, error)
+        return None
     return live
 
 
@@ -157,7 +159,6 @@ def _to_stand_in(app: Companion, error: BaseException | None) -> None:
         app.store = stand_in(path, clock, games)
         app.standing_in = True
     app.damaged_sessions = {}
-    return None
 
 
 def reopen(app: Companion, session_id: int | None = None) -> LiveGame | None:
