@@ -21,7 +21,6 @@ from companion.storage.store import StoreError
 from ui import widgets  # noqa: F401  (the classes the rules name)
 from ui.screens import ShellScreen, load_rules, show
 
-
 #: The heading over what each action did.
 _DONE_TITLES = {"repair": "appliance.damage.repaired_title", "restore": "appliance.trouble.done_restore",
                 "fresh": "appliance.trouble.done_fresh", "backup": "appliance.stick.oled_done"}
