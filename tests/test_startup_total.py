@@ -95,6 +95,8 @@ SPOILS = [
     ("championship", "UPDATE championships SET created='yesterday'"),
     ("championship", f"UPDATE championships SET players={not_utf8('5B22ff225D')}"),
     ("championship", f"UPDATE championships SET decisions={not_utf8('5Bff5D')}"),
+    ("championship", "UPDATE sessions SET setup='{}' WHERE id = 1"),  # the round lost its groups
+    ("campanile", "UPDATE sessions SET championship = 1, championship_round = 2"),  # item 5
     ("campanile", f"UPDATE moves SET move={BAD_MOVE}"),
     ("campanile", "UPDATE moves SET move='[1]'"),
     ("campanile", f"UPDATE sessions SET players={not_utf8('5B22416E6EFF225D')}"),
@@ -264,3 +266,44 @@ def test_under_systemd_a_spoiled_store_says_ready_and_stays_up(templates: dict[s
             child.wait()
         notify.close()
 
+
+
+def test_a_game_marked_as_a_round_is_refused_in_words_by_championship_status(
+        templates: dict[str, Path], tmp_path: Path) -> None:
+    """Item 5: a Campanile game marked as round 2 of a championship ("list index out of range")."""
+    data = spoiled(templates, "championship", tmp_path / "data")
+    with Companion.open(data / DB_FILENAME) as app:
+        app.start("campanile", ["Ann", "Bob", "Cid"])
+    db = sqlite3.connect(data / DB_FILENAME)
+    with db:
+        db.execute("UPDATE sessions SET championship = 1, championship_round = 2 WHERE id = 2")
+    db.close()
+    for args in (("championship", "status"), ("championship", "status", "1"), ("championship", "next")):
+        done = companion(data, *args)
+        assert done.returncode == 2, (args, done.returncode, done.stderr)
+        assert done.stderr == ("companion: session 2 is marked as round 2 of championship 1, but it is not a "
+                               "round (it has no two groups of players); `companion doctor` says more\n")
+    done = companion(data, "run", "--headless", stdin="status\n")
+    lines = _played_on_or_offered(done)
+    assert any("is not a round" in line and "`repair`" in line for line in lines), lines
+
+
+def test_the_consoles_status_says_the_game_when_its_championship_does_not_read(tmp_path: Path) -> None:
+    """The console's ``status`` of a round whose standings fail says the game, then why, and goes on."""
+    import io
+
+    from companion.console.loop import headless_loop
+
+    with Companion.open(tmp_path / DB_FILENAME) as app:
+        live = app.start("campanile", ["Ann", "Bob", "Cid"])
+
+        def standings() -> str | None:
+            return [][1]  # what the issue's round 2 met: "list index out of range"
+
+        out = io.StringIO()
+        headless_loop(live.session, ["status", BUILD], out, also_status=standings)
+    lines = out.getvalue().splitlines()
+    assert "0 moves; next: Ann" in lines
+    assert ("the championship of this round cannot be read (list index out of range); "
+            "`companion doctor` says more") in lines
+    assert lines[-1] == "ok 1: Ann: red +1"  # and the console goes on

@@ -136,10 +136,10 @@ def first_game(app: Companion, session_id: int | None = None) -> LiveGame | None
     try:
         live = app.latest_unfinished() if session_id is None else app.resume(session_id)
         _read_first_screens(app, live)
-    except AppError:
+    except AppError as error:
         if session_id is not None and not app.standing_in:
             raise
-        _to_stand_in(app, None)
+        _to_stand_in(app, error)
         return None
     except CONTENT_ERRORS as error:
         _to_stand_in(app, error)
