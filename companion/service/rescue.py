@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import tempfile
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -59,12 +60,21 @@ def reason_of(error: BaseException) -> Message:
 
 def stand_in(path: Path, clock: Clock | None = None, games: GameLookup = get_game) -> Store:
     """An empty store in memory, of the current schema, that refuses every write; named ``path``
-    (the file it stands in for: the repair, the restore and the fresh store act on that)."""
-    db = sqlite3.connect(":memory:", isolation_level=None)
-    for number, migration in enumerate(MIGRATIONS, start=1):
-        migration(db)
-        db.execute(f"PRAGMA user_version = {number}")
-    store = Store(db, path, clock or _utc_now, games)
+    (the file it stands in for: the repair, the restore and the fresh store act on that).
+
+    It is what :meth:`Store.open` gives a reader for a file that is not there yet, asked of a
+    name in an empty temporary folder (nothing is created there); without a temporary folder
+    to ask in, it is built here the same way."""
+    try:
+        with tempfile.TemporaryDirectory(prefix="companion-stand-in-") as empty:
+            store = Store.open(Path(empty) / path.name, clock=clock, games=games, read_only=True)
+    except (OSError, StoreError, sqlite3.Error):
+        db = sqlite3.connect(":memory:", isolation_level=None)
+        for number, migration in enumerate(MIGRATIONS, start=1):
+            migration(db)
+            db.execute(f"PRAGMA user_version = {number}")
+        store = Store(db, path, clock or _utc_now, games)
+    store.path = path
     store.read_only = True
     return store
 
