@@ -161,8 +161,7 @@ def test_the_issues_move_that_is_not_utf8_is_repaired_from_the_console(
 
 
 @pytest.mark.parametrize("what", ["garbage", "folder", "stray-wal", "empty"])
-def test_run_reaches_its_prompt_over_a_file_that_is_no_store(tmp_path: Path, templates: dict[str, Path],
-                                                              what: str) -> None:
+def test_run_reaches_its_prompt_over_a_file_that_is_no_store(tmp_path: Path, what: str) -> None:
     data = tmp_path / "data"
     data.mkdir()
     store = data / DB_FILENAME
@@ -174,13 +173,24 @@ def test_run_reaches_its_prompt_over_a_file_that_is_no_store(tmp_path: Path, tem
         store.write_bytes(b"")
     else:  # the store moved away, its -wal left holding pages
         (data / f"{DB_FILENAME}-wal").write_bytes(b"\x37\x7f\x06\x82" + os.urandom(4092))
-    done = companion(data, "run", "--headless",
+    before = store.read_bytes() if store.is_file() else None
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[backup]\nstick = "{stick}"\n')
+    done = companion(data, "run", "--headless", config=config,
                      stdin=f"status\n{BUILD}\nbackup\nfresh\nnew campanile Ann Bob Cid\n{BUILD}\n")
     lines = _played_on_or_offered(done)
     assert any("`fresh`" in line for line in lines), lines
-    assert any(line.startswith("`backup` cannot help now") for line in lines), lines  # nothing read to copy
+    copies = list(stick.glob("companion-*.sqlite3"))
+    if before is None:  # no store file to copy
+        assert any(line.startswith("`backup` cannot help now") for line in lines), lines
+        assert copies == []
+    else:  # what the card holds is copied as it is, byte for byte
+        assert any("the stick is safe to remove" in line for line in lines), lines
+        assert [copy.read_bytes() for copy in copies] == [before]
     assert lines[-1] == "ok 1: Ann: red +1"  # a fresh store, and play goes on
-    assert sorted(p.name.split(".damaged-")[0] for p in data.glob("*.damaged-*"))  # the old one kept aside
+    assert list(data.glob("*.damaged-*"))  # the old one kept aside
 
 
 def _can_bind_read_only(tmp_path: Path) -> bool:
@@ -307,3 +317,28 @@ def test_the_consoles_status_says_the_game_when_its_championship_does_not_read(t
     assert ("the championship of this round cannot be read (list index out of range); "
             "`companion doctor` says more") in lines
     assert lines[-1] == "ok 1: Ann: red +1"  # and the console goes on
+
+
+def test_a_full_card_is_said_and_what_it_holds_is_backed_up(templates: dict[str, Path],
+                                                            tmp_path: Path) -> None:
+    """A data directory on a card with no room left (a 256 kB tmpfs, filled): the app says the card
+    is full, and `backup` copies the store to the stick as it is."""
+    if shutil.which("unshare") is None or not _can_bind_read_only(tmp_path):
+        pytest.skip("no user namespaces here to mount a small file system")
+    data = tmp_path / "data"
+    data.mkdir()
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[backup]\nstick = "{stick}"\n')
+    source = templates["campanile"] / DB_FILENAME
+    prepare = (f'mount -t tmpfs -o size=256k tmpfs "{data}" && cp "{source}" "{data}/" && '
+               f'(dd if=/dev/zero of="{data}/filler" bs=4k 2>/dev/null; true) && exec "$0" "$@"')
+    done = companion(data, "run", "--headless", stdin=f"status\n{BUILD}\nbackup\n", config=config,
+                     wrap=["unshare", "-rm", "sh", "-c", prepare])
+    lines = _played_on_or_offered(done)
+    assert any("is full" in line for line in lines), lines
+    assert any("the stick is safe to remove" in line for line in lines), lines
+    (copy,) = stick.glob("companion-*.sqlite3")
+    with Store.open(copy, read_only=True) as store:
+        assert len(store.stored_moves(1)[0]) == 1  # the game, whole

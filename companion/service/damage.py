@@ -19,9 +19,11 @@ goes on, and says what it found.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import re
+import shutil
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -30,7 +32,7 @@ from typing import TYPE_CHECKING, Literal
 
 from companion.games.messages import Message, msg
 from companion.service import rescue
-from companion.storage.stick import DEFAULT_MOUNT, StickError, backup_to_stick
+from companion.storage.stick import DEFAULT_MOUNT, StickError, backup_to_stick, next_name
 from companion.storage.store import StoreError, fsync_path
 
 if TYPE_CHECKING:
@@ -80,9 +82,10 @@ def offers(app: Companion) -> list[Action]:
     """
     if damage(app) is None:
         return []
-    writable = os.access(app.store.path.parent, os.W_OK)
+    path = app.store.path
+    writable = os.access(path.parent, os.W_OK)
     found: list[Action] = ["repair", "restore", "fresh"] if writable else []
-    if not app.standing_in:
+    if not app.standing_in or path.is_file():  # (a file that does not read is copied as it is)
         found.append("backup")
     return found
 
@@ -207,12 +210,43 @@ def fresh_at_table(table: Table) -> Message:
 def backup_at_table(table: Table, mount: str | Path = DEFAULT_MOUNT) -> Message:
     """Copy the store to the stick now (a card turned read-only may fail for good next)."""
     app = table.app
-    if app.standing_in:
-        raise StoreError(msg("appliance.backup.nothing"))
     try:
+        if app.standing_in:  # nothing of it reads: its files are copied as they are
+            return copy_files_to_stick(app.store.path, Path(mount))
         return backup_to_stick(app.store, mount).message
     except StickError as error:
         raise StoreError(error.reason) from None
+
+
+def copy_files_to_stick(path: Path, mount: Path) -> Message:
+    """Copy the store file that does not read (and its ``-wal``) to the stick byte for byte, under
+    the name a backup gets there: what a card about to fail still holds is kept. Each file is
+    written under a temporary name, synced, then renamed; :class:`StickError` says why not."""
+    if not path.is_file():
+        raise StoreError(msg("appliance.backup.nothing"))
+    try:
+        if not mount.is_dir():
+            raise StickError(msg("appliance.stick.none", path=str(mount)))
+        os.listdir(mount)  # opening the folder mounts the stick (or fails without one)
+        name = next_name(mount, datetime.now(UTC).astimezone().strftime("%Y-%m-%d-%H%M%S"))
+        parts = [(path, mount / name)]
+        wal = path.with_name(path.name + "-wal")
+        if wal.is_file() and wal.stat().st_size:
+            parts.append((wal, mount / f"{name}-wal"))
+        for source, target in reversed(parts):  # the -wal first: the store's name last, complete
+            partial = target.with_name(f".{target.name}.partial")
+            try:
+                shutil.copyfile(source, partial)
+                fsync_path(partial)
+                os.replace(partial, target)
+            finally:
+                with contextlib.suppress(FileNotFoundError):
+                    partial.unlink()
+        fsync_path(mount)
+    except OSError as error:
+        raise StickError(msg("appliance.stick.failed", path=str(mount),
+                             reason=error.strerror or str(error))) from None
+    return msg("appliance.stick.safe", name=name)
 
 
 def act(table: Table, action: Action, mount: str | Path = DEFAULT_MOUNT) -> Message:

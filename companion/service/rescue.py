@@ -26,6 +26,7 @@ Nothing here writes the store file: what to do is the players' choice.
 from __future__ import annotations
 
 import logging
+import shutil
 import sqlite3
 import tempfile
 from collections.abc import Callable
@@ -105,7 +106,7 @@ def open_store(path: Path, *, clock: Clock | None = None,
     try:
         return Store.open(path, clock=clock, games=games), None, False
     except CONTENT_ERRORS as error:
-        trouble = reason_of(error)
+        trouble = _card_full(path) or reason_of(error)
         if isinstance(error, StoreError) and getattr(error.args[0], "code", "") == "store.in_use":
             log.warning("the store is in use by another program: %s", error)
     try:
@@ -114,6 +115,20 @@ def open_store(path: Path, *, clock: Clock | None = None,
         log.warning("the store %s cannot be read either: %s", path, error)
         return stand_in(path, clock, games), trouble, True
     return store, trouble, False
+
+
+#: Below this many free bytes the card counts as full (SQLite needs its ``-shm`` and room to write).
+FULL_BELOW = 256 * 1024
+
+
+def _card_full(path: Path) -> Message | None:
+    """The words for a data directory on a card with no room left, if it is one (an open that fails
+    there says only "disk I/O error")."""
+    try:
+        free = shutil.disk_usage(path.parent).free
+    except OSError:
+        return None
+    return msg("appliance.trouble.full", path=str(path.parent)) if free < FULL_BELOW else None
 
 
 def open_companion(path: Path, *, clock: Clock | None = None, games: GameLookup = get_game,
