@@ -175,3 +175,41 @@ def test_the_oled_says_what_is_wrong_and_offers_each_way_out_after_a_confirm(tmp
         assert any(p.name.startswith(f"{DB_FILENAME}.before-restore-") for p in path.parent.iterdir())
     finally:
         box.close()
+
+
+def test_the_oled_on_a_read_only_card_offers_only_the_backup(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    path = data / DB_FILENAME
+    with Companion.open(path) as app:
+        live = app.start("campanile", ["Ann", "Bob", "Cid"])
+        live.session.propose(live.session.game.parse_move(MOVE))
+    turns_read_only(monkeypatch, data)
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    app = opened_as_run_opens(path)
+    table = Table(app)
+    box = Box(table, _config())
+    box.appliance.navigator.stick_mount = str(stick)
+    try:
+        view, navigator = box.appliance.view, box.appliance.navigator
+        first = view.page(view._status_since)
+        assert first == trouble_pages(app)[0]
+        assert " ".join(line.text for line in first.lines[1:]) == "Nothing is saved. Menu > Back up to stick"
+        box.press("buttons.menu")
+        box.pump(lambda: navigator.listing is not None)
+        assert navigator.listing is not None
+        assert navigator.listing.labels[0] == text("appliance.trouble.oled_backup")
+        assert text("appliance.damage.oled_menu") not in navigator.listing.labels  # no repair here
+        box.press("encoder.push")
+        box.pump(lambda: navigator.listing is not None
+                 and navigator.listing.labels[0] == text("oled.power.cancel"))
+        box.turn(1)
+        box.press("encoder.push")
+        box.pump(lambda: view._notice is not None)
+        (copy,) = stick.glob("companion-*.sqlite3")
+        with Store.open(copy, read_only=True) as store:
+            assert store.stored_moves(1)[0] == [MOVE]
+    finally:
+        box.close()

@@ -150,11 +150,9 @@ class Companion:
         #: Unfinished games left out of :meth:`unfinished` because they cannot be opened
         #: (a damaged row, a game this companion does not know): id -> the reason, to show.
         self.damaged_sessions: dict[int, str] = {}
-        #: Why the store could not be opened or shown as it is, at start or since
-        #: (:mod:`companion.service.rescue`); every front end says it and offers the repair.
+        #: Why the store could not be opened or shown as it is (:mod:`companion.service.rescue`).
         self.trouble: Message | None = None
-        #: The store is an empty stand-in in memory (:func:`companion.service.rescue.stand_in`):
-        #: the real file, at ``store.path``, could not be read at all and waits for its repair.
+        #: The store is an empty stand-in in memory; the real file, at ``store.path``, waits.
         self.standing_in = False
         #: The championships (:mod:`companion.service.championship`): new, status, next round, decisions.
         self.championships = Championships(self)
