@@ -342,3 +342,40 @@ def test_a_full_card_is_said_and_what_it_holds_is_backed_up(templates: dict[str,
     (copy,) = stick.glob("companion-*.sqlite3")
     with Store.open(copy, read_only=True) as store:
         assert len(store.stored_moves(1)[0]) == 1  # the game, whole
+
+
+@pytest.mark.parametrize("shm", [True, False])
+def test_a_read_only_card_with_changes_still_in_the_wal_is_copied_to_the_stick_as_it_is(
+        templates: dict[str, Path], tmp_path: Path, shm: bool) -> None:
+    """A card that turned read-only before SQLite moved its ``-wal`` into the store: the changes
+    in the ``-wal`` reach the stick's copy, read through its ``-shm``; without one nothing reads
+    the store in place, so the app stands in and copies both files as they are."""
+    if shutil.which("unshare") is None or not _can_bind_read_only(tmp_path):
+        pytest.skip("no user namespaces here to mount a folder read-only")
+    data = tmp_path / "data"
+    shutil.copytree(templates["campanile"], data)
+    left = ("import os, sqlite3, sys; db = sqlite3.connect(sys.argv[1]);"
+            "db.execute('PRAGMA wal_autocheckpoint=0');"
+            "db.execute(\"UPDATE settings SET updated = 'later'\"); db.commit(); os._exit(0)")
+    subprocess.run([sys.executable, "-c", left, str(data / DB_FILENAME)], check=True, timeout=GUARD)
+    wal = data / f"{DB_FILENAME}-wal"
+    assert wal.stat().st_size > 0
+    if not shm:
+        (data / f"{DB_FILENAME}-shm").unlink()
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[backup]\nstick = "{stick}"\n')
+    done = companion(data, "run", "--headless", stdin="status\nrepair\nbackup\n", config=config,
+                     wrap=read_only(data))
+    lines = _played_on_or_offered(done)
+    assert any("read-only" in line and "`backup`" in line and "`repair`" not in line for line in lines), lines
+    assert any(line.startswith("`repair` cannot help now") for line in lines), lines
+    (copy,) = stick.glob("companion-*.sqlite3")
+    assert copy.with_name(copy.name + "-wal").exists() is not shm  # copied as it is: with its -wal
+    db = sqlite3.connect(copy)
+    try:
+        assert {row[0] for row in db.execute("SELECT updated FROM settings")} == {"later"}  # from the -wal
+        assert db.execute("SELECT count(*) FROM moves").fetchone()[0] == 1
+    finally:
+        db.close()

@@ -25,7 +25,9 @@ Nothing here writes the store file: what to do is the players' choice.
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 import shutil
 import sqlite3
 import tempfile
@@ -34,7 +36,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from companion.games.base import one_line
-from companion.games.messages import Message, msg
+from companion.games.messages import Message, json_problem, msg
 from companion.registry import get_game
 from companion.service.app import Companion, LiveGame
 from companion.service.errors import AppError
@@ -56,7 +58,17 @@ def reason_of(error: BaseException) -> Message:
     """The one line a front end shows for ``error`` met while reading the store."""
     if isinstance(error, StoreError | AppError) and error.args and isinstance(error.args[0], Message):
         return msg("appliance.trouble.reason", reason=error.args[0])
-    return msg("appliance.trouble.unreadable", reason=one_line(str(error) or type(error).__name__)[:200])
+    if isinstance(error, json.JSONDecodeError):  # Python's words speak of a parser
+        return msg("appliance.trouble.unreadable", reason=json_problem(error))
+    words = str(error) or type(error).__name__
+    column = _NOT_UTF8.search(words) if isinstance(error, sqlite3.Error) else None
+    if column is not None:
+        return msg("appliance.trouble.not_utf8", column=column.group(1))
+    return msg("appliance.trouble.unreadable", reason=one_line(words)[:200])
+
+
+#: SQLite's words for a stored text that is not UTF-8 (the damaged bytes follow; they are not shown).
+_NOT_UTF8 = re.compile(r"Could not decode to UTF-8 column '([^']{1,40})'")
 
 
 def stand_in(path: Path, clock: Clock | None = None, games: GameLookup = get_game) -> Store:
