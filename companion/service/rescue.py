@@ -106,11 +106,17 @@ def _stray_wal(path: Path) -> bool:
         return False
 
 
+#: The store's refusal when another companion holds its writer's lock (:func:`open_store` passes it on).
+IN_USE = "store.in_use"
+
+
 def open_store(path: Path, *, clock: Clock | None = None,
                games: GameLookup = get_game) -> tuple[Store, Message | None, bool]:
     """The store at ``path`` as well as it opens: to write, else to read, else the stand-in.
 
-    Returns the store, what is wrong (``None``: nothing), and whether it is the stand-in.
+    Returns the store, what is wrong (``None``: nothing), and whether it is the stand-in. Only
+    the refusal of a store another companion is writing is raised (:class:`StoreError`): the
+    command line says who holds it, in one line, as every writing command does.
     """
     if _stray_wal(path):
         trouble = msg("appliance.trouble.stray_wal", path=str(path.with_name(path.name + "-wal")))
@@ -118,9 +124,9 @@ def open_store(path: Path, *, clock: Clock | None = None,
     try:
         return Store.open(path, clock=clock, games=games), None, False
     except CONTENT_ERRORS as error:
+        if isinstance(error, StoreError) and getattr(error.args[0], "code", "") == IN_USE:
+            raise  # another companion plays on it: not the store's content, and not this one's to show
         trouble = _card_full(path) or reason_of(error)
-        if isinstance(error, StoreError) and getattr(error.args[0], "code", "") == "store.in_use":
-            log.warning("the store is in use by another program: %s", error)
     try:
         store = Store.open(path, clock=clock, games=games, read_only=True)
     except CONTENT_ERRORS as error:
