@@ -221,7 +221,7 @@ def test_damaged_pages_open_read_only_and_the_repair_keeps_what_reads(run_cli, d
                     ["campanile", "flags", "--forget"]):
         code, out, err = run_cli("--data-dir", str(data), *command)
         assert (code, out, err) == (2, "", said(message)), command
-    run_starts_saying(run_cli, data, "database disk image is malformed")  # issue 34: `run` starts, says it, offers the repair
+    run_starts_saying(run_cli, data, "database disk image is malformed")  # issue 34: run starts
     for command in (["sessions"], ["stats"], ["doctor"]):
         code, _, err = run_cli("--data-dir", str(data), *command)
         assert code in (0, 2, 3) and err.count("\n") <= 1, command
