@@ -47,11 +47,10 @@ log = logging.getLogger(__name__)
 
 #: What reading a store may raise on content that is not what the companion wrote: the store's own
 #: refusals, SQLite's (text that is not UTF-8, damaged pages, an I/O error), the decoders' (JSON,
-#: dates), and a value of the wrong kind met by code that trusted the schema's CHECKs.
-CONTENT_ERRORS: tuple[type[BaseException], ...] = (
-    StoreError, AppError, sqlite3.Error, OSError, ValueError, TypeError, LookupError, AttributeError,
-    RecursionError, OverflowError,
-)
+#: dates), and whatever code that trusted the schema's CHECKs meets in a value of the wrong kind
+#: (an index out of range, a missing key, a division by a zero that should not be there): any
+#: :class:`Exception`. Each is logged; none ends the start.
+CONTENT_ERRORS: tuple[type[Exception], ...] = (Exception,)
 
 
 def reason_of(error: BaseException) -> Message:
@@ -166,6 +165,9 @@ def _read_first_screens(app: Companion, live: LiveGame | None) -> None:
     app.championships.list()
     if live is not None and live.row.championship is not None:
         app.championships.status(live.row.championship, live=live)
+    latest = app.championships.latest()  # the standings the screens show without a round open
+    if latest is not None:
+        app.championships.status(latest.id)
 
 
 def first_game(app: Companion, session_id: int | None = None) -> LiveGame | None:
