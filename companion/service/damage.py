@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Literal
 
 from companion.games.messages import Message, msg
 from companion.service import rescue
+from companion.storage.lock import LockHeld, WriterLock
 from companion.storage.stick import DEFAULT_MOUNT, StickError, backup_to_stick, next_name
 from companion.storage.store import StoreError, fsync_path
 
@@ -201,7 +202,14 @@ def fresh_at_table(table: Table) -> Message:
     """Start an empty store at the table, the old one kept aside beside it, untouched."""
 
     def fresh(path: Path) -> Message:
-        aside = set_aside(path)
+        try:  # no other companion may open the store while its files move
+            lock = WriterLock.acquire(path)
+        except LockHeld as held:
+            raise StoreError(msg("store.in_use", path=str(path), holder=str(held.holder))) from None
+        try:
+            aside = set_aside(path)
+        finally:
+            lock.release()
         return msg("appliance.fresh.done", aside=aside.name if aside is not None else "-")
 
     return _start_again(table, fresh)
