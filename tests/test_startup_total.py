@@ -251,18 +251,26 @@ def test_restore_from_the_stick_puts_its_newest_backup_in_place(templates: dict[
     assert lines[-1] == "ok 2: Bob: red +1"  # the restored game, played on
 
 
+@pytest.mark.parametrize("spoil", ["row", "read-only card", "garbage"])
 def test_under_systemd_a_spoiled_store_says_ready_and_stays_up(templates: dict[str, Path],
-                                                               tmp_path: Path) -> None:
+                                                               tmp_path: Path, spoil: str) -> None:
     """The unit never loops: READY, the watchdog's pings from the loop, and SIGTERM ends it with 0."""
     from tests.notify_kit import notify_socket, receive
 
     data = spoiled(templates, "championship", tmp_path / "data",
                    "UPDATE championships SET decisions='not json'")
+    wrap: list[str] = []
+    if spoil == "read-only card":
+        if shutil.which("unshare") is None or not _can_bind_read_only(tmp_path):
+            pytest.skip("no user namespaces here to mount a folder read-only")
+        wrap = read_only(data)
+    elif spoil == "garbage":
+        (data / DB_FILENAME).write_bytes(os.urandom(4096))
     notify = notify_socket(tmp_path / "notify")
     env = environment(data, NOTIFY_SOCKET=str(tmp_path / "notify"), WATCHDOG_USEC="200000")
     with open(os.devnull, "rb") as null:
-        child = subprocess.Popen([*COMPANION, "run", "--headless"], stdin=null, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL, cwd=ROOT, env=env)
+        child = subprocess.Popen([*wrap, *COMPANION, "run", "--headless"], stdin=null,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, env=env)
     try:
         heard = [receive(notify, GUARD) for _ in range(3)]
         assert heard[0].startswith("READY=1")
