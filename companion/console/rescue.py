@@ -33,8 +33,8 @@ def _words(actions: list[damage.Action]) -> str:
 
 
 def trouble_line(app: Companion) -> Message:
-    """What is wrong with the store and the words that help, for the console (``None`` never:
-    only called when there is trouble)."""
+    """What is wrong with the store and the words that help, for the console (called when
+    :func:`companion.service.damage.damage` found something)."""
     found = damage.damage(app)
     actions = damage.offers(app)
     if not actions:

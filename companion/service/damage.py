@@ -86,7 +86,7 @@ def offers(app: Companion) -> list[Action]:
     path = app.store.path
     writable = os.access(path.parent, os.W_OK)
     found: list[Action] = ["repair", "restore", "fresh"] if writable else []
-    if not app.standing_in or path.is_file():  # (a file that does not read is copied as it is)
+    if path.is_file():  # (a file that does not read is copied as it is; no file, nothing to copy)
         found.append("backup")
     return found
 

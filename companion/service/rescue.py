@@ -55,7 +55,7 @@ CONTENT_ERRORS: tuple[type[Exception], ...] = (Exception,)
 
 def reason_of(error: BaseException) -> Message:
     """The one line a front end shows for ``error`` met while reading the store."""
-    if isinstance(error, StoreError | AppError) and error.args and isinstance(error.args[0], Message):
+    if error.args and isinstance(error.args[0], Message):  # the store's refusal, already in words
         return msg("appliance.trouble.reason", reason=error.args[0])
     if isinstance(error, json.JSONDecodeError):  # Python's words speak of a parser
         return msg("appliance.trouble.unreadable", reason=json_problem(error))
