@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.console.championship import round_standings
 from companion.console.loop import Started, headless_loop, stdin_is_null
+from companion.console.rescue import TableRescue
 from companion.console.terminal import TerminalLines
 from companion.i18n import current_language
 from companion.service.table import Table
@@ -256,7 +257,8 @@ def run_headless(app: Companion, live: Any, config: ConfigValues, stdin: TextIO 
             start = None if starter is None else starter(_TableApp(app, table))  # type: ignore[arg-type]
             terminal = stdin if isinstance(stdin, TerminalLines) else None
             headless_loop(table.session, appliance.lines(stdin), stdout, start=start, terminal=terminal,
-                          also_status=lambda: round_standings(app.championships, table.live))
+                          also_status=lambda: round_standings(app.championships, table.live),
+                          rescue=TableRescue(table, appliance.navigator.stick_mount))
     finally:
         watchdog.stopping()
         signal.signal(signal.SIGTERM, previous)

@@ -33,7 +33,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.games.base import Game, IllegalMove, RecordError, StateT
 from companion.i18n import set_language, text
@@ -46,7 +46,16 @@ from hardware import games
 from hardware.oled_pages import choice_page, notice_page, refused_pages, scores_lines
 from hardware.oled_render import Page, fit
 
+if TYPE_CHECKING:
+    from companion.service.damage import Action
+
 log = logging.getLogger(__name__)
+
+#: The menu's word for each thing that can be done about a store that needs attention.
+_ACTION_WORDS: dict[Action, str] = {
+    "repair": "appliance.damage.oled_menu", "restore": "appliance.trouble.oled_restore",
+    "fresh": "appliance.trouble.oled_fresh", "backup": "appliance.trouble.oled_backup",
+}
 
 KEYS = ("next", "previous", "confirm", "undo", "redo", "valuation", "valuation_hold", "menu", "menu_hold")
 SOURCE = "buttons"
@@ -255,11 +264,12 @@ class Navigator:
         return propose
 
     def _menu_listing(self) -> Listing:
-        from companion.service.damage import damage
+        from companion.service.damage import offers
 
         items: list[tuple[str, Callable[[], None]]] = [(text("oled.menu.new"), self._new_game)]
-        if damage(self.table.app) is not None:  # first: nothing else matters as much
-            items.insert(0, (text("appliance.damage.oled_menu"), self._confirm_repair))
+        # first: nothing else matters as much (a store that cannot be written offers only the backup)
+        offered = offers(self.table.app)
+        items[:0] = [(text(_ACTION_WORDS[action]), self._confirming(action)) for action in offered]
         if self.table.live is not None:
             items.append((text("oled.menu.rematch"), self._rematch))
         if self.table.app.unfinished():
@@ -381,20 +391,32 @@ class Navigator:
 
     def _confirm_repair(self) -> None:
         """The protected step before a repair: "cancel" first, then "yes"."""
-        self.listing = Listing(text("appliance.damage.oled_menu"),
+        self._protect("repair")
+
+    def _confirming(self, action: Action) -> Callable[[], None]:
+        return lambda: self._protect(action)
+
+    def _protect(self, action: Action) -> None:
+        """The protected step before a repair, a restore, a fresh store or a backup: "cancel" first."""
+        self.listing = Listing(text(_ACTION_WORDS[action]),
                                [text("oled.power.cancel"), text("oled.power.yes")],
-                               [lambda: None, self._repair], back=self._menu_listing())
+                               [lambda: None, lambda: self._act(action)], back=self._menu_listing())
 
     def _repair(self) -> None:
         """``companion doctor --repair`` on the table's store, reopened; what was kept, or why not."""
-        from companion.service.damage import repair_at_table
+        self._act("repair")
+
+    def _act(self, action: Action) -> None:
+        """Do ``action`` at the table (:func:`companion.service.damage.act`); what was done, or why not."""
+        from companion.service.damage import act
 
         try:
-            done = repair_at_table(self.table)
+            done = act(self.table, action, self.stick_mount)
         except StoreError as error:
             self.notify(refused_pages(error.args[0]))
             return
-        self.notify([notice_page(text("appliance.damage.repaired_title"), str(done))])
+        title = "appliance.stick.oled_done" if action == "backup" else "appliance.damage.repaired_title"
+        self.notify([notice_page(text(title), str(done))])
 
     def _back_up_to_stick(self) -> None:
         """The store onto the stick, synced; then "safe to remove", or why nothing was written."""

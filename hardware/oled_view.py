@@ -14,14 +14,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.i18n import current_language, text
-from companion.service.damage import damage
+from companion.service.damage import damage, offers
 from companion.service.move_words import move_words
 from companion.service.table import Table, TableEvent
 from hardware.navigator import Navigator
 from hardware.oled_pages import (
+    SMALL_LINES,
     game_over_pages,
     notice_page,
     refused_pages,
@@ -30,7 +31,10 @@ from hardware.oled_pages import (
     status_pages,
     table_pages,
 )
-from hardware.oled_render import Page, draw
+from hardware.oled_render import Line, Page, draw, fit, wrap
+
+if TYPE_CHECKING:
+    from companion.service.app import Companion
 
 #: Seconds each status page stays before the next (when they do not fit one).
 PAGE_SECONDS = 5.0
@@ -143,8 +147,7 @@ class OledView:
             return overlay
         status = self._status
         if damage(self.table.app) is not None:  # a damaged store: said between the status pages
-            status = [notice_page(text("appliance.damage.oled_title"), text("appliance.damage.oled_hint")),
-                      *status]
+            status = [*trouble_pages(self.table.app), *status]
         index = int((now - self._status_since) // PAGE_SECONDS) % len(status)
         return status[index]
 
@@ -190,3 +193,23 @@ class OledView:
 
 def _language() -> str:
     return current_language()
+
+
+def trouble_pages(app: Companion) -> list[Page]:
+    """What the OLED says of a store that needs attention: the title and what the menu offers, then
+    (when it is more than damaged pages or games) what is wrong, in as many pages as it takes."""
+    offered = offers(app)
+    if offered and "repair" not in offered:  # a card turned read-only: only the backup can help
+        hint = text("appliance.trouble.oled_hint_backup")
+    elif app.trouble is not None and len(offered) > 1:  # not opened as it is: each way out
+        hint = text("appliance.trouble.oled_hint")
+    else:
+        hint = text("appliance.damage.oled_hint")
+    title = text("appliance.damage.oled_title")
+    pages = [notice_page(title, hint)]
+    if app.trouble is not None:
+        lines = wrap(str(app.trouble))
+        per_page = SMALL_LINES - 1
+        pages += [Page((Line(fit(title), inverted=True), *(Line(s) for s in lines[i:i + per_page])))
+                  for i in range(0, len(lines), per_page)]
+    return pages

@@ -101,6 +101,15 @@ def data(tmp_path: Path) -> Path:
 
 # -- a damaged row in sound pages ------------------------------------------------------------
 
+
+def run_starts_saying(run_cli, data: Path, words: str) -> None:
+    """``companion run`` starts all the same (issue 34: never on the store's content), says ``words``
+    with the ways out, and ends with 0 at the end of its input, writing nothing to the store."""
+    code, out, _ = run_cli("--data-dir", str(data), "run", "--headless")
+    assert code == 0
+    assert words in out and "`repair`" in out, out
+
+
 def test_a_corrupt_move_row_damages_only_its_session(run_cli, data: Path, monkeypatch) -> None:
     logs = stock(data)
     before = snapshot(data / DB_FILENAME)
@@ -207,11 +216,12 @@ def test_damaged_pages_open_read_only_and_the_repair_keeps_what_reads(run_cli, d
         message = str(damaged_message(path, store.damage))  # in words: a message code with its parameters
     # every writing command says so in one line and writes nothing
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    for command in (["run", "--headless"], ["new", "campanile", *camp.PLAYERS],
+    for command in (["new", "campanile", *camp.PLAYERS],
                     ["import", str(Path(__file__).parent / "data" / "examples" / "campanile-3p.json")],
                     ["campanile", "flags", "--forget"]):
         code, out, err = run_cli("--data-dir", str(data), *command)
         assert (code, out, err) == (2, "", said(message)), command
+    run_starts_saying(run_cli, data, "database disk image is malformed")  # issue 34: run starts
     for command in (["sessions"], ["stats"], ["doctor"]):
         code, _, err = run_cli("--data-dir", str(data), *command)
         assert code in (0, 2, 3) and err.count("\n") <= 1, command
@@ -268,11 +278,12 @@ def test_an_empty_store_file_is_left_untouched_and_its_wal_recovered(run_cli, da
     logs = _empty_with_wal(data, 25)
     untouched = files(data)
     path = data / DB_FILENAME
-    for command in (["sessions"], ["run", "--headless"], ["new", "campanile", *camp.PLAYERS], ["export"]):
+    empty = (f"the game store {path} is empty (0 bytes), so it holds no games; it was left as it is: "
+             "`companion doctor --repair` recovers what its -wal file still holds")
+    for command in (["sessions"], ["new", "campanile", *camp.PLAYERS], ["export"]):
         code, out, err = run_cli("--data-dir", str(data), *command)
-        assert (code, out, err) == (2, "", said(f"the game store {path} is empty (0 bytes), so it "
-                                                "holds no games; it was left as it is: `companion doctor "
-                                                "--repair` recovers what its -wal file still holds")), command
+        assert (code, out, err) == (2, "", said(empty)), command
+    run_starts_saying(run_cli, data, "is empty (0 bytes), so it holds no games")
     code, out, err = run_cli("--data-dir", str(data), "doctor")
     assert (code, out, err) == (3, "", said(f"the game store {path} is empty (0 bytes); it was left as "
                                             "it is: `companion doctor --repair` recovers what its -wal file "
@@ -303,10 +314,11 @@ def test_a_file_that_is_not_a_store_is_named_and_left_alone(run_cli, data: Path,
     data.mkdir()
     (data / DB_FILENAME).write_bytes(b"holiday photos " * 500)
     before = files(data)
-    for command in (["sessions"], ["run", "--headless"], ["doctor"]):
+    for command in (["sessions"], ["doctor"]):
         code, _, err = run_cli("--data-dir", str(data), *command)
         assert code == (3 if command == ["doctor"] else 2) and one_line(err), command
         assert shown_line(str(data / DB_FILENAME)) in err and "not a database" in err
+    run_starts_saying(run_cli, data, "not a database")
     assert files(data) == before
 
 
@@ -324,9 +336,9 @@ def test_a_newer_schema_is_refused_and_the_file_not_touched(run_cli, data: Path,
     text = (f"{path} was written by a newer version of the companion (database schema 99; "
             f"this version reads up to {len(MIGRATIONS)}); update the companion to open it")
     expected = said(text)
-    for command in (["sessions"], ["run", "--headless"], ["new", "campanile", *camp.PLAYERS], ["stats"],
-                    ["export"]):
+    for command in (["sessions"], ["new", "campanile", *camp.PLAYERS], ["stats"], ["export"]):
         assert run_cli("--data-dir", str(data), *command) == (2, "", expected), command
+    run_starts_saying(run_cli, data, "was written by a newer version of the companion")
     code, out, err = run_cli("--data-dir", str(data), "doctor")
     assert (code, out) == (2, "") and err == said(text.replace("to open it", "to check it"))
     assert files(data) == before

@@ -73,7 +73,7 @@ def test_reading_commands_work_in_a_read_only_data_directory(read_only) -> None:
     assert files(data) == before
 
 
-@pytest.mark.parametrize("command", [["new", "campanile", "A", "B", "C"], ["run", "--headless"],
+@pytest.mark.parametrize("command", [["new", "campanile", "A", "B", "C"],
                                      ["import", str(RECORD)], ["campanile", "flags", "--forget"],
                                      ["doctor", "--repair"]])
 def test_writing_commands_say_the_data_directory_is_read_only(read_only, command) -> None:
@@ -83,4 +83,14 @@ def test_writing_commands_say_the_data_directory_is_read_only(read_only, command
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr == said(f"the data directory {data} is read-only: games can be read here "
                                  "but nothing can be stored (sessions, export, stats and doctor still work)")
+    assert files(data) == before
+
+
+def test_run_starts_in_a_read_only_data_directory_and_says_why_nothing_is_saved(read_only) -> None:
+    """Issue 34, item 4: a card remounted read-only is said, and the backup to the stick offered."""
+    data, run = read_only
+    before = files(data)
+    result = run("run", "--headless")
+    assert result.returncode == 0
+    assert f"the data directory {data} is read-only" in result.stdout and "`backup`" in result.stdout
     assert files(data) == before

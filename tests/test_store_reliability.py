@@ -301,10 +301,13 @@ def test_a_write_protected_store_file_is_named_as_such_not_as_a_read_only_folder
     path = data / DB_FILENAME
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     with write_protected(path):
-        for command in (["new", "campanile", *camp.PLAYERS], ["run", "--headless"]):
-            code, out, err = run_cli("--data-dir", str(data), *command)
-            assert (code, out) == (2, ""), command
-            assert "is write-protected" in err and "read-only" not in err, (command, err)
+        code, out, err = run_cli("--data-dir", str(data), "new", "campanile", *camp.PLAYERS)
+        assert (code, out) == (2, "")
+        assert "is write-protected" in err and "read-only" not in err, err
+        # `run` starts all the same (issue 34: it never ends on the store), saying why nothing is saved
+        code, out, err = run_cli("--data-dir", str(data), "run", "--headless")
+        assert code == 0
+        assert "is write-protected" in out and "read-only" not in out and "`backup`" in out, out
         assert run_cli("--data-dir", str(data), "sessions")[0] == 0  # reading still works
 
 

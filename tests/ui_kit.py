@@ -66,12 +66,13 @@ def wait_for(condition: Callable[[], Any], what: str, patience: float = PATIENCE
         time.sleep(0.01)
 
 
-def open_shell(store_path: Path, options: Any = None) -> Any:
+def open_shell(store_path: Path, options: Any = None, app: Companion | None = None) -> Any:
     """A shell over a new :class:`Table` on the store at ``store_path``, shown in the window;
-    ``options`` (a :class:`ui.app.ShellOptions`) is what the configuration would tell its screens."""
+    ``options`` (a :class:`ui.app.ShellOptions`) is what the configuration would tell its screens;
+    ``app``: the service to use (as ``companion run`` opens it), not one opened here."""
     from ui.app import Shell, wire_commands, wire_window
 
-    table = Table(Companion.open(store_path))
+    table = Table(app if app is not None else Companion.open(store_path))
     shell = Shell(table, options)
     for child in list(Window.children):
         Window.remove_widget(child)

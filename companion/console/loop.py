@@ -42,10 +42,12 @@ from companion.i18n import LANGUAGES, current_language, join_list, render
 from companion.i18n import text as phrase
 from companion.registry import descriptors
 from companion.service.command_queue import CommandQueue
+from companion.service.damage import ACTIONS, Action
 from companion.service.names import PlayerNameError
 from companion.storage.store import StoreError
 
 if TYPE_CHECKING:
+    from companion.console.rescue import TableRescue
     from companion.service.session import AnySession
 
 
@@ -105,11 +107,14 @@ def describe(session: AnySession, move: object, before: object) -> str:
     return session.game.describe(before, session.game.move_to_json(move), current_language())
 
 
+#: The words that act on a store that needs attention (:mod:`companion.console.rescue`).
+RESCUE_WORDS: tuple[Action, ...] = ACTIONS
+
 #: Words that end the console, whatever their case (and each language's word for ``quit``).
 QUIT_WORDS = ("quit", "exit")
 
 #: The console's commands; each has its word in every language (``console.command.<name>``).
-COMMANDS = ("moves", "undo", "redo", "status", "help", "quit", "new")
+COMMANDS = ("moves", "undo", "redo", "status", "help", "quit", "new", *RESCUE_WORDS)
 
 
 @cache
@@ -158,7 +163,8 @@ def completions_for(session: AnySession | None) -> list[str]:
 def headless_loop(session: AnySession | None, lines: Iterable[str], out: TextIO,
                   start: Callable[[list[str]], Started] | None = None,
                   terminal: TerminalLines | None = None,
-                  also_status: Callable[[], str | None] | None = None) -> None:
+                  also_status: Callable[[], str | None] | None = None,
+                  rescue: TableRescue | None = None) -> None:
     """Run commands from ``lines`` through a command queue until the input ends.
 
     ``start`` creates a new stored game for the ``new`` command (none: ``new`` is refused).
@@ -166,6 +172,8 @@ def headless_loop(session: AnySession | None, lines: Iterable[str], out: TextIO,
     who acts and completion of what may be typed, each after the previous line was answered.
     ``also_status``: what ``status`` says after the game's own lines, if anything (the standings
     of the championship whose round is played: :func:`companion.console.championship.round_standings`).
+    ``rescue``: what ``repair``, ``restore``, ``fresh`` and ``backup`` do, and what ``status`` says
+    of a store that needs attention (none: those words are refused).
     """
     current: dict[str, AnySession | None] = {"session": session}
     if terminal is not None:
@@ -231,6 +239,10 @@ def headless_loop(session: AnySession | None, lines: Iterable[str], out: TextIO,
             say(game_session.game.report(game_session.state))  # the same end as when it was entered
 
     def status() -> None:
+        trouble = rescue.trouble() if rescue is not None else None
+        if current["session"] is None and trouble is not None:
+            say(str(trouble))
+            return
         game_session = playing()
         report = game_session.game.report(game_session.state)
         say(report)
@@ -240,9 +252,23 @@ def headless_loop(session: AnySession | None, lines: Iterable[str], out: TextIO,
         said_already = hint is not None and hint.code == "console.hint.next" and \
             report.rstrip().splitlines()[-1].strip() == phrase("console.hint.next", next=hint.params["next"])
         say(str(count) if said_already else with_hint(count, game_session))
-        extra = also_status() if also_status is not None else None
+        try:
+            extra = also_status() if also_status is not None else None
+        except Exception as error:  # the game is said; its championship's row may not read
+            say(phrase("console.status.championship_unreadable", reason=one_line(str(error))))
+            extra = None
         if extra:
             say(extra)
+        if trouble is not None:
+            say(str(trouble))
+
+    def rescuing(action: Action) -> Callable[[], None]:
+        def command() -> None:
+            if rescue is None:
+                raise Refusal(msg("console.trouble.not_offered"))
+            say(rescue.act(action))
+            current["session"] = rescue.session
+        return command
 
     def new_game(words: list[str]) -> Callable[[], None]:
         def command() -> None:
@@ -282,7 +308,8 @@ def headless_loop(session: AnySession | None, lines: Iterable[str], out: TextIO,
         return None
 
     words: dict[str, Callable[[], None]] = {"undo": undo, "redo": redo, "status": status,
-                                            "help": lambda: say(phrase(HELP))}
+                                            "help": lambda: say(phrase(HELP)),
+                                            **{action: rescuing(action) for action in RESCUE_WORDS}}
     for line in lines:
         try:
             text = clean_line(line)

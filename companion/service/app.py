@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -149,6 +150,10 @@ class Companion:
         #: Unfinished games left out of :meth:`unfinished` because they cannot be opened
         #: (a damaged row, a game this companion does not know): id -> the reason, to show.
         self.damaged_sessions: dict[int, str] = {}
+        #: Why the store could not be opened or shown as it is (:mod:`companion.service.rescue`).
+        self.trouble: Message | None = None
+        #: The store is an empty stand-in in memory; the real file, at ``store.path``, waits.
+        self.standing_in = False
         #: The championships (:mod:`companion.service.championship`): new, status, next round, decisions.
         self.championships = Championships(self)
         #: Each game's part of the service (:mod:`companion.service.parts`), built on first use.
@@ -339,7 +344,8 @@ class Companion:
                 continue
             try:
                 live = self.open_game(row.id)  # reconciles the finished mark
-            except (AppError, StoreError, ValueError) as error:
+            except (AppError, StoreError, ValueError, TypeError, LookupError, sqlite3.Error) as error:
+                # (sqlite3.Error: a column whose text is not UTF-8 cannot even be read)
                 self.damaged_sessions[row.id] = str(error)
                 continue
             if live.session.game.is_finished(live.session.state):

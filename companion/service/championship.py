@@ -158,7 +158,9 @@ def _decisions(row: ChampionshipRow) -> list[Decision]:
 
 
 def _groups(setup: Mapping[str, Any]) -> list[list[str]]:
-    return [list(pair) for pair in setup.get("groups", [])]
+    """A round's two groups of players, as its setup names them (fewer: not a round's setup)."""
+    found = setup.get("groups", []) if isinstance(setup, Mapping) else []
+    return [list(pair) for pair in found if isinstance(pair, list | tuple)] if isinstance(found, list) else []
 
 
 class Championships:
@@ -341,6 +343,10 @@ class Championships:
 
     def _round(self, game: SessionRow, live: LiveGame | None) -> RoundStatus:
         """A stored round's groups as its log leaves them (the live game's state when it is that one)."""
+        groups = _groups(game.setup)
+        if len(groups) < 2 or any(len(pair) < 2 for pair in groups[:2]):  # a game marked as a round
+            raise AppError(msg("championship.not_a_round", session=game.id, championship=game.championship,
+                               number=game.championship_round))
         engine = get_game(game.game)
         state = live.session.state if live is not None and live.id == game.id else self._replay(game)
         summary = engine.summary(state)

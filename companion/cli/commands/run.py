@@ -25,20 +25,26 @@ from companion.cli.commands.library import open_app, store_errors, title
 from companion.cli.main import UserError, build_parser
 from companion.console.display import shown_line
 from companion.console.errors import InputError
-from companion.console.loop import Started, stdin_is_null, with_hint
+from companion.console.loop import Started, with_hint
 from companion.console.reading import decode_json
+from companion.console.rescue import trouble_line
 from companion.console.terminal import TerminalLines, is_terminal
 from companion.games.fields import require_object
 from companion.games.messages import Message, msg
-from companion.i18n import say
+from companion.i18n import choose_language, say, set_language
 from companion.i18n import text as phrase
 from companion.registry import descriptor, game_named, game_names, get_game
+from companion.service import rescue
 from companion.service.app import AppError, LiveGame, colour_word
 from companion.service.config import ConfigError, defaults
 from companion.service.config import read_config as read_file
+from companion.service.damage import damage
 from companion.service.records import read_json
+from companion.service.settings import LANGUAGE
 from companion.service.table import Table
 from companion.storage.backup import daily_backup_quietly
+from companion.storage.paths import DataDirError, database_path, ensure_data_dir
+from companion.storage.store import damaged_message
 from companion.system import logs
 
 if TYPE_CHECKING:
@@ -219,6 +225,44 @@ def run_touchscreen(app: Companion, live: LiveGame | None, config: Any = None) -
     return 0
 
 
+def open_total(args: argparse.Namespace, config_value: str | None) -> Companion:
+    """The service over the data directory's store, opened as well as it opens, never refused on
+    what the directory holds (:mod:`companion.service.rescue`): a data directory that cannot be
+    created, a store that cannot be written or read, each becomes the app's
+    :attr:`~companion.service.app.Companion.trouble`. Only a data directory named wrongly (the
+    option, the variable, the configuration) is an exit 2: that is a person's to correct."""
+    try:
+        path = database_path(getattr(args, "data_dir", None), config_value=config_value, create=False)
+    except DataDirError as error:
+        raise UserError(error.args[0] if error.args else str(error)) from None
+    trouble: Message | None = None
+    try:
+        if not path.parent.exists():
+            ensure_data_dir(path.parent)
+            args.created_data_dir = path.parent  # named by @store_errors once the command worked
+    except OSError as error:  # a card turned read-only before the folder was made
+        trouble = rescue.reason_of(error)
+    app = rescue.open_companion(path)
+    app.trouble = app.trouble or trouble
+    if app.store.damage:
+        args.damaged_store = damaged_message(path, app.store.damage)  # reported by @store_errors
+    _speak_the_tables_language(args, app)
+    return app
+
+
+def _speak_the_tables_language(args: argparse.Namespace, app: Companion) -> None:
+    """The table's language setting, unless the option or the variable says one; a setting that
+    does not read is English (the store's trouble is said in it)."""
+    def stored() -> str | None:
+        try:
+            value = app.store.get_setting(LANGUAGE)
+        except rescue.CONTENT_ERRORS:
+            return None
+        return value if isinstance(value, str) else None
+
+    set_language(choose_language(getattr(args, "lang", None), os.environ, stored))
+
+
 @store_errors
 def run_run(args: argparse.Namespace) -> int:
     config = read_config(args.config)
@@ -227,19 +271,20 @@ def run_run(args: argparse.Namespace) -> int:
         print(f"companion: {phrase('cli.run.headless_because', reason=why_headless)}", file=sys.stderr)
 
     logs.configure(config.log_level)
-    # The appliance (the touchscreen, or the box under systemd) starts on a damaged store and offers
-    # the repair; a person at the console is told to run `companion doctor --repair`.
-    appliance = (not args.headless and why_headless is None) or stdin_is_null(sys.stdin)
-    with open_app(args, config.data_dir, damaged_ok=appliance) as app:
+    # Whatever the store holds, the app starts (the touchscreen, the box under systemd, a person at
+    # the console alike): it says what is wrong and offers the repair (companion.service.rescue).
+    with open_total(args, config.data_dir) as app:
         try:
-            live = app.latest_unfinished() if args.game is None else app.resume(args.game)
-        except AppError as error:
-            raise UserError(msg("cli.session.see_list", reason=error.args[0]) if args.game is not None
-                            else error.args[0]) from None
+            live = rescue.first_game(app, args.game)
+        except AppError as error:  # a game the person named that is not there to resume
+            raise UserError(msg("cli.session.see_list", reason=error.args[0])) from None
         for damaged, why in app.damaged_sessions.items():
             print(f"companion: {phrase('cli.run.damaged_session', session=damaged, reason=why)}",
                   file=sys.stderr)
-        if not app.store.damage:  # a damaged copy must not push a good backup out
+        trouble = damage(app)
+        if app.trouble is not None:  # (damaged pages and games are said above and at the end)
+            print(f"companion: {phrase('cli.warning', reason=app.trouble)}", file=sys.stderr)
+        if not app.store.damage and app.trouble is None:  # a damaged copy must not push a good backup out
             _say_problem(daily_backup_quietly(app.store))
         if not args.headless and why_headless is None:
             return run_touchscreen(app, live, config)
@@ -250,6 +295,8 @@ def run_run(args: argparse.Namespace) -> int:
             print(shown_line(with_hint(msg("console.resuming", session=live.id, game=session.game.title,
                                             players=", ".join(session.players), count=len(session.log)),
                                         session)), flush=True)
+        if trouble is not None:
+            print(shown_line(str(trouble_line(app))), flush=True)
         _read_any_bytes(sys.stdin)
         # Headless, asked for or for want of a display: the OLED, the buttons, the seat panels,
         # and the console too unless standard input is /dev/null. Imported here, when they run:
