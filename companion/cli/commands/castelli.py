@@ -24,6 +24,7 @@ from companion.games.castelli.words import who
 from companion.games.messages import msg
 from companion.i18n import render_json, say
 from companion.service.castelli import CastelliService
+from companion.service.names import name_problem
 from companion.service.records import FORMAT, read_json
 
 
@@ -83,6 +84,9 @@ def run_resolve(args: argparse.Namespace) -> int:
         if not sep or not name or colour not in tables.COLORS:
             raise UserError(say(msg("castelli.cli.player_format", item=item,
                                     colours=", ".join(tables.COLORS))))
+        problem = name_problem(name, "player")  # the one name rule: the name is printed back
+        if problem is not None:
+            raise UserError(say(problem))
         if colour in players:
             raise UserError(say(msg("castelli.cli.colour_taken", colour=colour, player=players[colour])))
         players[colour] = name
