@@ -108,8 +108,8 @@ def test_a_closed_output_pipe_during_a_command_is_quiet(run_cli, monkeypatch):
 def test_usage_errors_quote_what_was_typed_escaped(run_cli):
     code, out, err = run_cli("export", "\x1b[2J")
     assert (code, out) == (2, "")
-    assert err == ("companion: export: argument SESSION: invalid int value: '\\x1b[2J' "
-                   "(see companion export --help)\n")
+    assert err == ("companion: export: argument SESSION: \"\\x1b[2J\" is not an id: an id is a whole number "
+                   "from 1 to 9223372036854775807 (see companion export --help)\n")
 
 
 @pytest.mark.parametrize("name", ["", "   "])
