@@ -57,9 +57,15 @@ def unsafe_character(text: str) -> str | None:
     return None
 
 
+#: The controls people meet, by their Unicode aliases (the character database gives controls no name).
+_CONTROL_NAMES = {"\x00": "NULL", "\t": "CHARACTER TABULATION", "\n": "LINE FEED", "\r": "CARRIAGE RETURN",
+                  "\x1b": "ESCAPE", "\x7f": "DELETE"}
+
+
 def character_name(ch: str) -> str:
-    """``U+202E RIGHT-TO-LEFT OVERRIDE``: how a refusal names a character (controls have no name)."""
-    name = unicodedata.name(ch, "")
+    """``U+202E RIGHT-TO-LEFT OVERRIDE``: how a refusal names a character (``U+000A LINE FEED``;
+    a control without a common name by its number alone)."""
+    name = unicodedata.name(ch, "") or _CONTROL_NAMES.get(ch, "")
     return f"U+{ord(ch):04X} {name}" if name else f"U+{ord(ch):04X}"
 
 

@@ -52,12 +52,11 @@ class CastelliService(GameService):
         """
         from companion.games.castelli.board import layout_names, validate_board
 
-        name = name.strip() if isinstance(name, str) else ""
-        if not name:
-            raise AppError(msg("app.board.no_name"))
+        name = name.strip() if isinstance(name, str) else name
         problem = name_problem(name, "board")  # the one name rule: a bidi override would reach every screen
         if problem is not None:
             raise AppError(problem)
+        assert isinstance(name, str)
         if name in layout_names():
             raise AppError(msg("app.board.shipped_name", name=name))
         validate_board(dict(data))

@@ -174,8 +174,9 @@ def run_import(args: argparse.Namespace) -> int:
 
     data, board = _read_board(args.file)
     name = args.name.strip()
-    if not name:
-        raise UserError(say(msg("castelli.cli.name_empty")))
+    problem = name_problem(name, "board")  # the one name rule, before the store is opened
+    if problem is not None:
+        raise UserError(say(problem))
     with open_app(args) as app:
         replaced = CastelliService.of(app).save_board(name, data)
     code = "castelli.cli.board_replaced" if replaced else "castelli.cli.board_stored"
