@@ -243,3 +243,14 @@ def test_a_store_is_not_changed_by_a_refused_profile(cli) -> None:
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT name FROM players ORDER BY name").fetchall() == before
     db.close()
+
+
+@pytest.mark.parametrize("colour", ["red\u202e", "\u2066teal", "x" * 25])
+def test_a_preferred_colour_for_a_game_without_fixed_colours_is_judged_by_the_rule(cli, colour) -> None:
+    """San Gimignano names no piece colours, so a player's preferred colour there was any text."""
+    assert cli("players", "add", "Albert")[0] == 0
+    code, out, err = cli("players", "colour", "Albert", "san-gimignano", colour)
+    assert (code, out) == (2, "") and err.count("\n") == 1 and not _raw(err)
+    assert err.startswith("companion: colour: a colour's name ")
+    assert "Albert" in cli("players", "list")[1] and "san" not in cli("players", "list")[1].lower()
+    assert cli("players", "colour", "Albert", "san-gimignano", "teal")[0] == 0
