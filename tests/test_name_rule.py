@@ -151,7 +151,7 @@ def test_every_field_refuses_an_unsafe_character_saying_which_field_and_which(cl
 
 
 @pytest.mark.parametrize(("name", "said"), [
-    ("", "may not be empty"), ("   ", "may not be empty"), ("x" * 61, "at most"),
+    ("", "may not be empty"), ("   ", "may not be empty"), ("x" * 121, "at most"),
 ])
 def test_every_field_refuses_an_empty_or_over_long_name(cli, name, said) -> None:
     refusals = _cli_refusals(cli, name)

@@ -33,12 +33,14 @@ UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 #: Each field a name is typed or imported for, with the most characters it may have. A player's name
 #: in a game is short enough for a seat panel's line and the OLED; a profile may be longer (it
-#: is shortened where it is shown), and the table's name is a BG Stats location.
+#: is shortened where it is shown), and the table's name is a BG Stats location. A guild's name
+#: may be as long as the guild setting allowed all four (120): games started with such names
+#: before the rule keep replaying.
 LIMITS: dict[str, int] = {
     "player": 24,
     "profile": 40,
     "table": 60,
-    "guild": 40,
+    "guild": 120,
     "board": 40,
     "colour": 24,
 }
