@@ -8,7 +8,10 @@ by the serial number udev reports for its port; together they are its
 companion allowed it (the OLED menu asks), and that is remembered here, in
 the store's ``settings`` table under :data:`PAIRINGS` (a structured value
 like the boards and flag tables: no schema change), so the same panel is
-seated again without a question after a restart or a replug.
+seated again without a question after a restart or a replug. A panel whose
+port reports no USB serial number is known by its id *and its port*: the id
+alone is only what a device says, and any device can say it, so the same id
+on another port is asked about again.
 
 A port the configuration lists as fixed wiring (``serial.wired``, a UART
 inside the box) needs no question: the wire is the pairing, and a panel on it
@@ -27,24 +30,40 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-#: The store setting that keeps the pairings: ``{"<seat>": {"id": ..., "usb": ... or null}}``.
+#: The store setting that keeps the pairings: ``{"<seat>": {"id": ..., "usb": ... or null}}``, and
+#: ``"port"`` for a panel without a USB serial number.
 PAIRINGS = "panels.paired"
 
 
 @dataclass(frozen=True)
 class Identity:
-    """Who a panel says it is: its own id and, on a USB port, the serial number udev reports.
+    """Who a panel says it is: its own id and, on a USB port, the serial number udev reports; without
+    a serial number, the port it was heard on.
 
-    Two identities are the same panel only when both parts are equal: a
-    device that copies a panel's id but sits on another USB board is not it.
+    Two identities are the same panel only when every part is equal: a
+    device that copies a panel's id but sits on another USB board is not it,
+    and neither is one that copies the id of a panel without a USB serial
+    number from another port: nothing proves that it is the same device, so a
+    pairing without a serial number holds on its own port only (on another
+    port the panel is asked about again). Build one with :meth:`heard`.
     """
 
     panel_id: str
     usb_serial: str | None = None
+    #: The port (its name or URL as configured or found) when there is no USB serial number.
+    port: str | None = None
+
+    @classmethod
+    def heard(cls, panel_id: str, usb_serial: str | None, port: str) -> Identity:
+        """The identity of a panel that said ``panel_id`` on ``port``: bound to its USB serial
+        number when the port has one, else to the port."""
+        return cls(panel_id, usb_serial, None if usb_serial is not None else port)
 
     def shown(self) -> str:
-        """The identity in one short line for logs and the OLED (``id`` or ``id/usb``)."""
-        return self.panel_id if self.usb_serial is None else f"{self.panel_id}/{self.usb_serial}"
+        """The identity in one short line for logs and the OLED (``id/usb`` or ``id@port``)."""
+        if self.usb_serial is not None:
+            return f"{self.panel_id}/{self.usb_serial}"
+        return self.panel_id if self.port is None else f"{self.panel_id}@{self.port}"
 
 
 @dataclass(frozen=True)
@@ -85,9 +104,12 @@ class Pairings:
                 continue
             if not isinstance(entry, Mapping):
                 continue
-            panel_id, usb = entry.get("id"), entry.get("usb")
+            panel_id, usb, port = entry.get("id"), entry.get("usb"), entry.get("port")
             if isinstance(panel_id, str) and (usb is None or isinstance(usb, str)):
-                found[int(seat)] = Identity(panel_id, usb)
+                # a pairing without a serial number and without its port (from before ports were
+                # kept) matches no panel: each is asked about once more
+                found[int(seat)] = Identity(panel_id, usb, port if usb is None and isinstance(port, str)
+                                            else None)
         return found
 
     def seats(self) -> dict[int, Identity]:
@@ -102,7 +124,8 @@ class Pairings:
         """Remember ``identity`` at ``seat``; raises what the store raises when it cannot write."""
         paired = {s: who for s, who in self._load().items() if who != identity}
         paired[seat] = identity
-        self._write({str(s): {"id": who.panel_id, "usb": who.usb_serial}
+        self._write({str(s): {"id": who.panel_id, "usb": who.usb_serial,
+                              **({"port": who.port} if who.port is not None else {})}
                      for s, who in sorted(paired.items())})
 
 

@@ -443,7 +443,8 @@ class SeatPanels:
         if wired is None and hello.panel_id is None:
             link.send(protocol.refused_line(text("panel.pair.no_id")))
             return
-        identity = None if wired is not None else Identity(str(hello.panel_id), link.usb_serial)
+        identity = (None if wired is not None
+                    else Identity.heard(str(hello.panel_id), link.usb_serial, link.url))
         link.identity = identity
         if not self._claim_free(link, hello.seat):
             return
@@ -464,12 +465,15 @@ class SeatPanels:
 
     def _claim_free(self, link: PanelPort, seat: int) -> bool:
         """Whether ``link`` may have ``seat`` as far as other ports go; a second claim is refused and
-        shown. The same panel (same identity, not wired) on a new port takes its seat from its stale
-        old port, which is told."""
+        shown. The same USB panel (same id and serial number, not wired) on a new port takes its seat
+        from its stale old port, which is told: one device cannot be on two ports. Without a serial
+        number nothing proves that, so a device repeating a seated panel's HELLO on another port
+        never takes the seat (its identity holds its own port, never equal to the holder's)."""
         holder = next((other for other in self.links() if other is not link and other.seat == seat), None)
         if holder is None:
             return True
-        if link.identity is not None and holder.identity == link.identity:
+        if (link.identity is not None and link.identity.usb_serial is not None
+                and holder.identity == link.identity):
             holder.seat = None
             holder.send(protocol.refused_line(text("panel.seat.taken", seat=seat)))
             return True

@@ -113,7 +113,7 @@ def test_the_board_library_refuses_bad_boards_and_shipped_names(app: Companion) 
         CastelliService.of(app).save_board("broken", {"areas": {}})
     with pytest.raises(AppError, match="layout the companion ships"):
         CastelliService.of(app).save_board("example-2p", {})
-    with pytest.raises(AppError, match="needs a name"):
+    with pytest.raises(AppError, match="a board's name may not be empty"):
         CastelliService.of(app).save_board("  ", {})
     with pytest.raises(AppError, match='no stored board "nowhere"'):
         CastelliService.of(app).forget_board("nowhere")
@@ -250,7 +250,7 @@ def test_profiles_round_trip(app: Companion, tmp_path: Path) -> None:
     app.add_profile("Bob")
     with pytest.raises(AppError, match='already a player "Ann"'):
         app.add_profile("Ann")
-    with pytest.raises(AppError, match="must not be empty"):
+    with pytest.raises(AppError, match="may not be empty"):
         app.add_profile(" ")
     app.set_preferred_colour("Ann", "castelli", "green")
     app.set_preferred_colour("Ann", "campanile", "black")
@@ -280,7 +280,8 @@ def test_settings_round_trip_and_refusals_name_the_key(app: Companion) -> None:
     for key, value, message in [("language", "de", "language: must be one of en, hu"),
                                 ("oled.brightness", 0, "oled.brightness: must be from 1 to 100"),
                                 ("backups.kept", True, "backups.kept: must be a whole number"),
-                                ("table.name", "a\nb", "table.name: must be one line"),
+                                ("table.name", "a\nb", "table.name: the table's name may not hold the "
+                                 "invisible or control character U\\+000A LINE FEED"),
                                 ("colour", "red", 'there is no setting "colour"')]:
         with pytest.raises(AppError, match=message):
             app.change_setting(key, value)

@@ -101,7 +101,7 @@ def test_export_errors(cli, tmp_path: Path) -> None:
     cli("import", str(CAMPANILE))
     assert cli("export", "9") == (2, "", "companion: there is no session 9 (see `companion sessions`)\n")
     code, _, err = cli("export", "x")
-    assert code == 2 and "invalid int value: 'x'" in err
+    assert code == 2 and '"x" is not an id' in err
     nowhere = tmp_path / "no" / "such" / "dir" / "out.json"
     code, _, err = cli("export", "1", "-o", str(nowhere))
     assert code == 2 and err.startswith(f"companion: cannot write {nowhere}: No such file or directory")

@@ -89,9 +89,8 @@ def test_a_panel_never_allowed_plays_no_seat_whatever_seat_it_claims(table, star
         move = {**BUILD, "player": player}
         assert _move(table, liar, move) == f"REFUSED waiting to be allowed at seat {seat} on the companion"
     assert table.session.log == ()
-    assert [(r.seat, r.identity) for r in asked.requests] == [(1, Identity("liar-0001")),
-                                                            (2, Identity("liar-0001")),
-                                                            (3, Identity("liar-0001"))]
+    liar_id = Identity("liar-0001", port=liar.name)  # no USB serial number: bound to its port
+    assert [(r.seat, r.identity) for r in asked.requests] == [(1, liar_id), (2, liar_id), (3, liar_id)]
     assert table.app.store.get_setting(PAIRINGS) is None  # nothing was allowed, nothing remembered
 
 
@@ -121,10 +120,11 @@ def panels_answer(table: Table, panels: SeatPanels, request: PairingRequest, all
 
 # -- the pairing itself ---------------------------------------------------------------------------------
 
-def test_an_allowed_panel_plays_its_seat_and_is_remembered_by_its_id_not_its_port(table, started, tmp_path):
+def test_an_allowed_usb_panel_plays_its_seat_and_is_remembered_by_its_id_and_serial_not_its_port(
+        table, started, tmp_path):
     table.start("campanile", camp.PLAYERS, setup=camp.SETUP)
-    first, asked = PtyPanel(), Asked()
-    panels = started([first], asked)
+    first, asked = PtyPanel(tmp_path / "ttyACM0"), Asked()
+    panels = started([first], asked, usb_serial=lambda url: "E660583883265F2A")
     _hello(table, panels, first, "HELLO 1 1 albert-0001")
     request = asked.requests[-1]
     assert (request.port, request.seat, request.player) == (first.name, 1, "Albert")
@@ -134,9 +134,10 @@ def test_an_allowed_panel_plays_its_seat_and_is_remembered_by_its_id_not_its_por
     panels.close()
     first.unplug()
 
-    # the same panel on another port, the companion started again: seated without a question
-    again, asked_again = PtyPanel(), Asked()
-    panels = started([again], asked_again)
+    # the same board (its USB serial number says so) on another port, the companion started again:
+    # seated without a question
+    again, asked_again = PtyPanel(tmp_path / "ttyACM1"), Asked()
+    panels = started([again], asked_again, usb_serial=lambda url: "E660583883265F2A")
     _hello(table, panels, again, "HELLO 1 1 albert-0001")
     assert again.got("SEAT")[-1] == "1 Albert" and asked_again.requests == []
     # ... but not at another seat: that is a new question
@@ -197,13 +198,14 @@ def test_a_copied_id_on_another_usb_board_is_not_the_paired_panel(table, started
 
 def test_a_socket_panel_lying_about_its_id_waits_for_a_yes(table):
     """The same over ``socket://``: pyserial's network port, a peer that borrows a paired panel's seat
-    with its own id, then tries the paired id (no USB serial there: the id alone is the panel)."""
+    with its own id, then tries the paired id (no USB serial there: the id on this port is the panel)."""
     table.start("campanile", camp.PLAYERS, setup=camp.SETUP)
-    Pairings(lambda: table.app.store.get_setting(PAIRINGS),
-             lambda value: table.app.store.set_setting(PAIRINGS, value)).pair(Identity("franziska-1"), 3)
     server, asked = _Server(), Asked()
-    panels = SeatPanels(table, [f"socket://127.0.0.1:{server.port}"], on_request=asked.requests.append,
-                        **FAST).start()
+    url = f"socket://127.0.0.1:{server.port}"
+    Pairings(lambda: table.app.store.get_setting(PAIRINGS),
+             lambda value: table.app.store.set_setting(PAIRINGS, value)).pair(
+        Identity("franziska-1", port=url), 3)
+    panels = SeatPanels(table, [url], on_request=asked.requests.append, **FAST).start()
     try:
         connection = _in_background(table, server.accept)
         assert b"HELLO 1" in _read_until(connection, b"HELLO")
@@ -283,7 +285,8 @@ def test_the_appliance_asks_on_the_oled_and_its_allow_seats_the_panel(tmp_path: 
             appliance.post_key("next")
             appliance.post_key("confirm")
             pump(table, lambda: panel.got("SEAT") and panel.got("SEAT")[-1] == "2 Birgit")
-            assert app.store.get_setting(PAIRINGS) == {"2": {"id": "birgit-board", "usb": None}}
+            assert app.store.get_setting(PAIRINGS) == {"2": {"id": "birgit-board", "usb": None,
+                                                             "port": panel.name}}
         finally:
             appliance.close()
             panel.unplug()

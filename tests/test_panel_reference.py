@@ -111,7 +111,7 @@ def test_a_game_is_played_from_the_reference_panel_with_its_keys(table, referenc
     try:
         # a new panel waits to be allowed, and shows why; then the OLED's "allow" seats it
         pump(table, lambda: asked and board.panel.answer.startswith("! allow"), shown=board.screen)
-        assert asked[0].identity == Identity("reference-1")
+        assert asked[0].identity == Identity("reference-1", port=board.name)  # no USB serial number
         table.commands.post(lambda: panels.answer(asked[0], True))
         # The seat line and the status come as separate protocol lines: wait for the whole screen.
         expected = ["*1 Albert      0", "Your turn"]

@@ -44,6 +44,10 @@ def hungarian() -> Iterator[None]:
     set_language("en")
 
 
+#: The USB serial number every port of :func:`panels_on` reports.
+TEST_SERIAL = "TEST0001"
+
+
 @pytest.fixture
 def panels_on(table: Table, pty_panels: Any) -> Iterator[Any]:
     """Start SeatPanels on the given ports; every one is closed at the end of the test, before the
@@ -51,11 +55,13 @@ def panels_on(table: Table, pty_panels: Any) -> Iterator[Any]:
     started: list[SeatPanels] = []
 
     def start(ports: list[str], **options: Any) -> SeatPanels:
-        panels = SeatPanels(table, ports, **{**FAST, **options})
+        # each port a USB board's, all with one serial number: a panel's id then names it on any port
+        # (without a serial number a pairing holds on its own port only: tests/test_panel_binding.py)
+        panels = SeatPanels(table, ports, **{**FAST, "usb_serial": lambda url: TEST_SERIAL, **options})
         # the panels these tests use were allowed at their seats before, as a person at the OLED does
         # (tests/test_panel_pairing.py is where the asking is tested)
         for seat in range(1, 10):
-            panels.pairings.pair(Identity(f"test-seat-{seat}"), seat)
+            panels.pairings.pair(Identity(f"test-seat-{seat}", TEST_SERIAL), seat)
         started.append(panels.start())
         return panels
 

@@ -109,7 +109,7 @@ def test_a_seat_panel_plays_the_toy_at_its_seat(toy: None, tmp_path: Path) -> No
         table.start("toy-tally", ["Ann", "Bob"], colours_by_seat=True)
         panel = PtyPanel()
         panels = SeatPanels(table, [panel.name], first_retry=0.02, longest_retry=0.2, scan_every=0.05)
-        panels.pairings.pair(Identity("toy-seat-1"), 1)
+        panels.pairings.pair(Identity("toy-seat-1", port=panel.name), 1)  # no USB serial: on its port
         panels.start()
         try:
             pump(table, lambda: "1" in panel.got("HELLO"))

@@ -34,7 +34,7 @@ from companion.service import bgstats
 from companion.service.championship import Championships
 from companion.service.errors import AppError
 from companion.service.live import LiveGame
-from companion.service.names import check_distinct, name_refusal
+from companion.service.names import check_distinct, name_problem
 from companion.service.parts import build_part
 from companion.service.records import ReplayError, check_players, final_state, parse_record, record_json
 from companion.service.session import AnySession, Change, Session
@@ -87,8 +87,6 @@ class _TableSettings:
     def words(self, key: str) -> list[str]:
         return split_words(str(self.setting(key, "")))
 
-_MAX_NAME = 40
-
 
 @dataclass(frozen=True)
 class Profile:
@@ -120,14 +118,12 @@ def _dumps(value: object) -> str:
 
 
 def _profile_name(name: object) -> str:
-    if not isinstance(name, str) or not name.strip():
-        raise AppError(msg("app.profile.empty"))
-    cleaned = name.strip()
-    refusal = name_refusal(cleaned)
+    """A profile's name, trimmed, judged by the one name rule (:mod:`companion.games.naming`)."""
+    cleaned = name.strip() if isinstance(name, str) else name
+    refusal = name_problem(cleaned, "profile")
     if refusal is not None:  # a control or bidi character would reach every screen and terminal
         raise AppError(refusal)
-    if len(cleaned) > _MAX_NAME:
-        raise AppError(msg("app.profile.too_long", limit=_MAX_NAME))
+    assert isinstance(cleaned, str)
     return cleaned
 
 
@@ -302,6 +298,9 @@ class Companion:
         allowed = PIECE_COLOURS.get(game)
         if not isinstance(colour, str) or not colour.strip():
             raise AppError(msg("app.colours.not_a_word", where=where))
+        problem = name_problem(colour.strip(), "colour")  # the one name rule, for a colour typed freely too
+        if problem is not None:
+            raise AppError(msg("records.at", path=where, reason=problem))
         if allowed is None:
             return colour.strip()
         typed = colour.strip().casefold()

@@ -13,6 +13,7 @@ from typing import Any
 from companion.games.castelli.descriptor import BOARDS, NAME
 from companion.games.messages import msg
 from companion.service.errors import AppError
+from companion.service.names import name_problem
 from companion.service.parts import GameService
 
 
@@ -46,13 +47,16 @@ class CastelliService(GameService):
         """Validate a board and keep it under ``name``; returns whether it replaced one.
 
         :class:`RecordError` naming the field of a bad board; :class:`AppError`
-        for an empty name or the name of a shipped layout.
+        for an empty name, one the name rule refuses (:mod:`companion.games.naming`) or the name of
+        a shipped layout.
         """
         from companion.games.castelli.board import layout_names, validate_board
 
-        name = name.strip() if isinstance(name, str) else ""
-        if not name:
-            raise AppError(msg("app.board.no_name"))
+        name = name.strip() if isinstance(name, str) else name
+        problem = name_problem(name, "board")  # the one name rule: a bidi override would reach every screen
+        if problem is not None:
+            raise AppError(problem)
+        assert isinstance(name, str)
         if name in layout_names():
             raise AppError(msg("app.board.shipped_name", name=name))
         validate_board(dict(data))

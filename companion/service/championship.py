@@ -409,6 +409,14 @@ class Championships:
             raise AppError(msg("championship.import.duplicate", championship=known))
         return self._store.insert_championship(
             read.variant, read.players, read.options, decisions=read.decisions, source="import",
-            record_hash=digest,
-            rounds=[{key: value for key, value in r.items() if key != "fingerprint"} for r in read.rounds])
+            record_hash=digest, rounds=[self._round_to_store(r) for r in read.rounds])
+
+    def _round_to_store(self, read: Mapping[str, Any]) -> dict[str, Any]:
+        """A read round as the store takes it: the game stored on its own already when that round was
+        imported alone before (``{"session": id}``: it becomes the round, so the round is not stored
+        twice), else the round's own rows."""
+        alone = self._store.session_with_hash(read["fingerprint"])  # an import_record's hash: the same
+        if alone is not None and self._store.session(alone).championship is None:
+            return {"session": alone}
+        return {key: value for key, value in read.items() if key != "fingerprint"}
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from companion.games.base import RecordError
 from companion.games.messages import Message, msg
+from companion.games.naming import check_name
 from companion.service.championship_rules import (
     OPTIONS,
     ROUNDS,
@@ -69,7 +70,26 @@ def _halves(boards: object) -> list[str]:
     """``options.boards``: the two halves the championship was started on, by name."""
     if not (isinstance(boards, list) and len(boards) == 2 and all(isinstance(b, str) for b in boards)):
         raise _refuse("options.boards", msg("championship.option.boards"))
-    return list(boards)
+    return [check_name(name, "board", f"options.boards[{index}]") for index, name in enumerate(boards)]
+
+
+def _whole(value: object) -> bool:
+    """A whole number, not ``true`` or ``false`` (which Python counts as 1 and 0)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def same_json(first: object, second: object) -> bool:
+    """Whether two decoded JSON values are the same data: ``true`` is not ``1`` (Python says it is),
+    while ``1`` and ``1.0`` are the same number, as JSON has only one kind of number."""
+    if isinstance(first, bool) or isinstance(second, bool):
+        return type(first) is type(second) and first == second
+    if isinstance(first, dict) and isinstance(second, dict):
+        return first.keys() == second.keys() and all(same_json(first[k], second[k]) for k in first)
+    if isinstance(first, list) and isinstance(second, list):
+        return len(first) == len(second) and all(same_json(a, b) for a, b in zip(first, second, strict=True))
+    if isinstance(first, (int, float)) and isinstance(second, (int, float)):
+        return first == second
+    return type(first) is type(second) and first == second
 
 
 def _head(data: object) -> tuple[int, list[str], dict[str, Any]]:
@@ -88,8 +108,11 @@ def _head(data: object) -> tuple[int, list[str], dict[str, Any]]:
     if isinstance(variant, bool) or variant not in VARIANTS:
         raise _refuse("variant", msg("championship.variant", variant=str(variant)))
     players = data["players"]
-    if (not isinstance(players, list) or len(players) != 4 or not all(isinstance(p, str) for p in players)
-            or len({p.casefold() for p in players}) != 4):
+    if not isinstance(players, list) or len(players) != 4 or not all(isinstance(p, str) for p in players):
+        raise _refuse("players", msg("championship.import.players"))
+    for index, name in enumerate(players):  # the one name rule, as for the rounds' players
+        check_name(name, "player", f"players[{index}]")
+    if len({p.casefold() for p in players}) != 4:
         raise _refuse("players", msg("championship.import.players"))
     return int(variant), list(players), _options(data["options"])
 
@@ -118,7 +141,7 @@ def _decisions(data: object) -> list[Decision]:
     for index, entry in enumerate(data):
         where = f"decisions[{index}]"
         if (not isinstance(entry, dict) or set(entry) != {"round", "group", "advances"}
-                or not isinstance(entry["round"], int) or not isinstance(entry["group"], int)
+                or not _whole(entry["round"]) or not _whole(entry["group"])
                 or not isinstance(entry["advances"], str)):
             raise _refuse(where, msg("championship.import.decision"))
         found.append(Decision(entry["round"], entry["group"], entry["advances"]))
@@ -134,6 +157,8 @@ def read_championship(data: object, results_of: Results) -> ReadChampionship:
     rounds = data["rounds"]
     if not isinstance(rounds, list) or len(rounds) > ROUNDS[variant]:
         raise _refuse("rounds", msg("championship.import.rounds", most=ROUNDS[variant]))
+    if not rounds:  # a championship is stored with its round 1 started (Championships.new)
+        raise _refuse("rounds", msg("championship.import.no_rounds"))
     results: list[tuple[GroupResult, GroupResult]] = []
     stored: list[dict[str, Any]] = []
     for index, record_data in enumerate(rounds):
@@ -150,6 +175,7 @@ def read_championship(data: object, results_of: Results) -> ReadChampionship:
             raise _refuse(where, msg("championship.import.reason", reason=str(error))) from None
         if record.game.name != championship_game():
             raise _refuse(f"{where}.game", msg("championship.import.game", game=championship_game()))
+        _check_round_options(record, options["game"], where)
         groups = [list(pair) for pair in expected]
         if [list(pair) for pair in record.setup.get("groups", [])] != groups:
             raise _refuse(f"{where}.setup.groups", msg("championship.import.groups", groups=groups))
@@ -157,9 +183,21 @@ def read_championship(data: object, results_of: Results) -> ReadChampionship:
         stored.append(_round_row(record, state, results_of))
     _check_decisions(variant, players, results, readings, decisions)
     expected_standings = [s.to_json() for s in standings(variant, players, results, readings, decisions)]
-    if data["standings"] != expected_standings:
+    if not same_json(data["standings"], expected_standings):  # "place": true is not place 1
         raise _refuse("standings", msg("championship.import.standings"))
     return ReadChampionship(variant, players, options, [d.to_json() for d in decisions], stored)
+
+
+def _check_round_options(record: Record[Any, Any], game_options: Mapping[str, Any], where: str) -> None:
+    """Every round is started with the championship's ``options.game`` (``next_round``): a round
+    whose game options differ is not this championship's round."""
+    engine = record.game
+    try:
+        started = engine.start(record.players, dict(game_options), record.setup)
+    except RecordError as error:
+        raise _refuse("options.game", error.as_message()) from None
+    if not same_json(engine.options_json(started), engine.options_json(record.initial)):
+        raise _refuse(f"{where}.options", msg("championship.import.round_options"))
 
 
 def _round_row(record: Record[Any, Any], state: object, results_of: Results) -> dict[str, Any]:

@@ -9,7 +9,9 @@ players of a new game may share a key; records that already hold such names
 (from before this rule) still replay, and there an exact match decides.
 
 Kept apart from the console so that every front end (the console, the app
-service, the touchscreen) matches names the same way.
+service, the touchscreen) matches names the same way. What a name may hold
+at all is one rule for every field (:mod:`companion.games.naming`, offered
+here as :func:`name_problem` and :func:`check_name`).
 """
 
 from __future__ import annotations
@@ -19,42 +21,25 @@ from collections.abc import Sequence
 
 from companion.games.base import RecordError, one_line
 from companion.games.messages import Message, msg
+from companion.games.naming import (
+    JOINERS,
+    LIMITS,
+    UNSAFE_CATEGORIES,
+    character_name,
+    check_name,
+    name_problem,
+    unsafe_character,
+)
 
-#: The zero-width joiners are kept: some scripts and emoji sequences need them, and they move nothing.
-_JOINERS = frozenset("\u200c\u200d")
-#: The Unicode categories of characters a name may not hold: controls (C0, DEL, C1), formats (bidi
-#: overrides and isolates, zero-width spaces), surrogates, private use, unassigned, and line and
-#: paragraph separators. A terminal acts on some of them, and none can be seen.
-_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
-
-
-def unsafe_character(text: str) -> str | None:
-    """The first character of ``text`` that must not reach a terminal or a screen as it is, or ``None``.
-
-    Such a character in a name could clear or recolour a terminal (ESC, a C1
-    CSI), reverse the text around it (a bidi override), or make two names
-    look the same (a zero-width space).
-    """
-    for ch in text:
-        if ch not in _JOINERS and unicodedata.category(ch) in _UNSAFE_CATEGORIES:
-            return ch
-    return None
-
-
-def character_name(ch: str) -> str:
-    """``U+202E RIGHT-TO-LEFT OVERRIDE``: how a refusal names a character (controls have no name)."""
-    name = unicodedata.name(ch, "")
-    return f"U+{ord(ch):04X} {name}" if name else f"U+{ord(ch):04X}"
+__all__ = ["LIMITS", "PlayerNameError", "character_name", "check_distinct", "check_name", "escaped",
+           "initials", "join_or", "match_player", "name_key", "name_problem", "name_refusal", "same_name",
+           "unsafe_character"]
 
 
 def name_refusal(name: str) -> Message | None:
-    """Why ``name`` may not be a player profile's name (an unsafe character in it), or ``None``.
-
-    A new game's and a record's names are refused by the record check already
-    (``check_players``: printable characters only); a profile had no such check.
-    """
-    found = unsafe_character(name)
-    return None if found is None else msg("common.name.unsafe", character=character_name(found))
+    """Why ``name`` may not be a player profile's name, or ``None``: the one name rule
+    (:func:`~companion.games.naming.name_problem`) for the ``profile`` field."""
+    return name_problem(name, "profile")
 
 
 def _escape(ch: str) -> str:
@@ -73,8 +58,8 @@ def escaped(text: str, keep: str = "") -> str:
     """
     if text.isprintable():
         return text
-    return "".join(_escape(ch) if ch not in keep and ch not in _JOINERS
-                   and unicodedata.category(ch) in _UNSAFE_CATEGORIES else ch for ch in text)
+    return "".join(_escape(ch) if ch not in keep and ch not in JOINERS
+                   and unicodedata.category(ch) in UNSAFE_CATEGORIES else ch for ch in text)
 
 
 class PlayerNameError(ValueError):

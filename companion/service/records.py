@@ -20,12 +20,13 @@ from typing import Any, Generic
 from companion.games.base import Game, IllegalMove, MoveT, RecordError, StateT, one_line
 from companion.games.fields import check_keys, require_object, type_message
 from companion.games.messages import Message, json_problem, msg
+from companion.games.naming import LIMITS, check_name
 from companion.i18n import say
 from companion.registry import get_game
 
 FORMAT = "companion-record/1"
 RESERVED_NAMES = frozenset({"mine"})
-MAX_NAME_LENGTH = 24
+MAX_NAME_LENGTH = LIMITS["player"]
 #: The largest file read as a record, a board or a ``--like`` record (bytes). The example records
 #: are a few kB and a long game well under 1 MB; a larger file is refused before it is read, so a
 #: device, a runaway file or a hostile one costs no memory (``docs/records.md``, "Limits").
@@ -94,18 +95,14 @@ class ReplayError(MoveRefusal):
 
 
 def check_players(players: object, game: Game[Any, Any]) -> tuple[str, ...]:
-    """The ``players`` list, checked: names unique, 1–24 characters, not reserved, count in range."""
+    """The ``players`` list, checked: each name by the one name rule (:mod:`companion.games.naming`:
+    1–24 characters, none a control, format or bidi character), unique, not reserved, count in range."""
     if not isinstance(players, list):
         raise RecordError(msg("records.players.not_list", kind=type_message(players)), "players")
     seen: set[str] = set()
     for index, name in enumerate(players):
         path = f"players[{index}]"
-        if not isinstance(name, str):
-            raise RecordError(msg("records.players.name_not_text", kind=type_message(name)), path)
-        if not name.isprintable():
-            raise RecordError(msg("records.players.control_characters", name=repr(name)), path)
-        if not name.strip() or len(name) > MAX_NAME_LENGTH:
-            raise RecordError(msg("records.players.length", name=name, limit=MAX_NAME_LENGTH), path)
+        name = check_name(name, "player", path)  # the one name rule: text, 1-24 characters, none unsafe
         if name != name.strip():
             raise RecordError(msg("records.players.spaces", name=name), path)
         if name in RESERVED_NAMES:

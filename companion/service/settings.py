@@ -21,7 +21,7 @@ from companion.games.messages import Message, msg
 from companion.i18n import LANGUAGES as CATALOGUE_LANGUAGES
 from companion.i18n import render
 from companion.registry import descriptors, game_names
-from companion.service.names import character_name, unsafe_character
+from companion.service.names import name_problem
 from companion.service.web_link import WEB_SETTING
 from companion.storage.backup import BACKUPS_KEPT, DEFAULT_KEPT
 
@@ -77,17 +77,12 @@ def _yes_no(value: object) -> Message | None:
     return None if isinstance(value, bool) else msg("app.setting.not_yes_no", value=repr(value))
 
 
-def _short_text(limit: int) -> Callable[[Any], Message | None]:
-    def check(value: object) -> Message | None:
-        if not isinstance(value, str):
-            return msg("app.setting.not_text", value=repr(value))
-        if len(value.strip()) > limit or "\n" in value:
-            return msg("app.setting.too_long", limit=limit)
-        unsafe = unsafe_character(value)
-        if unsafe is not None:  # shown on the screens and printed, like a player's name
-            return msg("app.setting.unsafe", character=character_name(unsafe))
+def _table_name(value: object) -> Message | None:
+    """The table's name: none (empty), or a name by the one name rule (shown on the screens and in
+    BG Stats plays, like a player's); spaces around it are trimmed when it is kept."""
+    if isinstance(value, str) and not value.strip():
         return None
-    return check
+    return name_problem(value.strip() if isinstance(value, str) else value, "table")
 
 
 @dataclass(frozen=True)
@@ -110,7 +105,7 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in [
     Setting("oled.brightness", 100, WholeNumber(1, 100)),  # percent
     Setting("oled.timeout", 600, WholeNumber(0, DAY)),  # seconds without an event before it blanks (0: never)
     Setting("backlight.timeout", 900, WholeNumber(0, DAY)),  # seconds without a touch to light-off (0: never)
-    Setting("table.name", "", _short_text(60)),  # this table's name, the location of BG Stats plays
+    Setting("table.name", "", _table_name),  # this table's name, the location of BG Stats plays
     Setting(BACKUPS_KEPT, DEFAULT_KEPT, WholeNumber(0, 365)),  # daily backups of the store to keep (0: none)
     Setting(WEB_SETTING, True, _yes_no),  # the table's live page for phones (companion web) is served
     # each game's own simple settings (a game's guild names, say), from its descriptor

@@ -664,7 +664,8 @@ class Store:
 
         ``rounds`` (an import's) are sessions stored with it, each the keywords of
         :meth:`insert_session` (``game``, ``players``, ``options``, ``setup``, ``moves``,
-        ``results``, ``record_hash``), numbered 1, 2 ... in order. One transaction.
+        ``results``, ``record_hash``), numbered 1, 2 ... in order; or ``{"session": id}``: a game
+        stored on its own before (a round imported alone), made that round. One transaction.
         """
         with self._transaction() as db:
             cursor = db.execute(
@@ -674,6 +675,13 @@ class Store:
                  self._now(), source, record_hash))
             championship = int(cursor.lastrowid or 0)
             for number, game in enumerate(rounds, start=1):
+                if game.get("session") is not None:  # never a round of another championship
+                    made = db.execute("UPDATE sessions SET championship = ?, championship_round = ? "
+                                      "WHERE id = ? AND championship IS NULL",
+                                      (championship, number, int(game["session"])))
+                    if made.rowcount != 1:
+                        raise StoreError(msg("store.no_session", session=game["session"]))
+                    continue
                 self._insert_session(db, game["game"], game["players"], game["options"], game["setup"],
                                      moves=game.get("moves", ()), results=game.get("results"), source=source,
                                      record_hash=game.get("record_hash"), date_unsure=False,

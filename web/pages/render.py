@@ -13,15 +13,39 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import jinja2
+from markupsafe import Markup
+
+from companion.service.names import escaped
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 
+#: Controls that are only white space to HTML, kept as they are (markup has line breaks between tags).
+_WHITESPACE = "\n\r\t"
+
+
+def shown(value: object) -> object:
+    """What a template prints, its invisible and control characters written ``\\uXXXX``.
+
+    HTML escaping makes a name text, but a bidi override (U+202E) or isolate is still obeyed by
+    the browser inside text: a name or guild from a store that holds one would reverse what
+    follows it on the phone. Every ``{{ ... }}`` passes here first (Jinja's ``finalize``); markup
+    the pages built (an SVG map, already escaped) keeps its tags and loses only such characters.
+    """
+    if isinstance(value, Markup):
+        return Markup(escaped(str(value), keep=_WHITESPACE))
+    if isinstance(value, str):
+        return escaped(value, keep=_WHITESPACE)
+    return value
+
+
 @cache
 def environment() -> jinja2.Environment:
-    """The templates under ``web/templates``, autoescaped, strict about undefined names."""
+    """The templates under ``web/templates``, autoescaped, strict about undefined names, every value
+    printed through :func:`shown`."""
     return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
-                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                              finalize=shown)
 
 
 def link(path: str, token: str, language: str | None = None) -> str:

@@ -24,6 +24,7 @@ from companion.games.castelli.words import who
 from companion.games.messages import msg
 from companion.i18n import render_json, say
 from companion.service.castelli import CastelliService
+from companion.service.names import name_problem
 from companion.service.records import FORMAT, read_json
 
 
@@ -83,6 +84,9 @@ def run_resolve(args: argparse.Namespace) -> int:
         if not sep or not name or colour not in tables.COLORS:
             raise UserError(say(msg("castelli.cli.player_format", item=item,
                                     colours=", ".join(tables.COLORS))))
+        problem = name_problem(name, "player")  # the one name rule: the name is printed back
+        if problem is not None:
+            raise UserError(say(problem))
         if colour in players:
             raise UserError(say(msg("castelli.cli.colour_taken", colour=colour, player=players[colour])))
         players[colour] = name
@@ -170,8 +174,9 @@ def run_import(args: argparse.Namespace) -> int:
 
     data, board = _read_board(args.file)
     name = args.name.strip()
-    if not name:
-        raise UserError(say(msg("castelli.cli.name_empty")))
+    problem = name_problem(name, "board")  # the one name rule, before the store is opened
+    if problem is not None:
+        raise UserError(say(problem))
     with open_app(args) as app:
         replaced = CastelliService.of(app).save_board(name, data)
     code = "castelli.cli.board_replaced" if replaced else "castelli.cli.board_stored"

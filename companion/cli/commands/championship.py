@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.cli.commands.library import open_app, store_errors
+from companion.cli.ids import store_id
 from companion.cli.main import UserError, add_command_group
 from companion.console.championship import format_status
 from companion.console.display import shown_line
@@ -36,17 +37,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     new.set_defaults(handler=run_new)
     status = sub.add_parser("status", help="championship.help.status",
                             description="championship.help.status_description")
-    status.add_argument("championship", nargs="?", type=int, metavar="ID", help="championship.help.id")
+    status.add_argument("championship", nargs="?", type=store_id, metavar="ID", help="championship.help.id")
     status.add_argument("--json", action="store_true", help="championship.help.json")
     status.set_defaults(handler=run_status)
     nxt = sub.add_parser("next", help="championship.help.next",
                          description="championship.help.next_description")
-    nxt.add_argument("championship", nargs="?", type=int, metavar="ID", help="championship.help.id")
+    nxt.add_argument("championship", nargs="?", type=store_id, metavar="ID", help="championship.help.id")
     nxt.set_defaults(handler=run_next)
     decide = sub.add_parser("decide", help="championship.help.decide",
                             description="championship.help.decide_description")
     decide.add_argument("player", metavar="PLAYER", help="championship.help.advances")
-    decide.add_argument("--championship", type=int, metavar="ID", help="championship.help.id")
+    decide.add_argument("--championship", type=store_id, metavar="ID", help="championship.help.id")
     decide.set_defaults(handler=run_decide)
 
 

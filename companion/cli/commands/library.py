@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from companion.cli.ids import store_id
 from companion.cli.main import UserError
 from companion.console.display import shown_line
 from companion.games.messages import json_problem, msg
@@ -120,7 +121,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     export = subparsers.add_parser(
         "export", help="cli.export.help",
         description="cli.export.description")
-    export.add_argument("session", nargs="?", type=int, metavar="SESSION",
+    export.add_argument("session", nargs="?", type=store_id, metavar="SESSION",
                         help="cli.export.session.help")
     export.add_argument("-o", "--output", metavar="FILE", help="cli.export.output.help")
     export.add_argument("--bgstats", action="store_true",
@@ -131,7 +132,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="cli.export.qr.help")
     export.add_argument("--group", type=int, choices=(1, 2), metavar="1|2",
                         help="championship.help.export_group")
-    export.add_argument("--championship", nargs="?", type=int, const=0, metavar="ID",
+    export.add_argument("--championship", nargs="?", type=store_id, const=0, metavar="ID",
                         help="championship.help.export")
     export.set_defaults(handler=run_export)
 

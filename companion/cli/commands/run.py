@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.cli.commands.library import open_app, store_errors, title
+from companion.cli.ids import store_id
 from companion.cli.main import UserError, build_parser
 from companion.console.display import shown_line
 from companion.console.errors import InputError
@@ -63,7 +64,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="cli.run.description")
     run.add_argument("--headless", action="store_true", help="cli.run.headless.help")
     run.add_argument("--config", metavar="FILE", help="cli.run.config.help")
-    run.add_argument("--game", type=int, metavar="ID",
+    run.add_argument("--game", type=store_id, metavar="ID",
                      help="cli.run.game.help")
     run.set_defaults(handler=run_run)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 
 from companion.cli.commands.library import _pick_session, open_app, store_errors, title
+from companion.cli.ids import store_id
 from companion.i18n import text
 
 
@@ -15,13 +16,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     rematch = subparsers.add_parser(
         "rematch", help="cli.rematch.help",
         description="cli.rematch.description")
-    rematch.add_argument("session", nargs="?", type=int, metavar="SESSION",
+    rematch.add_argument("session", nargs="?", type=store_id, metavar="SESSION",
                          help="cli.rematch.session.help")
     rematch.set_defaults(handler=run_rematch)
     abandon = subparsers.add_parser(
         "abandon", help="cli.abandon.help",
         description="cli.abandon.description")
-    abandon.add_argument("session", type=int, metavar="SESSION",
+    abandon.add_argument("session", type=store_id, metavar="SESSION",
                          help="cli.abandon.session.help")
     abandon.set_defaults(handler=run_abandon)
 

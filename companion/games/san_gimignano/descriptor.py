@@ -6,6 +6,7 @@ from typing import Any
 
 from companion.games.descriptor import GameDescriptor, NewGame, TableSetting, TableSettings, split_words
 from companion.games.messages import Message, msg
+from companion.games.naming import name_problem
 
 #: The prefix of the game's settings' keys (not message codes).
 SETTINGS = "san_gimignano"
@@ -22,6 +23,10 @@ def four_guilds(value: object) -> Message | None:
     if not isinstance(value, str):
         return msg("app.setting.not_text", value=repr(value))
     names = split_words(value)
+    for name in names:  # each by the one name rule (a bidi override would reach every screen)
+        problem = name_problem(name, "guild") if name else None
+        if problem is not None:
+            return problem
     if len(names) != 4 or not all(names) or len({n.casefold() for n in names}) != 4 or len(value) > 120:
         return msg("ui.san_gimignano.setting.guilds", value=repr(value))
     return None

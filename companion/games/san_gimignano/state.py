@@ -14,6 +14,7 @@ from typing import Any
 from companion.games.base import RecordError
 from companion.games.fields import check_keys, get_int, get_list, get_str, type_name
 from companion.games.messages import msg
+from companion.games.naming import check_name
 from companion.games.san_gimignano import geometry, tables
 from companion.games.san_gimignano.geometry import Edges, Position, Space
 from companion.games.san_gimignano.moves import read_edges, read_position
@@ -137,10 +138,8 @@ def _read_guilds(setup: Mapping[str, Any]) -> tuple[str, ...]:
     if len(raw) != tables.GUILD_COUNT:
         raise RecordError(msg("san_gimignano.setup.guild_count", count=tables.GUILD_COUNT),
                           "setup.guilds")
-    for index, name in enumerate(raw):
-        if not isinstance(name, str) or not name.strip():
-            raise RecordError(msg("san_gimignano.setup.guild_name", kind=type_name(name)),
-                              f"setup.guilds[{index}]")
+    for index, name in enumerate(raw):  # the one name rule: shown on every screen and the phone page
+        check_name(name, "guild", f"setup.guilds[{index}]")
     if len(set(raw)) != len(raw):
         raise RecordError(msg("san_gimignano.setup.guilds_repeat"), "setup.guilds")
     return tuple(raw)
