@@ -17,14 +17,17 @@ import sqlite3
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from companion.games.base import Game, IllegalMove, RecordError, Summary, one_line
 from companion.games.messages import Message, json_problem, msg
 from companion.registry import descriptor, get_game, looks_like_a_name
-from companion.storage.migrations import MIGRATIONS
+from companion.storage import rows as read
+from companion.storage.championship_check import NOW, ChampionshipHealth, RoundMend, judge_championships
+from companion.storage.connection import foreign_objects, fresh_objects, lenient_name
+from companion.storage.migrations import MIGRATIONS, log_hash
+from companion.storage.rows import DB_ERRORS
 from companion.storage.salvage import (
     _columns,
     _has_header,
@@ -73,6 +76,11 @@ class SessionHealth:
     #: Its game is not installed here (no package declares it, or its plug-in fails to load): not
     #: damage; the session is kept exactly as stored, for the day the game is installed again.
     not_installed: bool = False
+    #: How many moves the store had saved (the bookkeeping of every save, schema 8; ``None``: unknown,
+    #: then the moves found count).
+    expected: int | None = None
+    #: The log itself is damaged (a move missing, unreadable, refused; fewer moves than saved).
+    log_damaged: bool = False
 
     @property
     def is_good(self) -> bool:
@@ -81,7 +89,25 @@ class SessionHealth:
     @property
     def log_whole(self) -> bool:
         """Every stored move (and the redo stack) replays; at most a value of the row is mended."""
-        return self.problem is None or bool(self.mend)
+        return not self.log_damaged and self.lost == 0
+
+    @property
+    def kept(self) -> int:
+        """Moves a repair keeps as the game's log (all stored ones of a game not installed here)."""
+        if self.not_installed:
+            return self.stored
+        return self.good if self.replayable else 0
+
+    @property
+    def aside(self) -> int:
+        """Moves a repair keeps in ``set_aside`` with the session (one that cannot be started)."""
+        return 0 if self.replayable or self.not_installed else len(self.raw_moves)
+
+    @property
+    def lost(self) -> int:
+        """Moves saved once that a repair can keep neither as the log nor aside."""
+        saved = self.stored if self.expected is None else self.expected
+        return max(0, saved - self.kept - self.aside)
 
 
 @dataclass
@@ -92,22 +118,49 @@ class Checkup:
     pages: list[str | Message]  # integrity_check problems; [] when the pages are sound
     sessions: list[SessionHealth]
     unreadable: list[Message]  # rows or tables that could not be read at all
-    #: Sessions an earlier repair set aside: (session id, why, when); named, never damage.
-    set_aside: list[tuple[int, Message | str, str]] = field(default_factory=list)
+    #: Sessions (and championships) an earlier repair set aside; named, never damage.
+    set_aside: list[AsideEntry] = field(default_factory=list)
+    championships: list[ChampionshipHealth] = field(default_factory=list)
+    #: Sessions marked as rounds they cannot be (kept as games on their own by a repair).
+    rounds: list[RoundMend] = field(default_factory=list)
+    #: Objects that are not the companion's own schema (a trigger, a view...): a repair leaves them out.
+    foreign: list[Message] = field(default_factory=list)
+    #: Rows of ``set_aside`` that do not read (a repair writes them again, readable).
+    bad_aside: list[dict[str, Any]] = field(default_factory=list, repr=False)
+
+    @property
+    def bad_aside_lines(self) -> list[Message]:
+        return [msg("doctor.rows.bad_value", table="set_aside", row=one_line(repr(tuple(r.values())))[:60])
+                for r in self.bad_aside]
 
     @property
     def is_good(self) -> bool:
-        return not self.pages and not self.unreadable and all(s.is_good for s in self.sessions)
+        return (not self.pages and not self.unreadable and not self.foreign and not self.bad_aside
+                and all(s.is_good for s in self.sessions) and all(c.is_good for c in self.championships))
 
 
-def _check_session(row: dict[str, Any], moves: list[tuple[int, str]], read_error: str | None,
-                   redo: list[str], games: GameLookup) -> SessionHealth:
+@dataclass(frozen=True)
+class AsideEntry:
+    """A session or a championship an earlier repair set aside: named by every doctor."""
+
+    kind: str  # "session" or "championship"
+    id: int
+    reason: Message | str
+    when: str
+
+
+def _check_session(row: dict[str, Any], moves: list[tuple[int, Any, bytes]], read_error: str | None,
+                   redo: list[Any], games: GameLookup) -> SessionHealth:
     sid = int(row["id"])
-    health = SessionHealth(sid, str(row.get("game")), (), len(moves), 0, False, row=row,
-                           raw_moves=[text for _, text in moves])
+    health = SessionHealth(sid, _shown_game(row.get("game")), (), len(moves), 0, False, row=row,
+                           raw_moves=[text for _, text, _ in moves])
+    count, digest = row.get("log_count"), row.get("log_hash")
+    if isinstance(count, int) and read.is_integer(count) and count >= 0 and read.is_text(digest):
+        health.expected = count
 
     def damaged(problem: Message) -> SessionHealth:
         health.problem = problem
+        health.log_damaged = True
         return health
 
     def unstartable(problem: Message) -> SessionHealth:
@@ -125,18 +178,25 @@ def _check_session(row: dict[str, Any], moves: list[tuple[int, str]], read_error
         players, options, setup = _opening(row)
         health.players = tuple(players)
         state = game.start(tuple(players), options, setup)
+    except UnicodeDecodeError:
+        return unstartable(msg("doctor.problem.setup_unreadable", reason=msg("doctor.problem.not_utf8")))
     except json.JSONDecodeError as error:
         return unstartable(msg("doctor.problem.setup_unreadable", reason=json_problem(error)))
     except (TypeError, ValueError) as error:
         return unstartable(msg("doctor.problem.setup_unreadable", reason=one_line(str(error))))
     except RecordError as error:
         return unstartable(msg("doctor.problem.setup", reason=error.as_message()))
-    for position, (index, text) in enumerate(moves):
+    for position, (index, text, _) in enumerate(moves):
         number = position + 1
         if index != position:
             return damaged(msg("doctor.problem.move_missing", number=number))
         try:
-            move = game.parse_move(_move_object(text))
+            if isinstance(text, read.Undecoded):
+                raise UnicodeDecodeError("utf-8", bytes(text), 0, 1, "not UTF-8")
+            move = game.parse_move(read.move_object(text))
+        except UnicodeDecodeError:
+            return damaged(msg("doctor.problem.move_unreadable", number=number,
+                               reason=msg("doctor.problem.not_utf8")))
         except (TypeError, ValueError) as error:
             return damaged(msg("doctor.problem.move_unreadable", number=number, reason=one_line(str(error))))
         except RecordError as error:
@@ -157,11 +217,16 @@ def _check_session(row: dict[str, Any], moves: list[tuple[int, str]], read_error
         return damaged(msg("doctor.problem.moves_from", number=len(moves) + 1, reason=read_error))
     for number, text in enumerate(redo, start=1):
         try:
-            health.redo.append(game.move_to_json(game.parse_move(_move_object(text))))
+            health.redo.append(game.move_to_json(game.parse_move(read.move_object(text))))
         except (TypeError, ValueError, RecordError) as error:
             health.redo = []
             return damaged(msg("doctor.problem.undone_unreadable", number=number,
                                reason=one_line(str(error))))
+    if health.expected is not None:
+        if len(moves) != health.expected:
+            return damaged(msg("doctor.problem.moves_lost", count=health.expected, found=len(moves)))
+        if log_hash(blob for _, _, blob in moves) != digest:
+            return damaged(msg("doctor.problem.log_changed", count=health.expected))
     health.mend = _row_mends(row)
     if health.mend:
         column = next(iter(health.mend))
@@ -169,34 +234,14 @@ def _check_session(row: dict[str, Any], moves: list[tuple[int, str]], read_error
     return health
 
 
-def _move_object(text: Any) -> dict[str, Any]:
-    """A stored move's JSON object; :class:`ValueError` (or :class:`TypeError`) when it is none."""
-    data = json.loads(text)
-    if not isinstance(data, dict):
-        raise ValueError("a move is a JSON object")
-    return data
+def _shown_game(value: object) -> str:
+    return value if read.is_text(value) else one_line(repr(value))[:40]  # type: ignore[return-value]
 
 
-def _opening(row: dict[str, Any]) -> tuple[list[str], dict[str, Any], dict[str, Any]]:
-    """The players, options and setup of a stored session; :class:`ValueError` if they do not read."""
-    players = json.loads(row["players"])
-    options = json.loads(row["options"])
-    setup = json.loads(row["setup"])
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise ValueError("the players are not a list of names")
-    if not isinstance(options, dict) or not isinstance(setup, dict):
-        raise ValueError("the options or the setup are not a JSON object")
-    return players, options, setup
-
-
-def _is_moment(value: object) -> bool:
-    if not isinstance(value, str):
-        return False
-    try:
-        datetime.fromisoformat(value)
-    except ValueError:
-        return False
-    return True
+def _opening(row: dict[str, Any]) -> tuple[tuple[str, ...], dict[str, Any], dict[str, Any]]:
+    """The players, options and setup of a stored session; :class:`ValueError` if they do not read
+    (judged as the store reads them: :mod:`companion.storage.rows`)."""
+    return read.names(row["players"]), read.json_object(row["options"]), read.json_object(row["setup"])
 
 
 def _row_mends(row: dict[str, Any]) -> dict[str, Any]:
@@ -204,16 +249,17 @@ def _row_mends(row: dict[str, Any]) -> dict[str, Any]:
     with what a repair writes instead: a time that does not read becomes the repair's time (and
     the date unsure), a source outside its two words what the record hash says it was."""
     mend: dict[str, Any] = {}
-    if not _is_moment(row.get("started")):
+    if not read.is_moment(row.get("started")):
         mend["started"] = _NOW
         mend["date_unsure"] = 1
     for column in ("finished", "abandoned"):
-        if row.get(column) is not None and not _is_moment(row[column]):
+        if row.get(column) is not None and not read.is_moment(row[column]):
             mend[column] = _NOW
-    if row.get("record_hash") is not None and not isinstance(row["record_hash"], str):
+    if row.get("record_hash") is not None and not read.is_text(row["record_hash"]):
         mend["record_hash"] = None
     if row.get("source") not in ("table", "import"):
-        mend["source"] = "import" if isinstance(row.get("record_hash"), str) else "table"
+        kept_hash = mend.get("record_hash", row.get("record_hash"))
+        mend["source"] = "import" if read.is_text(kept_hash) else "table"
     if "date_unsure" in row and row["date_unsure"] not in (0, 1):
         mend["date_unsure"] = 1
     played = row.get("played_seconds")
@@ -223,11 +269,14 @@ def _row_mends(row: dict[str, Any]) -> dict[str, Any]:
     version = row.get("log_version", 0)
     if isinstance(version, bool) or not isinstance(version, int):
         mend["log_version"] = 0
+    if "log_count" in row and not (read.is_integer(row["log_count"]) and row["log_count"] >= 0
+                                   and read.is_text(row.get("log_hash"))):
+        mend["log_count"] = None  # (written again from the moves kept, as every repair writes it)
     return mend
 
 
 #: Stands for "the repair's time" among a row's mended values (the time is known only then).
-_NOW = object()
+_NOW = NOW
 
 
 def _examine_db(db: sqlite3.Connection, path: Path, games: GameLookup, *, full: bool) -> Checkup:
@@ -242,8 +291,8 @@ def _examine_db(db: sqlite3.Connection, path: Path, games: GameLookup, *, full: 
     sessions = []
     for values in rows:
         row = dict(zip(columns, values, strict=True))
-        moves, read_error = _rows(db, "SELECT idx, move FROM moves WHERE session_id = ? ORDER BY idx",
-                                  (row["id"],))
+        moves, read_error = _rows(db, "SELECT idx, move, CAST(move AS BLOB) FROM moves WHERE session_id = ? "
+                                      "ORDER BY idx", (row["id"],))
         redo, redo_error = _rows(db, "SELECT move FROM redo WHERE session_id = ? ORDER BY pos", (row["id"],))
         health = _check_session(row, moves, read_error, [] if redo_error else [r[0] for r in redo], games)
         if redo_error and health.problem is None:
@@ -255,8 +304,23 @@ def _examine_db(db: sqlite3.Connection, path: Path, games: GameLookup, *, full: 
     unreadable += _bad_plain_rows(db, tables)
     orphans, _ = _rows(db, "PRAGMA foreign_key_check")
     unreadable += [msg("doctor.rows.orphan", table=str(table), parent=str(parent))
-                   for table, parent in sorted({(row[0], row[2]) for row in orphans})]
-    return Checkup(path, problems, sessions, unreadable, _set_aside_rows(db, tables))
+                   for table, parent in sorted({(row[0], row[2]) for row in orphans})
+                   if (table, parent) != ("sessions", "championships")]  # (judged with the rounds)
+    championships, rounds, lost = judge_championships(
+        db, tables, [h.row for h in sessions], {h.id for h in sessions if not h.replayable})
+    unreadable += lost
+    by_id = {h.id: h for h in sessions}
+    for mend in rounds:
+        health = by_id[mend.session]
+        health.mend.update(championship=None, championship_round=None)
+        health.problem = health.problem or mend.problem
+    aside, bad_aside = _set_aside_rows(db, tables)
+    try:
+        foreign = [msg("doctor.foreign_object", kind=kind, name=one_line(name)[:40])
+                   for kind, name in foreign_objects(db)]
+    except DB_ERRORS:
+        foreign = []
+    return Checkup(path, problems, sessions, unreadable, aside, championships, rounds, foreign, bad_aside)
 
 
 def expected_results(health: SessionHealth) -> list[tuple[int, str, int, int]]:
@@ -332,12 +396,31 @@ def _bad_plain_rows(db: sqlite3.Connection, tables: set[str]) -> list[Message]:
     return found
 
 
-def _set_aside_rows(db: sqlite3.Connection, tables: set[str]) -> list[tuple[int, Message | str, str]]:
-    """The sessions an earlier repair set aside: (id, why, when)."""
+def _set_aside_rows(db: sqlite3.Connection,
+                    tables: set[str]) -> tuple[list[AsideEntry], list[dict[str, Any]]]:
+    """What an earlier repair set aside (a negative id is a championship's), and the rows that do not read.
+
+    A row is judged as a whole: its session id a whole number, its reason and content JSON text, its
+    time a time; one that is not is named as damage (a repair writes it again, readable), never a crash.
+    """
     if "set_aside" not in tables:
-        return []
-    rows, _ = _rows(db, "SELECT session_id, reason, set_aside FROM set_aside ORDER BY id")
-    return [(int(sid), _message_from_text(reason), str(when)) for sid, reason, when in rows]
+        return [], []
+    columns = _columns(db, "set_aside")
+    rows, _ = _salvage(db, "set_aside", columns)
+    found: list[AsideEntry] = []
+    bad: list[dict[str, Any]] = []
+    for values in rows:
+        row = dict(zip(columns, values, strict=True))
+        sid, reason, content, when = (row.get(c) for c in ("session_id", "reason", "content", "set_aside"))
+        try:
+            read.json_value(reason), read.json_value(content), read.moment(when)
+            number = read.integer(sid)
+        except (ValueError, TypeError):
+            bad.append(row)
+            continue
+        kind = "championship" if number < 0 else "session"
+        found.append(AsideEntry(kind, abs(number), _message_from_text(reason), str(when)))
+    return found, bad
 
 
 def _message_from_text(text: Any) -> Message | str:
@@ -345,8 +428,8 @@ def _message_from_text(text: Any) -> Message | str:
     try:
         found = _message_from_json(json.loads(text))
     except (TypeError, ValueError):
-        return str(text)
-    return found if isinstance(found, Message) else str(text)
+        return one_line(str(text))
+    return found if isinstance(found, Message) else one_line(str(text))
 
 
 def _message_from_json(data: object) -> Any:
@@ -363,7 +446,7 @@ def examine(path: Path, *, games: GameLookup = get_game) -> Checkup:
     :class:`StoreError` when the file is not a store at all (empty, missing, not SQLite).
     """
     _refuse_unusable(path)
-    if not _has_header(path):
+    if not _has_header(path) or schema_lost(path):
         with tempfile.TemporaryDirectory(prefix="companion-doctor-") as scratch:
             readable = Path(scratch) / path.name
             if with_first_page(path, readable):
@@ -402,11 +485,31 @@ def examine(path: Path, *, games: GameLookup = get_game) -> Checkup:
     return checkup
 
 
+def schema_lost(path: Path) -> bool:
+    """Whether the list of tables (on the first page) no longer names the companion's tables, though
+    the file says it is a store of this version: a damaged name, a damaged statement. Its tables are
+    then read through a fresh first page (:func:`~companion.storage.salvage.with_first_page`)."""
+    try:
+        db = connect_reading(path)
+    except (StoreError, *DB_ERRORS):
+        return False
+    try:
+        if int(db.execute("PRAGMA user_version").fetchone()[0]) != len(MIGRATIONS):
+            return False
+        found = {(lenient_name(kind), lenient_name(name))
+                 for kind, name in db.execute("SELECT type, name FROM sqlite_master")}
+        return not {o for o in fresh_objects(len(MIGRATIONS)) if o[0] == "table"} <= found
+    except DB_ERRORS:
+        return True
+    finally:
+        db.close()
+
+
 def _schema_readable(db: sqlite3.Connection, path: Path) -> bool:
     """Refuse a newer or foreign file; ``False`` when SQLite cannot even read the list of tables."""
     try:
         version = db.execute("PRAGMA user_version").fetchone()[0]
-    except sqlite3.DatabaseError as error:
+    except DB_ERRORS as error:
         if is_corrupt(error):
             return False
         raise Unusable(msg("doctor.not_a_database", path=str(path), reason=str(error))) from None
@@ -430,7 +533,7 @@ def _refuse_unusable(path: Path, *, repairing: bool = False) -> None:
 def _refuse_newer(db: sqlite3.Connection, path: Path) -> None:
     try:
         version = db.execute("PRAGMA user_version").fetchone()[0]
-    except sqlite3.DatabaseError as error:
+    except DB_ERRORS as error:
         raise Unusable(msg("doctor.not_a_database", path=str(path), reason=str(error))) from None
     if version > len(MIGRATIONS):
         raise StoreError(msg("doctor.newer", path=str(path), version=version, known=len(MIGRATIONS)))

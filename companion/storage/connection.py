@@ -22,7 +22,7 @@ from companion.games.messages import Message, msg
 from companion.storage.errors import StoreError
 from companion.storage.lock import LockHeld, WriterLock
 from companion.storage.migrations import MIGRATIONS, Migration
-from companion.storage.rows import lenient
+from companion.storage.rows import DB_ERRORS, lenient
 
 
 def damaged_message(path: Path, damage: Sequence[str | Message]) -> Message:
@@ -75,15 +75,16 @@ def connect_reading(path: Path) -> sqlite3.Connection:
         if wal.exists() and wal.stat().st_size:
             raise StoreError(msg("store.read_only_wal", path=str(path.parent))) from None
         db = lenient(sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None))
-    except sqlite3.DatabaseError:
+    except DB_ERRORS:
         pass  # the caller finds it again and says what it is
     db.execute("PRAGMA query_only=ON")
     return db
 
 
-def is_corrupt(error: sqlite3.Error) -> bool:
-    """Whether SQLite found damaged pages (rather than, say, a file that is no database at all)."""
-    return getattr(error, "sqlite_errorname", "") == "SQLITE_CORRUPT"
+def is_corrupt(error: BaseException) -> bool:
+    """Whether SQLite found damaged pages (rather than, say, a file that is no database at all);
+    an error whose text does not decode quotes damaged bytes of the schema."""
+    return isinstance(error, UnicodeDecodeError) or getattr(error, "sqlite_errorname", "") == "SQLITE_CORRUPT"
 
 
 def damage_found(db: sqlite3.Connection, path: Path, known: int, *,
@@ -92,7 +93,7 @@ def damage_found(db: sqlite3.Connection, path: Path, known: int, *,
     and any object that is not the companion's own (a trigger deleting moves is damage too)."""
     try:
         refuse_newer(db, path, known)
-    except sqlite3.DatabaseError as error:
+    except DB_ERRORS as error:
         if is_corrupt(error):
             return [str(error)]
         raise
@@ -101,7 +102,8 @@ def damage_found(db: sqlite3.Connection, path: Path, known: int, *,
         try:
             found += [msg("store.foreign_object", kind=kind, name=name[:40])
                       for kind, name in foreign_objects(db)]
-        except sqlite3.DatabaseError as error:
+            found += [msg("store.missing_object", kind=kind, name=name) for kind, name in missing_objects(db)]
+        except DB_ERRORS as error:
             found.append(str(error))
     return found
 
@@ -147,7 +149,7 @@ def check_copy(copy: Path, version: int) -> None:
             problems = page_check(db, "quick_check")
         finally:
             db.close()
-    except sqlite3.Error as error:
+    except (sqlite3.Error, UnicodeDecodeError) as error:
         raise StoreError(msg("store.copy.unreadable", path=str(copy), reason=str(error))) from None
     if found != version or problems:
         raise StoreError(msg("store.copy.unreadable", path=str(copy),
@@ -168,7 +170,7 @@ def closed_on_failure(db: sqlite3.Connection, path: Path) -> Iterator[None]:
     """Close ``db`` if opening fails; a file SQLite cannot read is named as not a companion store."""
     try:
         yield
-    except sqlite3.DatabaseError as error:
+    except DB_ERRORS as error:
         db.close()
         raise StoreError(msg("store.not_a_database", path=str(path), reason=str(error))) from None
     except BaseException:
@@ -222,7 +224,7 @@ def page_check(db: sqlite3.Connection, pragma: str = "integrity_check", *,
     if writable:
         try:
             rows = _check_rows(db, pragma)
-        except sqlite3.DatabaseError as error:
+        except DB_ERRORS as error:
             return [str(error)]
         return [] if rows == ["ok"] else rows
     copy = sqlite3.connect(":memory:", isolation_level=None)
@@ -230,10 +232,10 @@ def page_check(db: sqlite3.Connection, pragma: str = "integrity_check", *,
         try:
             db.backup(copy)
             checked = copy
-        except sqlite3.DatabaseError:
+        except DB_ERRORS:
             checked = db
         rows = _check_rows(checked, pragma)
-    except sqlite3.DatabaseError as error:
+    except DB_ERRORS as error:
         return [str(error)]
     finally:
         copy.close()
@@ -304,6 +306,16 @@ def foreign_objects(db: sqlite3.Connection) -> list[tuple[str, str]]:
     found = {(lenient_name(kind), lenient_name(name)) for kind, name in
              db.execute("SELECT type, name FROM sqlite_master")}
     return sorted(o for o in found - fresh_objects(version) if not o[1].startswith("sqlite_stat"))
+
+
+def missing_objects(db: sqlite3.Connection) -> list[tuple[str, str]]:
+    """The companion's tables the list of tables no longer names (a damaged first page)."""
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if version > len(MIGRATIONS):
+        return []
+    found = {(lenient_name(kind), lenient_name(name)) for kind, name in
+             db.execute("SELECT type, name FROM sqlite_master")}
+    return sorted(o for o in fresh_objects(version) - found if o[0] == "table")
 
 
 def lenient_name(value: object) -> str:

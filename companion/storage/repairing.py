@@ -17,7 +17,7 @@ import os
 import re
 import shutil
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -38,8 +38,11 @@ from companion.storage.checking import (
     _refuse_unusable,
     _schema_readable,
     expected_results,
+    schema_lost,
 )
+from companion.storage.journal import insert_moves
 from companion.storage.lock import LockHeld, WriterLock
+from companion.storage.migrations import LOG_HASH_START, stored_log_hash
 from companion.storage.salvage import (
     _columns,
     _dumps,
@@ -179,6 +182,8 @@ def _rebuild(source: sqlite3.Connection, checkup: Checkup, target: sqlite3.Conne
     """
     target.execute("BEGIN")
     lines = _copy_plain_tables(source, target)
+    lines += _write_championships(target, checkup, now)
+    lines += _write_set_aside_rows(source, target, checkup, now)
     session_columns = _columns(target, "sessions")
     for health in checkup.sessions:
         if health.not_installed:
@@ -192,7 +197,71 @@ def _rebuild(source: sqlite3.Connection, checkup: Checkup, target: sqlite3.Conne
     target.execute("DELETE FROM player_colours WHERE player_id NOT IN (SELECT id FROM players)")
     target.execute("COMMIT")
     lines += [msg("doctor.repair.lost", what=what) for what in checkup.unreadable]
+    lines += [msg("doctor.repair.foreign_left", what=what) for what in checkup.foreign]
     return lines
+
+
+_ASIDE_INSERT = "INSERT INTO set_aside (session_id, reason, content, set_aside) VALUES (?, ?, ?, ?)"
+#: Tables a repair writes itself from what the checkup judged, never copied as they are.
+_JUDGED_TABLES = (*_LOG_TABLES, "championships", "set_aside")
+
+
+def _write_championships(target: sqlite3.Connection, checkup: Checkup, now: str) -> list[Message]:
+    """Every championship: kept (its unreadable times and words mended), or kept aside with its rounds
+    named (``set_aside``, its id negative), never dropped."""
+    lines: list[Message] = []
+    columns = set(_columns(target, "championships"))
+    for health in checkup.championships:
+        if health.aside:
+            content = {"championship": {k: _plain(v) for k, v in health.row.items()},
+                       "rounds": {str(n): sid for n, sid in sorted(health.rounds.items())}}
+            reason = health.problem.to_json() if health.problem else {}
+            target.execute(_ASIDE_INSERT, (-health.id, json.dumps(reason, ensure_ascii=False),
+                                           json.dumps(content, ensure_ascii=False), now))
+            lines.append(msg("doctor.repair.championship_aside", championship=health.id,
+                             reason=health.problem, rounds=_listed(health.rounds.values())))
+            continue
+        row = {k: (now if v is _NOW else v) for k, v in {**health.row, **health.mend}.items() if k in columns}
+        names = ", ".join(f'"{c}"' for c in row)
+        target.execute(f"INSERT INTO championships ({names}) VALUES ({', '.join('?' for _ in row)})",
+                       list(row.values()))
+        lines.append(msg("doctor.repair.championship_mended", championship=health.id, reason=health.problem)
+                     if health.problem else msg("doctor.repair.championship_kept", championship=health.id,
+                                                rounds=_listed(health.rounds.values())))
+    return lines
+
+
+def _write_set_aside_rows(source: sqlite3.Connection, target: sqlite3.Connection, checkup: Checkup,
+                          now: str) -> list[Message]:
+    """What earlier repairs set aside, as it was; a row that does not read written again so that it
+    does (its values kept in its content), named."""
+    columns = [c for c in _columns(target, "set_aside") if c != "id"]
+    rows, _ = _salvage(source, "set_aside", ["id", *columns]) if "set_aside" in _tables(source) else ([], [])
+    bad_ids = {row.get("id") for row in checkup.bad_aside}
+    lines: list[Message] = []
+    for values in rows:
+        if values[0] in bad_ids:
+            continue
+        marks = ", ".join("?" for _ in columns)
+        target.execute(f"INSERT INTO set_aside ({', '.join(columns)}) VALUES ({marks})", values[1:])
+    for row in checkup.bad_aside:
+        sid = row.get("session_id")
+        number = sid if isinstance(sid, int) and not isinstance(sid, bool) else 0
+        content = {"unreadable_row": {k: _plain(v) for k, v in row.items()}}
+        target.execute(_ASIDE_INSERT,
+                       (number, json.dumps(msg("doctor.aside.row_unreadable").to_json(), ensure_ascii=False),
+                        json.dumps(content, ensure_ascii=False), now))
+        lines.append(msg("doctor.repair.aside_row", row=str(row.get("id"))))
+    return lines
+
+
+def _listed(numbers: Iterable[int]) -> str:
+    """Session ids as a player reads them (``2, 5``; ``-`` for none)."""
+    return ", ".join(str(n) for n in sorted(numbers)) or "-"
+
+
+def _tables(db: sqlite3.Connection) -> set[str]:
+    return {str(name) for (name,) in _rows(db, "SELECT name FROM sqlite_master WHERE type = 'table'")[0]}
 
 
 def _copy_plain_tables(source: sqlite3.Connection, target: sqlite3.Connection) -> list[Message]:
@@ -205,7 +274,7 @@ def _copy_plain_tables(source: sqlite3.Connection, target: sqlite3.Connection) -
     new_tables = [name for (name,) in target.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
     for table in new_tables:
-        if table in _LOG_TABLES or table not in old_tables:
+        if table in _JUDGED_TABLES or table not in old_tables:
             continue
         columns = [c for c in _columns(target, table) if c in set(_columns(source, table))]
         rows, problems = _salvage(source, table, columns)
@@ -225,11 +294,11 @@ def _write_session(target: sqlite3.Connection, health: SessionHealth, session_co
     no redo stack (it was made for moves that are gone).
     """
     mended = {k: (now if v is _NOW else v) for k, v in health.mend.items()}
-    row = {k: mended.get(k, v) for k, v in health.row.items() if k in session_columns and k != "log_version"}
+    row = {k: mended.get(k, v) for k, v in health.row.items()
+           if k in session_columns and k not in ("log_version", "log_count", "log_hash")}
     row["finished"] = (row.get("finished") or now) if health.finished else None
     _insert_session(target, row)
-    target.executemany("INSERT INTO moves (session_id, idx, move) VALUES (?, ?, ?)",
-                       [(health.id, i, _dumps(m)) for i, m in enumerate(health.moves)])
+    insert_moves(target, health.id, 0, [_dumps(m) for m in health.moves], (0, LOG_HASH_START))
     if health.log_whole:
         target.executemany("INSERT INTO redo (session_id, pos, move) VALUES (?, ?, ?)",
                            [(health.id, i, _dumps(m)) for i, m in enumerate(health.redo)])
@@ -250,13 +319,16 @@ def _write_untouched(source: sqlite3.Connection, target: sqlite3.Connection, hea
                      session_columns: list[str]) -> None:
     """A session of a game not installed here, copied as stored: its row, moves, undone moves and
     results (what still reads of them), nothing judged, so that the game finds it whole later."""
-    _insert_session(target, {k: v for k, v in health.row.items() if k in session_columns})
+    _insert_session(target, {k: v for k, v in health.row.items()
+                             if k in session_columns and k not in ("log_count", "log_hash")})
     for table, columns in (("moves", "idx, move"), ("redo", "pos, move"),
                            ("results", "seat, player, score, winner")):
         rows, _ = _rows(source, f"SELECT {columns} FROM {table} WHERE session_id = ?", (health.id,))
         marks = ", ".join("?" for _ in range(columns.count(",") + 2))
         target.executemany(f"INSERT INTO {table} (session_id, {columns}) VALUES ({marks})",
                            [(health.id, *values) for values in rows])
+    count, digest = stored_log_hash(target, health.id)
+    target.execute("UPDATE sessions SET log_count = ?, log_hash = ? WHERE id = ?", (count, digest, health.id))
 
 
 def _plain(value: object) -> Any:
@@ -280,6 +352,12 @@ def _kept(health: SessionHealth) -> Message:
         return msg("doctor.repair.kept_not_installed", session=health.id, game=health.game)
     if not health.replayable:
         return msg("doctor.repair.set_aside", session=health.id, reason=health.problem)
+    if health.lost and not health.good:
+        return msg("doctor.repair.kept_none_lost", session=health.id, game=health.game, lost=health.lost,
+                   reason=health.problem)
+    if health.lost:
+        return msg("doctor.repair.kept_lost", session=health.id, game=health.game, good=health.good,
+                   lost=health.lost, reason=health.problem)
     if health.is_good:
         return msg("doctor.repair.kept_whole", session=health.id, count=health.good)
     if health.log_whole:
@@ -304,7 +382,7 @@ def _refuse_newer_file(path: Path) -> None:
         return
     try:
         db = connect_reading(path)
-    except (StoreError, sqlite3.Error):
+    except (StoreError, sqlite3.Error, UnicodeDecodeError):
         return  # not readable as it is: the repair finds out what it is
     try:
         _refuse_newer(db, path)
@@ -325,11 +403,12 @@ def _readable_copy(aside: Path, path: Path) -> Path:
         if not pages_from_wal(_wal(aside), readable):
             raise Unusable(msg("doctor.wal_empty", path=str(path), aside=str(aside)))
         return readable
-    if not _has_header(aside):
+    if not _has_header(aside) or schema_lost(aside):
         readable = path.with_name(f".{path.name}.first-page")
-        if not with_first_page(aside, readable):
+        if with_first_page(aside, readable):
+            return readable
+        if not _has_header(aside):
             raise Unusable(msg("doctor.not_a_database", path=str(path), reason="no SQLite header"))
-        return readable
     probe = connect_reading(aside)
     try:
         whole = _schema_readable(probe, path)
@@ -378,7 +457,7 @@ def repair(path: Path, *, clock: Callable[[], datetime] | None = None,
             try:
                 source = connect_reading(readable)
                 _refuse_newer(source, path)
-            except sqlite3.Error as error:
+            except (sqlite3.Error, UnicodeDecodeError) as error:
                 raise StoreError(msg("doctor.copy_unreadable", path=str(readable),
                                      reason=str(error))) from None
             try:

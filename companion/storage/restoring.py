@@ -19,6 +19,7 @@ from companion.registry import get_game
 from companion.storage.checking import GameLookup, _examine_db, _refuse_newer
 from companion.storage.migrations import MIGRATIONS
 from companion.storage.repairing import _build, _copy_aside, _put_in_place, _remove_aside, _writer
+from companion.storage.rows import DB_ERRORS
 from companion.storage.store import StoreError, connect_reading, page_check
 
 
@@ -50,7 +51,7 @@ def _check_backup(source: sqlite3.Connection, backup: Path) -> None:
     try:
         version = source.execute("PRAGMA user_version").fetchone()[0]
         schema = _schema_of(source)
-    except sqlite3.DatabaseError as error:
+    except DB_ERRORS as error:
         raise StoreError(msg("doctor.restore.not_backup", path=str(backup), reason=str(error))) from None
     if version > len(MIGRATIONS):
         _refuse_newer(source, backup)

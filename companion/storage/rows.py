@@ -24,6 +24,10 @@ from typing import Any
 from companion.games.messages import msg
 from companion.storage.errors import DamagedRow
 
+#: What reading a damaged store may raise: SQLite's errors, and a ``UnicodeDecodeError`` when an
+#: error's own text quotes damaged bytes (a damaged name in the list of tables), which Python decodes.
+DB_ERRORS = (sqlite3.DatabaseError, UnicodeDecodeError)
+
 
 class Undecoded(bytes):
     """A stored text that is not UTF-8 (its bytes): damage, never a name or JSON."""

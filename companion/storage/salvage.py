@@ -19,6 +19,7 @@ from typing import Any
 
 from companion.games.messages import Message, msg
 from companion.storage.migrations import MIGRATIONS
+from companion.storage.rows import DB_ERRORS
 
 
 def _rows(db: sqlite3.Connection, sql: str,
@@ -28,7 +29,7 @@ def _rows(db: sqlite3.Connection, sql: str,
     try:
         for row in db.execute(sql, params):
             rows.append(row)
-    except sqlite3.DatabaseError as error:
+    except DB_ERRORS as error:
         return rows, str(error)
     return rows, None
 

@@ -25,11 +25,11 @@ import os
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.games.base import Game
 from companion.games.messages import Message, msg
@@ -57,6 +57,7 @@ from companion.storage.journal import StoreJournal, dumps, insert_moves, save_lo
 from companion.storage.lock import WriterLock
 from companion.storage.migrations import LOG_HASH_START, MIGRATIONS, Migration
 from companion.storage.rows import (
+    DB_ERRORS,
     ChampionshipRow,
     Result,
     ResultRow,
@@ -79,6 +80,7 @@ __all__ = [
 ]
 
 Clock = Callable[[], datetime]
+_Row = TypeVar("_Row")
 GameLookup = Callable[[str], Game[Any, Any]]
 
 
@@ -105,6 +107,9 @@ class Store:
         #: What ``PRAGMA quick_check`` found at open (empty: the pages are sound).
         self.damage: list[str | Message] = []
         self._lock: WriterLock | None = None
+        #: Rows a listing left out because a value does not read (:class:`DamagedRow`'s message, by
+        #: row): ``companion doctor`` names them, ``companion doctor --repair`` mends or keeps them aside.
+        self.unreadable_rows: dict[str, Message] = {}
 
     # -- opening -----------------------------------------------------------
     @classmethod
@@ -135,7 +140,7 @@ class Store:
                 create_atomically(path, migrations)
             try:
                 db = lenient(sqlite3.connect(path, isolation_level=None, timeout=5.0))
-            except sqlite3.Error as error:
+            except (sqlite3.Error, UnicodeDecodeError) as error:
                 raise StoreError(msg("store.cannot_open_database", path=str(path),
                                      reason=str(error))) from None
             with closed_on_failure(db, path):
@@ -396,7 +401,8 @@ class Store:
         """Every championship, the most recent first (none in a store of an older schema, read as it is)."""
         if self.schema_version < 7:
             return []
-        return [self._championship_row(r) for r in self._db.execute(self._CHAMPIONSHIP + "ORDER BY id DESC")]
+        return self._readable(self._championship_row,
+                              self._db.execute(self._CHAMPIONSHIP + "ORDER BY id DESC"))
 
     def championship_with_hash(self, record_hash: str) -> int | None:
         """The id of the imported championship stored with ``record_hash``, if any."""
@@ -408,8 +414,8 @@ class Store:
         """The championship's rounds, round 1 first."""
         if self.schema_version < 7:
             return []
-        return [self._row(r) for r in self._db.execute(
-            self._select + "WHERE s.championship = ? ORDER BY s.championship_round", (championship_id,))]
+        return self._readable(self._row, self._db.execute(
+            self._select + "WHERE s.championship = ? ORDER BY s.championship_round", (championship_id,)))
 
     def set_championship_decisions(self, championship_id: int,
                                    decisions: Sequence[Mapping[str, Any]]) -> None:
@@ -439,6 +445,17 @@ class Store:
     # -- compatibility: sessions are built by companion.service.app ----------------------
     # These three delegate to the application service and remain only for callers
     # not yet moved to it (the crash-consistency test); new code uses Companion.
+    def _readable(self, read: Callable[[Any], _Row], records: Iterable[Any]) -> list[_Row]:
+        """The rows of a listing that read; one that does not is left out and kept in
+        :attr:`unreadable_rows` (one damaged game must not hide the others, nor stop the boot)."""
+        found = []
+        for record in records:
+            try:
+                found.append(read(record))
+            except DamagedRow as error:
+                self.unreadable_rows[f"{error.message.params.get('table')}/{record[0]}"] = error.message
+        return found
+
     def _row(self, record: sqlite3.Row | tuple[Any, ...]) -> SessionRow:
         """:class:`DamagedRow` when a value of the row does not read (see :mod:`companion.storage.rows`)."""
         with reading("sessions", record[0]):
@@ -473,18 +490,18 @@ class Store:
                     ids.append(int(sid))
                     after = int(sid)
                 break
-            except sqlite3.DatabaseError:
+            except DB_ERRORS:
                 after, steps = after + 1, steps + 1
         found = []
         for sid in reversed(ids):
-            with contextlib.suppress(sqlite3.DatabaseError, DamagedRow):
+            with contextlib.suppress(*DB_ERRORS, DamagedRow):
                 record = self._db.execute(self._select_counting("0") + "WHERE s.id = ?", (sid,)).fetchone()
                 found.append(self._row((*record[:8], self._readable_moves(sid), *record[9:])))
         return found
 
     def _readable_moves(self, session_id: int) -> int:
         count = 0
-        with contextlib.suppress(sqlite3.DatabaseError):
+        with contextlib.suppress(*DB_ERRORS):
             for _ in self._db.execute("SELECT idx FROM moves WHERE session_id = ? ORDER BY idx",
                                       (session_id,)):
                 count += 1
@@ -500,8 +517,8 @@ class Store:
     def list_sessions(self) -> list[SessionRow]:
         """Every session, the most recent first (on damaged pages: every one that still reads)."""
         try:
-            return [self._row(r) for r in self._db.execute(self._select + "ORDER BY s.id DESC")]
-        except sqlite3.DatabaseError:
+            return self._readable(self._row, self._db.execute(self._select + "ORDER BY s.id DESC"))
+        except DB_ERRORS:
             if not self.damage:
                 raise
             return self._salvaged_sessions()
@@ -510,15 +527,17 @@ class Store:
         """The most recent session (only finished / unfinished ones when ``finished`` is given)."""
         where = "" if finished is None else ("WHERE s.finished IS NOT NULL " if finished
                                              else "WHERE s.finished IS NULL ")
-        record = self._db.execute(self._select + where + "ORDER BY s.id DESC LIMIT 1"
-                                  ).fetchone()
-        return None if record is None else self._row(record)
+        for record in self._db.execute(self._select + where + "ORDER BY s.id DESC"):
+            found = self._readable(self._row, [record])
+            if found:
+                return found[0]
+        return None
 
     def resumable_sessions(self) -> list[SessionRow]:
         """Sessions neither finished nor abandoned, the most recent first."""
-        return [self._row(r) for r in self._db.execute(
+        return self._readable(self._row, self._db.execute(
             self._select + "WHERE s.finished IS NULL AND s.abandoned IS NULL "
-                           "ORDER BY s.id DESC")]
+                           "ORDER BY s.id DESC"))
 
     def confirm_date(self, session_id: int, started: datetime | None = None) -> None:
         """The players confirmed the game's date (``started`` when they set it anew): no longer unsure."""

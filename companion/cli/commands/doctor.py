@@ -113,15 +113,26 @@ def _say_checkup(checkup: Checkup) -> None:
             print(text("doctor.session.damaged_some" if health.good else "doctor.session.damaged_none",
                        session=health.id, game=title(health.game), players=who, problem=health.problem,
                        good=health.good))
-    for session, reason, when in checkup.set_aside:
-        print(text("doctor.session.set_aside", session=session, when=when, reason=reason))
+    for lost in [*checkup.foreign, *checkup.bad_aside_lines]:
+        print(text("doctor.unreadable", what=lost))
+    for championship in checkup.championships:
+        if championship.problem is not None:
+            print(text("doctor.unreadable", what=championship.problem))
+    for entry in checkup.set_aside:
+        said = "doctor.session.set_aside" if entry.kind == "session" else \
+            "doctor.session.championship_set_aside"
+        print(text(said, session=entry.id, when=entry.when, reason=entry.reason))
     for aside in doctor.copies_aside(checkup.path):
         print(text("doctor.aside_file", path=str(aside)))
     damaged = [h for h in checkup.sessions if not h.is_good]
     if checkup.is_good:
         print(text("doctor.all_good", count=len(checkup.sessions)))
     else:
-        print(text("doctor.damaged_pages" if checkup.pages or checkup.unreadable else "doctor.damaged",
+        rows = checkup.unreadable or checkup.foreign or checkup.bad_aside or \
+            any(not c.is_good for c in checkup.championships)
+        said = ("doctor.damaged_pages" if checkup.pages
+                else "doctor.damaged_rows" if rows else "doctor.damaged")
+        print(text(said,
                    damaged=len(damaged), count=len(checkup.sessions)))
 
 
