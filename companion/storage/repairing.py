@@ -43,6 +43,7 @@ from companion.storage.checking import (
 from companion.storage.journal import insert_moves
 from companion.storage.lock import LockHeld, WriterLock
 from companion.storage.migrations import LOG_HASH_START, stored_log_hash
+from companion.storage.rows import DB_ERRORS
 from companion.storage.salvage import (
     _columns,
     _dumps,
@@ -137,6 +138,13 @@ def _copy_aside(path: Path, kind: str, clock: Callable[[], datetime]) -> Path:
     return aside
 
 
+def _remove_files(path: Path) -> None:
+    """Remove a file this repair made, with the ``-wal`` and ``-shm`` SQLite may have made beside it."""
+    for part in (path, _wal(path), path.with_name(path.name + "-shm")):
+        with contextlib.suppress(FileNotFoundError):
+            part.unlink()
+
+
 def _remove_aside(aside: Path) -> None:
     """Take back a copy set aside for a change that did not happen (the store is as it was)."""
     for part in (aside, _wal(aside), aside.with_name(aside.name + "-shm")):
@@ -154,12 +162,40 @@ def _tidy_aside(aside: Path, had_wal: bool) -> None:
 
 
 def _put_in_place(built: Path, path: Path) -> None:
-    """Replace the store with ``built`` (one file, synced): its old ``-wal`` must not outlive it."""
+    """Replace the store with ``built`` (one file, synced): its old ``-wal`` must not outlive it.
+
+    The old ``-wal`` would be read over the new file (SQLite checks no more than
+    its own checksums), so it goes before the rename; and it goes only once its
+    contents are in the old store file (:func:`_checkpoint`). A kill at any
+    step leaves the old store whole (its WAL, or its WAL written into it) or
+    the new one; the copy set aside holds both files as they were.
+    """
+    _checkpoint(path)
     for stale in (_wal(path), path.with_name(path.name + "-shm")):
         with contextlib.suppress(FileNotFoundError):
             stale.unlink()
     os.replace(built, path)
     fsync_path(path.parent)
+
+
+def _checkpoint(path: Path) -> None:
+    """Write the live store's ``-wal`` into the store file and empty it (SQLite's own checkpoint,
+    crash-safe: the WAL is emptied only after the file holding its pages was synced).
+
+    A store SQLite cannot open at all has its WAL's pages in the copy set aside only.
+    """
+    wal = _wal(path)
+    if not (wal.exists() and wal.stat().st_size) or not path.exists():
+        return
+    try:
+        db = sqlite3.connect(path, isolation_level=None, timeout=5.0)
+        try:
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        finally:
+            db.close()  # (the last connection of a WAL store checkpoints again and removes it)
+    except DB_ERRORS:
+        return
 
 
 @dataclass
@@ -367,10 +403,23 @@ def _kept(health: SessionHealth) -> Message:
     return msg("doctor.repair.kept_none", session=health.id, reason=health.problem)
 
 
-def _room_error(error: BaseException) -> bool:
-    """Whether a failed write ran out of room (a full card, a quota)."""
-    return getattr(error, "errno", None) in (errno.ENOSPC, errno.EDQUOT) or \
-        getattr(error, "sqlite_errorname", "") == "SQLITE_FULL"
+def _room_error(error: BaseException, path: Path | None = None) -> bool:
+    """Whether a failed write ran out of room (a full card, a quota).
+
+    SQLite says so as ``SQLITE_FULL``, or only as a disk I/O error when its
+    ``-shm`` cannot grow; so with ``path``, a failure while the folder has less
+    room than two copies of the store is taken for one too.
+    """
+    if getattr(error, "errno", None) in (errno.ENOSPC, errno.EDQUOT) or \
+            getattr(error, "sqlite_errorname", "") == "SQLITE_FULL":
+        return True
+    if path is None or not isinstance(error, (OSError, sqlite3.Error, StoreError)):
+        return False
+    try:
+        size = sum(p.stat().st_size for p in (path, _wal(path)) if p.exists())
+        return shutil.disk_usage(path.parent).free < 2 * size + (1 << 20)
+    except OSError:
+        return False
 
 
 def _refuse_newer_file(path: Path) -> None:
@@ -467,16 +516,16 @@ def repair(path: Path, *, clock: Callable[[], datetime] | None = None,
                 source.close()
                 _tidy_aside(aside, with_wal)
             _put_in_place(built_path, path)
-        except (OSError, sqlite3.Error) as error:
-            if aside is not None:
+        except (OSError, sqlite3.Error, StoreError) as error:
+            room = _room_error(error, path)
+            if aside is not None and (room or not isinstance(error, StoreError)):
                 _remove_aside(aside)
-            if not _room_error(error):
+            if not room:
                 raise
             raise StoreError(msg("doctor.repair.no_room", path=str(path),
-                                 reason=getattr(error, "strerror", None) or str(error))) from None
+                                 reason=msg("doctor.repair.no_room_words"))) from None
         finally:
-            for leftover in (built_path, _wal(built_path), readable if readable != aside else None):
+            for leftover in (built_path, readable if readable != aside else None):
                 if leftover is not None:
-                    with contextlib.suppress(FileNotFoundError):
-                        leftover.unlink()
+                    _remove_files(leftover)
     return RepairReport(aside, with_wal, checkup, lines)

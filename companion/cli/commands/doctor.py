@@ -11,6 +11,7 @@ works while a game is played.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -20,7 +21,7 @@ from companion.cli.main import UserError
 from companion.console.display import shown_line
 from companion.games.messages import msg
 from companion.i18n import text
-from companion.storage import doctor
+from companion.storage import doctor, report
 from companion.storage.doctor import Checkup, RepairReport
 from companion.storage.paths import DataDirError, database_path
 
@@ -36,6 +37,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="cli.doctor.repair.help")
     action.add_argument("--restore", metavar="FILE",
                         help="cli.doctor.restore.help")
+    doctor.add_argument("--json", action="store_true", help="cli.doctor.json.help")
     doctor.set_defaults(handler=run_doctor)
 
     backup = subparsers.add_parser(
@@ -69,15 +71,23 @@ def run_doctor(args: argparse.Namespace) -> int:
             raise UserError(msg("doctor.repair.no_store", path=str(path)))
         print(text("doctor.no_store", path=str(path.parent)))
         return 0
+    as_json = getattr(args, "json", False)
     try:
         if args.repair:
-            _say_repaired(doctor.repair(path), path)
+            repaired = doctor.repair(path)
+            if as_json:
+                print(json.dumps(report.repair_json(repaired, path, str), ensure_ascii=False, indent=1))
+            else:
+                _say_repaired(repaired, path)
             return 0
         checkup = doctor.examine(path)
     except doctor.Unusable as error:
         print(f"companion: {shown_line(str(error))}", file=sys.stderr)
         return EXIT_DAMAGED
-    _say_checkup(checkup)
+    if as_json:
+        print(json.dumps(report.checkup_json(checkup, str), ensure_ascii=False, indent=1))
+    else:
+        _say_checkup(checkup)
     return 0 if checkup.is_good else EXIT_DAMAGED
 
 
