@@ -98,10 +98,7 @@ def _variant(value: object) -> int:
 
 
 def _four(value: object) -> tuple[str, ...]:
-    found = read.names(value)
-    if len(set(found)) != len(found):
-        raise ValueError("the players are named twice")
-    return found
+    return read.four_names(value)
 
 
 def _shown(value: object) -> str:

@@ -22,7 +22,7 @@ from companion.games.messages import Message, msg
 from companion.storage.errors import StoreError
 from companion.storage.lock import LockHeld, WriterLock
 from companion.storage.migrations import MIGRATIONS, Migration
-from companion.storage.rows import DB_ERRORS, lenient
+from companion.storage.rows import DB_ERRORS, connect
 
 
 def damaged_message(path: Path, damage: Sequence[str | Message]) -> Message:
@@ -64,7 +64,7 @@ def connect_reading(path: Path) -> sqlite3.Connection:
     still holds changes cannot be read in place, and says so.
     """
     uri = f"{path.resolve().as_uri()}?mode=ro"
-    db = lenient(sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5.0))
+    db = connect(uri, uri=True, isolation_level=None, timeout=5.0)
     try:
         db.execute("PRAGMA user_version").fetchone()
     except sqlite3.OperationalError as error:  # (a damaged or foreign file: DatabaseError, the caller's)
@@ -74,7 +74,7 @@ def connect_reading(path: Path) -> sqlite3.Connection:
             raise StoreError(msg("store.cannot_open", path=str(path), reason=str(error))) from None
         if wal.exists() and wal.stat().st_size:
             raise StoreError(msg("store.read_only_wal", path=str(path.parent))) from None
-        db = lenient(sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None))
+        db = connect(uri + "&immutable=1", uri=True, isolation_level=None)
     except DB_ERRORS:
         pass  # the caller finds it again and says what it is
     db.execute("PRAGMA query_only=ON")
@@ -143,7 +143,7 @@ def check_copy(copy: Path, version: int) -> None:
     if copy.is_symlink() or not copy.is_file():
         raise StoreError(msg("store.copy.not_a_file", path=str(copy)))
     try:
-        db = lenient(sqlite3.connect(f"{copy.resolve().as_uri()}?mode=ro", uri=True))
+        db = connect(f"{copy.resolve().as_uri()}?mode=ro", uri=True)
         try:
             found = int(db.execute("PRAGMA user_version").fetchone()[0])
             problems = page_check(db, "quick_check")

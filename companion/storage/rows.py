@@ -19,6 +19,7 @@ import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from companion.games.messages import msg
@@ -45,6 +46,68 @@ def lenient(db: sqlite3.Connection) -> sqlite3.Connection:
     """``db`` with its text read leniently (:func:`lenient_text`)."""
     db.text_factory = lenient_text
     return db
+
+
+def _damaged_schema(error: UnicodeDecodeError) -> sqlite3.DatabaseError:
+    """SQLite's error about a damaged schema whose text quotes bytes that are not UTF-8 (Python fails to
+    decode the error itself): the same error, as SQLite's kind, so every caller meets one kind."""
+    found = sqlite3.DatabaseError(f"malformed database schema (text that is not UTF-8: {error.reason})")
+    found.sqlite_errorname = "SQLITE_CORRUPT"
+    return found
+
+
+class _Cursor(sqlite3.Cursor):
+    """A cursor whose every step raises :class:`sqlite3.DatabaseError`, never ``UnicodeDecodeError``."""
+
+    def execute(self, sql: str, parameters: Any = (), /) -> _Cursor:
+        try:
+            return super().execute(sql, parameters)
+        except UnicodeDecodeError as error:
+            raise _damaged_schema(error) from None
+
+    def executemany(self, sql: str, parameters: Any, /) -> _Cursor:
+        try:
+            return super().executemany(sql, parameters)
+        except UnicodeDecodeError as error:
+            raise _damaged_schema(error) from None
+
+    def __next__(self) -> Any:
+        try:
+            return super().__next__()
+        except UnicodeDecodeError as error:
+            raise _damaged_schema(error) from None
+
+    def fetchone(self) -> Any:
+        try:
+            return super().fetchone()
+        except UnicodeDecodeError as error:
+            raise _damaged_schema(error) from None
+
+    def fetchall(self) -> list[Any]:
+        try:
+            return super().fetchall()
+        except UnicodeDecodeError as error:
+            raise _damaged_schema(error) from None
+
+
+class _Connection(sqlite3.Connection):
+    """A connection of the store: its errors are SQLite's kinds whatever bytes they quote."""
+
+    def cursor(self, factory: Any = _Cursor) -> Any:
+        return super().cursor(factory)
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        cursor: _Cursor = self.cursor()
+        return cursor.execute(sql, parameters)
+
+    def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
+        cursor: _Cursor = self.cursor()
+        return cursor.executemany(sql, parameters)
+
+
+def connect(database: str | Path, **options: Any) -> sqlite3.Connection:
+    """A connection to a store that reads text leniently and raises only SQLite's kinds of error."""
+    return lenient(sqlite3.connect(database, factory=_Connection, **options))
 
 
 @dataclass(frozen=True)
@@ -157,6 +220,14 @@ def names(value: object) -> tuple[str, ...]:
     return tuple(found)
 
 
+def four_names(value: object) -> tuple[str, ...]:
+    """A championship's players: four different names."""
+    found = names(value)
+    if len(found) != 4 or len(set(found)) != 4:
+        raise ValueError("a championship has four different players")
+    return found
+
+
 def json_object(value: object) -> dict[str, Any]:
     found = json_value(value)
     if not isinstance(found, dict):
@@ -229,8 +300,8 @@ def championship_row(record: tuple[Any, ...] | sqlite3.Row) -> ChampionshipRow:
     cid, variant, players, options, decided, created, source_, abandoned = record
     if variant not in (1, 2) or not is_integer(variant):
         raise ValueError("a variant is 1 or 2")
-    return ChampionshipRow(integer(cid), variant, names(players), json_object(options), decisions(decided),
-                           moment(created), source(source_), maybe_moment(abandoned))
+    return ChampionshipRow(integer(cid), variant, four_names(players), json_object(options),
+                           decisions(decided), moment(created), source(source_), maybe_moment(abandoned))
 
 
 @contextlib.contextmanager

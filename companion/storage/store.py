@@ -63,10 +63,10 @@ from companion.storage.rows import (
     ResultRow,
     SessionRow,
     championship_row,
+    connect,
     is_integer,
     is_text,
     json_value,
-    lenient,
     move_object,
     reading,
     session_row,
@@ -139,7 +139,7 @@ class Store:
             if not path.exists():
                 create_atomically(path, migrations)
             try:
-                db = lenient(sqlite3.connect(path, isolation_level=None, timeout=5.0))
+                db = connect(path, isolation_level=None, timeout=5.0)
             except (sqlite3.Error, UnicodeDecodeError) as error:
                 raise StoreError(msg("store.cannot_open_database", path=str(path),
                                      reason=str(error))) from None
@@ -164,7 +164,7 @@ class Store:
     def _open_reading(cls, path: Path, clock: Clock, games: GameLookup,
                       migrations: Sequence[Migration]) -> Store:
         if not path.exists():  # nothing stored yet: an empty store in memory, nothing created
-            db = lenient(sqlite3.connect(":memory:", isolation_level=None))
+            db = connect(":memory:", isolation_level=None)
             migrate(db, path, migrations)
             store = cls(db, path, clock, games)
             store.read_only = True
