@@ -20,7 +20,7 @@ import pytest
 
 from companion.registry import get_game
 from companion.service.app import Companion
-from companion.storage.doctor import examine, repair
+from companion.storage.doctor import examine
 from companion.storage.errors import DamagedRow
 from companion.storage.migrations import MIGRATIONS, stored_log_hash
 from companion.storage.paths import DB_FILENAME
@@ -113,7 +113,7 @@ def test_a_championship_value_that_does_not_read_is_named_and_the_repair_never_d
             assert [r.session_id for r in app.championships.status(1).rounds] == [ROUND]
         else:  # kept aside (named by every doctor), its round a game on its own
             assert app.store.list_championships() == [] and app.store.session(ROUND).championship is None
-    code, out, _ = run_cli("--data-dir", str(data), "doctor")
+    out = run_cli("--data-dir", str(data), "doctor")[1]
     assert kept or "championship 1 was set aside by a repair on " in out
 
 
@@ -147,7 +147,7 @@ def test_a_set_aside_row_with_a_text_id_is_named_not_a_crash(data: Path, run_cli
          b"\xff")
     out = doctor_converges(run_cli, data)
     assert "set-aside row 1: written again" in out
-    code, out, _ = run_cli("--data-dir", str(data), "doctor")
+    out = run_cli("--data-dir", str(data), "doctor")[1]
     assert "session 0 was set aside by a repair on " in out
 
 
@@ -167,7 +167,8 @@ def test_text_that_is_not_utf8_raises_one_store_error_and_the_repair_mends_it(
     if table == "settings":
         with Store.open(data / DB_FILENAME) as store:
             store.set_setting("language", "hu")
-    hurt(data, f"UPDATE {table} SET {column} = CAST(X'7B22747970ff223A226275696C64227D' AS TEXT) WHERE {where}")
+    bad = "CAST(X'7B22747970ff223A226275696C64227D' AS TEXT)"  # the issue's own: {"typ\xff":"build"}
+    hurt(data, f"UPDATE {table} SET {column} = {bad} WHERE {where}")
     with Store.open(data / DB_FILENAME, read_only=True) as store:
         calls = {"moves": lambda: store.stored_moves(1), "sessions": lambda: store.session(1),
                  "settings": store.settings, "players": store.players}
@@ -315,8 +316,8 @@ def test_a_store_of_schema_7_gets_its_bookkeeping_from_its_moves(tmp_path: Path)
     path = tmp_path / DB_FILENAME
     with Store.open(path, migrations=MIGRATIONS[:7]) as old:
         engine = get_game("campanile")
-        sid = old.insert_session("campanile", camp.PLAYERS, {}, camp.SETUP,
-                                 moves=[engine.move_to_json(m) for m in camp.random_game(3, 12, finish=False)])
+        moves = [engine.move_to_json(m) for m in camp.random_game(3, 12, finish=False)]
+        sid = old.insert_session("campanile", camp.PLAYERS, {}, camp.SETUP, moves=moves)
     with Store.open(path) as store:
         assert store.schema_version == len(MIGRATIONS) == 8
     assert bookkeeping(path) == truth(path) and bookkeeping(path)[sid][0] == 12
