@@ -157,6 +157,8 @@ def _check_session(row: dict[str, Any], moves: list[tuple[int, Any, bytes]], rea
     count, digest = row.get("log_count"), row.get("log_hash")
     if isinstance(count, int) and read.is_integer(count) and count >= 0 and read.is_text(digest):
         health.expected = count
+        if count != len(moves) and read_error is None and log_hash(blob for _, _, blob in moves) == digest:
+            health.expected = None  # the moves are the ones saved: the count is what is damaged
 
     def damaged(problem: Message) -> SessionHealth:
         health.problem = problem
@@ -227,7 +229,7 @@ def _check_session(row: dict[str, Any], moves: list[tuple[int, Any, bytes]], rea
             return damaged(msg("doctor.problem.moves_lost", count=health.expected, found=len(moves)))
         if log_hash(blob for _, _, blob in moves) != digest:
             return damaged(msg("doctor.problem.log_changed", count=health.expected))
-    health.mend = _row_mends(row)
+    health.mend = _row_mends(row, health.expected)
     if health.mend:
         column = next(iter(health.mend))
         return damaged(msg("doctor.problem.value", column=column, value=one_line(repr(row[column]))[:40]))
@@ -244,7 +246,7 @@ def _opening(row: dict[str, Any]) -> tuple[tuple[str, ...], dict[str, Any], dict
     return read.names(row["players"]), read.json_object(row["options"]), read.json_object(row["setup"])
 
 
-def _row_mends(row: dict[str, Any]) -> dict[str, Any]:
+def _row_mends(row: dict[str, Any], expected: int | None = None) -> dict[str, Any]:
     """The row's values that the store could not read back (each column as ``Store`` reads it),
     with what a repair writes instead: a time that does not read becomes the repair's time (and
     the date unsure), a source outside its two words what the record hash says it was."""
@@ -269,8 +271,9 @@ def _row_mends(row: dict[str, Any]) -> dict[str, Any]:
     version = row.get("log_version", 0)
     if isinstance(version, bool) or not isinstance(version, int):
         mend["log_version"] = 0
-    if "log_count" in row and not (read.is_integer(row["log_count"]) and row["log_count"] >= 0
-                                   and read.is_text(row.get("log_hash"))):
+    if "log_count" in row and (expected is None or not (read.is_integer(row["log_count"])
+                                                        and row["log_count"] >= 0
+                                                        and read.is_text(row.get("log_hash")))):
         mend["log_count"] = None  # (written again from the moves kept, as every repair writes it)
     return mend
 
