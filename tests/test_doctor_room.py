@@ -11,6 +11,8 @@ with about 96 kB free, "cannot open …damaged-0001…: disk I/O error", and the
 from __future__ import annotations
 
 import shutil
+import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -55,4 +57,31 @@ def test_the_same_repair_with_room_enough_succeeds(stocked: Path, tmp_path: Path
         shutil.copyfile(stocked, data / DB_FILENAME)
         code, out, err = run_cli("--data-dir", str(data), "doctor", "--repair")
         assert (code, err) == (0, ""), out
+        assert run_cli("--data-dir", str(data), "doctor")[0] == 0
+
+
+def test_on_a_read_only_medium_the_doctor_names_the_damage_and_the_repair_waits(
+        stocked: Path, tmp_path: Path, run_cli) -> None:
+    """A card remounted read-only (how a failing SD card looks): ``doctor`` still names the damage, the
+    repair is refused in one line with nothing changed, and once the card is writable it converges."""
+    size = stocked.stat().st_size
+    with tmpfs(tmp_path / "card", f"size={size * 4 + (1 << 20)}") as data:
+        shutil.copyfile(stocked, data / DB_FILENAME)
+        db = sqlite3.connect(data / DB_FILENAME)
+        db.execute("UPDATE moves SET move = CAST(X'7B22ff22' AS TEXT) WHERE session_id = 2 AND idx = 3")
+        db.commit()
+        db.close()
+        before = files(data)
+        subprocess.run(["mount", "-o", "remount,ro", str(data)], check=True)
+        try:
+            code, out, err = run_cli("--data-dir", str(data), "doctor")
+            assert code == 3 and "session 2" in out and "its text is not UTF-8" in out, (out, err)
+            code, out, err = run_cli("--data-dir", str(data), "doctor", "--repair")
+            assert (code, out) == (2, "") and err.count("\n") == 1 and "read-only" in err, err
+            assert files(data) == before
+        finally:
+            subprocess.run(["mount", "-o", "remount,rw", str(data)], check=True)
+        code, out, err = run_cli("--data-dir", str(data), "doctor", "--repair")
+        assert (code, err) == (0, ""), out
+        assert "session 2 (campanile): kept moves 1-3; saved moves lost: 9" in out
         assert run_cli("--data-dir", str(data), "doctor")[0] == 0
