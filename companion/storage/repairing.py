@@ -139,8 +139,8 @@ def _copy_aside(path: Path, kind: str, clock: Callable[[], datetime]) -> Path:
 
 
 def _remove_files(path: Path) -> None:
-    """Remove a file this repair made, with the ``-wal`` and ``-shm`` SQLite may have made beside it."""
-    for part in (path, _wal(path), path.with_name(path.name + "-shm")):
+    """Remove a file this repair made, with the ``-wal``, ``-shm`` or ``-journal`` SQLite may have made."""
+    for part in (path, *(path.with_name(path.name + end) for end in ("-wal", "-shm", "-journal"))):
         with contextlib.suppress(FileNotFoundError):
             part.unlink()
 

@@ -18,7 +18,14 @@ from companion.games.messages import Message, msg
 from companion.registry import get_game
 from companion.storage.checking import GameLookup, _examine_db, _refuse_newer
 from companion.storage.migrations import MIGRATIONS
-from companion.storage.repairing import _build, _copy_aside, _put_in_place, _remove_aside, _writer
+from companion.storage.repairing import (
+    _build,
+    _copy_aside,
+    _put_in_place,
+    _remove_aside,
+    _remove_files,
+    _writer,
+)
 from companion.storage.rows import DB_ERRORS
 from companion.storage.store import StoreError, connect_reading, page_check
 
@@ -107,8 +114,7 @@ def restore(path: Path, backup: Path, *, clock: Callable[[], datetime] | None = 
                     _remove_aside(aside)
                 raise
             finally:
-                with contextlib.suppress(FileNotFoundError):
-                    built_path.unlink()
+                _remove_files(built_path)
     finally:
         source.close()
     return RestoreReport(aside, lines)
