@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.storage.doctor import repair
+from companion.service.app import Companion
+from companion.storage.doctor import examine, repair
 from companion.storage.migrations import MIGRATIONS
 from companion.storage.store import Result, Store
 from tests import helpers_campanile as camp
@@ -70,11 +71,36 @@ def test_a_championship_and_its_rounds_are_stored_together_and_read_back(tmp_pat
 
 def test_a_repair_keeps_the_championships_and_which_game_is_which_round(tmp_path: Path) -> None:
     path = tmp_path / "r.sqlite3"
+    with Companion.open(path) as app:  # a real round: a game played as a championship, its groups set
+        live = app.championships.new(2, list(FOUR), {"tie_break": "scores"})
+        cid, sid = app.championships.of_game(live.id), live.id
+        app.store.set_championship_decisions(cid, [{"x": 1}])
+        options = app.store.championship(cid).options
+    report = repair(path)
+    assert report.checkup.is_good
     with Store.open(path) as store:
-        cid = store.insert_championship(2, FOUR, {"tie_break": "shared"}, decisions=[{"x": 1}])
-        sid = store.insert_session("campanile", camp.PLAYERS, {}, camp.SETUP, championship=(cid, 1))
-    repair(path)
-    with Store.open(path) as store:
-        assert store.championship(cid).options == {"tie_break": "shared"}
+        assert store.championship(cid).options == options
         assert store.championship(cid).decisions == [{"x": 1}]
         assert [(r.id, r.championship_round) for r in store.championship_rounds(cid)] == [(sid, 1)]
+
+
+def test_a_game_not_played_as_a_championship_is_no_round_and_the_repair_keeps_it_on_its_own(
+        tmp_path: Path) -> None:
+    """Issue 34 (5): a Campanile game marked as round 2 was "all good" to the doctor."""
+    path = tmp_path / "r.sqlite3"
+    with Companion.open(path) as app:
+        live = app.championships.new(2, list(FOUR))
+        cid, real = app.championships.of_game(live.id), live.id
+        other = app.start("campanile", camp.PLAYERS, setup=camp.SETUP).id
+    db = sqlite3.connect(path)
+    db.execute("UPDATE sessions SET championship = ?, championship_round = 2 WHERE id = ?", (cid, other))
+    db.commit()
+    db.close()
+    checkup = examine(path)
+    assert not checkup.is_good
+    assert [(m.session, m.problem.code) for m in checkup.rounds] == [(other, "doctor.round.game")]
+    repair(path)
+    assert examine(path).is_good  # converges
+    with Store.open(path) as store:
+        assert [r.id for r in store.championship_rounds(cid)] == [real]
+        assert store.session(other).championship is None  # kept, as a game on its own

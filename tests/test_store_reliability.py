@@ -247,8 +247,8 @@ def test_a_repair_without_room_leaves_the_store_as_it_was_and_nothing_beside(dat
         error.sqlite_errorname = "SQLITE_FULL"
         raise error
 
-    monkeypatch.setattr("companion.storage.doctor.os.fsync" if where == "fsync"
-                        else "companion.storage.doctor._rebuild", full)
+    monkeypatch.setattr("companion.storage.repairing.os.fsync" if where == "fsync"
+                        else "companion.storage.repairing._rebuild", full)
     code, out, err = run_cli("--data-dir", str(data), "doctor", "--repair")
     assert (code, out) == (2, "") and err.count("\n") == 1
     assert "could not finish" in err and "unexpected" not in err

@@ -16,8 +16,9 @@ To change the schema, append a function; never edit one that has shipped::
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 Migration = Callable[[sqlite3.Connection], None]
 
@@ -171,6 +172,53 @@ def _championships(db: sqlite3.Connection) -> None:
                "ON sessions (championship, championship_round) WHERE championship IS NOT NULL")
 
 
+#: The running hash of an empty log.
+LOG_HASH_START = ""
+
+
+def log_hash_step(previous: str, move: bytes) -> str:
+    """The running hash of a log after one more move (its stored text, as UTF-8 bytes)."""
+    return hashlib.sha256(previous.encode("ascii") + b"\n" + move).hexdigest()
+
+
+def log_hash(moves: Iterable[bytes]) -> str:
+    found = LOG_HASH_START
+    for move in moves:
+        found = log_hash_step(found, move)
+    return found
+
+
+def stored_log_hash(db: sqlite3.Connection, session_id: int, count: int | None = None) -> tuple[int, str]:
+    """How many moves session ``session_id`` has stored (the first ``count``), and their running hash.
+
+    Read as bytes (``CAST(move AS BLOB)``), so a text that is not UTF-8 is hashed, not refused.
+    """
+    limit = -1 if count is None else int(count)
+    moves = [bytes(m) for (m,) in db.execute(
+        "SELECT CAST(move AS BLOB) FROM moves WHERE session_id = ? ORDER BY idx LIMIT ?",
+        (session_id, limit))]
+    return len(moves), log_hash(moves)
+
+
+def _log_bookkeeping(db: sqlite3.Connection) -> None:
+    """Version 8: what a repair needs to know of each log.
+
+    Each session keeps the number of its stored moves and a running hash of
+    their texts, written in the same transaction as every save of its log
+    (:mod:`companion.storage.journal`); a repair that keeps fewer moves than
+    these say tells how many were lost, and from which game, never "whole".
+    Existing stores get them here, from the moves they hold.
+
+    (No table is added: the list of tables must stay within the first page,
+    which the repair replaces by a fresh store's when it is lost.)
+    """
+    db.execute("ALTER TABLE sessions ADD COLUMN log_count INTEGER")
+    db.execute("ALTER TABLE sessions ADD COLUMN log_hash TEXT")
+    for (sid,) in db.execute("SELECT id FROM sessions").fetchall():
+        count, digest = stored_log_hash(db, sid)
+        db.execute("UPDATE sessions SET log_count = ?, log_hash = ? WHERE id = ?", (count, digest, sid))
+
+
 #: Schema migrations in order; ``MIGRATIONS[i]`` takes version ``i`` to ``i + 1``.
 MIGRATIONS: list[Migration] = [_create_schema, _profiles_and_abandoned, _log_versions, _date_unsure,
-                               _played_seconds, _set_aside, _championships]
+                               _played_seconds, _set_aside, _championships, _log_bookkeeping]

@@ -21,100 +21,71 @@ calls it) reads the clock; engines never do.
 from __future__ import annotations
 
 import contextlib
-import errno
-import json
 import os
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.games.base import Game
 from companion.games.messages import Message, msg
 from companion.registry import get_game
-from companion.storage.lock import LockHeld, WriterLock
-from companion.storage.migrations import MIGRATIONS, Migration
+from companion.storage.championships import StoredChampionships
+from companion.storage.connection import (
+    MAX_NAME,
+    check_copy,
+    check_new_name,
+    closed_on_failure,
+    configure,
+    connect_reading,
+    create_atomically,
+    damage_found,
+    damaged_message,
+    fsync_path,
+    is_corrupt,
+    migrate,
+    page_check,
+    read_only_message,
+    refuse_outside_damage,
+    take_lock,
+)
+from companion.storage.errors import DamagedRow, StaleLog, StoreError
+from companion.storage.journal import StoreJournal, dumps, insert_moves, save_log
+from companion.storage.lock import WriterLock
+from companion.storage.migrations import LOG_HASH_START, MIGRATIONS, Migration
+from companion.storage.rows import (
+    DB_ERRORS,
+    ChampionshipRow,
+    Result,
+    ResultRow,
+    SessionRow,
+    connect,
+    is_integer,
+    is_text,
+    json_value,
+    move_object,
+    reading,
+    session_row,
+)
+
+#: Names other modules import from here (the store was one module before it was split).
+__all__ = [
+    "MAX_NAME", "ChampionshipRow", "Clock", "DamagedRow", "GameLookup", "Result", "ResultRow", "SessionRow",
+    "StaleLog", "Store", "StoreError", "StoreJournal", "check_copy", "check_new_name", "connect_reading",
+    "damaged_message", "fsync_path", "is_corrupt", "page_check", "read_only_message",
+]
 
 Clock = Callable[[], datetime]
+_Row = TypeVar("_Row")
 GameLookup = Callable[[str], Game[Any, Any]]
-
-
-class StoreError(Exception):
-    """The store cannot do what was asked (newer schema, no such session, damaged data)."""
-
-
-@dataclass(frozen=True)
-class SessionRow:
-    """One stored session, as listed (no moves)."""
-
-    id: int
-    game: str
-    players: tuple[str, ...]
-    options: dict[str, Any]
-    setup: dict[str, Any]
-    started: datetime
-    finished: datetime | None
-    moves: int
-    source: str
-    abandoned: datetime | None = None
-    #: Started before the clock was synchronised: ``started`` may be wrong until the players confirm it.
-    date_unsure: bool = False
-    #: Seconds the game was open to play, by the monotonic clock; ``None``: not measured (older games).
-    played_seconds: float | None = None
-    #: The championship the game is a round of, and which round (``None``: a game on its own).
-    championship: int | None = None
-    championship_round: int | None = None
-
-    @property
-    def is_finished(self) -> bool:
-        return self.finished is not None
-
-
-@dataclass(frozen=True)
-class ChampionshipRow:
-    """One stored championship, as its row holds it (its rounds are sessions that name it)."""
-
-    id: int
-    variant: int
-    players: tuple[str, ...]
-    options: dict[str, Any]
-    decisions: list[dict[str, Any]]
-    created: datetime
-    source: str
-    abandoned: datetime | None = None
-
-
-@dataclass(frozen=True)
-class Result:
-    """One seat's final result, as the application works it out from the engine's summary."""
-
-    player: str
-    score: int
-    winner: bool
-
-
-@dataclass(frozen=True)
-class ResultRow:
-    """One player's result in one finished session (the input of :mod:`companion.service.stats`)."""
-
-    session_id: int
-    game: str
-    player: str
-    score: int
-    winner: bool
 
 
 def _utc_now() -> datetime:
     return datetime.now(UTC)
-
-
-def _dumps(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
 def _stamp(moment: datetime) -> str:
@@ -123,262 +94,7 @@ def _stamp(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="seconds")
 
 
-def _moment(text: str | None) -> datetime | None:
-    return None if text is None else datetime.fromisoformat(text)
-
-
-class StaleLog(StoreError):
-    """A save whose session was changed by someone else since it was read: refused, never merged."""
-
-
-def damaged_message(path: Path, damage: Sequence[str]) -> Message:
-    """The one line that says a store has damaged pages, and what to do."""
-    if len(damage) > 1:
-        return msg("store.damaged_more", path=str(path), first=damage[0], count=len(damage) - 1)
-    return msg("store.damaged", path=str(path), first=damage[0])
-
-
-def read_only_message(directory: Path) -> Message:
-    return msg("store.read_only", path=str(directory))
-
-
-def _refuse_outside_damage(path: Path) -> None:
-    """A store file that is empty or unreadable is named and left untouched (SQLite would reuse it)."""
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        return
-    except OSError as error:
-        raise StoreError(msg("store.unreadable", path=str(path),
-                             reason=error.strerror or str(error))) from None
-    if path.is_dir():
-        raise StoreError(msg("store.directory", path=str(path)))
-    if size == 0:
-        wal = path.with_name(path.name + "-wal")
-        raise StoreError(msg("store.empty_wal" if wal.exists() and wal.stat().st_size else "store.empty",
-                             path=str(path)))
-    if not os.access(path, os.R_OK):
-        raise StoreError(msg("store.permission", path=str(path)))
-
-
-def connect_reading(path: Path) -> sqlite3.Connection:
-    """A connection that can only read ``path`` and creates nothing it need not.
-
-    SQLite reads a WAL database through its ``-shm`` file, which it creates
-    if missing; in a read-only directory it cannot, so a store whose WAL is
-    empty (closed cleanly) is opened as immutable there. One whose ``-wal``
-    still holds changes cannot be read in place, and says so.
-    """
-    uri = f"{path.resolve().as_uri()}?mode=ro"
-    db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5.0)
-    try:
-        db.execute("PRAGMA user_version").fetchone()
-    except sqlite3.OperationalError as error:  # (a damaged or foreign file: DatabaseError, the caller's)
-        db.close()
-        wal = path.with_name(path.name + "-wal")
-        if os.access(path.parent, os.W_OK):
-            raise StoreError(msg("store.cannot_open", path=str(path), reason=str(error))) from None
-        if wal.exists() and wal.stat().st_size:
-            raise StoreError(msg("store.read_only_wal", path=str(path.parent))) from None
-        db = sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None)
-    except sqlite3.DatabaseError:
-        pass  # the caller finds it again and says what it is
-    db.execute("PRAGMA query_only=ON")
-    return db
-
-
-def is_corrupt(error: sqlite3.Error) -> bool:
-    """Whether SQLite found damaged pages (rather than, say, a file that is no database at all)."""
-    return getattr(error, "sqlite_errorname", "") == "SQLITE_CORRUPT"
-
-
-def _damage(db: sqlite3.Connection, path: Path, known: int, *, writable: bool) -> list[str]:
-    """Refuse a newer schema; then what ``quick_check`` finds wrong (an unreadable schema included)."""
-    try:
-        _refuse_newer(db, path, known)
-    except sqlite3.DatabaseError as error:
-        if is_corrupt(error):
-            return [str(error)]
-        raise
-    return page_check(db, "quick_check", writable=writable)
-
-
-def _take_lock(path: Path) -> WriterLock:
-    directory = path.parent
-    if not os.access(directory, os.W_OK):
-        raise StoreError(read_only_message(directory))
-    if path.exists() and not os.access(path, os.W_OK):  # the file, not the folder, is protected
-        raise StoreError(msg("store.read_only_file", path=str(path)))
-    try:
-        return WriterLock.acquire(path)
-    except LockHeld as held:
-        raise StoreError(msg("store.in_use", path=str(path), holder=str(held.holder))) from None
-    except OSError as error:
-        if error.errno in (errno.EROFS, errno.EACCES):
-            raise StoreError(read_only_message(directory)) from None
-        raise StoreError(msg("store.cannot_lock", path=str(path),
-                             reason=error.strerror or str(error))) from None
-
-
-#: The longest file name a backup is given (FAT and ext4 take 255 bytes).
-MAX_NAME = 200
-
-
-def check_new_name(target: Path) -> None:
-    """Refuse to write a copy at ``target`` if the name is there already (a file, a link) or too long."""
-    if len(target.name.encode("utf-8")) > MAX_NAME:
-        raise StoreError(msg("store.copy.name_too_long", name=target.name[:40] + "…"))
-    if os.path.lexists(target):
-        raise StoreError(msg("store.copy.exists", path=str(target)))
-
-
-def check_copy(copy: Path, version: int) -> None:
-    """Read a written copy back before anyone is told it is safe: a regular file, a store of
-    ``version``, its pages sound. :class:`StoreError` naming what is wrong."""
-    if copy.is_symlink() or not copy.is_file():
-        raise StoreError(msg("store.copy.not_a_file", path=str(copy)))
-    try:
-        db = sqlite3.connect(f"{copy.resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            found = int(db.execute("PRAGMA user_version").fetchone()[0])
-            problems = page_check(db, "quick_check")
-        finally:
-            db.close()
-    except sqlite3.Error as error:
-        raise StoreError(msg("store.copy.unreadable", path=str(copy), reason=str(error))) from None
-    if found != version or problems:
-        raise StoreError(msg("store.copy.unreadable", path=str(copy),
-                             reason=problems[0] if problems else f"schema {found}"))
-
-
-def fsync_path(path: Path) -> None:
-    """Make a file's contents, or a directory's entries, durable before going on."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-@contextmanager
-def _closed_on_failure(db: sqlite3.Connection, path: Path) -> Iterator[None]:
-    """Close ``db`` if opening fails; a file SQLite cannot read is named as not a companion store."""
-    try:
-        yield
-    except sqlite3.DatabaseError as error:
-        db.close()
-        raise StoreError(msg("store.not_a_database", path=str(path), reason=str(error))) from None
-    except BaseException:
-        db.close()
-        raise
-
-
-def _create_atomically(path: Path, migrations: Sequence[Migration]) -> None:
-    """Build a new store under a temporary name, then rename it: a crash never leaves a half-made file.
-
-    (An empty file at ``path`` would be taken for a damaged store.) Called with the lock held.
-    """
-    temporary = path.with_name(f".{path.name}.creating")
-    for leftover in (temporary, temporary.with_name(temporary.name + "-wal"),
-                     temporary.with_name(temporary.name + "-shm")):
-        with contextlib.suppress(FileNotFoundError):
-            leftover.unlink()
-    db = sqlite3.connect(temporary, isolation_level=None)
-    try:
-        Store._configure(db, temporary)
-        Store._migrate(db, temporary, migrations)
-    finally:
-        db.close()  # checkpoints: the new store is one file
-    fsync_path(temporary)
-    os.replace(temporary, path)
-    fsync_path(path.parent)
-
-
-def _refuse_newer(db: sqlite3.Connection, path: Path, known: int) -> None:
-    """Refuse a store from a newer companion before anything (WAL switch included) touches it."""
-    version = db.execute("PRAGMA user_version").fetchone()[0]
-    if version > known:
-        raise StoreError(msg("store.newer", path=str(path), version=version, known=known))
-
-
-def page_check(db: sqlite3.Connection, pragma: str = "integrity_check", *,
-               writable: bool = False) -> list[str]:
-    """What ``PRAGMA quick_check`` or ``integrity_check`` finds wrong, the same on every connection.
-
-    SQLite skips the CHECK constraints on a read-only connection, so a value
-    written past one (a bit flip, another program) was damage to the writer
-    and none to a reader: the store opened read-only with no damage named. The
-    check therefore runs on a writable copy in memory (SQLite's backup API
-    copies pages, whatever they hold); only when the pages cannot even be
-    copied does it run on ``db`` itself, whose pages are then damaged anyway.
-    ``writable``: ``db`` is a read-write connection, which checks the
-    constraints itself (the writer's open, at every start, needs no copy).
-    """
-    if pragma not in ("quick_check", "integrity_check"):
-        raise ValueError(f"not a check: {pragma!r}")
-    if writable:
-        try:
-            rows = [str(row[0]) for row in db.execute(f"PRAGMA {pragma}")]
-        except sqlite3.DatabaseError as error:
-            return [str(error)]
-        return [] if rows == ["ok"] else rows
-    copy = sqlite3.connect(":memory:", isolation_level=None)
-    try:
-        try:
-            db.backup(copy)
-            checked = copy
-        except sqlite3.DatabaseError:
-            checked = db
-        rows = [str(row[0]) for row in checked.execute(f"PRAGMA {pragma}")]
-    except sqlite3.DatabaseError as error:
-        return [str(error)]
-    finally:
-        copy.close()
-    return [] if rows == ["ok"] else rows
-
-
-class StoreJournal:
-    """A session's :class:`~companion.service.session.Journal` writing to one stored session."""
-
-    def __init__(self, store: Store, session_id: int, clock: Callable[[], float] | None = None) -> None:
-        self.store = store
-        self.session_id = session_id
-        #: The session's log version when its moves were read; every save expects it.
-        #: (A reader never saves, and may read a store of an older schema.)
-        self.version = 0 if store.read_only else store.log_version(session_id)
-        #: The monotonic clock the game's time is measured by (``None``: not measured), and
-        #: its reading when the time up to now was last counted (at opening, then at each save).
-        self._clock = clock
-        self._mark = clock() if clock is not None else 0.0
-
-    def _lap(self) -> tuple[float, float]:
-        """The monotonic time now, and the seconds since the last count."""
-        if self._clock is None:
-            return 0.0, 0.0
-        now = self._clock()
-        return now, max(0.0, now - self._mark)
-
-    def save(self, first: int, moves: Sequence[dict[str, Any]], redo: Sequence[dict[str, Any]]) -> None:
-        """Replace moves ``first``.. and the redo stack, in one transaction.
-
-        The time since the game was opened (or since the last save) is added to
-        the game's time in the same transaction. :class:`StaleLog` (nothing
-        written) when the stored log changed since it was read.
-        """
-        now, played = self._lap()
-        self.version = self.store._save_log(self.session_id, first, moves, redo, expected=self.version,
-                                            played=played)
-        self._mark = now
-
-    def put_down(self) -> None:
-        """The game is left (another one opened, the app closed): the time since the last save counts."""
-        now, played = self._lap()
-        if played and not self.store.read_only:
-            self.store.add_played(self.session_id, played)
-        self._mark = now
-
-
-class Store:
+class Store(StoredChampionships):
     """The companion's SQLite database. Open with :meth:`open`; one per process and thread."""
 
     def __init__(self, db: sqlite3.Connection, path: Path, clock: Clock, games: GameLookup) -> None:
@@ -389,8 +105,11 @@ class Store:
         #: Opened for reading only (``read_only=True``, or damaged pages): every write is refused.
         self.read_only = False
         #: What ``PRAGMA quick_check`` found at open (empty: the pages are sound).
-        self.damage: list[str] = []
+        self.damage: list[str | Message] = []
         self._lock: WriterLock | None = None
+        #: Rows a listing left out because a value does not read (:class:`DamagedRow`'s message, by
+        #: row): ``companion doctor`` names them, ``companion doctor --repair`` mends or keeps them aside.
+        self.unreadable_rows: dict[str, Message] = {}
 
     # -- opening -----------------------------------------------------------
     @classmethod
@@ -412,28 +131,28 @@ class Store:
         """
         path = Path(path)
         migrations = MIGRATIONS if migrations is None else migrations
-        _refuse_outside_damage(path)
+        refuse_outside_damage(path)
         if read_only:
             return cls._open_reading(path, clock or _utc_now, games, migrations)
-        lock = _take_lock(path)
+        lock = take_lock(path)
         try:
             if not path.exists():
-                _create_atomically(path, migrations)
+                create_atomically(path, migrations)
             try:
-                db = sqlite3.connect(path, isolation_level=None, timeout=5.0)
-            except sqlite3.Error as error:
+                db = connect(path, isolation_level=None, timeout=5.0)
+            except (sqlite3.Error, UnicodeDecodeError) as error:
                 raise StoreError(msg("store.cannot_open_database", path=str(path),
                                      reason=str(error))) from None
-            with _closed_on_failure(db, path):
-                damage = _damage(db, path, len(migrations), writable=True)
+            with closed_on_failure(db, path):
+                damage = damage_found(db, path, len(migrations), writable=True)
                 if damage:
                     db.close()
                     store = cls._open_reading(path, clock or _utc_now, games, migrations)
                     store.damage = store.damage or damage  # never read-only with no damage named
                     store._lock = lock
                     return store
-                cls._configure(db, path)
-                cls._migrate(db, path, migrations)
+                configure(db, path)
+                migrate(db, path, migrations)
         except BaseException:
             lock.release()
             raise
@@ -445,40 +164,18 @@ class Store:
     def _open_reading(cls, path: Path, clock: Clock, games: GameLookup,
                       migrations: Sequence[Migration]) -> Store:
         if not path.exists():  # nothing stored yet: an empty store in memory, nothing created
-            db = sqlite3.connect(":memory:", isolation_level=None)
-            cls._migrate(db, path, migrations)
+            db = connect(":memory:", isolation_level=None)
+            migrate(db, path, migrations)
             store = cls(db, path, clock, games)
             store.read_only = True
             return store
         db = connect_reading(path)
-        with _closed_on_failure(db, path):
-            damage = _damage(db, path, len(migrations), writable=False)
+        with closed_on_failure(db, path):
+            damage = damage_found(db, path, len(migrations), writable=False)
         store = cls(db, path, clock, games)
         store.read_only = True
         store.damage = damage
         return store
-
-    @staticmethod
-    def _configure(db: sqlite3.Connection, path: Path) -> None:
-        mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-        if str(mode).lower() != "wal":
-            raise StoreError(msg("store.no_wal", path=str(path), mode=repr(mode)))
-        db.execute("PRAGMA synchronous=FULL")
-        db.execute("PRAGMA foreign_keys=ON")
-
-    @staticmethod
-    def _migrate(db: sqlite3.Connection, path: Path, migrations: Sequence[Migration]) -> None:
-        _refuse_newer(db, path, len(migrations))
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        for target in range(version + 1, len(migrations) + 1):
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                migrations[target - 1](db)
-                db.execute(f"PRAGMA user_version = {int(target)}")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
 
     def close(self) -> None:
         self._db.close()
@@ -564,8 +261,17 @@ class Store:
 
     def players(self) -> list[str]:
         """Every player profile, the most recently seated first (for a player picker)."""
-        rows = self._db.execute("SELECT name FROM players ORDER BY last_played DESC, name")
-        return [name for (name,) in rows]
+        rows = self._db.execute("SELECT id, name FROM players ORDER BY last_played DESC, name")
+        return [self._text("players", pid, name) for pid, name in rows]
+
+    @staticmethod
+    def _text(table: str, row: object, value: object) -> str:
+        """A stored name; :class:`DamagedRow` when it is not text (a blob, a number, not UTF-8)."""
+        if not is_text(value):
+            with reading(table, row):
+                raise ValueError(value)
+        assert isinstance(value, str)
+        return value
 
     def add_player(self, name: str) -> bool:
         """Add a profile (no game played yet); ``False`` when it exists already."""
@@ -584,9 +290,11 @@ class Store:
     def player_colours(self) -> dict[str, dict[str, str]]:
         """Every profile's preferred colour per game: ``{player: {game: colour}}``."""
         table: dict[str, dict[str, str]] = {}
-        for name, game, colour in self._db.execute(
-                "SELECT p.name, c.game, c.colour FROM player_colours c JOIN players p ON p.id = c.player_id"):
-            table.setdefault(name, {})[game] = colour
+        for pid, name, game, colour in self._db.execute(
+                "SELECT p.id, p.name, c.game, c.colour FROM player_colours c "
+                "JOIN players p ON p.id = c.player_id"):
+            colours = table.setdefault(self._text("players", pid, name), {})
+            colours[self._text("player_colours", pid, game)] = self._text("player_colours", pid, colour)
         return table
 
     def set_player_colour(self, name: str, game: str, colour: str | None) -> None:
@@ -630,14 +338,14 @@ class Store:
         cursor = db.execute(
             "INSERT INTO sessions (game, players, options, setup, started, source, record_hash) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game, _dumps(list(players)), _dumps(options), _dumps(setup), now, source, record_hash))
+            (game, dumps(list(players)), dumps(options), dumps(setup), now, source, record_hash))
         session_id = int(cursor.lastrowid or 0)
         if date_unsure:
             db.execute("UPDATE sessions SET date_unsure = 1 WHERE id = ?", (session_id,))
         if source == "table" and self.schema_version >= 5:  # measured from now on (a record has no times)
             db.execute("UPDATE sessions SET played_seconds = 0 WHERE id = ?", (session_id,))
-        db.executemany("INSERT INTO moves (session_id, idx, move) VALUES (?, ?, ?)",
-                       [(session_id, i, _dumps(m)) for i, m in enumerate(moves)])
+        insert_moves(db, session_id, 0, [dumps(m) for m in moves], (0, LOG_HASH_START),
+                     bookkeeping=self.schema_version >= 8)
         if results is not None:
             self._write_results(db, session_id, results, now)
         if championship is not None:
@@ -645,97 +353,6 @@ class Store:
                        (championship[0], championship[1], session_id))
         self._touch_players(db, players, now)
         return session_id
-
-    # -- championships -------------------------------------------------------
-    def _championship_row(self, record: tuple[Any, ...]) -> ChampionshipRow:
-        cid, variant, players, options, decisions, created, source, abandoned = record
-        return ChampionshipRow(int(cid), int(variant), tuple(json.loads(players)), json.loads(options),
-                               list(json.loads(decisions)), datetime.fromisoformat(created), source,
-                               _moment(abandoned))
-
-    _CHAMPIONSHIP = ("SELECT id, variant, players, options, decisions, created, source, abandoned "
-                     "FROM championships ")
-
-    def insert_championship(self, variant: int, players: Sequence[str], options: Mapping[str, Any], *,
-                            decisions: Sequence[Mapping[str, Any]] = (), source: str = "table",
-                            record_hash: str | None = None,
-                            rounds: Sequence[Mapping[str, Any]] = ()) -> int:
-        """Store a championship as given (checked by the caller); returns its id.
-
-        ``rounds`` (an import's) are sessions stored with it, each the keywords of
-        :meth:`insert_session` (``game``, ``players``, ``options``, ``setup``, ``moves``,
-        ``results``, ``record_hash``), numbered 1, 2 ... in order; or ``{"session": id}``: a game
-        stored on its own before (a round imported alone), made that round. One transaction.
-        """
-        with self._transaction() as db:
-            cursor = db.execute(
-                "INSERT INTO championships (variant, players, options, decisions, created, source, "
-                "record_hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (int(variant), _dumps(list(players)), _dumps(options), _dumps([dict(d) for d in decisions]),
-                 self._now(), source, record_hash))
-            championship = int(cursor.lastrowid or 0)
-            for number, game in enumerate(rounds, start=1):
-                if game.get("session") is not None:  # never a round of another championship
-                    made = db.execute("UPDATE sessions SET championship = ?, championship_round = ? "
-                                      "WHERE id = ? AND championship IS NULL",
-                                      (championship, number, int(game["session"])))
-                    if made.rowcount != 1:
-                        raise StoreError(msg("store.no_session", session=game["session"]))
-                    continue
-                self._insert_session(db, game["game"], game["players"], game["options"], game["setup"],
-                                     moves=game.get("moves", ()), results=game.get("results"), source=source,
-                                     record_hash=game.get("record_hash"), date_unsure=False,
-                                     championship=(championship, number))
-            self._touch_players(db, players, self._now())
-        return championship
-
-    def championship(self, championship_id: int) -> ChampionshipRow:
-        """The stored championship ``championship_id``; :class:`StoreError` when there is none."""
-        if self.schema_version < 7:
-            raise StoreError(msg("store.no_championship", championship=championship_id))
-        record = self._db.execute(self._CHAMPIONSHIP + "WHERE id = ?", (championship_id,)).fetchone()
-        if record is None:
-            raise StoreError(msg("store.no_championship", championship=championship_id))
-        return self._championship_row(record)
-
-    def list_championships(self) -> list[ChampionshipRow]:
-        """Every championship, the most recent first (none in a store of an older schema, read as it is)."""
-        if self.schema_version < 7:
-            return []
-        return [self._championship_row(r) for r in self._db.execute(self._CHAMPIONSHIP + "ORDER BY id DESC")]
-
-    def championship_with_hash(self, record_hash: str) -> int | None:
-        """The id of the imported championship stored with ``record_hash``, if any."""
-        known = self._db.execute("SELECT id FROM championships WHERE record_hash = ?",
-                                 (record_hash,)).fetchone()
-        return None if known is None else int(known[0])
-
-    def championship_rounds(self, championship_id: int) -> list[SessionRow]:
-        """The championship's rounds, round 1 first."""
-        if self.schema_version < 7:
-            return []
-        return [self._row(r) for r in self._db.execute(
-            self._select + "WHERE s.championship = ? ORDER BY s.championship_round", (championship_id,))]
-
-    def set_championship_decisions(self, championship_id: int,
-                                   decisions: Sequence[Mapping[str, Any]]) -> None:
-        """Replace the championship's decisions (the whole list, in one update)."""
-        self.championship(championship_id)
-        with self._transaction() as db:
-            db.execute("UPDATE championships SET decisions = ? WHERE id = ?",
-                       (_dumps([dict(d) for d in decisions]), championship_id))
-
-    def delete_championship(self, championship_id: int) -> None:
-        """Remove a championship that has no round (one whose first round could not be started)."""
-        with self._transaction() as db:
-            db.execute("DELETE FROM championships WHERE id = ? AND NOT EXISTS "
-                       "(SELECT 1 FROM sessions WHERE championship = ?)", (championship_id, championship_id))
-
-    def abandon_championship(self, championship_id: int) -> None:
-        """Mark a championship abandoned now: kept (and exportable), no longer offered to go on with."""
-        self.championship(championship_id)
-        with self._transaction() as db:
-            db.execute("UPDATE championships SET abandoned = ? WHERE id = ?", (self._now(), championship_id))
 
     def session_with_hash(self, record_hash: str) -> int | None:
         """The id of the imported session stored with ``record_hash``, if any."""
@@ -745,15 +362,21 @@ class Store:
     # -- compatibility: sessions are built by companion.service.app ----------------------
     # These three delegate to the application service and remain only for callers
     # not yet moved to it (the crash-consistency test); new code uses Companion.
+    def _readable(self, read: Callable[[Any], _Row], records: Iterable[Any]) -> list[_Row]:
+        """The rows of a listing that read; one that does not is left out and kept in
+        :attr:`unreadable_rows` (one damaged game must not hide the others, nor stop the boot)."""
+        found = []
+        for record in records:
+            try:
+                found.append(read(record))
+            except DamagedRow as error:
+                self.unreadable_rows[f"{error.message.params.get('table')}/{record[0]}"] = error.message
+        return found
+
     def _row(self, record: sqlite3.Row | tuple[Any, ...]) -> SessionRow:
-        (sid, game, players, options, setup, started, finished, source, moves, abandoned, unsure,
-         played, championship, number) = record
-        return SessionRow(int(sid), game, tuple(json.loads(players)), json.loads(options),
-                          json.loads(setup), datetime.fromisoformat(started), _moment(finished),
-                          int(moves), source, _moment(abandoned), bool(unsure),
-                          None if played is None else float(played),
-                          None if championship is None else int(championship),
-                          None if number is None else int(number))
+        """:class:`DamagedRow` when a value of the row does not read (see :mod:`companion.storage.rows`)."""
+        with reading("sessions", record[0]):
+            return session_row(record)
 
     # Ordered by id, the store's own sequence: never by the wall clock, which a Pi without
     # network may have wrong (companion/system/clock.py).
@@ -784,18 +407,18 @@ class Store:
                     ids.append(int(sid))
                     after = int(sid)
                 break
-            except sqlite3.DatabaseError:
+            except DB_ERRORS:
                 after, steps = after + 1, steps + 1
         found = []
         for sid in reversed(ids):
-            with contextlib.suppress(sqlite3.DatabaseError, ValueError, TypeError):
+            with contextlib.suppress(*DB_ERRORS, DamagedRow):
                 record = self._db.execute(self._select_counting("0") + "WHERE s.id = ?", (sid,)).fetchone()
                 found.append(self._row((*record[:8], self._readable_moves(sid), *record[9:])))
         return found
 
     def _readable_moves(self, session_id: int) -> int:
         count = 0
-        with contextlib.suppress(sqlite3.DatabaseError):
+        with contextlib.suppress(*DB_ERRORS):
             for _ in self._db.execute("SELECT idx FROM moves WHERE session_id = ? ORDER BY idx",
                                       (session_id,)):
                 count += 1
@@ -811,8 +434,8 @@ class Store:
     def list_sessions(self) -> list[SessionRow]:
         """Every session, the most recent first (on damaged pages: every one that still reads)."""
         try:
-            return [self._row(r) for r in self._db.execute(self._select + "ORDER BY s.id DESC")]
-        except sqlite3.DatabaseError:
+            return self._readable(self._row, self._db.execute(self._select + "ORDER BY s.id DESC"))
+        except DB_ERRORS:
             if not self.damage:
                 raise
             return self._salvaged_sessions()
@@ -821,15 +444,17 @@ class Store:
         """The most recent session (only finished / unfinished ones when ``finished`` is given)."""
         where = "" if finished is None else ("WHERE s.finished IS NOT NULL " if finished
                                              else "WHERE s.finished IS NULL ")
-        record = self._db.execute(self._select + where + "ORDER BY s.id DESC LIMIT 1"
-                                  ).fetchone()
-        return None if record is None else self._row(record)
+        for record in self._db.execute(self._select + where + "ORDER BY s.id DESC"):
+            found = self._readable(self._row, [record])
+            if found:
+                return found[0]
+        return None
 
     def resumable_sessions(self) -> list[SessionRow]:
         """Sessions neither finished nor abandoned, the most recent first."""
-        return [self._row(r) for r in self._db.execute(
+        return self._readable(self._row, self._db.execute(
             self._select + "WHERE s.finished IS NULL AND s.abandoned IS NULL "
-                           "ORDER BY s.id DESC")]
+                           "ORDER BY s.id DESC"))
 
     def confirm_date(self, session_id: int, started: datetime | None = None) -> None:
         """The players confirmed the game's date (``started`` when they set it anew): no longer unsure."""
@@ -855,11 +480,19 @@ class Store:
 
     def stored_moves(self, session_id: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """The stored move log and redo stack of a session, as record JSON."""
-        moves = [json.loads(m) for (m,) in self._db.execute(
-            "SELECT move FROM moves WHERE session_id = ? ORDER BY idx", (session_id,))]
-        redo = [json.loads(m) for (m,) in self._db.execute(
-            "SELECT move FROM redo WHERE session_id = ? ORDER BY pos", (session_id,))]
-        return moves, redo
+        return (self._moves("moves", "idx", session_id), self._moves("redo", "pos", session_id))
+
+    def _moves(self, table: str, order: str, session_id: int) -> list[dict[str, Any]]:
+        """A session's moves (or undone moves) as record JSON; :class:`DamagedRow` naming the first that
+        does not read, or the first missing from the count (a log is dense from 0)."""
+        found = []
+        for position, (index, text) in enumerate(self._db.execute(
+                f"SELECT {order}, move FROM {table} WHERE session_id = ? ORDER BY {order}", (session_id,))):
+            with reading(table, f"{session_id}/{index}"):
+                if table == "moves" and index != position:  # (the redo stack is an order, not a count)
+                    raise IndexError(position)
+                found.append(move_object(text))
+        return found
 
     # -- the journal and the derived results ---------------------------------
     def log_version(self, session_id: int) -> int:
@@ -871,28 +504,11 @@ class Store:
 
     def _save_log(self, session_id: int, first: int, moves: Sequence[dict[str, Any]],
                   redo: Sequence[dict[str, Any]], *, expected: int | None = None, played: float = 0.0) -> int:
-        """Write the log change in one transaction; returns the new log version.
-
-        With ``expected``, the stored version is checked inside the
-        transaction: if the log was saved by anyone else since, the change is
-        refused (:class:`StaleLog`), never merged into what is stored. ``played``
-        (seconds, monotonic) is added to the game's time in the same transaction.
-        """
+        """Write the log change in one transaction (:func:`companion.storage.journal.save_log`);
+        returns the new log version. :class:`StaleLog` when ``expected`` is not the stored version."""
         with self._transaction() as db:
-            bumped = db.execute(
-                "UPDATE sessions SET log_version = log_version + 1, played_seconds = played_seconds + ? "
-                "WHERE id = ?" + ("" if expected is None else " AND log_version = ?"),
-                (float(played), session_id) if expected is None else (float(played), session_id, expected))
-            if bumped.rowcount != 1:
-                raise StaleLog(msg("store.stale", session=session_id))
-            db.execute("DELETE FROM moves WHERE session_id = ? AND idx >= ?", (session_id, first))
-            db.executemany("INSERT INTO moves (session_id, idx, move) VALUES (?, ?, ?)",
-                           [(session_id, first + offset, _dumps(m)) for offset, m in enumerate(moves)])
-            db.execute("DELETE FROM redo WHERE session_id = ?", (session_id,))
-            db.executemany("INSERT INTO redo (session_id, pos, move) VALUES (?, ?, ?)",
-                           [(session_id, pos, _dumps(m)) for pos, m in enumerate(redo)])
-            version = db.execute("SELECT log_version FROM sessions WHERE id = ?", (session_id,)).fetchone()
-        return int(version[0])
+            return save_log(db, session_id, first, moves, redo, expected=expected, played=played,
+                            bookkeeping=self.schema_version >= 8)
 
     def add_played(self, session_id: int, seconds: float) -> None:
         """Add ``seconds`` (monotonic) to how long the game was open; nothing for a game not measured."""
@@ -923,18 +539,26 @@ class Store:
             "SELECT r.session_id, s.game, r.player, r.score, r.winner "
             "FROM results r JOIN sessions s ON s.id = r.session_id "
             "WHERE s.finished IS NOT NULL ORDER BY s.id, r.seat")
-        return [ResultRow(sid, game, player, score, bool(winner))
-                for sid, game, player, score, winner in rows]
+        found = []
+        for sid, game, player, score, winner in rows:
+            with reading("results", sid):
+                if not (is_text(game) and is_text(player) and is_integer(score) and winner in (0, 1)):
+                    raise ValueError(sid)
+                found.append(ResultRow(sid, game, player, score, bool(winner)))
+        return found
 
     # -- settings --------------------------------------------------------------
     def get_setting(self, key: str, default: Any = None) -> Any:
         """The JSON value stored under ``key``, or ``default``."""
         record = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
-        return default if record is None else json.loads(record[0])
+        if record is None:
+            return default
+        with reading("settings", key):
+            return json_value(record[0])
 
     def set_setting(self, key: str, value: object) -> None:
         """Store a JSON-serialisable ``value`` under ``key`` (replacing any earlier one)."""
-        text = _dumps(value)
+        text = dumps(value)
         with self._transaction() as db:
             db.execute("INSERT INTO settings (key, value, updated) VALUES (?, ?, ?) "
                        "ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated = excluded.updated",
@@ -946,5 +570,10 @@ class Store:
 
     def settings(self) -> dict[str, Any]:
         """Every setting, by key."""
-        return {key: json.loads(value) for key, value in self._db.execute(
-            "SELECT key, value FROM settings ORDER BY key")}
+        found: dict[str, Any] = {}
+        for key, value in self._db.execute("SELECT key, value FROM settings ORDER BY key"):
+            with reading("settings", key if is_text(key) else repr(key)):
+                if not is_text(key):
+                    raise ValueError(key)
+                found[key] = json_value(value)
+        return found

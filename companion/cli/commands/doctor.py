@@ -11,6 +11,7 @@ works while a game is played.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -20,7 +21,7 @@ from companion.cli.main import UserError
 from companion.console.display import shown_line
 from companion.games.messages import msg
 from companion.i18n import text
-from companion.storage import doctor
+from companion.storage import doctor, report
 from companion.storage.doctor import Checkup, RepairReport
 from companion.storage.paths import DataDirError, database_path
 
@@ -36,6 +37,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="cli.doctor.repair.help")
     action.add_argument("--restore", metavar="FILE",
                         help="cli.doctor.restore.help")
+    doctor.add_argument("--json", action="store_true", help="cli.doctor.json.help")
     doctor.set_defaults(handler=run_doctor)
 
     backup = subparsers.add_parser(
@@ -69,15 +71,23 @@ def run_doctor(args: argparse.Namespace) -> int:
             raise UserError(msg("doctor.repair.no_store", path=str(path)))
         print(text("doctor.no_store", path=str(path.parent)))
         return 0
+    as_json = getattr(args, "json", False)
     try:
         if args.repair:
-            _say_repaired(doctor.repair(path), path)
+            repaired = doctor.repair(path)
+            if as_json:
+                print(json.dumps(report.repair_json(repaired, path, str), ensure_ascii=False, indent=1))
+            else:
+                _say_repaired(repaired, path)
             return 0
         checkup = doctor.examine(path)
     except doctor.Unusable as error:
         print(f"companion: {shown_line(str(error))}", file=sys.stderr)
         return EXIT_DAMAGED
-    _say_checkup(checkup)
+    if as_json:
+        print(json.dumps(report.checkup_json(checkup, str), ensure_ascii=False, indent=1))
+    else:
+        _say_checkup(checkup)
     return 0 if checkup.is_good else EXIT_DAMAGED
 
 
@@ -113,15 +123,26 @@ def _say_checkup(checkup: Checkup) -> None:
             print(text("doctor.session.damaged_some" if health.good else "doctor.session.damaged_none",
                        session=health.id, game=title(health.game), players=who, problem=health.problem,
                        good=health.good))
-    for session, reason, when in checkup.set_aside:
-        print(text("doctor.session.set_aside", session=session, when=when, reason=reason))
+    for lost in [*checkup.foreign, *checkup.bad_aside_lines]:
+        print(text("doctor.unreadable", what=lost))
+    for championship in checkup.championships:
+        if championship.problem is not None:
+            print(text("doctor.unreadable", what=championship.problem))
+    for entry in checkup.set_aside:
+        said = "doctor.session.set_aside" if entry.kind == "session" else \
+            "doctor.session.championship_set_aside"
+        print(text(said, session=entry.id, when=entry.when, reason=entry.reason))
     for aside in doctor.copies_aside(checkup.path):
         print(text("doctor.aside_file", path=str(aside)))
     damaged = [h for h in checkup.sessions if not h.is_good]
     if checkup.is_good:
         print(text("doctor.all_good", count=len(checkup.sessions)))
     else:
-        print(text("doctor.damaged_pages" if checkup.pages or checkup.unreadable else "doctor.damaged",
+        rows = checkup.unreadable or checkup.foreign or checkup.bad_aside or \
+            any(not c.is_good for c in checkup.championships)
+        said = ("doctor.damaged_pages" if checkup.pages
+                else "doctor.damaged_rows" if rows else "doctor.damaged")
+        print(text(said,
                    damaged=len(damaged), count=len(checkup.sessions)))
 
 
