@@ -156,7 +156,7 @@ def test_the_oled_says_what_is_wrong_and_offers_each_way_out_after_a_confirm(tmp
         for number, page in enumerate(pages):
             draw(page).save(shots / f"oled-trouble-{number}.png")
         said = " ".join(line.text for page in pages[1:] for line in page.lines[1:])
-        assert "cannot be read" in said  # what is wrong, over the pages after the title
+        assert "cannot read back" in said and "championships" in said  # what is wrong, and where
         box.press("buttons.menu")
         box.pump(lambda: navigator.listing is not None)
         assert navigator.listing is not None

@@ -36,6 +36,7 @@ from companion.service.app import AppError, Companion
 from companion.service.settings import effective_settings
 from companion.service.stats import PlayerStats, player_stats
 from companion.service.web_link import WEB_SETTING
+from companion.storage.errors import DamagedRow
 from companion.storage.store import SessionRow, Store, StoreError
 
 #: The most finished games the index lists (the page stays small; older ones are in the statistics).
@@ -210,6 +211,8 @@ class StoreReader:
             version = app.store.log_version(session_id) if app.store.schema_version >= 3 else row.moves
             return row, self._kept(("record", self._identity, session_id, version, row.moves),
                                    lambda: app.export_record(session_id))
+        except DamagedRow as error:  # the game is there but does not read: "repair needed", not "no game"
+            raise StoreUnavailable(error.message) from error
         except (StoreError, AppError):
             return None
 

@@ -54,7 +54,8 @@ def damage(app: Companion) -> Message | None:
     Why the store could not be opened or shown comes first (start-up's
     :attr:`~companion.service.app.Companion.trouble`); then damaged pages
     (nothing can be saved); else the unfinished games that cannot be opened
-    (found when the unfinished games were listed); else why a store that
+    (found when the unfinished games were listed); else a row a listing could
+    not read back and left out; else why a store that
     cannot be written cannot (the kiosk never sits read-only without saying so).
     """
     store = app.store
@@ -65,6 +66,8 @@ def damage(app: Companion) -> Message | None:
     if app.damaged_sessions:
         return msg("appliance.damage.sessions", sessions=sorted(app.damaged_sessions),
                    count=len(app.damaged_sessions))
+    if store.unreadable_rows:  # a row a listing left out (the other games are still offered)
+        return next(iter(store.unreadable_rows.values()))
     if store.read_only:  # a store that cannot be written always says why, with the repair offered
         try:
             store.refuse_writing()
