@@ -124,6 +124,27 @@ def _english_unless_asked(monkeypatch):
     set_language("en")
 
 
+@pytest.fixture(autouse=True)
+def _root_log_as_it_was() -> Iterator[None]:
+    """A test that runs ``companion run`` or ``companion web`` in this process leaves the root
+    logger with their handler, bound to the standard error of that test (the command line's
+    wrapper of pytest's capture, closed when the test ends); the next records, Kivy's first lines
+    among them, would go to a closed stream. Each test gets the root logger back as it found it."""
+    import logging
+
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    for handler in root.handlers:
+        if handler not in handlers:
+            root.removeHandler(handler)
+            handler.close()
+    for handler in handlers:
+        if handler not in root.handlers:
+            root.addHandler(handler)
+    root.setLevel(level)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _games_left_out() -> Iterator[None]:
     """``COMPANION_TEST_WITHOUT=castelli`` runs the tests as on a box where that game is not
