@@ -548,8 +548,27 @@ class CastelliBoardView(Widget):
             draw_text(canvas, figure, max(14, round(min(box[2], box[3]) * 0.8)), centre, ink, fill)
         elif gift == "card":
             draw_card(canvas, centre[0], centre[1], min(box[2], box[3]) * 0.9, ink, fill)
+        elif self.gift_figures:
+            # a sign as well as the colour (stone, silver and a neutral piece are three greys): the
+            # resource's sign, or a cross for nothing, on a plate of the piece's colour as tall as
+            # a sign needs (the piece itself is thinner than that on a small board)
+            sign = max(GIFT_SIGN, min(box[2], box[3]))
+            canvas.add(Color(*fill))
+            canvas.add(Rectangle(pos=(centre[0] - sign / 2, centre[1] - sign / 2), size=(sign, sign)))
+            canvas.add(Color(*ink))
+            if gift in icons.SIGNS:
+                for shape in icons.SIGNS[gift](centre[0], centre[1], sign * 0.85):
+                    add_fan(canvas, shape)
+            else:
+                arm = sign * 0.3
+                for dx in (-arm, arm):
+                    canvas.add(Line(points=[centre[0] - dx, centre[1] - arm, centre[0] + dx, centre[1] + arm],
+                                    width=1.5))
 
 
-#: The figure on a frame piece (beside its colour): resources by their initial on the board's legend,
-#: silver as a coin sign. The legend in the area detail names them in words.
+#: The figure on a frame piece (beside its colour): silver as a coin sign; wood, grain and stone
+#: show their resource's sign (:data:`~ui.games.castelli.icons.SIGNS`), a neutral piece a cross, a
+#: card its picture. The legend in the area detail names them in words.
 GIFT_FIGURES: dict[str, str] = {"wood": "", "grain": "", "stone": "", "silver": "$", "neutral": ""}
+#: The least size (px) of a frame piece's sign.
+GIFT_SIGN = 14
