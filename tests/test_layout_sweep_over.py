@@ -25,8 +25,6 @@ del kit  # imported for the window it opens
 
 DATA = Path(__file__).parent / "data"
 RECORDS = sorted([*DATA.glob("over/*.json"), *DATA.glob("played/*.json")])
-#: The views a board adds to every snapshot (Castelli's evaluation and area overlays).
-BOARD_VIEWS = ("evaluation.png", "area.png", "group-2-", "valuation-")
 CASES = [(path, i18n.LANGUAGES[index % 2]) for index, path in enumerate(RECORDS)]
 
 
@@ -41,6 +39,6 @@ def test_game_over_and_the_oled_pass_the_layout_check(path: Path, language: str,
         write_screens(record, tmp_path, language, problems, ("game-over.png", "history.png"))
     finally:
         i18n.set_language("en")
-    # the board's own views, which the writer always adds, are the sweep's (tests/test_layout_sweep.py)
-    mine = [line for line in problems if not line.startswith(BOARD_VIEWS)]
-    assert mine == [], "\n".join(mine)
+    # the board's own views too (Castelli's evaluation and area overlays, its second group): the
+    # shields' and the mine's figures on a small board meet the contrast (issue 35, item 10)
+    assert problems == [], "\n".join(problems)

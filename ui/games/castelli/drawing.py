@@ -82,7 +82,7 @@ MAX_CELL = 96.0
 SHIELD_FIGURE = 24
 #: The same on a board drawn small beside words (the evaluations' map): where the board itself is
 #: read, not its figures, which at 24 px would reach over the small tiles' edges and coins.
-SMALL_SHIELD_FIGURE = 14
+SMALL_SHIELD_FIGURE = 17
 
 
 @cache
@@ -95,10 +95,45 @@ def glyph(text: str, size: int, ink: tuple[float, ...] = tuple(TEXT), bold: bool
     return texture
 
 
+@cache
+def ink_box(texture: Texture) -> tuple[int, int, int, int]:
+    """Where a text's letters are in its texture (left, bottom, right, top in px, from the texture's
+    lower left): the texture has room around them."""
+    w, h = texture.size
+    alpha = bytes(texture.pixels)[3::4]
+    rows = [y for y in range(h) if any(alpha[y * w:(y + 1) * w])]
+    columns = [x for x in range(w) if any(alpha[x::w])]
+    if not rows or not columns:
+        return 0, 0, w, h
+    # the pixels run from the texture's top row down (Kivy flips them when drawn)
+    return columns[0], h - 1 - rows[-1], columns[-1] + 1, h - rows[0]
+
+
+#: Room (px) a plate leaves around a figure's letters.
+PLATE_MARGIN = 1
+
+
 def draw_text(canvas: InstructionGroup, text: str, size: int, centre: tuple[float, float],
-              ink: tuple[float, ...] = tuple(TEXT)) -> None:
+              ink: tuple[float, ...] = tuple(TEXT), plate: tuple[float, ...] | None = None,
+              within: tuple[float, float, float, float] | None = None) -> None:
+    """A text centred at ``centre``; with ``plate``, on a rectangle of that colour just larger than its
+    letters: a figure reaching over its shield's or frame piece's edge (a 24 px "1" on a small tile's
+    triangle, a "$" on a thin frame piece) still stands on its own colour, never on a neighbour's.
+    ``within`` (left, bottom, right, top): the letters and their plate are moved inside it (a tile's
+    figure never reaches over the tile's edge onto the frame piece beside it)."""
     texture = glyph(text, size, tuple(ink))
     w, h = texture.size
+    left, bottom, right, top = ink_box(texture)
+    x, y = centre[0] - w / 2, centre[1] - h / 2
+    if within is not None:
+        m = PLATE_MARGIN
+        x += max(0.0, within[0] - (x + left - m)) - max(0.0, (x + right + m) - within[2])
+        y += max(0.0, within[1] - (y + bottom - m)) - max(0.0, (y + top + m) - within[3])
+        centre = (x + w / 2, y + h / 2)
+    if plate is not None:
+        canvas.add(Color(*plate))
+        canvas.add(Rectangle(pos=(x + left - PLATE_MARGIN, y + bottom - PLATE_MARGIN),
+                             size=(right - left + 2 * PLATE_MARGIN, top - bottom + 2 * PLATE_MARGIN)))
     canvas.add(Color(1, 1, 1, 1))
     canvas.add(Rectangle(texture=texture, size=(w, h), pos=(centre[0] - w / 2, centre[1] - h / 2)))
 
@@ -392,13 +427,13 @@ class CastelliBoardView(Widget):
         castles = [stack[-1] for stack in shown.castles.get(name, ())]
         if spec.kind == "market":
             self._tents(canvas, cx, y + side - inset - side * 0.22, side, spec.amount)
-            draw_text(canvas, figure, size, (cx, cy - side * 0.1), ink)
+            draw_text(canvas, figure, size, (cx, cy - side * 0.1), ink, fill)
         elif spec.kind == "mine":
             canvas.add(Color(*GIFT_COLOURS["silver"]))
             canvas.add(Line(circle=(cx, cy, side * 0.3), width=1.5))
-            draw_text(canvas, figure, size, (cx, cy), ink)
+            draw_text(canvas, figure, size, (cx, cy), ink, fill)
         elif figure:
-            draw_text(canvas, figure, size, (cx, cy + (side * 0.14 if spec.kind == "rock" else 0)), ink)
+            draw_text(canvas, figure, size, (cx, cy + (side * 0.14 if spec.kind == "rock" else 0)), ink, fill)
         if spec.kind == "rock":
             self._castle_places(canvas, cx, y0 + side * 0.2, side, spec.spots, castles, shown)
         elif castles:
@@ -466,19 +501,11 @@ class CastelliBoardView(Widget):
         # N, E, S, W: the triangle from each edge to the centre
         edges = [(x0, y1, x1, y1), (x1, y1, x1, y0), (x1, y0, x0, y0), (x0, y0, x0, y1)]
         size = max(self.least_figure, round(side * 0.34))
-        for (colour, value), (ax, ay, bx, by) in zip(shields, edges, strict=True):
-            fill = piece_colour(colour)
-            canvas.add(Color(*fill))
+        for (colour, _), (ax, ay, bx, by) in zip(shields, edges, strict=True):
+            canvas.add(Color(*piece_colour(colour)))
             canvas.add(Triangle(points=[ax, ay, bx, by, cx, cy]))
             canvas.add(Color(*SURFACE))
             canvas.add(Line(points=[ax, ay, cx, cy], width=1))
-            tx = cx + ((ax + bx) / 2 - cx) * 0.58
-            ty = cy + ((ay + by) / 2 - cy) * 0.58
-            ink = tuple(text_on(fill))
-            if isinstance(value, int):
-                draw_text(canvas, str(value), size, (tx, ty), ink)
-            else:
-                draw_card(canvas, tx, ty, side * 0.24, ink, fill)
         silver = shown.silver_on.get(name, 0)
         for index in range(silver):
             canvas.add(Color(*GIFT_COLOURS["silver"]))
@@ -486,6 +513,17 @@ class CastelliBoardView(Widget):
             r = side * 0.05
             ox = cx + (index - (silver - 1) / 2) * r * 2.8
             canvas.add(Line(circle=(ox, cy, r), width=1.5))
+        # the figures last, each on its shield's colour and inside the tile (on a small tile a figure
+        # is moved in from the edge, over the coins if need be: the value is what players read)
+        for (colour, value), (ax, ay, bx, by) in zip(shields, edges, strict=True):
+            fill = piece_colour(colour)
+            tx = cx + ((ax + bx) / 2 - cx) * 0.66
+            ty = cy + ((ay + by) / 2 - cy) * 0.66
+            ink = tuple(text_on(fill))
+            if isinstance(value, int):
+                draw_text(canvas, str(value), size, (tx, ty), ink, fill, (x0, y0, x1, y1))
+            else:
+                draw_card(canvas, tx, ty, side * 0.24, ink, fill)
 
     def _gift(self, canvas: InstructionGroup, gift: str, side_index: int, x: float, y: float,
               side: float) -> None:
@@ -507,11 +545,30 @@ class CastelliBoardView(Widget):
         centre = (box[0] + box[2] / 2, box[1] + box[3] / 2)
         figure = GIFT_FIGURES.get(gift) if self.gift_figures else None
         if figure:
-            draw_text(canvas, figure, max(14, round(min(box[2], box[3]) * 0.8)), centre, ink)
+            draw_text(canvas, figure, max(14, round(min(box[2], box[3]) * 0.8)), centre, ink, fill)
         elif gift == "card":
             draw_card(canvas, centre[0], centre[1], min(box[2], box[3]) * 0.9, ink, fill)
+        elif self.gift_figures:
+            # a sign as well as the colour (stone, silver and a neutral piece are three greys): the
+            # resource's sign, or a cross for nothing, on a plate of the piece's colour as tall as
+            # a sign needs (the piece itself is thinner than that on a small board)
+            sign = max(GIFT_SIGN, min(box[2], box[3]))
+            canvas.add(Color(*fill))
+            canvas.add(Rectangle(pos=(centre[0] - sign / 2, centre[1] - sign / 2), size=(sign, sign)))
+            canvas.add(Color(*ink))
+            if gift in icons.SIGNS:
+                for shape in icons.SIGNS[gift](centre[0], centre[1], sign * 0.85):
+                    add_fan(canvas, shape)
+            else:
+                arm = sign * 0.3
+                for dx in (-arm, arm):
+                    canvas.add(Line(points=[centre[0] - dx, centre[1] - arm, centre[0] + dx, centre[1] + arm],
+                                    width=1.5))
 
 
-#: The figure on a frame piece (beside its colour): resources by their initial on the board's legend,
-#: silver as a coin sign. The legend in the area detail names them in words.
+#: The figure on a frame piece (beside its colour): silver as a coin sign; wood, grain and stone
+#: show their resource's sign (:data:`~ui.games.castelli.icons.SIGNS`), a neutral piece a cross, a
+#: card its picture. The legend in the area detail names them in words.
 GIFT_FIGURES: dict[str, str] = {"wood": "", "grain": "", "stone": "", "silver": "$", "neutral": ""}
+#: The least size (px) of a frame piece's sign.
+GIFT_SIGN = 14

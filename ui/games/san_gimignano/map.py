@@ -23,7 +23,19 @@ from kivy.uix.stencilview import StencilView
 
 from ui import theme
 from ui.drawn_text import remember
-from ui.games.san_gimignano.layout import View, first_edges, fit, panned, space_at, zoomed
+from ui.games.san_gimignano.layout import (
+    STACK_SHIFT,
+    View,
+    digit_box,
+    first_edges,
+    fit,
+    panned,
+    smallest_fitting,
+    space_at,
+    space_marks,
+    tokens_apart,
+    zoomed,
+)
 
 Colour = tuple[float, float, float, float]
 Position = tuple[int, int]
@@ -33,16 +45,16 @@ Space = tuple[int, int, str]
 DRAG_SLOP = 12.0
 #: One press of a zoom button.
 ZOOM_STEP = 1.25
-#: A guild space is a rhombus with 60° corners; the widest disc inside it is ``size * sqrt(3) / 2``
-#: across. The board's map never draws it smaller than a 48 px target: it opens at (and zooms out
-#: to) no smaller size than this; a board larger than the map then pans.
-SMALLEST_SIZE = math.ceil(theme.TOUCH / (math.sqrt(3.0) / 2.0))
 #: A token is at least 24 px across with initials of at least 12 px (docs/ui.md, marks on pieces).
 TOKEN_RADIUS = 12.0
 MARK_FONT = 13
-#: How strongly a space to build on, or a history entry's space, is filled with the light tone.
-BUILD_FILL = 0.55
-SHOWN_FILL = 0.45
+#: A guild's digit is at least this tall (px): read across the table, it tells the guild without colour.
+DIGIT_FONT = 16
+#: The board's map opens showing the whole city (and Fit shows it again, − zooms out towards it) down
+#: to this hexagon size: the smallest at which a space still holds a whole token beside its whole
+#: digit (:func:`ui.games.san_gimignano.layout.smallest_fitting`). Only a city larger than the map
+#: at this size opens cut, and pans; + makes the spaces larger targets.
+SMALLEST_SIZE = math.ceil(smallest_fitting(TOKEN_RADIUS, digit_box(DIGIT_FONT)))
 
 
 def target_size(size: float) -> float:
@@ -52,13 +64,18 @@ def target_size(size: float) -> float:
 
 def token_radius(size: float) -> float:
     """A token's radius at the hexagon size ``size`` (never under :data:`TOKEN_RADIUS`)."""
-    return max(TOKEN_RADIUS, size * 0.21)
+    return max(TOKEN_RADIUS, size * 0.18)
+
+
+def digit_font(size: float) -> int:
+    """A guild digit's font size at the hexagon size ``size`` (never under :data:`DIGIT_FONT`)."""
+    return max(DIGIT_FONT, int(size * 0.22))
 
 
 def tokens_side_by_side(size: float) -> bool:
-    """Whether a space's two tokens lie apart at this size (else they are drawn as a stack with a
-    count): the spots are ``0.83 * size`` apart along the space's long diagonal."""
-    return 0.83 * size >= 2 * token_radius(size) + 4
+    """Whether a space's two tokens lie either side of its digit at this size, inside the space (else
+    they are drawn as one, the last laid, with a count)."""
+    return tokens_apart(size, token_radius(size), digit_box(digit_font(size)))
 
 
 @dataclass
@@ -391,16 +408,13 @@ class HexMap(StencilView):
         corners = view.rhombus(at, edge)
         inset = _shrunk(corners, 0.86)
         size = view.size
+        # what is lit is ringed, never tinted: a tint turned the red guild orange and lavender beige
         if space in scene.build_spaces:
-            Color(theme.ACCENT[0], theme.ACCENT[1], theme.ACCENT[2], BUILD_FILL)
-            Mesh(vertices=[c for x, y in inset for c in (x, y, 0, 0)], indices=[0, 1, 2, 3],
-                 mode="triangle_fan")
-            _ring(_shrunk(corners, 0.7), 2.0)
+            _ring(inset, 3.0)
+            _ring(_shrunk(corners, 0.62), 2.0)
         if space in scene.shown_spaces:
-            Color(theme.RING_LIGHT[0], theme.RING_LIGHT[1], theme.RING_LIGHT[2], SHOWN_FILL)
-            Mesh(vertices=[c for x, y in inset for c in (x, y, 0, 0)], indices=[0, 1, 2, 3],
-                 mode="triangle_fan")
             _ring(inset, 4.0)
+            _ring(_shrunk(corners, 0.55), 2.0)
         elif space in scene.group_spaces:
             _ring(inset, 3.0)
         elif space in scene.token_spaces:
@@ -412,20 +426,24 @@ class HexMap(StencilView):
             if self._wholly_shown(cx, cy, half + 3, half * 1.1 + 3):
                 self._tower(cx, cy, size, tower)
             return
-        tag = scene.guild_tags.get(space[2], "")
-        if tag:
-            # a light guild takes dark digits
-            ink = theme.text_on(self._under(space))
-            texture = self._texture(tag, max(MARK_FONT, int(size * 0.22)), ink)
-            if self._wholly_shown(cx, cy, texture.size[0] / 2.0, texture.size[1] / 2.0):
-                self._text(tag, max(MARK_FONT, int(size * 0.22)), ink, cx, cy)
         owners = scene.tokens.get(space, ())
-        if len(owners) > 1 and not tokens_side_by_side(size):
-            # too small to lie apart: the last one laid, with how many lie there
-            x, y = view.token_spots(at, edge)[0]
-            self._token(x, y, size, owners[-1], count=len(owners))
+        font = digit_font(size)
+        tag = scene.guild_tags.get(space[2], "")
+        ink = theme.text_on(self._under(space))  # a light guild takes dark digits
+        texture = self._texture(tag or "0", font, ink)
+        box = (max(texture.size[0] / 2.0, digit_box(font)[0]), max(texture.size[1] / 2.0, digit_box(font)[1]))
+        (dx, dy), spots = space_marks(view, at, edge, len(owners), token_radius(size), box)
+        if tag and self._wholly_shown(dx, dy, texture.size[0] / 2.0, texture.size[1] / 2.0):
+            self._text(tag, font, ink, dx, dy)
+        if len(owners) > len(spots):
+            # too small to lie apart: a stack, the last one laid on top, the first peeking out
+            # towards the digit (in its player's colour, ringed as a token is)
+            (x, y), gap = spots[0], math.dist(spots[0], (dx, dy)) or 1.0
+            self._token(x + (dx - x) * STACK_SHIFT / gap, y + (dy - y) * STACK_SHIFT / gap, size,
+                        owners[-2], initials=False)
+            self._token(x, y, size, owners[-1])
             return
-        for owner, (x, y) in zip(owners, view.token_spots(at, edge), strict=False):
+        for owner, (x, y) in zip(owners, spots, strict=True):
             self._token(x, y, size, owner)
 
     def _letter(self, view: View, at: Position, letter: str) -> None:
@@ -442,15 +460,8 @@ class HexMap(StencilView):
         self._text(letter, max(MARK_FONT, int(view.size * 0.2)), theme.TEXT, cx, cy)
 
     def _under(self, space: Space) -> Colour:
-        """The colour a space's digit lies on: its guild's, under the build's or the shown place's fill."""
-        scene = self.scene
-        colour = scene.guild_colours.get(space[2], theme.NO_COLOUR)
-        for lit, tint, alpha in ((scene.build_spaces, theme.ACCENT, BUILD_FILL),
-                                 (scene.shown_spaces, theme.RING_LIGHT, SHOWN_FILL)):
-            if space in lit:
-                mixed = [c * (1 - alpha) + t * alpha for c, t in zip(colour[:3], tint[:3], strict=True)]
-                colour = (mixed[0], mixed[1], mixed[2], 1.0)
-        return colour
+        """The colour a space's digit lies on: its guild's, lit or not (what is lit is only ringed)."""
+        return self.scene.guild_colours.get(space[2], theme.NO_COLOUR)
 
     def _wholly_shown(self, x: float, y: float, half_width: float, half_height: float) -> bool:
         """Whether a mark centred at ``x``, ``y`` lies wholly inside the map: one cut by its edge (or
@@ -459,7 +470,7 @@ class HexMap(StencilView):
         return bool(self.x <= x - half_width and x + half_width <= self.right
                     and self.y <= y - half_height and y + half_height <= self.top)
 
-    def _token(self, x: float, y: float, size: float, owner: str, count: int = 1) -> None:
+    def _token(self, x: float, y: float, size: float, owner: str, initials: bool = True) -> None:
         radius = token_radius(size)
         if not self._wholly_shown(x, y, radius + 2, radius + 2):
             return
@@ -470,12 +481,9 @@ class HexMap(StencilView):
         Ellipse(pos=(x - radius, y - radius), size=(2 * radius, 2 * radius))
         Color(*theme.MARKER_OUTLINE)
         Line(circle=(x, y, radius), width=1.0)
-        self._text(self.scene.initials.get(owner, "?"), max(MARK_FONT, int(radius * 0.95)),
-                   theme.text_on(fill), x, y)
-        if count > 1:
-            Color(*theme.BACKGROUND)
-            Ellipse(pos=(x + radius * 0.4, y - radius * 1.3), size=(radius * 1.2, radius * 1.2))
-            self._text(str(count), MARK_FONT, theme.TEXT, x + radius, y - radius * 0.7)
+        if initials:
+            self._text(self.scene.initials.get(owner, "?"), max(MARK_FONT, int(radius * 0.95)),
+                       theme.text_on(fill), x, y)
 
     def _tower(self, x: float, y: float, size: float, owner: str) -> None:
         """A tower: a block with three merlons, in its builder's colour with their initials."""

@@ -39,7 +39,7 @@ FACE_DOWN = "#1b2f4a"
 GIFT_HEX = {"wood": "#7a472e", "grain": "#dca838", "stone": "#8a8b94", "silver": "#b7c0c9",
             "card": "#f2f4f7", "neutral": "#56585c"}
 #: The room round the grid for the frame's bars, in the drawing's units.
-FRAME = 12.0
+FRAME = 14.0
 #: A card drawn on a tile's side where the shield is a card (worth nothing), as the touchscreen draws it.
 CARD_FILL = "#f2f4f7"
 
@@ -58,6 +58,9 @@ def _area(state: State, name: str, x: float, y: float, who: Mapping[str, Person]
                      stroke=BACKGROUND, stroke_width="1",
                      opacity="0.55" if name in state.done and not state.finished else None)]
     figure = state.mine if area.kind == "mine" else area.amount
+    if area.kind in ("forest", "field"):  # told apart by their sign, as on the touchscreen, not by colour
+        for dx in (-0.3, 0.3):
+            parts += sign(area.kind, x + CELL / 2 + dx * CELL, y + CELL / 2, CELL * 0.22, TINT[area.kind])
     if area.kind != "plain":
         parts.append(element("text", str(figure), x=f"{x + CELL / 2:.1f}", y=f"{y + CELL / 2 + 6:.1f}",
                              fill=text_on(fill), font_size="17", font_weight="bold", text_anchor="middle"))
@@ -121,7 +124,8 @@ def board_svg(state: State, who: Mapping[str, Person], words: Words) -> Markup:
 
 
 def _gifts(sides: Sequence[str], x: float, y: float) -> list[Markup]:
-    """A bar in the gift's colour beside each side of a space that faces the frame (N, E, S, W)."""
+    """A bar in the gift's colour beside each side of a space that faces the frame (N, E, S, W), with
+    the gift's sign on a plate at its middle (stone, silver and a neutral piece are three greys)."""
     long, thick, gap = CELL * 0.5, 7.0, 2.0
     along = (CELL - long) / 2
     spots = ((x + along, y - gap - thick, long, thick), (x + CELL + gap, y + along, thick, long),
@@ -129,11 +133,60 @@ def _gifts(sides: Sequence[str], x: float, y: float) -> list[Markup]:
     bars = []
     for side, (bx, by, width, height) in zip(sides, spots, strict=True):
         if side.startswith(FRAME_PREFIX):
-            gift = GIFT_HEX.get(side[len(FRAME_PREFIX):], GIFT_HEX["neutral"])
+            gift = side[len(FRAME_PREFIX):]
+            fill = GIFT_HEX.get(gift, GIFT_HEX["neutral"])
             bars.append(element("rect", x=f"{bx:.1f}", y=f"{by:.1f}", width=f"{width:.1f}",
-                                height=f"{height:.1f}", rx="2", fill=gift, stroke=BACKGROUND,
+                                height=f"{height:.1f}", rx="2", fill=fill, stroke=BACKGROUND,
                                 stroke_width="1"))
+            cx, cy = bx + width / 2, by + height / 2
+            bars.append(element("rect", x=f"{cx - GIFT_PLATE / 2:.1f}", y=f"{cy - GIFT_PLATE / 2:.1f}",
+                                width=f"{GIFT_PLATE:.1f}", height=f"{GIFT_PLATE:.1f}", rx="2", fill=fill,
+                                stroke=BACKGROUND, stroke_width="1"))
+            bars += sign(gift, cx, cy, GIFT_PLATE * 0.8, text_on(fill))
     return bars
+
+
+#: A frame piece's plate for its sign, in the drawing's units.
+GIFT_PLATE = 14.0
+#: The signs on forests and fields: a shade of the area's own colour (as the touchscreen draws them).
+TINT = {"forest": "#5e966b", "field": "#cab88d"}
+
+
+def sign(kind: str, cx: float, cy: float, size: float, ink: str) -> list[Markup]:
+    """The sign of a resource, a gift or an area kind, ``size`` tall centred on (cx, cy) in ``ink``: a
+    fir tree (wood, forest), three ears (grain, field), a stone, "$" (silver), a card, a cross
+    (nothing); the touchscreen's shapes (``ui/games/castelli/icons.py``), drawn with y downwards."""
+    half = size / 2
+    if kind in ("wood", "forest"):
+        trunk = size * 0.14
+        return [element("polygon", points=points([(cx - size * 0.38, cy + half * 0.45),
+                                                  (cx + size * 0.38, cy + half * 0.45), (cx, cy - half)]),
+                        fill=ink),
+                element("rect", x=f"{cx - trunk / 2:.1f}", y=f"{cy + half * 0.45:.1f}", width=f"{trunk:.1f}",
+                        height=f"{half * 0.55:.1f}", fill=ink)]
+    if kind in ("grain", "field"):
+        parts = []
+        for offset in (-0.28, 0.0, 0.28):
+            ex = cx + offset * size
+            parts.append(element("line", x1=f"{ex:.1f}", y1=f"{cy + half:.1f}", x2=f"{ex:.1f}",
+                                 y2=f"{cy:.1f}", stroke=ink, stroke_width=f"{max(1.0, size * 0.07):.1f}"))
+            parts.append(element("ellipse", cx=f"{ex:.1f}", cy=f"{cy - half * 0.45:.1f}",
+                                 rx=f"{size * 0.1:.1f}", ry=f"{size * 0.27:.1f}", fill=ink))
+        return parts
+    if kind == "stone":
+        corners = ((0.95, 0.1), (0.55, 0.85), (-0.35, 0.9), (-0.95, 0.2), (-0.7, -0.75), (0.45, -0.85))
+        outline = [(cx + dx * half, cy - dy * half * 0.8) for dx, dy in corners]
+        return [element("polygon", points=points(outline), fill=ink)]
+    if kind == "silver":
+        return [element("text", "$", x=f"{cx:.1f}", y=f"{cy + size * 0.38:.1f}", fill=ink,
+                        font_size=f"{size * 1.1:.1f}", font_weight="bold", text_anchor="middle")]
+    if kind == "card":
+        return [element("rect", x=f"{cx - size * 0.3:.1f}", y=f"{cy - half:.1f}", width=f"{size * 0.6:.1f}",
+                        height=f"{size:.1f}", rx="1", fill="none", stroke=ink, stroke_width="1.2")]
+    arm = size * 0.35
+    return [element("path", d=f"M{cx - arm:.1f},{cy - arm:.1f}L{cx + arm:.1f},{cy + arm:.1f}"
+                               f"M{cx + arm:.1f},{cy - arm:.1f}L{cx - arm:.1f},{cy + arm:.1f}",
+                    stroke=ink, stroke_width="1.5")]
 
 
 @runtime_checkable
