@@ -59,13 +59,16 @@ def test_a_store_that_is_not_a_database_is_one_line(run_cli, tmp_path):
 
 def test_damaged_data_in_the_store_is_one_line(run_cli, tmp_path):
     assert run_cli("--data-dir", str(tmp_path), "new", "campanile", "A", "B", "C")[0] == 0
+    assert run_cli("--data-dir", str(tmp_path), "new", "castelli", "A", "B", "C")[0] == 0
     db = sqlite3.connect(tmp_path / "companion.sqlite3")
     with db:
-        db.execute("UPDATE sessions SET players = '[not json'")
+        db.execute("UPDATE sessions SET players = '[not json' WHERE id = 1")
     db.close()
     code, out, err = run_cli("--data-dir", str(tmp_path), "sessions")
-    assert (code, out) == (2, "")
-    assert err.startswith("companion: the game store holds damaged data (")
+    assert code == 2
+    assert "castelli" in out.lower() and "campanile" not in out.lower()  # the game that reads is listed
+    assert err.startswith("companion: the game store holds a row it cannot read back (sessions, row 1)")
+    assert err.count("\n") == 1
 
 
 def test_quoted_line_breaks_are_escaped_so_every_error_stays_one_line(run_cli, write_record):

@@ -1,7 +1,7 @@
 """The one rule for every name a person types or imports: what it may hold and how long it may be.
 
-A player's name, a profile's, the table's, a San Gimignano guild's, a Castelli
-board's, a colour's: each reaches a terminal, the touchscreen, the OLED and the
+A player's name, a profile's, the table's, a guild's, a board's, a
+colour's: each reaches a terminal, the touchscreen, the OLED and the
 phone page. A character a person cannot see may do harm on its way there: a
 bidi override (U+202E) or isolate (U+2066–U+2069) reverses the text around it,
 ESC or a C1 control clears or recolours a terminal, a zero-width space makes

@@ -337,7 +337,10 @@ def format_sessions(rows: list[SessionRow]) -> str:
 def run_sessions(args: argparse.Namespace) -> int:
     with open_store(args, write=False) as store:
         rows = store.list_sessions()
-    print(format_sessions(rows))
+        unreadable = list(store.unreadable_rows.values())
+    print(format_sessions(rows))  # the games that read are listed all the same
+    if unreadable:  # and the row left out is named, exit 2: `doctor` says more, `doctor --repair` mends it
+        raise UserError(unreadable[0])
     return 0
 
 

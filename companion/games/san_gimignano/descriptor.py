@@ -21,7 +21,7 @@ GUILD_PALETTE: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple", "o
 def four_guilds(value: object) -> Message | None:
     """Four different guild names by commas (120 characters at most), else why not."""
     if not isinstance(value, str):
-        return msg("app.setting.not_text", value=repr(value))
+        return msg("san_gimignano.setting.not_text", value=repr(value))
     names = split_words(value)
     for name in names:  # each by the one name rule (a bidi override would reach every screen)
         problem = name_problem(name, "guild") if name else None
@@ -35,7 +35,7 @@ def four_guilds(value: object) -> Message | None:
 def four_colours(value: object) -> Message | None:
     """Four different colours of :data:`GUILD_PALETTE` by commas, else why not."""
     if not isinstance(value, str):
-        return msg("app.setting.not_text", value=repr(value))
+        return msg("san_gimignano.setting.not_text", value=repr(value))
     colours = split_words(value)
     if len(colours) != 4 or len(set(colours)) != 4 or not set(colours) <= set(GUILD_PALETTE):
         return msg("ui.san_gimignano.setting.colours", value=repr(value), colours=", ".join(GUILD_PALETTE))
