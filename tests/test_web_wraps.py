@@ -44,3 +44,20 @@ def test_each_towers_labelled_figures_are_kept_whole(lang: str) -> None:
 def test_a_name_in_a_table_is_not_broken_inside_a_word() -> None:
     rule = _rule(".figures tbody th")
     assert "anywhere" not in rule and "break-all" not in rule
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_a_round_page_never_says_nothing_was_evaluated_above_the_areas_that_gave_nothing(lang: str) -> None:
+    """Issue 35, item 13: "Evaluations (0)… No area has been evaluated yet." stood right above "Areas
+    that gave nothing", which listed evaluated areas. Group 1 at move 16: one area evaluated, and it
+    gave nothing."""
+    path = ROOT / "tests" / "data" / "examples" / "castelli-round.json"
+    record = json.loads(path.read_text(encoding="utf-8"))
+    html = game_page({**record, "moves": record["moves"][:16]}, game_id=1, lang=lang, token="t")
+    nothing = render(Message("web.castelli.not_evaluated"), lang)
+    none_yet = render(Message("web.castelli.no_evaluations"), lang)
+    zero = render(Message("web.castelli.evaluations", {"count": 0}), lang)
+    panels = [panel for panel in html.split('<section class="panel">') if nothing in panel]
+    assert panels  # group 1's
+    for panel in panels:
+        assert none_yet not in panel and zero not in panel, panel
