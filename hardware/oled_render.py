@@ -19,6 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from companion.i18n.figures import held
 from companion.service.names import escaped
 
 if TYPE_CHECKING:
@@ -111,12 +112,16 @@ def draw(page: Page, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Image.Image:
 
 
 def wrap(text: str, columns: int = COLUMNS) -> list[str]:
-    """``text`` broken into lines of at most ``columns`` characters, at spaces where it can."""
+    """``text`` broken into lines of at most ``columns`` characters, at spaces where it can, never
+    between a word and its figure (:func:`companion.i18n.figures.held`) unless they fill a line."""
     lines: list[str] = []
     for paragraph in text.splitlines() or [""]:
         paragraph = escaped(paragraph)  # cut as it is shown (a Line escapes what is left)
         current = ""
-        for word in paragraph.split(" "):
+        # a figure stays with its word ("column 1"), unless the two are longer than a line
+        items = [part for item in held(paragraph.split(" "))
+                 for part in (item.split(" ") if len(item) > columns else [item])]
+        for word in items:
             while len(word) > columns:  # a word longer than a line is cut
                 if current:
                     lines.append(current)

@@ -41,7 +41,8 @@ def test_the_board_names_codes_and_each_has_words_in_every_language() -> None:
     assert whole <= known, whole - known
     for prefix in prefixes:
         assert any(code.startswith(prefix) for code in known), prefix
-    params = {"player": "Anna", "space": "s12", "area": "a13", "kind": "szikla", "what": "2 kő",
+    params = {"player": "Anna", "tiebreak": "várak", "space": "s12",
+              "area": "a13", "kind": "szikla", "what": "2 kő",
               "count": 2, "spaces": ["s12", "s21"], "explanation": "…", "players": ["Anna", "Bela"],
               "settlement": "falu", "silver": 2, "resource": "gabona", "card": "Gróf", "cost": ["1 fa"],
               "points": 3, "on": "Bela", "initials": "An", "amount": "1 fa", "value": 4, "price": 2,

@@ -255,7 +255,7 @@ def test_campanile_shows_the_towers_and_what_each_valuation_would_give_now_with_
     html = _game_page(pages, "campanile-3p-24")
     text = " ".join(read(html).text)
     for standing in standings(state):
-        assert f"#{standing.rank} · height {standing.height}" in text
+        assert f"rank {standing.rank} · height {standing.height}" in text
     phases = ["intermezzo", "finito"] if state.phase == "opening" else ["finito"]
     for phase in phases:
         heading = f"If the {phase.capitalize()} came now"

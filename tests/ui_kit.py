@@ -162,10 +162,16 @@ def walk(root: Widget | None = None) -> Iterator[Widget]:
 
 
 def find(text: str, kind: type | None = None, root: Widget | None = None, exact: bool = True) -> Widget:
-    """The one visible widget showing ``text`` (optionally of ``kind``); fails listing what is there."""
+    """The one visible widget showing ``text`` (optionally of ``kind``); fails listing what is there.
+    A no-break space (a figure held to its word) reads as the space a player sees."""
     pump(2)  # the layout of what was just drawn
+
+    def read(shown: str) -> str:
+        return shown.replace("\u00a0", " ")
+
     found = [w for w in walk(root) if hasattr(w, "text") and isinstance(w.text, str)
-             and (w.text == text if exact else text in w.text) and (kind is None or isinstance(w, kind))
+             and (read(w.text) == read(text) if exact else read(text) in read(w.text))
+             and (kind is None or isinstance(w, kind))
              and w.get_root_window() is not None]
     if len(found) != 1:
         shown = sorted({w.text for w in walk(root) if getattr(w, "text", "")})

@@ -20,6 +20,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.base import RecordError
 from companion.i18n import current_language, text
+from companion.i18n.figures import keep_figures
 from companion.service.move_words import move_words
 from companion.service.names import initials
 from companion.service.session import AnySession
@@ -114,7 +115,7 @@ class HistoryScreen(ShellScreen):
             entries.append({"screen": self, "index": index, "has_player": mine is not None,
                             "initials": tags[mine] if mine is not None else "",
                             "swatch": theme.piece_colour(colours.get(mine) if mine is not None else None),
-                            "words": text("ui.history.entry", number=index + 1, move=words),
+                            "words": text("ui.history.entry", number=index + 1, move=keep_figures(words)),
                             "accent": index == self.amending})
         self.ids.entries.data = entries
         show(self.parts["empty"], not session.log)

@@ -14,8 +14,9 @@ from typing import Any, Protocol, runtime_checkable
 
 from markupsafe import Markup
 
-from companion.games.base import Game, RecordError, StateT, Turn, next_up
+from companion.games.base import Game, Outcome, RecordError, Standing, StateT, Turn, next_up
 from companion.games.messages import Message
+from companion.service.move_words import move_words
 from companion.service.records import MoveRefusal, parse_record, replay
 from web.pages.games import part_for
 from web.pages.people import Person, people
@@ -48,6 +49,9 @@ class Row:
     person: Person
     score: int
     group: str = ""
+    #: The tie-break's figure in words ("castles built: 3") where it placed the player
+    #: (:meth:`Outcome.placed_by_tiebreak`), as the game-over screen says it; else ``""``.
+    tiebreak: str = ""
 
 
 @dataclass(frozen=True)
@@ -80,17 +84,19 @@ def groups_of(game: Game[StateT, Any], state: StateT) -> int:
 def strips(game: Game[StateT, Any], state: StateT, who: Mapping[str, Person], words: Words) -> list[Strip]:
     """The turn strip, or, for groups playing at once, one strip a group (each group's step and who
     acts in it, or who won its game, as the engine's per-group API says: a group's game is decided
-    on its own, so two groups' winners are never one shared win)."""
+    on its own, so two groups' winners are never one shared win: each group's from the engine's
+    :attr:`Outcome.groups`)."""
     count = groups_of(game, state)
     if count == 1 or not isinstance(game, Grouped):
         return [strip(game, state, who, words)]
     found = []
+    parts = game.outcome(state).groups
     for group in range(1, count + 1):
         label = words("web.championship.group", number=group)
         alone = game.group_state(state, group)
         now = game.group_what_now(state, group)
         if now is None or game.is_finished(alone):
-            over = _game_over(game, alone, who, words)
+            over = _game_over(parts[group - 1] if len(parts) >= group else game.outcome(alone), who, words)
             found.append(Strip(over.person, over.headline, over.sentence, group=label))
             continue
         subject = now.params.get("player")
@@ -103,7 +109,7 @@ def strips(game: Game[StateT, Any], state: StateT, who: Mapping[str, Person], wo
 def strip(game: Game[StateT, Any], state: StateT, who: Mapping[str, Person], words: Words) -> Strip:
     """What the touchscreen's strip says, in the pages' words: who acts and what now, or who won."""
     if game.is_finished(state):
-        return _game_over(game, state, who, words)
+        return _game_over(game.outcome(state), who, words)
     now = game.what_now(state)
     if now is None:
         acting = game.turn(state).acting
@@ -114,8 +120,8 @@ def strip(game: Game[StateT, Any], state: StateT, who: Mapping[str, Person], wor
                  words("web.strip.next", player=following) if following else "")
 
 
-def _game_over(game: Game[StateT, Any], state: StateT, who: Mapping[str, Person], words: Words) -> Strip:
-    outcome = game.outcome(state)
+def _game_over(outcome: Outcome, who: Mapping[str, Person], words: Words) -> Strip:
+    """Who won one game (one group's, in a round) and how, from the engine's outcome."""
     winners = list(outcome.winners)
     best = outcome.standings[0].score if outcome.standings else 0
     if len(winners) == 1 and outcome.decided_by == "score":
@@ -131,24 +137,35 @@ def _game_over(game: Game[StateT, Any], state: StateT, who: Mapping[str, Person]
 
 def standings(game: Game[StateT, Any], state: StateT, who: Mapping[str, Person], words: Words) -> list[Row]:
     """The engine's ranking (ties share a rank), best first; while groups play at once, group by
-    group (each group ranks its own players)."""
-    ranked = game.outcome(state).standings
+    group (each group ranks its own players). A player the tie-break placed
+    (:meth:`Outcome.placed_by_tiebreak`: within its group in a round) shows its figure."""
+    outcome = game.outcome(state)
+    placed = outcome.placed_by_tiebreak()
+    tiebreak = words.say(outcome.tiebreak_words())
+
+    def figure(standing: Standing) -> str:
+        if standing.player not in placed:
+            return ""
+        return words("web.game.tiebreak_figure", tiebreak=tiebreak, value=standing.tiebreak)
+
+    ranked = outcome.standings
     if groups_of(game, state) == 1 or not isinstance(game, Grouped):
-        return [Row(s.rank, who[s.player], s.score) for s in ranked]
+        return [Row(s.rank, who[s.player], s.score, tiebreak=figure(s)) for s in ranked]
     grouped = sorted(ranked, key=lambda s: (game.group_of(state, s.player), s.rank))
     return [Row(s.rank, who[s.player], s.score,
-                words("web.championship.group", number=game.group_of(state, s.player))) for s in grouped]
+                words("web.championship.group", number=game.group_of(state, s.player)), figure(s))
+            for s in grouped]
 
 
 def last_moves(game: Game[Any, Any], states: Sequence[Any], moves: Sequence[Any],
                who: Mapping[str, Person], words: Words, shown: int = MOVES_SHOWN) -> list[Entry]:
-    """The last ``shown`` moves in the notation's words, newest first (each read against the state
-    before it, as the history screen does)."""
+    """The last ``shown`` moves in the players' words, newest first (each read against the state
+    before it, as the history screen does): the notation with cards by name (:func:`move_words`)."""
     first = max(0, len(moves) - shown)
     entries = []
     for index in range(len(moves) - 1, first - 1, -1):
         move = moves[index]
-        text = game.describe(states[index], game.move_to_json(move), words.language)
+        text = move_words(game, states[index], game.move_to_json(move), words.language)
         entries.append(Entry(index + 1, who.get(game.actor(move) or ""), text))
     return entries
 

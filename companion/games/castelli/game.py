@@ -225,11 +225,15 @@ class Castelli(Game[AnyState, Move]):
 
     def record_words(self, state: AnyState, move: Mapping[str, Any], lang: str) -> list[tuple[str, Message]]:
         """A card by its name on the card (the catalogue's "Robber baron", "Tolvaj Báró") in place of
-        the notation's word for it (``robber-baron``, ``tolvaj-báró``)."""
+        the notation's word for it (``robber-baron``, ``tolvaj-báró``); a Championship round's group
+        ending (the notation's ``end 1``) as "Group 1's game ends"."""
         from companion.games.castelli import notation  # not at start-up: replay never uses it
         from companion.games.castelli.words import card as card_words
         from companion.games.notation import word
 
+        group = move.get("group")
+        if move.get("type") == "end" and isinstance(group, int) and isinstance(state, Round):
+            return [(self.describe(state, move, lang), msg("castelli.history.group_end", group=group))]
         card = move.get("card")
         if not isinstance(card, str) or card not in notation.WORDS:
             return []

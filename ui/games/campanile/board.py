@@ -43,7 +43,7 @@ from companion.i18n import text as say
 from companion.service.session import AnySession
 from companion.service.table import Table
 from ui.games.campanile.widgets import HoldButton, PieceBadge, TapButton, TowerHead, arrange, tower_colour
-from ui.games.campanile.words import flag_text, tower_name
+from ui.games.campanile.words import flag_text, kept_together, tower_name
 from ui.players import initials, table_colours
 from ui.screens import show
 from ui.theme import BACKGROUND, TEXT, piece_colour, text_on
@@ -87,8 +87,9 @@ class TowerColumn(BoxLayout):
         self.head.name_text = tower_name(self.tower)
         self.head.height_text = str(state.heights[index])
         self.head.live = marker_live
-        self.flag.text = (say("ui.campanile.tower.rank", rank=rank, flag=flag_text(flag)) if flag
-                          else say("ui.campanile.tower.no_flag", rank=rank))
+        # the rank and the flag each with its word ("rank 1 · flag 4/2"), as the phone says them
+        self.flag.text = kept_together(say("ui.campanile.tower.rank", rank=rank, flag=flag_text(flag))
+                                       if flag else say("ui.campanile.tower.no_flag", rank=rank))
         show(self.build_column, state.phase != "finished")
         building = self.tower in found.build_towers
         # Amber when building is the thing to do; while a marker may still come, the builds (the next
@@ -176,7 +177,8 @@ class PlayerScore(BoxLayout):
 
     def show(self, score: int, left: Mapping[int, int], acting: bool) -> None:
         self.score_text = str(score)
-        self.markers_text = say("ui.campanile.player.markers", three=left[3], two=left[2], one=left[1])
+        self.markers_text = kept_together(say("ui.campanile.player.markers", three=left[3], two=left[2],
+                                              one=left[1]))
         self.acting = acting
 
 

@@ -24,7 +24,8 @@ from typing import Any
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
-from companion.i18n import text
+from companion.games.messages import msg
+from companion.i18n import say, text
 from ui.games.castelli import championship
 from ui.games.castelli.championship import ROUNDS, Match, Standings, points_text
 from ui.screens import ShellScreen, load_rules, show
@@ -56,10 +57,26 @@ class MatchBox(BoxLayout):
         if match is None:
             self.names, self.scores, self.won, self.live = list(placeholders), ["", ""], [False, False], False
             return
-        self.names = list(match.players)
-        self.scores = [str(match.scores.get(p, "")) if match.started else "" for p in match.players]
         self.won = [match.finished and p in match.winners for p in match.players]
+        self.names = [named(match, p) for p in match.players]
+        self.scores = [str(match.scores.get(p, "")) if match.started else "" for p in match.players]
         self.live = match.started and not match.finished
+
+
+def named(match: Match, player: str) -> str:
+    """A player's name in a game's box, the winner's with the words that say so (not the amber
+    alone): "Bela · won", and when the points tied, how it ended ("won on castles built", "shared
+    win"), so a tie is explained where it is seen. The engine decided the winners; this only says
+    whether points alone did (the two scores differ)."""
+    if not match.finished or player not in match.winners:
+        return player
+    if len(match.winners) > 1:
+        return text("ui.castelli.standings.won_shared", player=player)
+    points = [match.scores.get(p) for p in match.players]
+    if points[0] is not None and points[0] == points[1]:
+        return text("ui.castelli.standings.won_tiebreak", player=player,
+                    tiebreak=say(msg("castelli.tiebreak.castles_built")))
+    return text("ui.castelli.standings.won", player=player)
 
 
 class LeagueLine(BoxLayout):

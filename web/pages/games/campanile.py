@@ -1,7 +1,8 @@
 """Campanile's page: the towers with their heights, ranks, flags and markers, the chips, and per
 player what the Intermezzo or the Finito would give if it came now, with the reasons for ties.
 
-Nothing is valued here: the ranking and the flags are the engine's ``views.standings``, the "if it
+Nothing is valued here: the ranking and the flags are the engine's ``views.standings`` (each
+tower's ``next_flag``, the one every front end shows), the "if it
 came now" is its ``views.preview`` (what the touchscreen's valuation screen shows), the reasons are
 the engine's explanation sentences.
 """
@@ -15,7 +16,7 @@ from typing import Any
 from companion.games.base import Game
 from companion.games.campanile import words as tower_words
 from companion.games.campanile.state import CampanileState, FlagResult
-from companion.games.campanile.views import preview, standings
+from companion.games.campanile.views import next_valuation, preview, standings
 from web.pages.games import WebPart
 from web.pages.people import Person
 from web.pages.words import Words
@@ -92,14 +93,13 @@ def context(game: Game[Any, Any], state: CampanileState, states: Sequence[Any],
             who: Mapping[str, Person], words: Words) -> dict[str, Any]:
     """The towers, the markers in supply, the chips, the valuations so far and those "if it came now"."""
     players = state.players
-    next_phase = "intermezzo" if state.phase == "opening" else "finito"
+    next_phase = next_valuation(state) or "finito"  # once over, the flags the Finito gave
     towers = []
     for standing in standings(state):
         index = state.rules.tower_index(standing.tower)
-        flag = standing.intermezzo_flag if next_phase == "intermezzo" else standing.finito_flag
         towers.append({
             "name": words.say(tower_words.tower(standing.tower)), "css": tower_css(standing.tower),
-            "height": standing.height, "rank": standing.rank, "flag": flag_text(flag),
+            "height": standing.height, "rank": standing.rank, "flag": flag_text(standing.next_flag),
             "stack": [(who[group.player], " ".join(str(m) for m in group.markers), group.influence)
                       for group in state.stacks[index]],
         })
