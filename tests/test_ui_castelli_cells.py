@@ -138,6 +138,10 @@ def test_every_cell_comes_into_view_by_buttons_and_a_tap_lands_on_it(opened: Any
     names = list(drawn_cells(view))
     # the far corner first (the most presses), then every place from wherever the last one left it
     names.sort(key=lambda n: -sum((view.board.spaces.get(n) or view.board.areas[n]).at))
+    # at the opening view, at the top left: only what would change is bright
+    live = {name for name in ("zoom_in", "zoom_out", "pan_up", "pan_down", "pan_left", "pan_right")
+            if opened.ids[name].live}
+    assert live == {"zoom_in", "pan_down", "pan_right"}, live
     pressed = 0
     for name in names:
         pressed += pan_into_view(opened, name, kit.tap)
@@ -195,7 +199,19 @@ def test_the_pan_kit_reads_the_drawing_not_the_viewport() -> None:
                             board=SimpleNamespace(spaces={"s1": place}, areas={}),
                             box=lambda at: (-30.0, 20.0, 48.0))  # drawn left of the view: ◀
     assert direction_towards(drawn, "s1") == "left"
-    drawn.box = lambda at: (60.0, 20.0, 48.0)  # past the right edge (60 + 48 > 110): ▶
+    drawn.box = lambda at: (70.0, 20.0, 48.0)  # past the right edge (70 + 48 > 110): ▶
     assert direction_towards(drawn, "s1") == "right"
     drawn.box = lambda at: (20.0, 20.0, 48.0)
     assert direction_towards(drawn, "s1") is None
+
+
+@pytest.mark.parametrize("opened", [LARGEST], indirect=True, ids=["editor-largest-10x10"])
+def test_show_on_the_board_pans_to_the_place_it_lights(opened: Any) -> None:
+    view = opened.view
+    board = view.board
+    far = max(board.spaces, key=lambda n: sum(board.spaces[n].at))  # the bottom right, out of view
+    assert not view.in_view(far)
+    assert opened.show_move({"type": "reveal", "player": opened.players[0], "space": far}) is True
+    kit.pump(2)
+    assert view.lit == (far,) and view.in_view(far)
+    assert tap_lands_on(view, far) == far

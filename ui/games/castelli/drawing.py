@@ -28,14 +28,14 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.graphics import Color, InstructionGroup, Line, Mesh, Rectangle, Triangle
 from kivy.input.motionevent import MotionEvent
-from kivy.properties import BooleanProperty, NumericProperty
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty
 from kivy.uix.stencilview import StencilView
 
 from companion.games.castelli import tables
 from companion.games.castelli.board import FRAME_PREFIX, Board
 from ui.games.castelli import icons
 from ui.games.castelli.figures import draw_text, glyph
-from ui.games.castelli.viewport import Viewport
+from ui.games.castelli.viewport import ZOOM_STEP, Viewport
 from ui.theme import (
     ACCENT,
     BACKGROUND,
@@ -145,6 +145,9 @@ class CastelliBoardView(StencilView):
     least_cell = NumericProperty(0.0)
     #: Whether the board does not fit whole at :attr:`least_cell` (its pan buttons are shown).
     crowded = BooleanProperty(False)
+    #: What a press would change now ("left", "right", "up", "down", "in", "out"): those buttons are
+    #: bright, the others dimmed (the board is at that edge, or at its least or largest cells).
+    reach = ObjectProperty(frozenset())
     #: The room (px) the pan buttons take from the board while they are shown.
     buttons_room = NumericProperty(0.0)
 
@@ -317,6 +320,10 @@ class CastelliBoardView(StencilView):
         room = float(self.buttons_room) if self.crowded else 0.0
         self.crowded = Viewport(view.width + room, view.height, view.across, view.down, view.least,
                                 view.largest).crowded
+        reach = {d for d in ("left", "right", "up", "down") if view.can_pan(d)}
+        reach |= {"in"} if view.zoom(ZOOM_STEP).cell > view.cell else set()
+        reach |= {"out"} if view.zoom(1 / ZOOM_STEP).cell < view.cell else set()
+        self.reach = frozenset(reach)
         geometry = (tuple(self.pos), tuple(self.size), view.cell, view.scroll_x, view.scroll_y)
         if geometry != self._drawn_for:
             self._drawn_for = geometry
