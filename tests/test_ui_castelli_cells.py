@@ -215,3 +215,62 @@ def test_show_on_the_board_pans_to_the_place_it_lights(opened: Any) -> None:
     kit.pump(2)
     assert view.lit == (far,) and view.in_view(far)
     assert tap_lands_on(view, far) == far
+
+
+def _boxes(group: Any) -> tuple[list[Box], list[Box]]:
+    """The plates under a tile's figures and the card shapes drawn on it (left, bottom, right, top)."""
+    from kivy.graphics import Mesh, Rectangle
+
+    from ui.drawn_text import drawn
+
+    plates: list[Box] = []
+    cards: list[Box] = []
+    last: Box | None = None
+    for item in group.children:
+        if isinstance(item, Rectangle):
+            (x, y), (w, h) = item.pos, item.size
+            if item.texture is not None and drawn(item.texture) is not None:
+                if last is not None:
+                    plates.append(last)
+                last = None
+            else:
+                last = (x, y, x + w, y + h)
+        elif isinstance(item, Mesh):
+            xs, ys = item.vertices[0::4], item.vertices[1::4]
+            cards.append((min(xs), min(ys), max(xs), max(ys)))
+    return plates, cards
+
+
+Box = tuple[float, float, float, float]
+
+
+@pytest.mark.parametrize("cell", [48.0, 56.0, 75.0, 96.0])  # at 41 px (the old 8 × 8) they touch
+def test_a_shields_cards_stay_clear_of_the_figures_around_them(cell: float) -> None:
+    from kivy.graphics import InstructionGroup
+
+    from companion.games.castelli.board import FRAME_PREFIX
+    from companion.games.castelli.setup import initial_state
+    from ui.games.castelli.drawing import CastelliBoardView, Shown
+
+    state = initial_state(["Anna", "Bela"], {}, {"colors": {"Anna": "blue", "Bela": "red"},
+                                                  "board": blank(5, 5).to_json()})
+    view = CastelliBoardView(size=(cell * 5.4, cell * 5.4), pos=(0, 0))
+    view.set_layout(state.board)
+    # a space inside the board: no frame piece beside it (its sign would be a shape of its own)
+    space = next(name for name, spec in state.board.spaces.items() if not any(
+        side.startswith(FRAME_PREFIX) for side in spec.sides))
+    assert abs(view.cell - cell) < 0.01
+    for card_side in range(4):  # a card on each side in turn, the widest figures on the others
+        shields = tuple((colour, "card" if side == card_side else 6 - side)
+                        for side, colour in enumerate(("blue", "yellow", "red", "green")))
+        shown = Shown(revealed={space: shields}, silver_on={space: 2}, castles={}, settlements={},
+                      done=frozenset())
+        group = InstructionGroup()
+        view._space(group, space, shown)
+        plates, cards = _boxes(group)
+        assert len(plates) == 3 and cards, (plates, cards)
+        for card in cards:
+            for plate in plates:
+                apart = (card[2] <= plate[0] or plate[2] <= card[0] or card[3] <= plate[1]
+                         or plate[3] <= card[1])
+                assert apart, f"at {cell} px the card on side {card_side} {card} crowds a figure {plate}"

@@ -533,10 +533,7 @@ class CastelliBoardView(StencilView):
                 draw_text(canvas, str(value), size, (tx, ty), ink, fill, (x0, y0, x1, y1),
                           shown_in=self.frame_box)
             else:
-                # out along its side as far as the tile allows: clear of the figures around the middle
-                ux, uy = ((ax + bx) / 2 - cx) / (side / 2), ((ay + by) / 2 - cy) / (side / 2)
-                reach = (x1 - cx) - (CARD_HALF[0] if ux else CARD_HALF[1]) * side * CARD_SHIELD - 1
-                draw_card(canvas, cx + ux * reach, cy + uy * reach, side * CARD_SHIELD, ink, fill)
+                draw_card(canvas, tx, ty, side * CARD_SHIELD, ink, fill)
 
     def _gift(self, canvas: InstructionGroup, gift: str, side_index: int, x: float, y: float,
               side: float) -> None:
@@ -584,11 +581,8 @@ class CastelliBoardView(StencilView):
 #: show their resource's sign (:data:`~ui.games.castelli.icons.SIGNS`), a neutral piece a cross, a
 #: card its picture. The legend in the area detail names them in words.
 GIFT_FIGURES: dict[str, str] = {"wood": "", "grain": "", "stone": "", "silver": "$", "neutral": ""}
-#: A card-covered shield's cards, as a share of the tile's side, and how far they reach from their
-#: middle across and up, as a share of their size (:func:`~ui.games.castelli.icons.card`).
+#: A card-covered shield's cards, as a share of the tile's side (clear of the figures around them on
+#: a tile of 48 px or more: tests/test_ui_castelli_cells.py).
 CARD_SHIELD = 0.24
-_CARDS = icons.card(0.0, 0.0, 1.0)
-CARD_HALF = (max(abs(v) for shape in _CARDS for v in shape[0::2]),
-             max(abs(v) for shape in _CARDS for v in shape[1::2]))
 #: The least size (px) of a frame piece's sign.
 GIFT_SIGN = 14
