@@ -23,7 +23,7 @@ del kit, walk  # imported for the window it opens
 
 def drawn_in_ink(gift: str) -> list[str]:
     """What the touchscreen draws for a frame piece of ``gift`` in the ink read on its colour."""
-    view = CastelliBoardView()
+    view = CastelliBoardView(size=(400, 400))  # the piece lies inside it (a figure outside is not drawn)
     canvas = InstructionGroup()
     view._gift(canvas, gift, 0, 100.0, 100.0, 42.0)
     ink = tuple(text_on(GIFT_COLOURS[gift]))

@@ -26,6 +26,7 @@ from kivy.tests.common import UnitTestTouch
 
 from companion import i18n
 from companion.i18n import text
+from tests.castelli_pan_kit import pan_into_view
 from tests.championship_kit import round_moves
 from ui.games.castelli.board import CastelliBoard
 from ui.games.castelli.round_board import RoundBoard
@@ -137,6 +138,7 @@ def test_variant_1_from_new_game_to_the_final_by_taps(shell: Any, shots: Path) -
     # a tap on a face-down space of group 1's board: its reveal pad, for Ann
     one = board.board
     space = sorted(one.found.reveal_spaces)[0]
+    pan_into_view(one, space, kit.tap)
     tap_at(*one.view.centre_of(space))
     assert one.overlay is one._pad and one._pad is not None and one._pad.player == "Ann"
     one.close_overlay()
@@ -147,6 +149,7 @@ def test_variant_1_from_new_game_to_the_final_by_taps(shell: Any, shots: Path) -
     assert game_screen.strip_headline == "Cid" and game_screen.strip_next == "also Ann (group 1)"
     two = board.board
     space = sorted(two.found.reveal_spaces)[0]
+    pan_into_view(two, space, kit.tap)
     tap_at(*two.view.centre_of(space))
     assert two.overlay is two._pad and two._pad is not None and two._pad.player == "Cid"
     two.close_overlay()

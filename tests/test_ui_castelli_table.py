@@ -20,7 +20,8 @@ from tests import ui_kit as kit  # first: it prepares Kivy
 # isort: split
 from kivy.graphics import Mesh, Rectangle
 
-from ui.games.castelli.drawing import SHIELD_FIGURE, glyph
+from ui.games.castelli.drawing import SHIELD_FIGURE
+from ui.games.castelli.figures import glyph
 from ui.games.castelli.panels import TRACK_FIGURE
 from ui.theme import FONT_LARGE, SHOWN
 

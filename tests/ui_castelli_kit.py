@@ -68,7 +68,10 @@ class CastelliHarness(Harness):
         self.pump(2)
 
     def tap_place(self, name: str) -> None:
-        """A finger on a space or an area of the drawn board."""
+        """A finger on a space or an area of the drawn board (brought into view by its pan buttons)."""
+        from tests.castelli_pan_kit import pan_into_view
+
+        pan_into_view(self.board, name, self.tap)
         self.tap_at(self.board.view.centre_of(name))
 
 

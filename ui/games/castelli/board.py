@@ -251,6 +251,7 @@ class CastelliBoard(FloatLayout):
             return False  # the other group's move: its place is on the other board
         if not isinstance(place, str) or (place not in board.spaces and place not in board.areas):
             return False
+        self.view.bring_into_view(place)  # on a board larger than its room, panned to the place
         self.view.light(place)
         return True
 

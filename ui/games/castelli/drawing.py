@@ -5,7 +5,9 @@ an area (drawn as an octagon in its kind's colour, with its yield, tents or
 castle places) or a tile space (a square: face down, or its four shields as
 triangles in the players' colours with their values) in each. Frame pieces
 lie beside the spaces that face them, in a margin around the grid. The cell
-size follows the widget's size, so a 32-space board and a small one both fit.
+size follows the widget's size, so a 32-space board and a small one both fit, down to
+:attr:`~CastelliBoardView.least_cell` (48 px on the game's board): a larger board pans, by the
+board's buttons (:mod:`ui.games.castelli.viewport`; the drawing is clipped to the widget).
 
 Everything is drawn on one canvas with cached text textures. Each cell keeps
 its instructions: what lies under and over its ring is drawn again only when
@@ -21,20 +23,19 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, InstructionGroup, Line, Mesh, Rectangle, Triangle
-from kivy.graphics.texture import Texture
 from kivy.input.motionevent import MotionEvent
-from kivy.uix.widget import Widget
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty
+from kivy.uix.stencilview import StencilView
 
 from companion.games.castelli import tables
 from companion.games.castelli.board import FRAME_PREFIX, Board
-from ui.drawn_text import remember
 from ui.games.castelli import icons
+from ui.games.castelli.figures import draw_text, glyph
+from ui.games.castelli.viewport import ZOOM_STEP, Viewport
 from ui.theme import (
     ACCENT,
     BACKGROUND,
@@ -83,59 +84,6 @@ SHIELD_FIGURE = 24
 #: The same on a board drawn small beside words (the evaluations' map): where the board itself is
 #: read, not its figures, which at 24 px would reach over the small tiles' edges and coins.
 SMALL_SHIELD_FIGURE = 17
-
-
-@cache
-def glyph(text: str, size: int, ink: tuple[float, ...] = tuple(TEXT), bold: bool = True) -> Texture:
-    """A text's texture, made once per (text, size, colour): the board draws many of the same figures."""
-    label = CoreLabel(text=text, font_size=size, bold=bold, color=ink)
-    label.refresh()
-    texture: Texture = label.texture
-    remember(texture, text, size, ink)  # for the layout check: no widget holds these words
-    return texture
-
-
-@cache
-def ink_box(texture: Texture) -> tuple[int, int, int, int]:
-    """Where a text's letters are in its texture (left, bottom, right, top in px, from the texture's
-    lower left): the texture has room around them."""
-    w, h = texture.size
-    alpha = bytes(texture.pixels)[3::4]
-    rows = [y for y in range(h) if any(alpha[y * w:(y + 1) * w])]
-    columns = [x for x in range(w) if any(alpha[x::w])]
-    if not rows or not columns:
-        return 0, 0, w, h
-    # the pixels run from the texture's top row down (Kivy flips them when drawn)
-    return columns[0], h - 1 - rows[-1], columns[-1] + 1, h - rows[0]
-
-
-#: Room (px) a plate leaves around a figure's letters.
-PLATE_MARGIN = 1
-
-
-def draw_text(canvas: InstructionGroup, text: str, size: int, centre: tuple[float, float],
-              ink: tuple[float, ...] = tuple(TEXT), plate: tuple[float, ...] | None = None,
-              within: tuple[float, float, float, float] | None = None) -> None:
-    """A text centred at ``centre``; with ``plate``, on a rectangle of that colour just larger than its
-    letters: a figure reaching over its shield's or frame piece's edge (a 24 px "1" on a small tile's
-    triangle, a "$" on a thin frame piece) still stands on its own colour, never on a neighbour's.
-    ``within`` (left, bottom, right, top): the letters and their plate are moved inside it (a tile's
-    figure never reaches over the tile's edge onto the frame piece beside it)."""
-    texture = glyph(text, size, tuple(ink))
-    w, h = texture.size
-    left, bottom, right, top = ink_box(texture)
-    x, y = centre[0] - w / 2, centre[1] - h / 2
-    if within is not None:
-        m = PLATE_MARGIN
-        x += max(0.0, within[0] - (x + left - m)) - max(0.0, (x + right + m) - within[2])
-        y += max(0.0, within[1] - (y + bottom - m)) - max(0.0, (y + top + m) - within[3])
-        centre = (x + w / 2, y + h / 2)
-    if plate is not None:
-        canvas.add(Color(*plate))
-        canvas.add(Rectangle(pos=(x + left - PLATE_MARGIN, y + bottom - PLATE_MARGIN),
-                             size=(right - left + 2 * PLATE_MARGIN, top - bottom + 2 * PLATE_MARGIN)))
-    canvas.add(Color(1, 1, 1, 1))
-    canvas.add(Rectangle(texture=texture, size=(w, h), pos=(centre[0] - w / 2, centre[1] - h / 2)))
 
 
 def tint(colour: Colour, towards: float = 0.4) -> Colour:
@@ -188,11 +136,20 @@ class _Cell:
     drawn: tuple[Any, ...] | None = None
 
 
-class CastelliBoardView(Widget):
+class CastelliBoardView(StencilView):
     """The drawn board (:attr:`layout` set once by the board); ``on_space(name)`` and ``on_area(name)``
     are dispatched for the taps."""
 
     __events__ = ("on_space", "on_area")
+    #: The least cell (px): a board that does not fit at it is drawn at it and pans (0: always fits).
+    least_cell = NumericProperty(0.0)
+    #: Whether the board does not fit whole at :attr:`least_cell` (its pan buttons are shown).
+    crowded = BooleanProperty(False)
+    #: What a press would change now ("left", "right", "up", "down", "in", "out"): those buttons are
+    #: bright, the others dimmed (the board is at that edge, or at its least or largest cells).
+    reach = ObjectProperty(frozenset())
+    #: The room (px) the pan buttons take from the board while they are shown.
+    buttons_room = NumericProperty(0.0)
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
@@ -209,6 +166,9 @@ class CastelliBoardView(Widget):
         self._lit = InstructionGroup()
         #: The least size of a shield's figure here (:data:`SMALL_SHIELD_FIGURE` on a small map).
         self.least_figure = SHIELD_FIGURE
+        #: The players' zoom (a cell size, None: the opening one) and scroll (:class:`Viewport`).
+        self.zoomed: float | None = None
+        self.scroll = (0.0, 0.0)
         #: Whether the frame pieces carry their figure ("$"); a small map shows their colour only.
         self.gift_figures = True
         self.bind(pos=lambda *_: self.redraw(), size=lambda *_: self.redraw())
@@ -222,6 +182,7 @@ class CastelliBoardView(Widget):
         self.at = {a.at: ("area", a.name) for a in board.areas.values()}
         self.at.update({s.at: ("space", s.name) for s in board.spaces.values()})
         self._drawn_for = None
+        self.zoomed, self.scroll, self.crowded = None, (0.0, 0.0), False
         self.redraw()
 
     def on_space(self, name: str) -> None:
@@ -237,19 +198,56 @@ class CastelliBoardView(Widget):
         return self.layout
 
     # -- geometry ---------------------------------------------------------------------------------
-    @property
-    def cell(self) -> float:
+    def viewport(self) -> Viewport:
+        """The cell size and scroll now (the players' zoom and pan kept within the board)."""
         across = self.cols[1] - self.cols[0] + 1 + 2 * MARGIN
         down = self.rows[1] - self.rows[0] + 1 + 2 * MARGIN
-        return float(max(1.0, min(self.width / across, self.height / down, MAX_CELL)))
+        return Viewport(float(self.width), float(self.height), across, down, float(self.least_cell),
+                        MAX_CELL, self.zoomed, *self.scroll).clamped()
+
+    def _set_view(self, view: Viewport) -> None:
+        self.zoomed, self.scroll = view.zoomed, (view.scroll_x, view.scroll_y)
+        self.redraw()
+
+    @property
+    def cell(self) -> float:
+        return self.viewport().cell
 
     def origin(self) -> tuple[float, float]:
-        """The top-left corner of the grid (without the margin), centred in the widget."""
-        cell = self.cell
-        across = (self.cols[1] - self.cols[0] + 1) * cell
-        down = (self.rows[1] - self.rows[0] + 1) * cell
+        """The top-left corner of the grid (without the margin): centred in the widget, or panned."""
+        view = self.viewport()
+        left, top = view.content_corner()
         # y + height, not top: inside a size event Kivy's ``top`` may still be the old one
-        return self.x + (self.width - across) / 2, self.y + self.height - (self.height - down) / 2
+        return self.x + left + MARGIN * view.cell, self.y + self.height - top - MARGIN * view.cell
+
+    def pan(self, direction: str) -> None:
+        """A pan button: ``left`` shows what lies further left (half the board's room at a time)."""
+        self._set_view(self.viewport().panned(direction))
+
+    def zoom(self, factor: float) -> None:
+        """+ or −: cells ``factor`` times larger, never under the opening size."""
+        self._set_view(self.viewport().zoom(factor))
+
+    @property
+    def frame_box(self) -> tuple[float, float, float, float]:
+        """The widget's left, bottom, right and top: what is drawn outside it is clipped."""
+        return self.x, self.y, self.x + self.width, self.y + self.height
+
+    def in_view(self, name: str) -> bool:
+        """Whether a space or an area lies wholly inside the widget (a finger can tap all of it)."""
+        x, y, side = self.box((self.board.spaces.get(name) or self.board.areas[name]).at)
+        slack = 0.5
+        return bool(x >= self.x - slack and y >= self.y - slack and x + side <= self.x + self.width + slack
+                    and y + side <= self.y + self.height + slack)
+
+    def bring_into_view(self, name: str) -> None:
+        """Pan the least that shows a space or an area whole (History's "show on the board")."""
+        view = self.viewport()
+        row, col = (self.board.spaces.get(name) or self.board.areas[name]).at
+        cell = view.cell
+        left = (col - self.cols[0] + MARGIN) * cell
+        top = (row - self.rows[0] + MARGIN) * cell
+        self._set_view(view.showing(left, top, left + cell, top + cell))
 
     def box(self, at: tuple[int, int]) -> tuple[float, float, float]:
         """(x, y, side) of the cell at ``[row, column]``, in the widget's parent coordinates."""
@@ -316,7 +314,17 @@ class CastelliBoardView(Widget):
         only changes colour. All of them are made again when the board moved or resized."""
         if self.shown is None or self.layout is None:
             return
-        geometry = (tuple(self.pos), tuple(self.size))
+        view = self.viewport()
+        # the buttons are shown while the board would not fit whole without them (their room counted
+        # back, so that showing them never hides them again)
+        room = float(self.buttons_room) if self.crowded else 0.0
+        self.crowded = Viewport(view.width + room, view.height, view.across, view.down, view.least,
+                                view.largest).crowded
+        reach = {d for d in ("left", "right", "up", "down") if view.can_pan(d)}
+        reach |= {"in"} if view.zoom(ZOOM_STEP).cell > view.cell else set()
+        reach |= {"out"} if view.zoom(1 / ZOOM_STEP).cell < view.cell else set()
+        self.reach = frozenset(reach)
+        geometry = (tuple(self.pos), tuple(self.size), view.cell, view.scroll_x, view.scroll_y)
         if geometry != self._drawn_for:
             self._drawn_for = geometry
             self._make_cells()
@@ -427,13 +435,14 @@ class CastelliBoardView(Widget):
         castles = [stack[-1] for stack in shown.castles.get(name, ())]
         if spec.kind == "market":
             self._tents(canvas, cx, y + side - inset - side * 0.22, side, spec.amount)
-            draw_text(canvas, figure, size, (cx, cy - side * 0.1), ink, fill)
+            draw_text(canvas, figure, size, (cx, cy - side * 0.1), ink, fill, shown_in=self.frame_box)
         elif spec.kind == "mine":
             canvas.add(Color(*GIFT_COLOURS["silver"]))
             canvas.add(Line(circle=(cx, cy, side * 0.3), width=1.5))
-            draw_text(canvas, figure, size, (cx, cy), ink, fill)
+            draw_text(canvas, figure, size, (cx, cy), ink, fill, shown_in=self.frame_box)
         elif figure:
-            draw_text(canvas, figure, size, (cx, cy + (side * 0.14 if spec.kind == "rock" else 0)), ink, fill)
+            draw_text(canvas, figure, size, (cx, cy + (side * 0.14 if spec.kind == "rock" else 0)), ink, fill,
+                      shown_in=self.frame_box)
         if spec.kind == "rock":
             self._castle_places(canvas, cx, y0 + side * 0.2, side, spec.spots, castles, shown)
         elif castles:
@@ -521,9 +530,10 @@ class CastelliBoardView(Widget):
             ty = cy + ((ay + by) / 2 - cy) * 0.66
             ink = tuple(text_on(fill))
             if isinstance(value, int):
-                draw_text(canvas, str(value), size, (tx, ty), ink, fill, (x0, y0, x1, y1))
+                draw_text(canvas, str(value), size, (tx, ty), ink, fill, (x0, y0, x1, y1),
+                          shown_in=self.frame_box)
             else:
-                draw_card(canvas, tx, ty, side * 0.24, ink, fill)
+                draw_card(canvas, tx, ty, side * CARD_SHIELD, ink, fill)
 
     def _gift(self, canvas: InstructionGroup, gift: str, side_index: int, x: float, y: float,
               side: float) -> None:
@@ -545,7 +555,8 @@ class CastelliBoardView(Widget):
         centre = (box[0] + box[2] / 2, box[1] + box[3] / 2)
         figure = GIFT_FIGURES.get(gift) if self.gift_figures else None
         if figure:
-            draw_text(canvas, figure, max(14, round(min(box[2], box[3]) * 0.8)), centre, ink, fill)
+            draw_text(canvas, figure, max(14, round(min(box[2], box[3]) * 0.8)), centre, ink, fill,
+                      shown_in=self.frame_box)
         elif gift == "card":
             draw_card(canvas, centre[0], centre[1], min(box[2], box[3]) * 0.9, ink, fill)
         elif self.gift_figures:
@@ -570,5 +581,8 @@ class CastelliBoardView(Widget):
 #: show their resource's sign (:data:`~ui.games.castelli.icons.SIGNS`), a neutral piece a cross, a
 #: card its picture. The legend in the area detail names them in words.
 GIFT_FIGURES: dict[str, str] = {"wood": "", "grain": "", "stone": "", "silver": "$", "neutral": ""}
+#: A card-covered shield's cards, as a share of the tile's side (clear of the figures around them on
+#: a tile of 48 px or more: tests/test_ui_castelli_cells.py).
+CARD_SHIELD = 0.24
 #: The least size (px) of a frame piece's sign.
 GIFT_SIGN = 14

@@ -22,7 +22,8 @@ from kivy.uix.widget import Widget
 from companion.games.castelli import tables
 from ui.games.campanile.widgets import Flashes
 from ui.games.castelli import icons
-from ui.games.castelli.drawing import FACE_DOWN, glyph
+from ui.games.castelli.drawing import FACE_DOWN
+from ui.games.castelli.figures import glyph
 from ui.theme import ACCENT, REFUSED, SURFACE, TEXT_QUIET, piece_colour, text_on
 
 Side = tuple["str | None", "int | str | None"]
