@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion.games.messages import msg
 from companion.storage.errors import StoreError
-from companion.storage.journal import dumps
-from companion.storage.rows import ChampionshipRow, SessionRow, championship_row, reading
+from companion.storage.rows import ChampionshipRow, SessionRow, championship_row, dumps, reading
 
 _Row = TypeVar("_Row")
 

@@ -15,18 +15,19 @@ import json
 import math
 import sqlite3
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from companion.games.base import Game, IllegalMove, RecordError, Summary, one_line
 from companion.games.messages import Message, json_problem, msg
-from companion.registry import descriptor, get_game, looks_like_a_name
+from companion.registry import get_game, looks_like_a_name
 from companion.storage import rows as read
 from companion.storage.championship_check import NOW, ChampionshipHealth, RoundMend, judge_championships
 from companion.storage.connection import foreign_objects, fresh_objects, lenient_name
 from companion.storage.migrations import MIGRATIONS, log_hash
+from companion.storage.plain_check import AsideEntry, _bad_plain_rows, _set_aside_rows
 from companion.storage.rows import DB_ERRORS
 from companion.storage.salvage import (
     _columns,
@@ -139,101 +140,161 @@ class Checkup:
                 and all(s.is_good for s in self.sessions) and all(c.is_good for c in self.championships))
 
 
-@dataclass(frozen=True)
-class AsideEntry:
-    """A session or a championship an earlier repair set aside: named by every doctor."""
+class _Damage(Exception):
+    """The first damage found in a session, raised by the step that finds it.
 
-    kind: str  # "session" or "championship"
-    id: int
-    reason: Message | str
-    when: str
+    The steps of :func:`_check_session` stop at the first damage; raising it lets each
+    step say only what it judges, and the check mark the session in one place.
+    ``startable``: the game itself cannot start (unknown, or a setup that does not read).
+    """
+
+    def __init__(self, problem: Message, *, startable: bool = True) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.startable = startable
 
 
 def _check_session(row: dict[str, Any], moves: list[tuple[int, Any, bytes]], read_error: str | None,
                    redo: list[Any], games: GameLookup) -> SessionHealth:
-    sid = int(row["id"])
-    health = SessionHealth(sid, _shown_game(row.get("game")), (), len(moves), 0, False, row=row,
-                           raw_moves=[text for _, text, _ in moves])
-    count, digest = row.get("log_count"), row.get("log_hash")
-    if isinstance(count, int) and read.is_integer(count) and count >= 0 and read.is_text(digest):
-        health.expected = count
-        if count != len(moves) and read_error is None and log_hash(blob for _, _, blob in moves) == digest:
-            health.expected = None  # the moves are the ones saved: the count is what is damaged
-
-    def damaged(problem: Message) -> SessionHealth:
-        health.problem = problem
-        health.log_damaged = True
-        return health
-
-    def unstartable(problem: Message) -> SessionHealth:
-        health.replayable = False
-        return damaged(problem)
-
+    """One session judged as the store would replay it: its game, setup, moves, undone moves,
+    bookkeeping and row values in turn, stopping at the first damage (what a repair keeps is
+    the log up to there)."""
+    health = _new_health(row, moves, read_error)
     try:
         game = games(str(row["game"]))
     except (RecordError, ImportError) as error:
         if looks_like_a_name(row.get("game")):  # a game's name nobody here declares: not installed,
             health.not_installed = True        # kept as it is, never set aside for that
             return health
-        return unstartable(msg("app.game.unknown", game=repr(row.get("game")), reason=str(error)))
+        return _damaged(health, msg("app.game.unknown", game=repr(row.get("game")), reason=str(error)),
+                        startable=False)
+    try:
+        _replay(health, game, _started(health, game, row), moves)
+        if read_error is not None:
+            raise _Damage(msg("doctor.problem.moves_from", number=len(moves) + 1, reason=read_error))
+        _read_redo(health, game, redo)
+        _check_bookkeeping(health, moves, row.get("log_hash"))
+        _check_row_values(health, row)
+    except _Damage as damage:
+        return _damaged(health, damage.problem, startable=damage.startable)
+    return health
+
+
+def _new_health(row: dict[str, Any], moves: list[tuple[int, Any, bytes]],
+                read_error: str | None) -> SessionHealth:
+    """The session before judging, with the move count its bookkeeping expects.
+
+    A count that disagrees with moves whose hash is still the one saved is the count's own
+    damage, not lost moves: then no count is expected (the row's values judge it).
+    """
+    health = SessionHealth(int(row["id"]), _shown_game(row.get("game")), (), len(moves), 0, False, row=row,
+                           raw_moves=[text for _, text, _ in moves])
+    count, digest = row.get("log_count"), row.get("log_hash")
+    if isinstance(count, int) and read.is_integer(count) and count >= 0 and read.is_text(digest):
+        health.expected = count
+        if count != len(moves) and read_error is None and log_hash(blob for _, _, blob in moves) == digest:
+            health.expected = None  # the moves are the ones saved: the count is what is damaged
+    return health
+
+
+def _damaged(health: SessionHealth, problem: Message, *, startable: bool = True) -> SessionHealth:
+    """Mark the session's log damaged (and not replayable at all when its game cannot start)."""
+    if not startable:
+        health.replayable = False
+    health.problem = problem
+    health.log_damaged = True
+    return health
+
+
+def _started(health: SessionHealth, game: Game[Any, Any], row: dict[str, Any]) -> Any:
+    """The game's first state from the stored players, options and setup (which must read first)."""
     try:
         players, options, setup = _opening(row)
         health.players = tuple(players)
-        state = game.start(tuple(players), options, setup)
+        return game.start(tuple(players), options, setup)
     except UnicodeDecodeError:
-        return unstartable(msg("doctor.problem.setup_unreadable", reason=msg("doctor.problem.not_utf8")))
+        raise _Damage(msg("doctor.problem.setup_unreadable", reason=msg("doctor.problem.not_utf8")),
+                      startable=False) from None
     except json.JSONDecodeError as error:
-        return unstartable(msg("doctor.problem.setup_unreadable", reason=json_problem(error)))
+        raise _Damage(msg("doctor.problem.setup_unreadable", reason=json_problem(error)),
+                      startable=False) from None
     except (TypeError, ValueError) as error:
-        return unstartable(msg("doctor.problem.setup_unreadable", reason=one_line(str(error))))
+        raise _Damage(msg("doctor.problem.setup_unreadable", reason=one_line(str(error))),
+                      startable=False) from None
     except RecordError as error:
-        return unstartable(msg("doctor.problem.setup", reason=error.as_message()))
+        raise _Damage(msg("doctor.problem.setup", reason=error.as_message()), startable=False) from None
+
+
+def _replay(health: SessionHealth, game: Game[Any, Any], state: Any,
+            moves: list[tuple[int, Any, bytes]]) -> None:
+    """Replay the stored moves in order, counting each good one (kept by a repair) as it goes."""
     for position, (index, text, _) in enumerate(moves):
         number = position + 1
         if index != position:
-            return damaged(msg("doctor.problem.move_missing", number=number))
-        try:
-            if isinstance(text, read.Undecoded):
-                raise UnicodeDecodeError("utf-8", bytes(text), 0, 1, "not UTF-8")
-            move = game.parse_move(read.move_object(text))
-        except UnicodeDecodeError:
-            return damaged(msg("doctor.problem.move_unreadable", number=number,
-                               reason=msg("doctor.problem.not_utf8")))
-        except (TypeError, ValueError) as error:
-            return damaged(msg("doctor.problem.move_unreadable", number=number, reason=one_line(str(error))))
-        except RecordError as error:
-            return damaged(msg("doctor.problem.move_invalid", number=number, reason=error.as_message()))
-        try:
-            state = game.apply(state, move)
-        except IllegalMove as error:
-            who = game.actor(move)
-            if who:
-                return damaged(msg("doctor.problem.replay_by", number=number, player=one_line(who),
-                                   reason=error.reason))
-            return damaged(msg("doctor.problem.replay", number=number, reason=error.reason))
+            raise _Damage(msg("doctor.problem.move_missing", number=number))
+        move = _parsed_move(game, text, number)
+        state = _applied(game, state, move, number)
         health.good = number
         health.moves.append(game.move_to_json(move))
         health.finished = game.is_finished(state)
         health.summary = game.summary(state) if health.finished else None
-    if read_error is not None:
-        return damaged(msg("doctor.problem.moves_from", number=len(moves) + 1, reason=read_error))
+
+
+def _parsed_move(game: Game[Any, Any], text: Any, number: int) -> Any:
+    """Stored move ``number`` as the game's move: text that is UTF-8 JSON the game accepts."""
+    try:
+        if isinstance(text, read.Undecoded):
+            raise UnicodeDecodeError("utf-8", bytes(text), 0, 1, "not UTF-8")
+        return game.parse_move(read.move_object(text))
+    except UnicodeDecodeError:
+        raise _Damage(msg("doctor.problem.move_unreadable", number=number,
+                          reason=msg("doctor.problem.not_utf8"))) from None
+    except (TypeError, ValueError) as error:
+        raise _Damage(msg("doctor.problem.move_unreadable", number=number,
+                          reason=one_line(str(error)))) from None
+    except RecordError as error:
+        raise _Damage(msg("doctor.problem.move_invalid", number=number, reason=error.as_message())) from None
+
+
+def _applied(game: Game[Any, Any], state: Any, move: Any, number: int) -> Any:
+    """The state after move ``number``; a move the rules refuse is damage (naming who made it, if known)."""
+    try:
+        return game.apply(state, move)
+    except IllegalMove as error:
+        who = game.actor(move)
+        if who:
+            raise _Damage(msg("doctor.problem.replay_by", number=number, player=one_line(who),
+                              reason=error.reason)) from None
+        raise _Damage(msg("doctor.problem.replay", number=number, reason=error.reason)) from None
+
+
+def _read_redo(health: SessionHealth, game: Game[Any, Any], redo: list[Any]) -> None:
+    """The undone moves (redo stack), each of which must read as a move; kept all or none."""
     for number, text in enumerate(redo, start=1):
         try:
             health.redo.append(game.move_to_json(game.parse_move(read.move_object(text))))
         except (TypeError, ValueError, RecordError) as error:
             health.redo = []
-            return damaged(msg("doctor.problem.undone_unreadable", number=number,
-                               reason=one_line(str(error))))
-    if health.expected is not None:
-        if len(moves) != health.expected:
-            return damaged(msg("doctor.problem.moves_lost", count=health.expected, found=len(moves)))
-        if log_hash(blob for _, _, blob in moves) != digest:
-            return damaged(msg("doctor.problem.log_changed", count=health.expected))
+            raise _Damage(msg("doctor.problem.undone_unreadable", number=number,
+                              reason=one_line(str(error)))) from None
+
+
+def _check_bookkeeping(health: SessionHealth, moves: list[tuple[int, Any, bytes]], digest: object) -> None:
+    """The moves against the count and hash kept with every save: fewer, or changed, is damage."""
+    if health.expected is None:
+        return
+    if len(moves) != health.expected:
+        raise _Damage(msg("doctor.problem.moves_lost", count=health.expected, found=len(moves)))
+    if log_hash(blob for _, _, blob in moves) != digest:
+        raise _Damage(msg("doctor.problem.log_changed", count=health.expected))
+
+
+def _check_row_values(health: SessionHealth, row: dict[str, Any]) -> None:
+    """The row's own values the store could not read back: damage naming the first, mended by a repair."""
     health.mend = _row_mends(row, health.expected)
     if health.mend:
         column = next(iter(health.mend))
-        return damaged(msg("doctor.problem.value", column=column, value=one_line(repr(row[column]))[:40]))
-    return health
+        raise _Damage(msg("doctor.problem.value", column=column, value=one_line(repr(row[column]))[:40]))
 
 
 def _shown_game(value: object) -> str:
@@ -249,7 +310,19 @@ def _opening(row: dict[str, Any]) -> tuple[tuple[str, ...], dict[str, Any], dict
 def _row_mends(row: dict[str, Any], expected: int | None = None) -> dict[str, Any]:
     """The row's values that the store could not read back (each column as ``Store`` reads it),
     with what a repair writes instead: a time that does not read becomes the repair's time (and
-    the date unsure), a source outside its two words what the record hash says it was."""
+    the date unsure), a source outside its two words what the record hash says it was.
+
+    In the order of the columns judged (the first names the damage), whichever group finds it.
+    """
+    mend: dict[str, Any] = {}
+    mend.update(_time_mends(row))
+    mend.update(_origin_mends(row))
+    mend.update(_counter_mends(row, expected))
+    return mend
+
+
+def _time_mends(row: dict[str, Any]) -> dict[str, Any]:
+    """Times that do not read: the repair's time instead (a start so mended makes the date unsure)."""
     mend: dict[str, Any] = {}
     if not read.is_moment(row.get("started")):
         mend["started"] = _NOW
@@ -257,16 +330,29 @@ def _row_mends(row: dict[str, Any], expected: int | None = None) -> dict[str, An
     for column in ("finished", "abandoned"):
         if row.get(column) is not None and not read.is_moment(row[column]):
             mend[column] = _NOW
+    return mend
+
+
+def _origin_mends(row: dict[str, Any]) -> dict[str, Any]:
+    """Where the session came from: a record hash that is not text is dropped, and a source outside
+    'table'/'import' becomes what the (kept) record hash says it was."""
+    mend: dict[str, Any] = {}
     if row.get("record_hash") is not None and not read.is_text(row["record_hash"]):
         mend["record_hash"] = None
     if row.get("source") not in ("table", "import"):
         kept_hash = mend.get("record_hash", row.get("record_hash"))
         mend["source"] = "import" if read.is_text(kept_hash) else "table"
+    return mend
+
+
+def _counter_mends(row: dict[str, Any], expected: int | None) -> dict[str, Any]:
+    """The flag and the counters: date-unsure a 0/1, the time played a finite duration, the log
+    version a whole number, and a move count kept only beside a hash the check could trust."""
+    mend: dict[str, Any] = {}
     if "date_unsure" in row and row["date_unsure"] not in (0, 1):
         mend["date_unsure"] = 1
     played = row.get("played_seconds")
-    if played is not None and (isinstance(played, bool) or not isinstance(played, (int, float))
-                               or not math.isfinite(played) or played < 0):
+    if played is not None and not _is_duration(played):
         mend["played_seconds"] = None
     version = row.get("log_version", 0)
     if isinstance(version, bool) or not isinstance(version, int):
@@ -278,52 +364,84 @@ def _row_mends(row: dict[str, Any], expected: int | None = None) -> dict[str, An
     return mend
 
 
+def _is_duration(value: object) -> bool:
+    """A number of seconds the store reads back: a finite, non-negative int or float (not a bool)."""
+    return (not isinstance(value, bool) and isinstance(value, (int, float))
+            and math.isfinite(value) and value >= 0)
+
+
 #: Stands for "the repair's time" among a row's mended values (the time is known only then).
 _NOW = NOW
 
 
 def _examine_db(db: sqlite3.Connection, path: Path, games: GameLookup, *, full: bool) -> Checkup:
+    """The whole checkup of an open store: pages, sessions, the other rows, championships, foreign objects."""
     # SQLite's own words for damaged pages (they have no code of ours), then our messages;
     # judged on a writable copy, as every connection of the store judges them (store.page_check)
     problems: list[str | Message] = list(page_check(db, "integrity_check" if full else "quick_check"))
     tables = {name for (name,) in _rows(db, "SELECT name FROM sqlite_master WHERE type = 'table'")[0]}
     if "sessions" not in tables:
         return Checkup(path, problems, [], [] if not problems else [msg("doctor.lost.sessions_list")])
-    columns = _columns(db, "sessions")
-    rows, unreadable = _salvage(db, "sessions", columns)
-    sessions = []
-    for values in rows:
-        row = dict(zip(columns, values, strict=True))
-        moves, read_error = _rows(db, "SELECT idx, move, CAST(move AS BLOB) FROM moves WHERE session_id = ? "
-                                      "ORDER BY idx", (row["id"],))
-        redo, redo_error = _rows(db, "SELECT move FROM redo WHERE session_id = ? ORDER BY pos", (row["id"],))
-        health = _check_session(row, moves, read_error, [] if redo_error else [r[0] for r in redo], games)
-        if redo_error and health.problem is None:
-            health.problem = msg("doctor.problem.undone_moves", reason=redo_error)
-        if health.problem is None and health.finished and row.get("finished") is not None:
-            _check_results(db, health)
-        sessions.append(health)
-    sessions.sort(key=lambda s: s.id)
+    sessions, unreadable = _judge_sessions(db, games)
     unreadable += _bad_plain_rows(db, tables)
-    orphans, _ = _rows(db, "PRAGMA foreign_key_check")
-    unreadable += [msg("doctor.rows.orphan", table=str(table), parent=str(parent))
-                   for table, parent in sorted({(row[0], row[2]) for row in orphans})
-                   if (table, parent) != ("sessions", "championships")]  # (judged with the rounds)
+    unreadable += _orphan_lines(db)
     championships, rounds, lost = judge_championships(
         db, tables, [h.row for h in sessions], {h.id for h in sessions if not h.replayable})
     unreadable += lost
+    _mark_bad_rounds(sessions, rounds)
+    aside, bad_aside = _set_aside_rows(db, tables)
+    return Checkup(path, problems, sessions, unreadable, aside, championships, rounds, _foreign_lines(db),
+                   bad_aside)
+
+
+def _judge_sessions(db: sqlite3.Connection, games: GameLookup) -> tuple[list[SessionHealth], list[Message]]:
+    """Every session row that reads, judged (in id order), and a line for the rows that do not."""
+    columns = _columns(db, "sessions")
+    rows, unreadable = _salvage(db, "sessions", columns)
+    sessions = [_judge_stored_session(db, dict(zip(columns, values, strict=True)), games) for values in rows]
+    sessions.sort(key=lambda s: s.id)
+    return sessions, unreadable
+
+
+def _judge_stored_session(db: sqlite3.Connection, row: dict[str, Any], games: GameLookup) -> SessionHealth:
+    """One session with its moves and undone moves as they read from the store, and a finished
+    game's results against what its moves give (an undone-move table that does not read is damage)."""
+    moves, read_error = _rows(db, "SELECT idx, move, CAST(move AS BLOB) FROM moves WHERE session_id = ? "
+                                  "ORDER BY idx", (row["id"],))
+    redo, redo_error = _rows(db, "SELECT move FROM redo WHERE session_id = ? ORDER BY pos", (row["id"],))
+    health = _check_session(row, moves, read_error, [] if redo_error else [r[0] for r in redo], games)
+    if redo_error and health.problem is None:
+        health.problem = msg("doctor.problem.undone_moves", reason=redo_error)
+    if health.problem is None and health.finished and row.get("finished") is not None:
+        _check_results(db, health)
+    return health
+
+
+def _orphan_lines(db: sqlite3.Connection) -> list[Message]:
+    """A line for each table with rows whose parent row is gone (a session's championship is judged
+    with the rounds, not here)."""
+    orphans, _ = _rows(db, "PRAGMA foreign_key_check")
+    return [msg("doctor.rows.orphan", table=str(table), parent=str(parent))
+            for table, parent in sorted({(row[0], row[2]) for row in orphans})
+            if (table, parent) != ("sessions", "championships")]
+
+
+def _mark_bad_rounds(sessions: list[SessionHealth], rounds: list[RoundMend]) -> None:
+    """Sessions marked as rounds they cannot be: a repair keeps them as games on their own."""
     by_id = {h.id: h for h in sessions}
     for mend in rounds:
         health = by_id[mend.session]
         health.mend.update(championship=None, championship_round=None)
         health.problem = health.problem or mend.problem
-    aside, bad_aside = _set_aside_rows(db, tables)
+
+
+def _foreign_lines(db: sqlite3.Connection) -> list[Message]:
+    """A line for each object that is not the companion's schema (none when the list does not read)."""
     try:
-        foreign = [msg("doctor.foreign_object", kind=kind, name=one_line(name)[:40])
-                   for kind, name in foreign_objects(db)]
+        return [msg("doctor.foreign_object", kind=kind, name=one_line(name)[:40])
+                for kind, name in foreign_objects(db)]
     except DB_ERRORS:
-        foreign = []
-    return Checkup(path, problems, sessions, unreadable, aside, championships, rounds, foreign, bad_aside)
+        return []
 
 
 def expected_results(health: SessionHealth) -> list[tuple[int, str, int, int]]:
@@ -342,105 +460,6 @@ def _check_results(db: sqlite3.Connection, health: SessionHealth) -> None:
     if error is not None or [tuple(row) for row in stored] != expected_results(health):
         health.problem = msg("doctor.problem.results")
         health.mend = {"results": None}
-
-
-#: What each column of the plain tables must hold for the store to read it back ("json": JSON text).
-_PLAIN_COLUMNS: dict[str, dict[str, str]] = {
-    "players": {"name": "text", "created": "text", "last_played": "text"},
-    "player_colours": {"player_id": "integer", "game": "text", "colour": "text"},
-    "settings": {"key": "text", "value": "json", "updated": "text"},
-}
-
-
-def _readable_value(value: object, kind: str) -> bool:
-    if kind == "integer":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if not isinstance(value, str):
-        return False
-    if kind == "json":
-        try:
-            json.loads(value)
-        except ValueError:
-            return False
-    return True
-
-
-def _plain_row_readable(table: str, columns: Sequence[str], row: Sequence[Any]) -> bool:
-    kinds = _PLAIN_COLUMNS.get(table, {})
-    values = dict(zip(columns, row, strict=True))
-    if not all(_readable_value(value, kinds[column]) for column, value in values.items() if column in kinds):
-        return False
-    if table == "player_colours" and {"game", "colour"} <= set(values):
-        return _known_colour(values["game"], values["colour"])
-    return True
-
-
-def _known_colour(game: str, colour: str) -> bool:
-    """Whether ``colour`` is a piece colour of the known game ``game`` (a profile's preferred colour)."""
-    try:
-        allowed = descriptor(game).piece_colours
-    except RecordError:
-        return False
-    return allowed is None or colour in allowed
-
-
-def _bad_plain_rows(db: sqlite3.Connection, tables: set[str]) -> list[Message]:
-    """A line for each row of the plain tables that the store could not read back (a repair leaves it out)."""
-    found: list[Message] = []
-    for table in _PLAIN_COLUMNS:
-        if table not in tables:
-            continue
-        columns = [c for c in _columns(db, table) if c in _PLAIN_COLUMNS[table]]
-        rows, _ = _salvage(db, table, columns)
-        for row in rows:
-            if not _plain_row_readable(table, columns, row):
-                found.append(msg("doctor.rows.bad_value", table=table,
-                                 row=one_line(repr(tuple(row)))[:60]))
-    return found
-
-
-def _set_aside_rows(db: sqlite3.Connection,
-                    tables: set[str]) -> tuple[list[AsideEntry], list[dict[str, Any]]]:
-    """What an earlier repair set aside (a negative id is a championship's), and the rows that do not read.
-
-    A row is judged as a whole: its session id a whole number, its reason and content JSON text, its
-    time a time; one that is not is named as damage (a repair writes it again, readable), never a crash.
-    """
-    if "set_aside" not in tables:
-        return [], []
-    columns = _columns(db, "set_aside")
-    rows, _ = _salvage(db, "set_aside", columns)
-    found: list[AsideEntry] = []
-    bad: list[dict[str, Any]] = []
-    for values in rows:
-        row = dict(zip(columns, values, strict=True))
-        sid, reason, content, when = (row.get(c) for c in ("session_id", "reason", "content", "set_aside"))
-        try:
-            read.json_value(reason), read.json_value(content), read.moment(when)
-            number = read.integer(sid)
-        except (ValueError, TypeError):
-            bad.append(row)
-            continue
-        kind = "championship" if number < 0 else "session"
-        found.append(AsideEntry(kind, abs(number), _message_from_text(reason), str(when)))
-    return found, bad
-
-
-def _message_from_text(text: Any) -> Message | str:
-    """A message stored as JSON by :meth:`Message.to_json` (plain text if it is not one)."""
-    try:
-        found = _message_from_json(json.loads(text))
-    except (TypeError, ValueError):
-        return one_line(str(text))
-    return found if isinstance(found, Message) else one_line(str(text))
-
-
-def _message_from_json(data: object) -> Any:
-    if isinstance(data, dict) and set(data) == {"code", "params"} and isinstance(data["params"], dict):
-        return Message(str(data["code"]), {k: _message_from_json(v) for k, v in data["params"].items()})
-    if isinstance(data, list):
-        return [_message_from_json(item) for item in data]
-    return data
 
 
 def examine(path: Path, *, games: GameLookup = get_game) -> Checkup:

@@ -11,22 +11,34 @@ these, so it says how many moves were lost and never calls a shortened log whole
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from companion.games.messages import msg
 from companion.storage.errors import StaleLog
 from companion.storage.migrations import log_hash_step, stored_log_hash
-
-if TYPE_CHECKING:
-    from companion.storage.store import Store
+from companion.storage.rows import dumps
 
 
-def dumps(value: object) -> str:
-    """A value as the store writes JSON (compact, keys sorted)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+class JournalStore(Protocol):
+    """What a :class:`StoreJournal` needs of :class:`~companion.storage.store.Store`.
+
+    Named as a protocol, not imported: the store imports this module (it saves
+    logs with :func:`save_log`), so naming the store here would close a circle.
+    """
+
+    read_only: bool
+
+    def log_version(self, session_id: int) -> int:
+        """How many times the session's log has been saved."""
+
+    def _save_log(self, session_id: int, first: int, moves: Sequence[dict[str, Any]],
+                  redo: Sequence[dict[str, Any]], *, expected: int | None = ..., played: float = ...) -> int:
+        """The log change in one transaction; the new log version."""
+
+    def add_played(self, session_id: int, seconds: float) -> None:
+        """Add ``seconds`` to how long the game was open."""
 
 
 def insert_moves(db: sqlite3.Connection, session_id: int, first: int, texts: Sequence[str],
@@ -73,7 +85,8 @@ def save_log(db: sqlite3.Connection, session_id: int, first: int, moves: Sequenc
 class StoreJournal:
     """A session's :class:`~companion.service.session.Journal` writing to one stored session."""
 
-    def __init__(self, store: Store, session_id: int, clock: Callable[[], float] | None = None) -> None:
+    def __init__(self, store: JournalStore, session_id: int,
+                 clock: Callable[[], float] | None = None) -> None:
         self.store = store
         self.session_id = session_id
         #: The session's log version when its moves were read; every save expects it.

@@ -33,7 +33,6 @@ from companion.storage.checking import (
     SessionHealth,
     Unusable,
     _examine_db,
-    _plain_row_readable,
     _refuse_newer,
     _refuse_unusable,
     _schema_readable,
@@ -43,6 +42,7 @@ from companion.storage.checking import (
 from companion.storage.journal import insert_moves
 from companion.storage.lock import LockHeld, WriterLock
 from companion.storage.migrations import LOG_HASH_START, stored_log_hash
+from companion.storage.plain_check import _plain_row_readable
 from companion.storage.rows import DB_ERRORS
 from companion.storage.salvage import (
     _columns,

@@ -204,6 +204,15 @@ def maybe_moment(value: object) -> datetime | None:
     return None if value is None else moment(value)
 
 
+def dumps(value: object) -> str:
+    """A value as the store writes JSON (compact, keys sorted): the form :func:`json_value` reads back.
+
+    Here, beside the reading, rather than in the journal: the championships and the
+    store both write JSON, and the journal itself depends on the store.
+    """
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
 def json_value(value: object) -> Any:
     """Stored JSON text, parsed; :class:`ValueError` when it is not JSON text (or not UTF-8)."""
     if not is_text(value):

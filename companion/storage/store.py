@@ -54,7 +54,7 @@ from companion.storage.connection import (
     take_lock,
 )
 from companion.storage.errors import DamagedRow, StaleLog, StoreError
-from companion.storage.journal import StoreJournal, dumps, insert_moves, save_log
+from companion.storage.journal import StoreJournal, insert_moves, save_log
 from companion.storage.lock import WriterLock
 from companion.storage.migrations import LOG_HASH_START, MIGRATIONS, Migration
 from companion.storage.rows import (
@@ -64,6 +64,7 @@ from companion.storage.rows import (
     ResultRow,
     SessionRow,
     connect,
+    dumps,
     is_integer,
     is_text,
     json_value,

@@ -22,7 +22,7 @@ from companion.console.display import shown_line
 from companion.games.messages import msg
 from companion.i18n import text
 from companion.storage import doctor, report
-from companion.storage.doctor import Checkup, RepairReport
+from companion.storage.doctor import Checkup, RepairReport, SessionHealth
 from companion.storage.paths import DataDirError, database_path
 
 EXIT_DAMAGED = 3
@@ -112,38 +112,49 @@ def _say_checkup(checkup: Checkup) -> None:
     for lost in checkup.unreadable:
         print(text("doctor.unreadable", what=lost))
     for health in checkup.sessions:
-        who = ", ".join(health.players)
-        if health.not_installed:
-            print(text("doctor.session.not_installed", session=health.id, game=health.game,
-                       count=health.stored))
-        elif health.is_good:
-            good = "doctor.session.good_finished" if health.finished else "doctor.session.good_in_progress"
-            print(text(good, session=health.id, game=title(health.game), players=who, count=health.good))
-        else:
-            print(text("doctor.session.damaged_some" if health.good else "doctor.session.damaged_none",
-                       session=health.id, game=title(health.game), players=who, problem=health.problem,
-                       good=health.good))
-    for lost in [*checkup.foreign, *checkup.bad_aside_lines]:
-        print(text("doctor.unreadable", what=lost))
-    for championship in checkup.championships:
-        if championship.problem is not None:
-            print(text("doctor.unreadable", what=championship.problem))
+        print(_session_line(health))
+    _say_other_damage(checkup)
     for entry in checkup.set_aside:
         said = "doctor.session.set_aside" if entry.kind == "session" else \
             "doctor.session.championship_set_aside"
         print(text(said, session=entry.id, when=entry.when, reason=entry.reason))
     for aside in doctor.copies_aside(checkup.path):
         print(text("doctor.aside_file", path=str(aside)))
-    damaged = [h for h in checkup.sessions if not h.is_good]
+    print(_verdict(checkup))
+
+
+def _session_line(health: SessionHealth) -> str:
+    """One session's line: not installed (kept as it is), good (finished or not), or damaged and why."""
+    who = ", ".join(health.players)
+    if health.not_installed:
+        return text("doctor.session.not_installed", session=health.id, game=health.game, count=health.stored)
+    if health.is_good:
+        good = "doctor.session.good_finished" if health.finished else "doctor.session.good_in_progress"
+        return text(good, session=health.id, game=title(health.game), players=who, count=health.good)
+    return text("doctor.session.damaged_some" if health.good else "doctor.session.damaged_none",
+                session=health.id, game=title(health.game), players=who, problem=health.problem,
+                good=health.good)
+
+
+def _say_other_damage(checkup: Checkup) -> None:
+    """Damage beside the sessions: foreign objects, set-aside rows, championships that do not read."""
+    for lost in [*checkup.foreign, *checkup.bad_aside_lines]:
+        print(text("doctor.unreadable", what=lost))
+    for championship in checkup.championships:
+        if championship.problem is not None:
+            print(text("doctor.unreadable", what=championship.problem))
+
+
+def _verdict(checkup: Checkup) -> str:
+    """The last line: all good, or damaged — naming the pages or the rows when they are what is damaged."""
     if checkup.is_good:
-        print(text("doctor.all_good", count=len(checkup.sessions)))
-    else:
-        rows = checkup.unreadable or checkup.foreign or checkup.bad_aside or \
-            any(not c.is_good for c in checkup.championships)
-        said = ("doctor.damaged_pages" if checkup.pages
-                else "doctor.damaged_rows" if rows else "doctor.damaged")
-        print(text(said,
-                   damaged=len(damaged), count=len(checkup.sessions)))
+        return text("doctor.all_good", count=len(checkup.sessions))
+    damaged = [h for h in checkup.sessions if not h.is_good]
+    rows = checkup.unreadable or checkup.foreign or checkup.bad_aside or \
+        any(not c.is_good for c in checkup.championships)
+    said = ("doctor.damaged_pages" if checkup.pages
+            else "doctor.damaged_rows" if rows else "doctor.damaged")
+    return text(said, damaged=len(damaged), count=len(checkup.sessions))
 
 
 @store_errors
