@@ -3,9 +3,11 @@
 ``python -m tests.helpers_championship_child DB`` opens the store, resumes the
 game in progress (the championship's round 1, as ``companion run`` would at
 boot), prints ``ready``, then enters the round's moves (:func:`script`: both
-groups' moves interleaved), printing ``begin N`` before move N and ``ok N``
-once it is confirmed (stored). When the round is done it prints ``done`` and
-waits to be killed.
+groups' moves interleaved) but the last, printing ``begin N`` before move N and
+``ok N`` once it is confirmed (stored). Then it prints ``done`` and waits to be
+killed. It never ends the round: a kill that lands late (the parent kills a few
+milliseconds after an ``ok``, and a fast machine may enter two moves meanwhile)
+must still find the round in progress, as a power cut during play does.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ def main(argv: list[str]) -> None:
     game = live.session.game
     moves = script(game, live.session.state)
     print("ready", flush=True)
-    for number, move in enumerate(moves, start=1):
+    for number, move in enumerate(moves[:-1], start=1):
         print(f"begin {number}", flush=True)
         live.session.propose(game.parse_move(move))
         print(f"ok {number}", flush=True)
