@@ -79,3 +79,15 @@ def test_a_league_tie_is_explained_in_words_not_only_by_places(lang: str) -> Non
         assert league_ties([_line(1, "Bela", 3, 50), _line(2, "Csaba", 2, 40)]) == ""  # no tie
     finally:
         set_language("en")
+
+
+def test_a_games_scores_are_larger_than_the_names(box) -> None:
+    """The scores were 20 px, as small as the names beside them (issue 35, item 7)."""
+    from kivy.uix.label import Label
+
+    box.show_match("Group 1", Match(("Anna", "Bela"), {"Anna": 11, "Bela": 24}, ("Bela",), True))
+    labels = [w for w in box.walk() if isinstance(w, Label)]
+    scores = [w for w in labels if w.text in ("11", "24")]
+    names = [w for w in labels if w.text.startswith(("Anna", "Bela"))]
+    assert len(scores) == 2 and len(names) == 2
+    assert all(s.font_size > 20 and s.font_size > n.font_size for s in scores for n in names)
