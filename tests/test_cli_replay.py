@@ -72,3 +72,34 @@ def test_a_record_saved_with_a_byte_order_mark_is_read(run_cli, tmp_path):
     code, out, err = run_cli("replay", str(path), "--json")
     assert (code, err) == (0, "")
     assert json.loads(out)["winners"] == ["Albert"]
+
+
+def _tower_rows(out: str) -> dict[str, str]:
+    """Each tower's row of the table for people, by the tower's (English) name."""
+    return {line.split()[0]: line for line in out.splitlines()
+            if line.startswith("  ") and line.split()[0] in ("grey", "brown", "red", "blue", "yellow")}
+
+
+def test_the_table_for_people_shows_each_towers_flag_from_the_engine(run_cli, write_record):
+    """Before the Intermezzo a tower ranked fifth gets no flag (the Intermezzo flags four), and
+    the table says so, as the touchscreen does, where it used to give no flag at all (issue 35)."""
+    from companion.games.campanile.views import standings
+    from companion.service.records import final_state, load_record
+
+    record = json.loads(CAMPANILE.read_text())
+    kept = {k: v for k, v in record.items() if k not in ("summary", "result")}
+    cut = {**kept, "moves": record["moves"][:20]}
+    path = write_record(cut)
+    code, out, _ = run_cli("replay", path)
+    assert code == 0
+    rows = _tower_rows(out)
+    facts = standings(final_state(load_record(path)))
+    assert [f.next_flag for f in facts].count(None) == 1  # the cut is before the Intermezzo
+    for fact in facts:
+        words = "no flag" if fact.next_flag is None else "flag " + "/".join(map(str, fact.next_flag))
+        assert f"rank {fact.rank}  {words} " in rows[fact.tower], rows[fact.tower]
+    # finished: the Finito's flag of each rank, the fifth's too
+    code, out, _ = run_cli("replay", str(CAMPANILE))
+    finished = {f.tower: f for f in standings(final_state(load_record(str(CAMPANILE))))}
+    for tower, row in _tower_rows(out).items():
+        assert f"flag {'/'.join(map(str, finished[tower].finito_flag))} " in row, row

@@ -125,7 +125,9 @@ def test_a_clean_tree_passes_and_what_only_looks_wrong_is_not_a_problem() -> Non
         _at(Badge(text="Al", swatch=GREEN, color=theme.text_on(GREEN)), 290, 200, 48, 48),
         _label("", 10, 140, 10, 10),                                    # blank: a place kept for a figure
         _label("s03 {count} ui.bar.undo", 10, 100, 5, 5, opacity=0),    # hidden
-        _label("guild-2 moves=3", -900, 100, 100, 30),                  # off the window
+        _label("guild-2 moves=3", 10, 60, 100, 30, opacity=0),          # hidden by its opacity
+        _at(Label(text="a label beside a button", font_size=theme.FONT_SMALL, color=theme.TEXT,
+                  halign="left", valign="middle", text_size=(220, 60)), 420, 200, 220, 60),
         _at(Button(text="x", disabled=True, font_size=20), 10, 20, 30, 30),  # disabled: no target
         _label("Finito (hold)", 150, 20, 200, 40, color=theme.DIMMED),  # dimmed: cannot be done now
         _label("average 2.5 · 1,000 games · app.bgstats.com", 10, 420, 780, 40),
@@ -162,9 +164,15 @@ def test_each_planted_problem_fails_with_its_line() -> None:
         _at(Tap(text="+1"), 10, 20, 40, 40),
         _at(Button(text="Build", font_size=20), 100, 20, 100, 60),
         _at(Button(text="Pass", font_size=20), 180, 20, 100, 60),
+        _label("Anna wins!", 300, 500, 200, 40),                       # wholly above the screen's top
+        _label("under the left edge", -300, 300, 200, 30),             # wholly off the left edge
+        _at(Button(text="Next", font_size=20), 300, 20, 100, 60),
+        _label("a caption over Next", 370, 35, 200, 30),              # its first letters over the button
     )
     expected = [
         "test.png: “a sentence much wider than its box”: wider than its box",
+        # its box is on the screen, its letters (centred on it) reach past the left edge
+        "test.png: “a sentence much wider than its box”: partly outside the screen",
         "test.png: “a long explanation that wraps onto lines the box has no room for”: taller than its box",
         "test.png: “an explanation cut at the box's fixed height by its text_size”: cut: the whole",
         "test.png: “Kiértékelésnélküliség is”: a word broken across lines: Kiértékelésnélküliség",
@@ -186,6 +194,9 @@ def test_each_planted_problem_fails_with_its_line() -> None:
         "test.png: “Al”: drawn over “Bo”: one hides the other",
         "test.png: “+1”: a touch target of 40×40 px, below 48×48",
         "test.png: “Build”: a touch target overlapping “Pass”",
+        "test.png: “Anna wins!”: wholly outside the screen: no player sees it",
+        "test.png: “under the left edge”: wholly outside the screen",
+        "test.png: “a caption over Next”: written over the touch target “Next”",
     ]
     for start in expected:
         assert sum(line.startswith(start) for line in lines) == 1, (start, "\n".join(lines))

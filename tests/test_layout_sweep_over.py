@@ -1,7 +1,10 @@
 """The layout check over game over and the OLED's pages of finished random games that end in ties
 (tests/data/over: four and five players, long names, decided by the tie-break and shared) and of a
 game with character cards (tests/data/played), each in one language, alternating: what the
-examples never reach (issue 35: the winner cut off, tie-break keys and card values shown).
+examples never reach (issue 35: the winner cut off, tie-break keys and card values shown). Then
+generated games (tests/sweep_kit.py): all three games cut at random and played to their end, every
+player count, their options and modules drawn, Championship rounds, long names, in English and
+Hungarian.
 
 It runs ``companion snapshot --check``'s writers in this process, on the one shared window.
 """
@@ -9,6 +12,8 @@ It runs ``companion snapshot --check``'s writers in this process, on the one sha
 from __future__ import annotations
 
 import json
+import os
+from itertools import islice
 from pathlib import Path
 
 import pytest
@@ -19,6 +24,7 @@ from tests import ui_kit as kit  # first: it prepares Kivy
 from companion import i18n
 from companion.service.records import final_state, load_record
 from hardware.snapshot import write_oled
+from tests.sweep_kit import sweep
 from ui.snapshot import write_screens
 
 del kit  # imported for the window it opens
@@ -42,3 +48,40 @@ def test_game_over_and_the_oled_pass_the_layout_check(path: Path, language: str,
     # the board's own views too (Castelli's evaluation and area overlays, its second group): the
     # shields' and the mine's figures on a small board meet the contrast (issue 35, item 10)
     assert problems == [], "\n".join(problems)
+
+
+#: Generated games checked: a few under CI (each kind's end and a cut, in turn), more when asked
+#: (``LAYOUT_SWEEP_GAMES=120``; docs/performance.md).
+GENERATED = int(os.environ.get("LAYOUT_SWEEP_GAMES", "8"))
+#: The screens that show a game (a board adds its own views; game over only when it is over).
+GAME_SCREENS = ("screen.png", "history.png", "game-over.png")
+
+
+#: What the sweep found that is not mended yet, by the generated game (its index): kept failing
+#: on purpose (strict), so that mending it is seen. Reported in issue 35's notes.
+KNOWN: dict[int, str] = {
+    5: "Castelli: a shield's '1' on the red plate reads 4.2:1 (#b95463), under the 4.5:1 of a mark",
+    7: "San Gimignano: a segment's letter 'H' measured at 2.3:1: its smoothed edges at the small size",
+}
+
+
+def _case(index: int) -> object:
+    if index in KNOWN:
+        return pytest.param(index, marks=pytest.mark.xfail(reason=KNOWN[index], strict=True))
+    return index
+
+
+@pytest.mark.parametrize("index", [_case(i) for i in range(GENERATED)])
+def test_generated_games_pass_the_layout_check(index: int, tmp_path: Path) -> None:
+    made, language = next(islice(sweep(index + 1), index, None))
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(made.record), encoding="utf-8")
+    problems: list[str] = []
+    i18n.set_language(language)
+    try:
+        parsed = load_record(str(path))
+        write_oled(parsed, final_state(parsed), tmp_path, problems)
+        write_screens(made.record, tmp_path, language, problems, GAME_SCREENS)
+    finally:
+        i18n.set_language("en")
+    assert problems == [], f"{made.label} ({language})\n" + "\n".join(problems)

@@ -51,3 +51,43 @@ def test_a_round_read_from_a_record_is_titled_a_championship_round(lang: str) ->
     said = render(msg("ui.castelli.standings.alone"), lang)
     assert ("Championship round" in said) if lang == "en" else ("Bajnoki forduló" in said)
     assert "no championship" not in said and "nem része" not in said
+
+
+def _line(place: int | None, player: str, points: float, score: int) -> object:
+    from companion.service.championship_rules import Standing
+
+    return Standing(place, player, 3, int(points), points, score)
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_a_league_tie_is_explained_in_words_not_only_by_places(lang: str) -> None:
+    """Csaba and Dora level on points stood 2nd and 3rd with nothing saying why: the words say the
+    score over every game decided, in its order, or that they share the place."""
+    from tests import ui_kit  # noqa: F401  (prepares Kivy before the screen's module)
+    from ui.games.castelli.standings import league_ties
+
+    set_language(lang)
+    try:
+        broken = league_ties([_line(1, "Bela", 3, 50), _line(2, "Csaba", 2, 40), _line(3, "Dora", 2, 35),
+                              _line(4, "Anna", 1, 20)])
+        assert broken.index("Csaba 40") < broken.index("Dora 35"), broken
+        assert "Bela" not in broken and "Anna" not in broken
+        assert ("score over every game" in broken) if lang == "en" else ("összes játszma" in broken)
+        shared = league_ties([_line(1, "Bela", 3, 50), _line(2, "Csaba", 2, 40), _line(2, "Dora", 2, 40),
+                              _line(4, "Anna", 1, 20)])
+        assert ("share place 2" in shared) if lang == "en" else ("2. helyen" in shared), shared
+        assert league_ties([_line(1, "Bela", 3, 50), _line(2, "Csaba", 2, 40)]) == ""  # no tie
+    finally:
+        set_language("en")
+
+
+def test_a_games_scores_are_larger_than_the_names(box) -> None:
+    """The scores were 20 px, as small as the names beside them (issue 35, item 7)."""
+    from kivy.uix.label import Label
+
+    box.show_match("Group 1", Match(("Anna", "Bela"), {"Anna": 11, "Bela": 24}, ("Bela",), True))
+    labels = [w for w in box.walk() if isinstance(w, Label)]
+    scores = [w for w in labels if w.text in ("11", "24")]
+    names = [w for w in labels if w.text.startswith(("Anna", "Bela"))]
+    assert len(scores) == 2 and len(names) == 2
+    assert all(s.font_size > 20 and s.font_size > n.font_size for s in scores for n in names)

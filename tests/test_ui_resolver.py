@@ -18,6 +18,8 @@ from tests import ui_kit as kit  # first: it prepares Kivy
 from companion import i18n
 from companion.games.castelli import tables
 from companion.games.castelli.evaluation import resolve
+from companion.games.castelli.words import colour as colour_word
+from companion.games.messages import msg
 from companion.i18n import say, text
 from ui.games.castelli.resolver import KEEP_TOGETHER, ResolverScreen, award_text
 from ui.widgets import Figure, Tap
@@ -55,10 +57,12 @@ def every_colour_plays() -> dict[str, str]:
     return {c: text("ui.resolver.seat", colour=text(f"castelli.colour.{c}")) for c in tables.COLORS}
 
 
-def assert_shows(screen: ResolverScreen, kind: str, amount: int, shields, players, neutral="void"):
-    """The screen holds the tapped shields and shows exactly what the engine decides."""
+def assert_shows(screen: ResolverScreen, kind: str, amount: int, shields, players, neutral="void",
+                 seats=True):
+    """The screen holds the tapped shields and shows exactly what the engine decides (``seats``:
+    no game is open, the players are the colours' seats)."""
     assert screen.question.shields == list(shields)
-    expected = resolve(kind, amount, shields, players, neutral)
+    expected = resolve(kind, amount, shields, players, neutral, seats)
     assert screen.resolution == expected
     kit.find(say(expected.explanation))
     gains = {player: share for player, share in expected.awards.items() if share > 0}
@@ -92,6 +96,21 @@ def test_the_rulebook_rock_blue_5_beats_yellow_4_and_gains_2_stone(shell, shots:
     result = assert_shows(screen, "rock", 2, shields, every_colour_plays())
     assert result.awards == {every_colour_plays()["blue"]: 2}
     kit.screenshot(shots / f"{i18n.current_language()}-resolver-rock.png")
+
+
+def test_without_a_game_a_seat_is_named_by_its_colour_once(shell) -> None:
+    """"yellow player (yellow) 3" named the colour twice (issue 35, item 13): the influence and
+    the explanation say "yellow player 3", "blue player has the most (5)"."""
+    screen = open_resolver(shell)
+    shields = [("blue", 3), ("blue", 2), ("yellow", 3)]
+    enter(screen, "rock", shields)
+    assert_shows(screen, "rock", 2, shields, every_colour_plays())
+    shown = f"{screen.influence} {screen.explanation}"
+    for colour in ("blue", "yellow"):
+        seat = every_colour_plays()[colour]
+        assert f"{seat} " in shown
+        assert say(msg("castelli.who.player", player=seat, colour=colour_word(colour))) not in shown
+        assert shown.count(str(colour_word(colour))) == shown.count(seat), shown
 
 
 def test_the_rulebook_market_tie_green_and_yellow_draw_one_card_each(shell, shots: Path) -> None:
@@ -161,8 +180,10 @@ def test_with_a_castelli_game_open_the_colours_are_its_players(shell, shots: Pat
     assert screen.question.amounts["mine"] == tables.MINE_SILVER[2]
     shields = [("blue", 2), ("red", 2), ("green", 3)]
     enter(screen, "rock", shields)
-    result = assert_shows(screen, "rock", 2, shields, players)
+    result = assert_shows(screen, "rock", 2, shields, players, seats=False)
     assert result.voided  # green is neutral with 2 players and leads
+    # a named player with the colour beside the name: "Anna (blue) 2"
+    assert say(msg("castelli.who.player", player="Anna", colour=colour_word("blue"))) in screen.influence
     kit.tap(kit.find("Anna", Tap))
     assert screen.question.players == players  # the game's colours do not change here
     assert screen._parts["neutral_hint"].parent is None  # nothing to make neutral here

@@ -31,13 +31,17 @@ are those of docs/ui.md ("Designed for the table", "Roles of a text"):
   whose letters overlap (a token's initials on another's, on a guild's digit).
 - **touch targets**: a button or anything with ``on_press`` that is enabled
   and shown is at least :data:`~ui.theme.TOUCH` px each way and overlaps no
-  other target.
+  other target; no label outside a button lays its letters over it (a player
+  could not read the one or tell what the other does).
+- **off the screen**: a text whose letters reach past any edge of the window
+  fails, and so does one wholly outside it (a winner's line pushed over the
+  top) unless a scrolling view or a panel holds it out of sight on purpose.
 - **words**: no text holds a message code, a ``{placeholder}``, a ``name=``
   parameter or an internal id (:func:`companion.i18n.leaks.leaks`, the OLED's
   rule too).
 
-What is shown is what is checked: a widget with opacity 0, of no size, outside
-the window or scrolled out of sight is skipped, as is a blank label; when a
+What is shown is what is checked: a widget with opacity 0, of no size, or
+scrolled out of sight is skipped (outside the window only the rule above), as is a blank label; when a
 modal view (a popup, an overlay) is open only it is checked, the rest lying
 under its veil. Not checked: tap targets a board draws in its canvas (a tile
 space, a hexagon) rather than as widgets, and the meaning of a
@@ -186,14 +190,19 @@ def check_tree(screen: str, root: Widget, frame: Frame | None, language: str | N
     spoken = language or current_language()
     problems: list[Problem] = []
     targets: list[tuple[Widget, Box]] = []
+    labels: list[tuple[Label, Box]] = []
     for widget, box, scrolled in _shown(root):
         if isinstance(widget, Label) and not isinstance(widget, TextInput):
             problems += _label_problems(screen, widget, box, scrolled, frame, spoken)
+            if not scrolled and label_words(widget).strip():
+                labels.append((widget, text_box(widget)))
         if _is_target(widget):
             targets.append((widget, box))
             problems += _target_size(screen, widget)
         problems += _drawn_problems(screen, widget, frame, spoken)
     problems += _overlaps(screen, targets)
+    problems += _over_targets(screen, labels, targets)
+    problems += [Problem(screen, _shown_text(label), "hardware.check.off_screen") for label in _gone(root)]
     return problems
 
 
@@ -263,6 +272,31 @@ def _stencils(widget: Widget) -> Iterator[Box]:
         node = node.parent
 
 
+def _gone(root: Widget) -> Iterator[Label]:
+    """Each label with words that lies wholly outside the window where nothing holds it out of
+    sight on purpose (no scrolling view or panel around it, not hidden): a player never sees it."""
+    screen: Box = (0.0, 0.0, float(Window.width), float(Window.height))
+
+    def visit(widget: Widget) -> Iterator[Label]:
+        if widget.opacity <= 0 or isinstance(widget, StencilView):
+            return  # hidden, or a view that shows part of what it holds (a scrolled list, a panned map)
+        if (isinstance(widget, Label) and not isinstance(widget, TextInput) and label_words(widget).strip()
+                and widget.width > 0 and widget.height > 0 and _empty(_intersect(text_box(widget), screen))):
+            yield widget
+        for child in reversed(widget.children):
+            yield from visit(child)
+
+    yield from visit(root)
+
+
+def text_box(label: Label) -> Box:
+    """Where a label's letters are drawn, in window pixels: Kivy centres its texture in its box."""
+    left, bottom, right, top = window_box(label)
+    tex_w, tex_h = (float(v) for v in label.texture_size)
+    cx, cy = (left + right) / 2, (bottom + top) / 2
+    return (cx - tex_w / 2, cy - tex_h / 2, cx + tex_w / 2, cy + tex_h / 2)
+
+
 # -- labels -----------------------------------------------------------------------------------------
 def role_of(widget: Widget) -> str:
     """The widget's role: its ``role`` attribute, else by its font size (figure from FONT_LARGE up)."""
@@ -302,15 +336,13 @@ def _label_problems(screen: str, label: Label, box: Box, scrolled: bool, frame: 
     role = role_of(label)
     found = _leaks(screen, name, words, language)
     found += [Problem(screen, name, kind, params) for kind, params in _fit(label, role)]
-    if not scrolled and (_clipped(box) or any(_intersect(box, s) != box for s in _stencils(label))):
+    panels = _stencils(label)
+    if not scrolled and (_clipped(text_box(label)) or any(_intersect(box, s) != box for s in panels)):
         found.append(Problem(screen, name, "hardware.check.clipped"))
     found += _size(screen, name, float(label.font_size), role)
     coloured = label.markup and "[color" in str(label.text)  # its words' own colours: not measured
     if frame is not None and not _inactive(label) and not scrolled and not coloured:
-        tex_w, tex_h = (float(v) for v in label.texture_size)
-        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        under = (cx - tex_w / 2, cy - tex_h / 2, cx + tex_w / 2, cy + tex_h / 2)
-        found += _contrast(screen, name, label.color, _opacity(label), under, role, frame, language)
+        found += _contrast(screen, name, label.color, _opacity(label), text_box(label), role, frame, language)
     return found
 
 
@@ -457,6 +489,20 @@ def _overlaps(screen: str, targets: list[tuple[Widget, Box]]) -> list[Problem]:
             if not _empty(shared):
                 found.append(Problem(screen, _target_name(first), "hardware.check.overlap",
                                      (("other", _target_name(second)),)))
+    return found
+
+
+def _over_targets(screen: str, labels: list[tuple[Label, Box]],
+                  targets: list[tuple[Widget, Box]]) -> list[Problem]:
+    """A label that is no part of a button but lays its letters over one."""
+    found: list[Problem] = []
+    for label, letters in labels:
+        for target, box in targets:
+            if label is target or _related(label, target):
+                continue
+            if not _empty(_intersect(letters, box)):
+                found.append(Problem(screen, _shown_text(label), "hardware.check.over_target",
+                                     (("other", _target_name(target)),)))
     return found
 
 

@@ -114,8 +114,28 @@ class Figure(Label):
 
 
 class StripName(Label):
-    """The turn strip's name (:data:`~ui.theme.FONT_LARGE`): who acts now, or who won; on one line,
-    an ellipsis only for a name longer than the bar."""
+    """The turn strip's name (:data:`~ui.theme.FONT_LARGE`): who acts now, or who won; on one line.
+
+    A name longer than its room is set smaller, down to :data:`~ui.theme.FONT_SMALL`, rather than
+    cut ("Franziska-L…" beside the Hungarian bar's wider buttons); only a name that does not fit
+    even so ends in an ellipsis. It is words (a name), so the label's least size holds for it.
+    """
+
+    role = "label"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bind(text=self._fit, width=self._fit)
+
+    def _fit(self, *_: object) -> None:
+        from kivy.core.text import Label as CoreLabel
+
+        whole = CoreLabel(text=self.text, font_size=theme.FONT_LARGE, bold=self.bold)
+        whole.refresh()
+        need = float(whole.texture.size[0]) if whole.texture is not None else 0.0
+        room = float(self.width) - 2
+        fitted = theme.FONT_LARGE if need <= room or need <= 0 else int(theme.FONT_LARGE * room / need)
+        self.font_size = max(theme.FONT_SMALL, min(theme.FONT_LARGE, fitted))
 
 
 class StripWords(Label):

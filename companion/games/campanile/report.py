@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from companion.games.campanile.rules import win_reason
 from companion.games.campanile.valuation import ranking
+from companion.games.campanile.views import standings
 from companion.games.campanile.words import tower as tower_word
 from companion.games.messages import msg
 
@@ -24,10 +25,16 @@ def report(state: CampanileState, summary: CampanileSummary) -> str:
     title = msg("campanile.report.finished") if summary["finished"] else msg("campanile.report.in_progress")
     lines = [str(title), "", str(msg("campanile.report.towers"))]
     order = ranking(state.heights)
+    # the flag each tower carries at the next valuation (the Finito's once over): the engine's
+    # next_flag, as the touchscreen, the OLED and the phone show it (issue 35)
+    flags = {row.tower: row.next_flag for row in standings(state)}
     for index, tower in enumerate(state.rules.towers):
         stack = ", ".join(f"{g.player} {'+'.join(map(str, g.markers))}" for g in state.stacks[index])
+        following = flags[tower]
+        flag = (msg("campanile.report.no_flag") if not following
+                else msg("campanile.report.flag", flag="/".join(map(str, following))))
         row = msg("campanile.report.tower_row", height=state.heights[index], rank=order.index(index) + 1,
-                  stack=stack or msg("campanile.report.no_markers"))
+                  flag=str(flag), stack=stack or msg("campanile.report.no_markers"))
         lines.append(f"  {tower_word(tower)!s:<10} {row}")
     for valuation in state.valuations:
         lines += ["", str(PHASE_HEADINGS[valuation.phase])]

@@ -57,14 +57,15 @@ def influence_of(shields: Iterable[Shield]) -> dict[str, int]:
 
 
 def resolve(kind: str, amount: int, shields: Iterable[Shield],
-            players_by_colour: Mapping[str, str], neutral: str = "void") -> Resolution:
+            players_by_colour: Mapping[str, str], neutral: str = "void", seats: bool = False) -> Resolution:
     """Evaluate an area.
 
     ``amount`` is the yield (forest, field, rock), the tents (market) or the
     silver in the mine. ``players_by_colour`` maps each played colour to its
     player; every other colour is neutral. ``neutral`` is the record option:
     ``void`` (a neutral colour among the leaders voids the area) or ``split``
-    (the tied colours share; neutral shares are lost).
+    (the tied colours share; neutral shares are lost). ``seats``: the players are named by their
+    colours alone (the resolver without a game), so the explanation names each once.
     """
     gain = tables.AREA_GAIN[kind]
     influence = influence_of(shields)
@@ -77,7 +78,7 @@ def resolve(kind: str, amount: int, shields: Iterable[Shield],
     best = max(influence.values())
     leaders = tuple(c for c, v in influence.items() if v == best)
     ranking = sorted(influence.items(), key=lambda cv: -cv[1])
-    others = [msg("castelli.who.points", who=who(c, players_by_colour.get(c)), points=v)
+    others = [msg("castelli.who.points", who=who(c, players_by_colour.get(c), seats), points=v)
               for c, v in ranking if v < best]
     neutrals = [c for c in leaders if c not in players_by_colour]
     played = [c for c in leaders if c in players_by_colour]
@@ -98,8 +99,8 @@ def resolve(kind: str, amount: int, shields: Iterable[Shield],
         player = players_by_colour[colour]
         return Resolution(kind, gain, amount, influence, leaders, {player: amount},
                           explanation=said("castelli.evaluation.leads",
-                                           who=who(colour, player), player=player, amount=what))
-    tied = [who(c, players_by_colour.get(c)) for c in leaders]
+                                           who=who(colour, player, seats), player=player, amount=what))
+    tied = [who(c, players_by_colour.get(c), seats) for c in leaders]
     if neutrals and neutral == "void":
         return Resolution(kind, gain, amount, influence, leaders, voided=True,
                           explanation=said("castelli.evaluation.tie_void", tied=tied))

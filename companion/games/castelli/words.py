@@ -42,8 +42,13 @@ def amount(gain: str, count: int) -> Message:
     return msg(f"castelli.amount.{'cards' if gain == 'card' else gain}", count=count)
 
 
-def who(colour_key: str, player: str | None) -> Message:
-    """The owner of a colour: "Anna (blue)", or "neutral yellow" for a colour nobody plays."""
+def who(colour_key: str, player: str | None, seats: bool = False) -> Message:
+    """The owner of a colour: "Anna (blue)", or "neutral yellow" for a colour nobody plays.
+
+    ``seats``: the players have no names but their colours (the resolver without a game), so a
+    player is "yellow player", never "yellow player (yellow)"."""
     if player is None:
         return msg("castelli.who.neutral", colour=colour(colour_key))
+    if seats:
+        return msg("castelli.who.seat", colour=colour(colour_key))
     return msg("castelli.who.player", player=player, colour=colour(colour_key))

@@ -371,14 +371,17 @@ class CastelliBoard(FloatLayout):
     def area_detail(self, area: str) -> dict[str, Any]:
         """The words and figures of an area's detail, all from the engine's views and messages."""
         preview = preview_area(self.state, area)
-        return {"title": self._area_title(area), "influence": dict(preview.influence),
+        # the strongest first, as the explanation ranks them (a neutral 2 was listed before Dora's 12)
+        ranked = sorted(preview.influence.items(), key=lambda item: -item[1])
+        return {"title": self._area_title(area), "influence": dict(ranked),
                 "lines": self._area_lines(area, preview.explanation), "builds": self._area_builds(area)}
 
     def _area_title(self, area: str) -> str:
-        """The area's name and kind, and what evaluating it gives (a mine: what is in it now)."""
+        """The area's name and kind, and what evaluating it gives (a mine: what is in it now; once
+        evaluated, the name alone: its "0 silver" read against "Csaba gains 11 silver" below)."""
         state = self.state
         spec = state.board.areas[area]
-        gain = tables.AREA_GAIN[spec.kind]
+        gain = tables.AREA_GAIN[spec.kind] if not (spec.kind == "mine" and area in state.done) else ""
         amount = state.mine if spec.kind == "mine" else spec.amount
         what = str(unit(gain, amount)) if gain else ""
         if what:

@@ -69,6 +69,8 @@ class Question:
     shields: list[tuple[str, int | str]] = field(default_factory=list)
     players: dict[str, str] = field(default_factory=dict)  # colour -> player (the others are neutral)
     neutral: str = tables.NEUTRAL_CHOICES[0]
+    #: The players are the colours' seats ("yellow player"): no game is open.
+    seats: bool = False
 
     @property
     def amount(self) -> int:
@@ -83,7 +85,7 @@ class Question:
 
     def resolution(self) -> Resolution:
         """The engine's answer (nothing decided here)."""
-        return resolve(self.kind, self.amount, self.shields, self.players, self.neutral)
+        return resolve(self.kind, self.amount, self.shields, self.players, self.neutral, self.seats)
 
 
 #: A space that does not break a line: the award's figure is large, so the catalogue puts who and
@@ -218,13 +220,13 @@ class ResolverScreen(ShellScreen):
                 self.question.players = {c: self.seat(c) for c in tables.COLORS}
                 self.question.neutral = tables.NEUTRAL_CHOICES[0]
                 self.question.amounts["mine"] = FULL_MINE
-            self._from_game = None
+            self._from_game, self.question.seats = None, True
             return
         if self._from_game != state.players:
             self.question.players = dict(state.players_by_colour)
             self.question.neutral = state.options.neutral
             self.question.amounts["mine"] = state.mine
-            self._from_game = state.players
+            self._from_game, self.question.seats = state.players, False
 
     @staticmethod
     def seat(colour: str) -> str:
@@ -276,7 +278,7 @@ class ResolverScreen(ShellScreen):
         resolution = self.resolution = q.resolution()
         show(self._parts["rule"], any(c not in q.players for c in tables.COLORS))
         self.influence = text("ui.resolver.influence", points=[
-            msg("castelli.who.points", who=who(colour, q.players.get(colour)), points=points)
+            msg("castelli.who.points", who=who(colour, q.players.get(colour), q.seats), points=points)
             for colour, points in resolution.influence.items()]) if resolution.influence else ""
         show(self._parts["influence"], bool(resolution.influence))
         # a share rounded down to nothing is no gain: the explanation below says it was rounded down

@@ -26,6 +26,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.messages import msg
 from companion.i18n import say, text
+from companion.service.championship_rules import Standing
 from ui.games.castelli import championship
 from ui.games.castelli.championship import ROUNDS, Match, Standings, points_text
 from ui.screens import ShellScreen, load_rules, show
@@ -38,6 +39,10 @@ VARIANT_WORDS = {0: "ui.castelli.standings.alone", 1: "ui.castelli.standings.kno
 HEAD_WORDS = {"player": "ui.castelli.standings.head.player", "played": "ui.castelli.standings.head.played",
               "won": "ui.castelli.standings.head.won", "points": "ui.castelli.standings.head.points",
               "score": "ui.castelli.standings.head.score"}
+
+
+#: A tie on points and score: a shared place once the places are known, else still level.
+TIE_WORDS = {True: "ui.castelli.standings.tie_shared", False: "ui.castelli.standings.tie_level"}
 
 
 class MatchBox(BoxLayout):
@@ -79,6 +84,32 @@ def named(match: Match, player: str) -> str:
     return text("ui.castelli.standings.won", player=player)
 
 
+def league_ties(lines: Sequence[Standing]) -> str:
+    """The league table's ties in words, not only by places: players level on points are ordered by
+    the score over every game ("Csaba and Dora have 2 points each; the score over every game puts
+    them in order: Csaba 40, Dora 35"), or share a place when that is level too. The places are the
+    service's; this says why they stand so."""
+    said = []
+    by_points: dict[float, list[Standing]] = {}
+    for line in lines:
+        by_points.setdefault(line.points, []).append(line)
+    for points, level in by_points.items():
+        if len(level) < 2 or not any(line.played for line in level):
+            continue
+        players = [line.player for line in level]
+        if len({line.score for line in level}) == 1:
+            place = level[0].place
+            code = TIE_WORDS[place is not None]
+            said.append(text(code, players=players, points=points_text(points), score=level[0].score,
+                             place=place or 0))
+        else:
+            ordered = sorted(level, key=lambda line: -line.score)
+            said.append(text("ui.castelli.standings.tie_broken", players=players, points=points_text(points),
+                             scores=[text("ui.castelli.standings.tie_score", player=line.player,
+                                          score=line.score) for line in ordered]))
+    return " ".join(said)
+
+
 class LeagueLine(BoxLayout):
     """A player's line in the league table (layout: ``standings.kv``)."""
 
@@ -100,6 +131,8 @@ class StandingsScreen(ShellScreen):
 
     title = StringProperty("")
     deck_text = StringProperty("")
+    #: The league table's ties in words (:func:`league_ties`).
+    tie_text = StringProperty("")
     message = StringProperty("")
     next_text = StringProperty("")
     can_next = BooleanProperty(False)
@@ -169,6 +202,7 @@ class StandingsScreen(ShellScreen):
             row.player, row.played, row.won = line.player, str(line.played), str(line.won)
             row.points, row.score = points_text(line.points), str(line.score)
             row.first = line.place == 1
+        self.tie_text = league_ties(found.lines[:4])
         for number in range(1, ROUNDS[2] + 1):
             games = found.rounds[number - 1] if len(found.rounds) >= number else (None, None)
             label = self.parts[f"league_round{number}"]
