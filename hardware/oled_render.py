@@ -111,6 +111,23 @@ def draw(page: Page, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Image.Image:
     return image
 
 
+def _pieces(item: str, columns: int) -> list[str]:
+    """A held run longer than a line ("silver 2 3,": a figure, then another) in pieces that each fit:
+    each figure still with the one word before it where the two fit, so that a run too long to keep
+    whole does not let go of every figure in it."""
+    if len(item) <= columns:
+        return [item]
+    parts = item.split(" ")
+    pieces = [parts[0]]
+    for part in parts[1:]:
+        together = f"{pieces[-1]} {part}"
+        if " " not in pieces[-1] and len(together) <= columns:
+            pieces[-1] = together
+        else:
+            pieces.append(part)
+    return pieces
+
+
 def wrap(text: str, columns: int = COLUMNS) -> list[str]:
     """``text`` broken into lines of at most ``columns`` characters, at spaces where it can, never
     between a word and its figure (:func:`companion.i18n.figures.held`) unless they fill a line."""
@@ -119,8 +136,7 @@ def wrap(text: str, columns: int = COLUMNS) -> list[str]:
         paragraph = escaped(paragraph)  # cut as it is shown (a Line escapes what is left)
         current = ""
         # a figure stays with its word ("column 1"), unless the two are longer than a line
-        items = [part for item in held(paragraph.split(" "))
-                 for part in (item.split(" ") if len(item) > columns else [item])]
+        items = [part for item in held(paragraph.split(" ")) for part in _pieces(item, columns)]
         for word in items:
             while len(word) > columns:  # a word longer than a line is cut
                 if current:

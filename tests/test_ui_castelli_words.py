@@ -48,7 +48,7 @@ def test_the_board_names_codes_and_each_has_words_in_every_language() -> None:
               "points": 3, "on": "Bela", "initials": "An", "amount": "1 fa", "value": 4, "price": 2,
               "next": "Bela", "things": "Kártya",  # the turn strip's steps (ui.castelli.now.more)
               "group": 2, "other": 1, "number": 3, "place": 1, "sentence": "…",  # a Championship's
-              "one": "…", "two": "…"}
+              "one": "…", "two": "…", "score": 40, "scores": ["Csaba 40", "Dora 35"]}
     for code in sorted(known):
         assert_words(Message(code, params),
                      names=("Anna", "Bela", "Gróf", "szikla", "falu", "gabona", "Kártya"))
