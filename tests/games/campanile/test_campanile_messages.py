@@ -233,7 +233,8 @@ def test_replay_in_hungarian_prints_no_english(tmp_path: Path) -> None:
     assert english_words_in(done.stdout, _names(record)) == set(), done.stdout
     lines = done.stdout.splitlines()
     assert lines[0] == "Campanile — véget ért"
-    assert "  piros      magasság 26  helyezés 1  zászló: 6/4/2  Birgit 3+2+2, Franziska 3+2, Albert 3+1+1" in lines
+    assert ("  piros      magasság 26  helyezés 1  zászló: 6/4/2  "
+            "Birgit 3+2+2, Franziska 3+2, Albert 3+1+1") in lines
     assert "Franziska és Albert befolyása egyaránt 5; Franziska jelzői vannak közelebb a torony aljához." \
         in done.stdout
     assert lines[-1] == "Albert nyert a legtöbb ponttal (21)."
