@@ -225,8 +225,9 @@ def _guard(protocol: H11Protocol | Any, transport: asyncio.Transport) -> Guard:
     return Guard(gate, transport, client[0] if client else "-", protocol.loop)
 
 
-class GuardedH11(H11Protocol):
-    """uvicorn's h11 protocol behind the :class:`Gate`."""
+class _Guarded(asyncio.Protocol):
+    """What puts either of uvicorn's HTTP protocols behind the :class:`Gate` (mixed in before it:
+    each step is the gate's, then the protocol's own)."""
 
     guard: Guard
 
@@ -241,11 +242,15 @@ class GuardedH11(H11Protocol):
 
     def on_response_complete(self) -> None:
         self.guard.answered()
-        super().on_response_complete()
+        super().on_response_complete()  # type: ignore[misc]
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.guard.lost()
         super().connection_lost(exc)
+
+
+class GuardedH11(_Guarded, H11Protocol):
+    """uvicorn's h11 protocol behind the :class:`Gate`."""
 
 
 def _httptools_class() -> type[asyncio.Protocol] | None:
@@ -254,27 +259,8 @@ def _httptools_class() -> type[asyncio.Protocol] | None:
     except ImportError:  # httptools not installed: h11 serves
         return None
 
-    class GuardedHttpTools(HttpToolsProtocol):
+    class GuardedHttpTools(_Guarded, HttpToolsProtocol):
         """uvicorn's httptools protocol behind the :class:`Gate`."""
-
-        guard: Guard
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            self.guard = _guard(self, transport)
-            self.guard.start()
-
-        def data_received(self, data: bytes) -> None:
-            if self.guard.received(data):
-                super().data_received(data)
-
-        def on_response_complete(self) -> None:
-            self.guard.answered()
-            super().on_response_complete()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self.guard.lost()
-            super().connection_lost(exc)
 
     return GuardedHttpTools
 
