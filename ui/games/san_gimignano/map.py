@@ -517,7 +517,9 @@ class HexMap(StencilView):
         texture = self._texture(words, font_size, colour)
         w, h = texture.size
         Color(1, 1, 1, 1)
-        Rectangle(texture=texture, pos=(x - w / 2.0, y - h / 2.0), size=(w, h))
+        # on whole pixels: a texture drawn at half a pixel is smoothed into grey edges (a small
+        # segment letter read at 2:1)
+        Rectangle(texture=texture, pos=(round(x - w / 2.0), round(y - h / 2.0)), size=(w, h))
 
 
 def _ring(points: list[tuple[float, float]], width: float) -> None:
