@@ -73,4 +73,6 @@ def draw_text(canvas: InstructionGroup, text: str, size: int, centre: tuple[floa
         canvas.add(Rectangle(pos=(x + left - PLATE_MARGIN, y + bottom - PLATE_MARGIN),
                              size=(right - left + 2 * PLATE_MARGIN, top - bottom + 2 * PLATE_MARGIN)))
     canvas.add(Color(1, 1, 1, 1))
-    canvas.add(Rectangle(texture=texture, size=(w, h), pos=(round(centre[0] - w / 2), round(centre[1] - h / 2))))
+    # on whole pixels: a texture at half a pixel is smoothed into grey edges (a "1" read 4.2:1)
+    where = (round(centre[0] - w / 2), round(centre[1] - h / 2))
+    canvas.add(Rectangle(texture=texture, size=(w, h), pos=where))
