@@ -98,3 +98,22 @@ def test_kivy_reads_the_kiosk_settings_at_import(tmp_path: Path) -> None:
     seen = json.loads(done.stdout.splitlines()[-1])
     assert seen["graphics"] == {"fullscreen": "auto", "show_cursor": "0", "rotation": "270"}
     assert seen["input"] == [list(TOUCH_INPUT)]
+
+
+def test_what_is_written_to_stderr_after_kivy_is_imported_is_seen(tmp_path: Path) -> None:
+    """Kivy's own log mode took sys.stderr for its log: with the console log off (the snapshot's
+    setting) `companion snapshot` failed with exit 1 and not a word. A real process: a line written
+    to stderr after Kivy's import reaches the process's stderr."""
+    script = (
+        "import sys\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "from ui.kivy_setup import prepare\n"
+        "prepare(offscreen=True)\n"
+        "import kivy.logger\n"
+        "print('a refusal the user must see', file=sys.stderr)\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KCFG_", "KIVY_"))}
+    env.update(KIVY_HOME=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "a refusal the user must see" in done.stderr

@@ -57,7 +57,17 @@ GENERATED = int(os.environ.get("LAYOUT_SWEEP_GAMES", "8"))
 GAME_SCREENS = ("screen.png", "history.png", "game-over.png")
 
 
-@pytest.mark.parametrize("index", range(GENERATED))
+#: Generated games past CI's first few where the sweep met a fault, checked always (issue 35): each
+#: failed before its mending.
+MET: dict[int, str] = {
+    20: "Campanile, 2 players, Hungarian: a two-line turn strip pushed the builds over the towers' heads",
+    28: "Campanile, 5 players, Hungarian: three-line markers left the scores 14 of 43 px; a tall stack "
+        "over the flag",
+    119: "San Gimignano, 2 players, a pool: '1 segment in the pool' cut in each player's row",
+}
+
+
+@pytest.mark.parametrize("index", sorted(set(range(GENERATED)) | set(MET)))
 def test_generated_games_pass_the_layout_check(index: int, tmp_path: Path) -> None:
     made, language = next(islice(sweep(index + 1), index, None))
     path = tmp_path / "record.json"

@@ -521,15 +521,15 @@ def map_marks(board: SanGimignanoBoard) -> tuple[list[tuple[float, float, float]
 
 
 def centred_on(disc: tuple[float, float, float], box: tuple[float, ...]) -> bool:
-    """Whether a text box is centred on a disc (its initials)."""
-    return abs(box[0] + box[2] / 2.0 - disc[0]) < 0.5 and abs(box[1] + box[3] / 2.0 - disc[1]) < 0.5
+    """Whether a text box is centred on a disc (its initials; a text lies on whole pixels, so within one)."""
+    return abs(box[0] + box[2] / 2.0 - disc[0]) <= 1.0 and abs(box[1] + box[3] / 2.0 - disc[1]) <= 1.0
 
 
 def overlaps(disc: tuple[float, float, float], box: tuple[float, ...]) -> bool:
     """Whether a text box reaches into a disc (a box centred on the disc is its own initials)."""
     cx, cy, radius = disc
     x, y, w, h = box
-    if abs(x + w / 2.0 - cx) < 0.5 and abs(y + h / 2.0 - cy) < 0.5:
+    if centred_on(disc, box):
         return False
     nearest_x, nearest_y = min(max(cx, x), x + w), min(max(cy, y), y + h)
     return math.hypot(nearest_x - cx, nearest_y - cy) < radius

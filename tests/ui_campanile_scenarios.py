@@ -77,7 +77,7 @@ def check_board(h: Harness) -> None:
         for button in column.builds.values():
             assert button.live == (tower in found.build_towers), (tower, button.text, button.live)
         assert str(ranks[tower].rank) in column.flag.text and not column.flag.text.startswith("#")
-        shown = [row.children[-1].text for row in reversed(column.stack.children[1:])]
+        shown = [row.children[-1].text for row in reversed(column.stack.children)]
         assert shown == [board.initials[g.player] for g in state.stacks[index]], (tower, shown)
     for player, cell in board.player_cells.items():
         assert cell.score.text == str(state.scores[player])

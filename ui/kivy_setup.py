@@ -92,6 +92,10 @@ def prepare(offscreen: bool = False, *, rotation: int = 0,
     """
     environ = os.environ if environ is None else environ
     environ["KIVY_NO_ARGS"] = "1"
+    # Kivy's own mode puts a stream of its log in place of sys.stderr: with the console log off (the
+    # snapshot, tests) a traceback or a refusal written there was never seen (`companion snapshot`
+    # exited 1 saying nothing). Mixed: Kivy's messages go through its logger, stderr stays stderr.
+    environ.setdefault("KIVY_LOG_MODE", "MIXED")
     for name, value in PROVIDERS.items():
         environ.setdefault(name, value)
     if offscreen:

@@ -25,9 +25,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, InstructionGroup, Line
 from kivy.input.motionevent import MotionEvent
-from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
@@ -81,6 +82,7 @@ class TowerColumn(BoxLayout):
         #: Group rows made so far, reused from one refresh to the next (making widgets is what costs).
         self._rows: list[GroupRow] = []
         self._placed = 0
+        self.stack.bind(size=self._fit_rows)
 
     def show(self, state: CampanileState, index: int, rank: int, flag: tuple[int, ...] | None,
              found: Targets, marker_live: bool) -> None:
@@ -104,6 +106,7 @@ class TowerColumn(BoxLayout):
             self._place(len(stack))
             for row, (player, markers) in zip(self._rows, stack, strict=False):
                 row.show(self.board, player, markers)
+            self._fit_rows()  # a row's width follows its markers
 
     def on_lit(self, _column: object, lit: bool) -> None:
         """The lit frame: a light line with a dark one inside, seen against the background and every
@@ -134,11 +137,35 @@ class TowerColumn(BoxLayout):
         while len(self._rows) < count:
             self._rows.append(GroupRow())
         while self._placed < count:
-            self.stack.add_widget(self._rows[self._placed], index=1)  # before the spacer (children[0])
+            self.stack.add_widget(self._rows[self._placed])  # last in the flow: the stack's top
             self._placed += 1
         while self._placed > count:
             self._placed -= 1
             self.stack.remove_widget(self._rows[self._placed])
+        self._fit_rows()
+
+    def _fit_rows(self, *_: object) -> None:
+        """A row for each group, as wide as the stack, while they fit one under another; else two to
+        a line, each as wide as its badge and markers and as tall as the room allows (five groups
+        under a three-line flag, Hungarian, drew the top row over the flag)."""
+        rows = self._rows[:self._placed]
+        if not rows:
+            return
+        gap = float(self.stack.spacing[1] if isinstance(self.stack.spacing, list) else self.stack.spacing)
+        if len(rows) * (GroupRow.FULL + gap) - gap <= self.stack.height:
+            for row in rows:
+                row.fit(self.stack.width, GroupRow.FULL)
+            return
+        for row in rows:
+            row.fit(None, GroupRow.LEAST)  # as wide as its badge and markers
+        lines, used = 1, 0.0
+        for row in rows:  # the flow's lines, as the stack will make them
+            if used and used + gap + row.width > self.stack.width:
+                lines, used = lines + 1, 0.0
+            used += (gap if used else 0.0) + row.width
+        tall = max(GroupRow.LEAST, min(GroupRow.FULL, (self.stack.height - gap * (lines - 1)) / lines))
+        for row in rows:
+            row.fit(None, tall)
 
 
 class GroupRow(BoxLayout):
@@ -148,6 +175,9 @@ class GroupRow(BoxLayout):
     fill = ListProperty([0, 0, 0, 1])
     ink = ListProperty(list(TEXT))
     values = StringProperty("")
+    #: A row's height when there is room, and the least (its markers' figures still whole).
+    FULL = 28.0
+    LEAST = 22.0
 
     def show(self, board: CampanileBoard, player: str, markers: tuple[int, ...]) -> None:
         fill = piece_colour(board.colours[player])
@@ -155,6 +185,19 @@ class GroupRow(BoxLayout):
         self.fill = list(fill)
         self.ink = list(text_on(fill))
         self.values = "·".join(str(m) for m in markers)
+
+    def fit(self, width: float | None, height: float) -> None:
+        """The row's box in the stack's flow: ``width``, or (None) as wide as its badge and markers,
+        which are then smaller (initials are a mark on a piece: 12 px at least)."""
+        badge, values = self.ids["badge"], self.ids["values"]  # (ids.values is the dict's method)
+        full = width is not None
+        badge.size = (40 if full else 30, height)
+        badge.font_size = 20 if full else 14
+        if width is None:
+            line = CoreLabel(text=self.values, font_size=values.font_size)
+            line.refresh()
+            width = badge.width + self.spacing + line.texture.size[0] + 2
+        self.size = (width, height)
 
 
 class PlayerScore(BoxLayout):
@@ -167,6 +210,12 @@ class PlayerScore(BoxLayout):
     score_text = StringProperty("")
     markers_text = StringProperty("")
     acting = BooleanProperty(False)
+    #: The markers left of each value, for the chips shown when the labelled line does not fit.
+    three = NumericProperty(0)
+    two = NumericProperty(0)
+    one = NumericProperty(0)
+    #: Whether the cell is too narrow for the labelled line (then the chips show the markers).
+    compact = BooleanProperty(False)
 
     def __init__(self, colour: str | None = None, **kwargs: object) -> None:
         fill = piece_colour(colour)
@@ -174,12 +223,27 @@ class PlayerScore(BoxLayout):
         self.badge: PieceBadge = self.ids.badge.__self__
         self.score: Label = self.ids.score.__self__
         self.markers: Label = self.ids.markers.__self__
+        #: The chips, in the cell in the line's place while :attr:`compact` (one of the two is shown).
+        self.chips: BoxLayout = self.ids.chips.__self__
+        self.remove_widget(self.chips)
+        self.bind(width=self._fit_markers, markers_text=self._fit_markers)
 
     def show(self, score: int, left: Mapping[int, int], acting: bool) -> None:
         self.score_text = str(score)
         self.markers_text = kept_together(say("ui.campanile.player.markers", three=left[3], two=left[2],
                                               one=left[1]))
+        self.three, self.two, self.one = left[3], left[2], left[1]
         self.acting = acting
+
+    def _fit_markers(self, *_: object) -> None:
+        """Chips when the labelled line would wrap: three lines of it took the score's room."""
+        line = CoreLabel(text=self.markers_text, font_size=self.markers.font_size)
+        line.refresh()
+        compact = line.texture.size[0] > self.width
+        if compact != self.compact:
+            self.compact = compact
+            self.remove_widget(self.chips if not compact else self.markers)
+            self.add_widget(self.chips if compact else self.markers, index=0)  # under the score
 
 
 class CampanileBoard(FloatLayout):

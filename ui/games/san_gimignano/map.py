@@ -434,6 +434,11 @@ class HexMap(StencilView):
         box = (max(texture.size[0] / 2.0, digit_box(font)[0]), max(texture.size[1] / 2.0, digit_box(font)[1]))
         (dx, dy), spots = space_marks(view, at, edge, len(owners), token_radius(size), box)
         if tag and self._wholly_shown(dx, dy, texture.size[0] / 2.0, texture.size[1] / 2.0):
+            # on a plate of its guild's colour: a lit space's rings pass under the digit, never
+            # through it (a white "1" on the amber ring read 1.2:1)
+            Color(*self._under(space))
+            plate = (texture.size[0] * 0.8, texture.size[1] * 0.7)
+            Ellipse(pos=(dx - plate[0] / 2.0, dy - plate[1] / 2.0), size=plate)
             self._text(tag, font, ink, dx, dy)
         if len(owners) > len(spots):
             # too small to lie apart: a stack, the last one laid on top, the first peeking out
