@@ -191,6 +191,7 @@ def test_variant_1_from_new_game_to_the_final_by_taps(shell: Any, shots: Path) -
                                                                    (4, "Cid")]
     screen = shell.screens.get_screen("standings")
     assert screen.message == text("ui.castelli.standings.over", players=["Dan"])
+    assert_badges_and_stars(screen, shown)
     kit.screenshot(shots / "en-standings-final-1.png")
     kit.tap(kit.find(text("ui.common.back"), Tap))
     assert shell.screens.current == "home"
@@ -219,4 +220,26 @@ def test_variant_2_three_rounds_by_taps_in_hungarian(shell: Any, shots: Path) ->
     # Ann: 2 wins and a shared one (half a point by default); Bob, Cid, Dan one win each
     assert (shown.lines[0].player, shown.lines[0].points) == ("Ann", 2.5)
     assert {line.player: line.won for line in shown.lines} == {"Ann": 3, "Bob": 1, "Cid": 1, "Dan": 2}
+    screen = shell.screens.get_screen("standings")
+    assert_badges_and_stars(screen, shown)
+    for number in range(1, 5):  # each line of the table with its player's badge
+        line = screen.parts[f"line{number}"]
+        assert line.initials and line.player.startswith(line.initials), (line.initials, line.player)
     kit.screenshot(shots / "hu-league-final.png")
+
+
+def assert_badges_and_stars(screen: Any, shown: Any) -> None:
+    """Issue 35, item 7: every player in a game's box has their badge, each winner a star (more than
+    the amber), and no box cuts a name ("B…" in the league's narrow boxes)."""
+    from ui.games.castelli.standings import MatchBox, WinStar
+
+    boxes = [w for w in kit.walk(screen) if isinstance(w, MatchBox) and w.opacity and w.initials != ["", ""]]
+    winners = sum(len(match.winners) for games in shown.rounds for match in games if match.finished)
+    assert boxes and winners
+    stars = [w for box in boxes for w in kit.walk(box) if isinstance(w, WinStar) and w.shown]
+    assert len(stars) == winners, (len(stars), winners)
+    for box in boxes:
+        assert all(box.initials), box.initials
+        for label in kit.walk(box):
+            if getattr(label, "shorten", False) and label.text:
+                assert label.texture_size[0] <= label.width + 1, label.text

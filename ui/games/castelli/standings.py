@@ -18,19 +18,27 @@ bracket games, six league games); a redraw sets properties.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import math
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from kivy.graphics import Color, Line, Mesh
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
 
 from companion.games.messages import msg
 from companion.i18n import say, text
 from companion.service.championship_rules import Standing
 from ui.games.castelli import championship
 from ui.games.castelli.championship import ROUNDS, Match, Standings, points_text
+from ui.players import initials, table_colours
 from ui.screens import ShellScreen, load_rules, show
 from ui.shell_interface import ShellInterface
+from ui.theme import ACCENT, BACKGROUND, NO_COLOUR, TEXT, Colour, piece_colour, text_on
+
+#: A player's badge: initials, fill and ink.
+Mark = tuple[str, Colour, Colour]
 
 #: Each variant's title.
 VARIANT_WORDS = {0: "ui.castelli.standings.alone", 1: "ui.castelli.standings.knockout",
@@ -53,19 +61,62 @@ class MatchBox(BoxLayout):
     names = ListProperty(["", ""])
     scores = ListProperty(["", ""])
     won = ListProperty([False, False])
+    #: Each player's badge: initials, and the fill and ink of their colour ("" initials: no badge).
+    initials = ListProperty(["", ""])
+    fills = ListProperty([NO_COLOUR, NO_COLOUR])
+    inks = ListProperty([TEXT, TEXT])
     #: The game is being played now (its frame is lit).
     live = BooleanProperty(False)
+    #: A box too narrow for names (the league's): the badges say who, a star who won.
+    compact = BooleanProperty(False)
 
-    def show_match(self, title: str, match: Match | None, placeholders: Sequence[str] = ("", "")) -> None:
-        """``match`` as it stands, or its ``placeholders`` ("winner of group 1") while not known."""
+    def show_match(self, title: str, match: Match | None, placeholders: Sequence[str] = ("", ""),
+                   marks: Mapping[str, Mark] | None = None) -> None:
+        """``match`` as it stands, or its ``placeholders`` ("winner of group 1") while not known;
+        ``marks``: each player's badge."""
         self.title = title
         if match is None:
             self.names, self.scores, self.won, self.live = list(placeholders), ["", ""], [False, False], False
+            self.initials = ["", ""]
             return
+        shown = [(marks or {}).get(p, ("", NO_COLOUR, TEXT)) for p in match.players]
+        self.initials = [mark[0] for mark in shown]
+        self.fills = [mark[1] for mark in shown]
+        self.inks = [mark[2] for mark in shown]
         self.won = [match.finished and p in match.winners for p in match.players]
-        self.names = [named(match, p) for p in match.players]
+        self.names = ["", ""] if self.compact else [named(match, p) for p in match.players]
         self.scores = [str(match.scores.get(p, "")) if match.started else "" for p in match.players]
         self.live = match.started and not match.finished
+
+
+class WinStar(Widget):
+    """A star beside a winner's score: the win marked by a shape as well as by the amber (in the
+    league's narrow boxes, where "Bela · won" was cut to "B…", by the shape alone)."""
+
+    shown = BooleanProperty(False)
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.bind(pos=self._draw, size=self._draw, shown=self._draw)
+
+    def _draw(self, *_: object) -> None:
+        self.canvas.clear()
+        if not self.shown:
+            return
+        cx, cy = self.center
+        outer = min(self.width, self.height) / 2.0
+        points: list[float] = []
+        for k in range(10):
+            radius = outer if k % 2 == 0 else outer * 0.45
+            angle = math.pi / 2 + k * math.pi / 5
+            points += [cx + radius * math.cos(angle), cy + radius * math.sin(angle)]
+        vertices = [cx, cy, 0, 0] + [c for x, y in zip(points[::2], points[1::2], strict=True)
+                                     for c in (x, y, 0, 0)] + [points[0], points[1], 0, 0]
+        with self.canvas:
+            Color(*ACCENT)
+            Mesh(vertices=vertices, indices=list(range(12)), mode="triangle_fan")
+            Color(*BACKGROUND)
+            Line(points=points, close=True, width=1.0)
 
 
 def named(match: Match, player: str) -> str:
@@ -115,6 +166,10 @@ class LeagueLine(BoxLayout):
 
     place = StringProperty("")
     player = StringProperty("")
+    #: The player's badge ("" initials: none, the head line).
+    initials = StringProperty("")
+    fill = ListProperty(list(NO_COLOUR))
+    ink = ListProperty(list(TEXT))
     played = StringProperty("")
     won = StringProperty("")
     points = StringProperty("")
@@ -150,6 +205,8 @@ class StandingsScreen(ShellScreen):
         self.source: Callable[[Any], Standings | None] = standings_of
         #: The decision's players as its buttons offer them.
         self.deciding: tuple[str, ...] = ()
+        #: Each player's badge, as the boards and the bar show them (set on every refresh).
+        self.marks: dict[str, Mark] = {}
 
     def refresh(self) -> None:
         found = self.source(self.shell)
@@ -164,6 +221,7 @@ class StandingsScreen(ShellScreen):
             self._decision(())
             return
         self.variant = found.variant
+        self.marks = self._marks(found.players)
         self.title = text(VARIANT_WORDS[found.variant])
         self.deck_text = ("" if found.deck is None else text("ui.castelli.standings.deck", count=found.deck))
         self.in_round = found.playing is not None
@@ -182,11 +240,14 @@ class StandingsScreen(ShellScreen):
         first = found.rounds[0] if found.rounds else (None, None)
         second = found.rounds[1] if len(found.rounds) > 1 else (None, None)
         for number, match in enumerate(first, start=1):
-            self.parts[f"first{number}"].show_match(text("ui.castelli.standings.group", number=number), match)
+            self.parts[f"first{number}"].show_match(text("ui.castelli.standings.group", number=number), match,
+                                                    marks=self.marks)
         self.parts["final"].show_match(text("ui.castelli.standings.final"), second[0],
-                                       [text("ui.castelli.standings.winner_of", group=g) for g in (1, 2)])
+                                       [text("ui.castelli.standings.winner_of", group=g) for g in (1, 2)],
+                                       self.marks)
         self.parts["third"].show_match(text("ui.castelli.standings.third"), second[1],
-                                       [text("ui.castelli.standings.loser_of", group=g) for g in (1, 2)])
+                                       [text("ui.castelli.standings.loser_of", group=g) for g in (1, 2)],
+                                       self.marks)
         self.parts["round1"].text = text("ui.castelli.standings.round", number=1)
         self.parts["round2"].text = text("ui.castelli.standings.round", number=2)
 
@@ -200,6 +261,8 @@ class StandingsScreen(ShellScreen):
             row = self.parts[f"line{index + 1}"]
             row.place = "" if line.place is None else text("ui.castelli.standings.place", place=line.place)
             row.player, row.played, row.won = line.player, str(line.played), str(line.won)
+            row.initials, fill, ink = self.marks.get(line.player, ("", NO_COLOUR, TEXT))
+            row.fill, row.ink = list(fill), list(ink)
             row.points, row.score = points_text(line.points), str(line.score)
             row.first = line.place == 1
         self.tie_text = league_ties(found.lines[:4])
@@ -208,7 +271,21 @@ class StandingsScreen(ShellScreen):
             label = self.parts[f"league_round{number}"]
             label.text = text("ui.castelli.standings.round", number=number)
             for group, match in enumerate(games, start=1):
-                self.parts[f"league{number}{group}"].show_match("", match, ("", ""))
+                self.parts[f"league{number}{group}"].show_match("", match, ("", ""), self.marks)
+
+    def _marks(self, players: Sequence[str]) -> dict[str, Mark]:
+        """Each player's initials on their colour: the open round's, else their profile's (a spare
+        colour for one without), as the boards and the bar show them."""
+        table = self.shell.table
+        live = table.live
+        setup = live.row.setup if live is not None and live.row.game == "castelli" else None
+        colours = table_colours(table.app, "castelli", players, setup)
+        tags = initials(players)
+        marks: dict[str, Mark] = {}
+        for player in players:
+            fill = piece_colour(colours.get(player))
+            marks[player] = (tags[player], fill, text_on(fill))
+        return marks
 
     # -- below the table ----------------------------------------------------------------------------
     def _message(self, found: Standings) -> str:
