@@ -7,7 +7,7 @@ lines; not pixels) are read back into facts and compared with the engine's:
 
 * each Campanile tower's flag (the phone's towers, the OLED's towers page, ``next_flag``);
 * the winners, per group in a round (the phone's strips, the OLED's game-over pages, the
-  touchscreen's headline);
+  touchscreen's headline, and a round's standings, its end on the touchscreen);
 * whether the tie-break decided, and whose figure it explains (the phone's standings, the
   touchscreen's rows, ``placed_by_tiebreak``);
 * the group each score belongs to (the phone's standings, the OLED's pages per group).
@@ -23,6 +23,7 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -135,8 +136,26 @@ def _check_over(game: Game[Any, Any], state: Any, lang: str) -> None:
                 for player, tag in short.items():
                     if f"{tag} " in f"{line} " and any(ch.isdigit() for ch in line):
                         assert group_of[player] == number, (title, line)
+        _check_round_touchscreen(game, state, outcome.groups)
     else:
         _check_touchscreen(outcome, game.summary(state), placed, lang)
+
+
+def _check_round_touchscreen(game: Game[Any, Any], state: Any, parts: Any) -> None:
+    """A round's end on the touchscreen is its standings: each group's box names that group's
+    winners (in words: "Bela · won", a shared win as such) and its scores, never another group's."""
+    from tests import ui_kit  # noqa: F401  (prepares Kivy before the screen's module)
+    from ui.games.castelli.championship import round_alone
+    from ui.games.castelli.standings import named
+
+    players = tuple(game.summary(state)["players"])
+    shown = round_alone(SimpleNamespace(game=game, state=state, players=players))  # type: ignore[arg-type]
+    assert shown is not None
+    for match, part in zip(shown.rounds[0], parts, strict=True):
+        assert set(match.players) == {s.player for s in part.standings}
+        assert set(match.winners) == set(part.winners)
+        assert {p for p in match.players if named(match, p) != p} == set(part.winners)
+        assert dict(match.scores) == {s.player: s.score for s in part.standings}
 
 
 def _check_touchscreen(outcome: Any, summary: Any, placed: set[str], lang: str) -> None:
