@@ -18,11 +18,14 @@ def test_a_shared_start_is_told_apart_by_the_second_letter_or_a_longer_prefix() 
 
 
 def test_words_give_their_first_letters_when_the_prefix_is_taken() -> None:
-    assert initials(["Anna Maria", "Anne"]) == {"Anna Maria": "AM", "Anne": "Anne"}
+    assert initials(["Anna Maria", "Anne"]) == {"Anna Maria": "AM", "Anne": "An2"}
 
 
 def test_names_no_prefix_tells_apart_get_their_seat_number() -> None:
     assert initials(["Ann", "Anna", "ANNA"]) == {"Ann": "An1", "Anna": "An2", "ANNA": "An3"}
+    # a longer prefix was wider than a San Gimignano token ("Annam"): three characters at most
+    assert initials(["Anna", "Annamária", "Bo"]) == {"Anna": "An1", "Annamária": "An2", "Bo": "Bo"}
+    assert initials(["Franziska", "Csaba", "Franz"]) == {"Franziska": "Fr1", "Csaba": "Cs", "Franz": "Fr3"}
 
 
 def test_accented_and_one_letter_names() -> None:
@@ -42,7 +45,7 @@ def test_initials_are_unique_short_and_start_like_the_name(players: list[str]) -
     for name, value in found.items():
         first = name.strip()[0]
         assert name_key(value[0]) == name_key(first.upper()[:1]) or value[0] == first, (name, value)
-        assert len(value) <= 8
+        assert len(value) <= (3 if len(players) < 10 else 4), found
 
 
 def test_the_oled_the_touchscreen_and_the_console_use_the_one_initials(tmp_path) -> None:
@@ -55,13 +58,13 @@ def test_the_oled_the_touchscreen_and_the_console_use_the_one_initials(tmp_path)
     from ui.players import initials as touchscreen_initials
 
     players = ["Ann", "Anna", "Bob"]
-    assert initials(players) == {"Ann": "An1", "Anna": "Anna", "Bob": "Bo"}
+    assert initials(players) == {"Ann": "An1", "Anna": "An2", "Bob": "Bo"}
     assert touchscreen_initials is initials
-    assert scores_lines(players, {"Ann": 1, "Anna": 2, "Bob": 3}) == ["An1 1  Anna 2  Bo 3"]
+    assert scores_lines(players, {"Ann": 1, "Anna": 2, "Bob": 3}) == ["An1 1  An2 2  Bo 3"]
     with Companion.open(tmp_path / "store.db") as app:
         live = app.start("campanile", players)
         page = status_pages(live.session.game, live.session.state)[0]
-        assert "An1 0  Anna 0  Bo 0" in [line.text for line in page.lines]
+        assert "An1 0  An2 0  Bo 0" in [line.text for line in page.lines]
     root = Path(__file__).resolve().parent.parent
     sources = [path for folder in ("companion", "hardware", "ui") for path in (root / folder).rglob("*.py")]
     copies = [p.relative_to(root).as_posix() for p in sources if _defines_initials(p)]

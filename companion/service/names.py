@@ -124,12 +124,12 @@ def join_or(names: Sequence[str]) -> Message:
 def initials(players: Sequence[str]) -> dict[str, str]:
     """Each player's initials, unique at the table: ``Albert, Anna`` -> ``Al, An``.
 
-    Screens pair a player's colour with these (never colour alone). Two
-    letters of the name (one for a one-letter name), title-cased; where two
-    players would share them, the shortest prefix that tells them apart, and
-    for names that no prefix tells apart ("Ann", "Anna"... or equal keys)
-    the seat number is added ("An1", "An2"). Word boundaries count: "Anna
-    Maria" gives "AM" when "An" is taken.
+    Screens pair a player's colour with these (never colour alone), on pieces as small as a San
+    Gimignano token (24 px across): at most three characters. Two letters of the name (one for a
+    one-letter name), title-cased; where two players would share them, the three-letter prefix or
+    the words' initials ("Anna Maria" gives "AM" when "An" is taken), and for names neither tells
+    apart ("Ann", "Anna"; "Anna", "Annamária" once gave "Annam", wider than a token) the two
+    letters with the seat number ("An1", "An2").
     """
     keys = [name_key(name) for name in players]
     result: dict[str, str] = {}
@@ -151,7 +151,7 @@ def initials(players: Sequence[str]) -> dict[str, str]:
 
 
 def _initials_candidates(name: str) -> list[str]:
-    """Ways to abbreviate ``name``, shortest first: two letters, its words' initials, longer prefixes."""
+    """Ways to abbreviate ``name``, shortest first: two letters, its words' initials, three letters."""
     letters = "".join(ch for ch in name.strip() if not ch.isspace()) or "?"
 
     def cased(prefix: str) -> str:
@@ -161,7 +161,8 @@ def _initials_candidates(name: str) -> list[str]:
     found = [cased(letters[:2])]
     if len(words) > 1:
         found.append("".join(word[0].upper() for word in words[:3]))
-    found.extend(cased(letters[:length]) for length in range(3, min(len(letters), 6) + 1))
+    if len(letters) >= 3:
+        found.append(cased(letters[:3]))
     return list(dict.fromkeys(found))
 
 
