@@ -117,7 +117,7 @@ class SanGimignanoBoard(FloatLayout):
     can_cancel = BooleanProperty(False)
     #: The players' rows at most this tall together (they give way to the refusal banner first).
     people_height = NumericProperty(0)
-    #: The shared pool's segments left, in words, once over the palette ("" without a pool): in each
+    #: The shared pool's segments left, in words, once under the guilds ("" without a pool): in each
     #: player's row it was the same line twice, and cut ("1 segment in the").
     pool_text = StringProperty("")
 
@@ -221,7 +221,7 @@ class SanGimignanoBoard(FloatLayout):
         self.over = state.finished
         self.palette_shown = not state.finished and any(left.values())
         pool = left.get("pool", 0) if self.palette_shown else 0
-        self.pool_text = words("ui.san_gimignano.player.pool", count=pool) if pool else ""
+        self.pool_text = words("ui.san_gimignano.pool_left", count=pool) if pool else ""
         for guild, key in self.keys.items():
             name = guild_name(guild)
             key.text = name if self.guild_tags[guild] in name else f"{self.guild_tags[guild]} {name}"
@@ -238,7 +238,7 @@ class SanGimignanoBoard(FloatLayout):
     @staticmethod
     def _hand_words(state: State, left: dict[str, int], player: str) -> str:
         """A player's row: tokens in hand, and the segments still to lay from their hand while any are
-        left (a shared pool is said once, over the palette: :attr:`pool_text`)."""
+        left (a shared pool is said once, under the guilds: :attr:`pool_text`)."""
         detail = (words("ui.san_gimignano.player.towers", count=state.tower_count[player]) + " · "
                   + words("ui.san_gimignano.player.tokens", count=state.in_hand(player)))
         segments = left.get(player)
