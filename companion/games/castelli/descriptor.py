@@ -15,6 +15,9 @@ NAME = "castelli"
 #: The setting that keeps the boards entered on this companion: ``{name: board JSON}``. A game
 #: started on one gets the board inline, so that its record never needs this setting.
 BOARDS = f"{NAME}.boards"
+#: The setting that keeps the boards being entered (``companion board enter NAME``) until they are
+#: finished: ``{name: {"rows", "columns", "answers"}}`` (:mod:`companion.service.board_entry`).
+BOARD_DRAFTS = f"{NAME}.board_drafts"
 
 
 #: The shipped example layouts for a player count: two board parts for two players, all four for
@@ -69,7 +72,8 @@ def notices(new: NewGame) -> list[Message]:
     return found
 
 
-def example(setup: Mapping[str, Any], options: Mapping[str, Any], players: Sequence[str]) -> ExampleSetup | None:
+def example(setup: Mapping[str, Any], options: Mapping[str, Any],
+            players: Sequence[str]) -> ExampleSetup | None:
     """The shipped layout a game is on (every one is an example: the rulebook does not publish the
     board), by name as a new game is given it or inline as its record keeps it; a Championship
     round's first such board. ``None`` on a board the table entered."""
@@ -118,7 +122,7 @@ DESCRIPTOR = GameDescriptor(
     piece_colours=("blue", "yellow", "red", "green"),
     colours_in_setup=True,
     observed_hints={"reveal": "console.observed.castelli_reveal"},
-    setting_keys=(BOARDS,),
+    setting_keys=(BOARDS, BOARD_DRAFTS),
     defaults=defaults,
     notices=notices,
     example=example,

@@ -63,7 +63,8 @@ def defaults(new: NewGame, table: TableSettings) -> tuple[dict[str, Any], dict[s
     return options, setup
 
 
-def example(setup: Mapping[str, Any], options: Mapping[str, Any], players: Sequence[str]) -> ExampleSetup | None:
+def example(setup: Mapping[str, Any], options: Mapping[str, Any],
+            players: Sequence[str]) -> ExampleSetup | None:
     """The segments laid before play are the layout the companion offers (what ``new`` gives when the
     players name none), which may not be what lies on the table; ``None`` for any other layout.
 
