@@ -314,6 +314,20 @@ class BoardEntry:
         return entry
 
 
+def validity(board: Board) -> Message:
+    """What ``board validate`` says of a valid board: its spaces, its areas by kind, its settlements
+    (``board enter`` says the same of the board it stores)."""
+    from companion.games.castelli.words import kind as kind_word
+
+    kinds = {k: sum(1 for a in board.areas.values() if a.kind == k) for k in tables.AREA_KINDS}
+    villages = sum(1 for k in board.settlements.values() if k == "village")
+    towns = len(board.settlements) - villages
+    counted = [msg("castelli.cli.count_kind", count=n, kind=kind_word(k)) for k, n in kinds.items() if n]
+    return msg("castelli.cli.valid", spaces=len(board.spaces), areas=len(board.areas), kinds=counted,
+               villages=msg("castelli.cli.villages", count=villages),
+               towns=msg("castelli.cli.towns", count=towns))
+
+
 def _span(bounds: tuple[int, int]) -> str:
     return f"{bounds[0]}–{bounds[1]}"
 

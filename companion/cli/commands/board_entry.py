@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from companion.cli.commands.castelli import validity
 from companion.cli.commands.library import open_app, store_errors
 from companion.cli.main import UserError
 from companion.games.base import RecordError
@@ -22,7 +21,7 @@ from companion.games.castelli.board import layout_names
 from companion.games.castelli.descriptor import BOARDS
 from companion.games.messages import msg
 from companion.i18n import say
-from companion.service.board_entry import BACK, HELP, QUIT, BoardDrafts, BoardEntry
+from companion.service.board_entry import BACK, HELP, QUIT, BoardDrafts, BoardEntry, validity
 from companion.service.castelli import CastelliService
 from companion.service.errors import AppError
 from companion.service.names import name_problem

@@ -16,13 +16,13 @@ from companion.cli.commands.library import open_app, store_errors
 from companion.cli.main import UserError, add_command_group
 from companion.games.base import RecordError
 from companion.games.castelli import tables
-from companion.games.castelli.board import Board, validate_board
+from companion.games.castelli.board import validate_board
 from companion.games.castelli.evaluation import resolve
 from companion.games.castelli.words import amount as unit
-from companion.games.castelli.words import kind as kind_word
 from companion.games.castelli.words import who
-from companion.games.messages import Message, msg
+from companion.games.messages import msg
 from companion.i18n import render_json, say
+from companion.service.board_entry import validity
 from companion.service.castelli import CastelliService
 from companion.service.names import name_problem
 from companion.service.records import FORMAT, read_json
@@ -167,17 +167,6 @@ def run_validate(args: argparse.Namespace) -> int:
     print(say(validity(board)))
     return 0
 
-
-def validity(board: Board) -> Message:
-    """What ``board validate`` says of a valid board: its spaces, its areas by kind, its settlements
-    (``board enter`` says the same of the board it stores)."""
-    kinds = {k: sum(1 for a in board.areas.values() if a.kind == k) for k in tables.AREA_KINDS}
-    villages = sum(1 for k in board.settlements.values() if k == "village")
-    towns = len(board.settlements) - villages
-    counted = [msg("castelli.cli.count_kind", count=n, kind=kind_word(k)) for k, n in kinds.items() if n]
-    return msg("castelli.cli.valid", spaces=len(board.spaces), areas=len(board.areas), kinds=counted,
-               villages=msg("castelli.cli.villages", count=villages),
-               towns=msg("castelli.cli.towns", count=towns))
 
 
 @store_errors
