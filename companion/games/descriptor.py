@@ -100,8 +100,12 @@ class ExampleSetup:
     said: Mapping[str, Message]
 
 
-#: Where :attr:`ExampleSetup.said` is said: the command line and the console, the touchscreen, the phone page.
-EXAMPLE_FRONT_ENDS = ("console", "touchscreen", "web")
+#: Where :attr:`ExampleSetup.said` is always said: the command line and the console, the touchscreen (its
+#: sentence, and the two or three words of its game screen's bar that show it on a tap), the phone page.
+EXAMPLE_FRONT_ENDS = ("console", "touchscreen", "touchscreen.tag", "web")
+#: What a front end may say besides: the new-game screen's line before a game starts on the example
+#: (``touchscreen.new``; a game that lets the players match the table in its setup form says none).
+EXAMPLE_EXTRA = ("touchscreen.new",)
 
 #: ``example(setup, options, players)``: the :class:`ExampleSetup` a game's setup (as its record keeps it,
 #: or as a new game's is given) is on, or ``None`` when it is the table's own.

@@ -12,9 +12,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.games.base import RecordError
-from companion.games.descriptor import ExampleSetup
+from companion.games.descriptor import ExampleSetup, NewGame, SetupNeeded
 from companion.games.messages import Message
 from companion.registry import descriptor
+from companion.service.app import Companion, _TableSettings
 from companion.service.session import AnySession
 
 
@@ -38,3 +39,15 @@ def example_sentence(session: AnySession, front_end: str) -> Message | None:
     """What ``front_end`` (``console``, ``touchscreen``, ``web``) says of an opened game on an example."""
     found = session_example(session)
     return None if found is None else found.said.get(front_end)
+
+
+def new_game_example(app: Companion, game: str, players: Sequence[str], options: Mapping[str, Any],
+                     setup: Mapping[str, Any]) -> ExampleSetup | None:
+    """The example a game about to start would be on: ``setup`` as the players chose it so far, with
+    what the table fills in (:meth:`Companion.start` fills it in the same way), for the new-game screen."""
+    try:
+        about = descriptor(game)
+        options, filled = about.defaults(NewGame(tuple(players), dict(options), dict(setup)), _TableSettings(app))
+    except (RecordError, SetupNeeded):
+        return None
+    return about.example(filled, options, players)

@@ -84,6 +84,8 @@ def example(setup: Mapping[str, Any], options: Mapping[str, Any],
             return ExampleSetup("board", name, {
                 "console": msg("castelli.example.console", board=name),
                 "touchscreen": msg("castelli.example.touchscreen", board=name),
+                "touchscreen.tag": msg("castelli.example.tag"),
+                "touchscreen.new": msg("castelli.example.new", board=name),
                 "web": msg("castelli.example.web", board=name)})
     return None
 

@@ -87,6 +87,7 @@ def example(setup: Mapping[str, Any], options: Mapping[str, Any],
     return ExampleSetup("segments", None, {
         "console": msg("san_gimignano.example.console"),
         "touchscreen": msg("san_gimignano.example.touchscreen"),
+        "touchscreen.tag": msg("san_gimignano.example.tag"),
         "web": msg("san_gimignano.example.web")})
 
 
