@@ -47,7 +47,8 @@ def new_game_example(app: Companion, game: str, players: Sequence[str], options:
     what the table fills in (:meth:`Companion.start` fills it in the same way), for the new-game screen."""
     try:
         about = descriptor(game)
-        options, filled = about.defaults(NewGame(tuple(players), dict(options), dict(setup)), _TableSettings(app))
+        new = NewGame(tuple(players), dict(options), dict(setup))
+        options, filled = about.defaults(new, _TableSettings(app))
     except (RecordError, SetupNeeded):
         return None
     return about.example(filled, options, players)
