@@ -210,3 +210,24 @@ def test_the_console_says_it_at_new_and_in_status_also_after_a_resume(
     assert out.count(sentence) == 1
     code, out, _ = cli("--lang", "hu", "new", "san-gimignano", "Ann", "Bob")
     assert "Ez a játék a program által felkínált elrendezésből indul" in out
+
+
+def _record(cli: Cli, *new: str) -> dict[str, Any]:
+    assert cli("new", *new)[0] == 0
+    record: dict[str, Any] = json.loads(cli("export")[1])
+    return record
+
+
+@pytest.mark.parametrize("language", ["en", "hu"])
+def test_the_phone_page_says_it_once_and_not_for_the_tables_board(cli: Cli, language: str) -> None:
+    from web.pages import game_page
+
+    on_example = game_page(_record(cli, "castelli", "Anna", "Bela", "Csaba"), game_id=1, lang=language,
+                           token="tok")
+    sentence = {"en": "This game is on the example board example-4p, not on the table&#39;s own board",
+                "hu": "Ez a játék egy mintatáblán (example-4p) folyik"}[language]
+    assert on_example.count(sentence) == 1 and 'class="quiet example"' in on_example
+    offered = game_page(_record(cli, "san-gimignano", "Ann", "Bob"), game_id=2, lang=language, token="tok")
+    assert offered.count('class="quiet example"') == 1
+    own = json.loads((Path(__file__).parent / "data" / "examples" / "castelli.json").read_text())
+    assert 'class="quiet example"' not in game_page(own, game_id=3, lang=language, token="tok")
