@@ -231,3 +231,25 @@ def test_the_phone_page_says_it_once_and_not_for_the_tables_board(cli: Cli, lang
     assert offered.count('class="quiet example"') == 1
     own = json.loads((Path(__file__).parent / "data" / "examples" / "castelli.json").read_text())
     assert 'class="quiet example"' not in game_page(own, game_id=3, lang=language, token="tok")
+
+
+@pytest.mark.parametrize(("game", "players", "title"), [
+    ("castelli", ["Anna", "Bela"], "Example board"), ("san-gimignano", ["Ann", "Bob"], "Offered layout"),
+    ("campanile", ["Ann", "Bob", "Cid"], None)])
+def test_the_oled_says_it_when_a_game_starts_from_its_menu(tmp_path: Path, game: str, players: list[str],
+                                                           title: str | None) -> None:
+    from companion.registry import get_game
+    from companion.service.app import Companion
+    from companion.service.table import Table
+    from hardware.navigator import Navigator
+
+    shown: list[Any] = []
+    with Companion.open(tmp_path / "companion.sqlite3") as app:
+        navigator = Navigator(Table(app), notify=shown.extend)
+        navigator._start(get_game(game), players)()
+    if title is None:
+        assert shown == []
+        return
+    (page,) = shown
+    assert page.text().splitlines()[0] == title
+    assert len(page.text().splitlines()) <= 5 and not page.text().rstrip().endswith("…")  # it all fits

@@ -104,8 +104,10 @@ class ExampleSetup:
 #: sentence, and the two or three words of its game screen's bar that show it on a tap), the phone page.
 EXAMPLE_FRONT_ENDS = ("console", "touchscreen", "touchscreen.tag", "web")
 #: What a front end may say besides: the new-game screen's line before a game starts on the example
-#: (``touchscreen.new``; a game that lets the players match the table in its setup form says none).
-EXAMPLE_EXTRA = ("touchscreen.new",)
+#: (``touchscreen.new``; a game that lets the players match the table in its setup form says none),
+#: the OLED's notice under the touchscreen's tag when a game starts from its menu
+#: (``oled``: four short lines).
+EXAMPLE_EXTRA = ("touchscreen.new", "oled")
 
 #: ``example(setup, options, players)``: the :class:`ExampleSetup` a game's setup (as its record keeps it,
 #: or as a new game's is given) is on, or ``None`` when it is the table's own.

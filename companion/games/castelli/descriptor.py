@@ -86,6 +86,7 @@ def example(setup: Mapping[str, Any], options: Mapping[str, Any],
                 "touchscreen": msg("castelli.example.touchscreen", board=name),
                 "touchscreen.tag": msg("castelli.example.tag"),
                 "touchscreen.new": msg("castelli.example.new", board=name),
+                "oled": msg("castelli.example.oled", board=name),
                 "web": msg("castelli.example.web", board=name)})
     return None
 

@@ -88,6 +88,7 @@ def example(setup: Mapping[str, Any], options: Mapping[str, Any],
         "console": msg("san_gimignano.example.console"),
         "touchscreen": msg("san_gimignano.example.touchscreen"),
         "touchscreen.tag": msg("san_gimignano.example.tag"),
+        "oled": msg("san_gimignano.example.oled"),
         "web": msg("san_gimignano.example.web")})
 
 
