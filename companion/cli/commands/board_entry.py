@@ -64,7 +64,7 @@ def run_enter(args: argparse.Namespace) -> int:
             _out("\n".join(entry.drawing()))
         if not _ask_all(entry, drafts):
             answered, total = entry.count
-            _out(say(msg("castelli.enter.kept", name=name, answered=answered, total=total)))
+            _out(say(msg("castelli.enter.kept", name=name, count=answered, total=total)))
             return 0
         try:
             board = entry.board()
