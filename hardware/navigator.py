@@ -328,8 +328,18 @@ class Navigator:
 
     def _start(self, game: Game[Any, Any], players: list[str]) -> Callable[[], None]:
         def start() -> None:
-            self.table.start(game.name, players, colours_by_seat=True)  # the touchscreen's colours
+            live = self.table.start(game.name, players, colours_by_seat=True)  # the touchscreen's colours
+            self._say_example(live.session)
         return start
+
+    def _say_example(self, session: Any) -> None:
+        """A game started here on an example board or layout: said for a moment, with how to enter the
+        table's own (the status that follows has no room for it)."""
+        from companion.service.examples import session_example
+
+        example = session_example(session)
+        if example is not None and "oled" in example.said:
+            self.notify([notice_page(str(example.said["touchscreen.tag"]), str(example.said["oled"]))])
 
     def _resume(self) -> None:
         from companion.registry import get_game

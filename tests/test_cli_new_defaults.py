@@ -82,7 +82,8 @@ def test_the_console_s_new_says_what_it_assumed(data):
         headless_loop(None, ["new castelli Anna Bela Csaba", "status"], out, start=starter(app))
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("assumed: colors Anna blue, Bela yellow, Csaba red; board example-4p")
-    assert lines[1].startswith("started Castelli: Anna, Bela, Csaba")
+    assert lines[1].startswith("This game is on the example board `example-4p`")  # and how to enter one's own
+    assert lines[2].startswith("started Castelli: Anna, Bela, Csaba")
 
 
 @pytest.mark.parametrize("typed", ['{"Anna": "kék", "Bela": "PIROS"}', '{"Anna": "Blue", "Bela": "red"}'])

@@ -290,8 +290,9 @@ def test_new_san_gimignano_starts_on_the_offered_layout(tmp_path):
     with Companion.open(tmp_path / "companion.sqlite3") as app:
         out = play(app.store, None, "new san-gimignano Ada Bo Cy", "moves")
         assert out[0].startswith("assumed: guilds: this table's guild names")
-        assert out[1] == "started San Gimignano: Ada, Bo, Cy; next: Ada"
-        assert len(out) > 3 and out[2].strip().startswith("1. Ada")  # her moves, listed
+        assert out[1].startswith("This game starts from the layout the companion offers")
+        assert out[2] == "started San Gimignano: Ada, Bo, Cy; next: Ada"
+        assert len(out) > 4 and out[3].strip().startswith("1. Ada")  # her moves, listed
         assert len(app.store.list_sessions()[0].setup["segments"]) == 3
 
 
@@ -319,5 +320,6 @@ def test_redoing_the_finito_valuation_ends_the_game_as_entering_it_did(tmp_path)
 def test_status_says_who_is_next_once(tmp_path):
     with Companion.open(tmp_path / "companion.sqlite3") as app:
         out = play(app.store, None, "new san-gimignano Ada Bo", "status")
-    assert out[-1] == "0 moves"  # the report's last line said "next: Ada" already
-    assert out[-2].strip() == "next: Ada"
+    assert out[-1].startswith("This game starts from the layout the companion offers")  # said at every status
+    assert out[-2] == "0 moves"  # the report's last line said "next: Ada" already
+    assert out[-3].strip() == "next: Ada"

@@ -178,7 +178,8 @@ def test_the_new_game_screen_adds_only_the_row_of_a_player_seated(shell: Any) ->
     # Castelli: the colour buttons back in their rows, and the board to play on, the one widget the
     # game's own part makes (ui/games/castelli/new_game.py)
     castelli = kit.widgets_made_by(lambda: screen.choose_game("castelli"), screen)
-    assert under(castelli, [screen.offered, *(row.colour for row in screen.seat_rows)])  # main: 33
+    assert under(castelli, [screen.offered, screen.parts["example_words"],  # (an example board: said)
+                            *(row.colour for row in screen.seat_rows)])  # main: 33
     assert kit.widgets_made_by(lambda: screen.next_colour("Albert"), screen) == []  # main: 33
     kit.find(i18n.text("ui.new.start", game="Castelli"))
     kit.find(i18n.text(f"ui.colour.{screen.colours['Albert']}"), Tap)

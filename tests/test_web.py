@@ -322,7 +322,7 @@ def test_companion_web_prints_its_url_first(stocked_web: Path, tmp_path: Path) -
     output = _start_web(data)
     try:
         url = output.next_line()
-        found = re.fullmatch(r"http://127\.0\.0\.1:(\d+)/\?t=([A-Za-z0-9_-]{32})", url)
+        found = re.fullmatch(r"http://127\.0\.0\.1:(\d+)/\?t=([A-Za-z0-9]{24})", url)
         assert found, url
         token = found.group(2)
         assert (data / "web-token").read_text().strip() == token

@@ -16,6 +16,7 @@ import signal
 import socket
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 from typing import TextIO
@@ -134,8 +135,9 @@ class Address:
 
 
 def serve(data_dir: Path, listen: str = DEFAULT_LISTEN, *, new_token: bool = False,
-          out: TextIO | None = None) -> int:
-    """Serve the table's page until SIGTERM or Ctrl-C; the URL is the first line on ``out``."""
+          out: TextIO | None = None, announce: Callable[[str], None] | None = None) -> int:
+    """Serve the table's page until SIGTERM or Ctrl-C; the URL is the first line on ``out``, then
+    ``announce(url)`` says what else the command line prints after it (the QR code, who reaches it)."""
     out = out or sys.stdout
     host, port = parse_listen(listen)
     try:
@@ -151,6 +153,8 @@ def serve(data_dir: Path, listen: str = DEFAULT_LISTEN, *, new_token: bool = Fal
     try:
         write_url(data_dir, address.url)
         print(address.url, file=out, flush=True)
+        if announce is not None:
+            announce(address.url)
         logs.configure(logging.INFO)
         if host in WILDCARDS:
             threading.Thread(target=address.follow, args=(stop,), name="web-address", daemon=True).start()

@@ -18,9 +18,14 @@ from pathlib import Path
 
 from companion.service.web_link import token_file, url_file
 
-#: Bytes of randomness in a token (32 URL-safe characters): not guessable at any rate a
-#: rate-limited server answers, still short enough for a QR code a phone reads across the table.
-TOKEN_BYTES = 24
+#: The characters a new token is made of: letters and digits without the ones a person copying it
+#: from a screen mistakes for each other (I, l and 1; O, o and 0). A token issued before (any
+#: letters, digits, ``-`` and ``_``) stays valid until it is renewed: :func:`load_token` reads
+#: any valid token from the file, whatever its characters.
+TOKEN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789"
+#: Characters in a new token: 24 of the 56 are 139 bits, not guessable at any rate a rate-limited
+#: server answers, still short enough to type and for a QR code a phone reads across the table.
+TOKEN_LENGTH = 24
 
 
 def _write_atomically(path: Path, content: str, mode: int) -> None:
@@ -65,9 +70,14 @@ def load_token(data_dir: Path, *, new: bool = False) -> str:
             found = path.read_text(encoding="utf-8").strip()
             if _valid(found):
                 return found
-    token = secrets.token_urlsafe(TOKEN_BYTES)
+    token = new_token()
     _write_atomically(path, token + "\n", 0o600)
     return token
+
+
+def new_token() -> str:
+    """A new token: :data:`TOKEN_LENGTH` characters drawn from :data:`TOKEN_ALPHABET` by ``secrets``."""
+    return "".join(secrets.choice(TOKEN_ALPHABET) for _ in range(TOKEN_LENGTH))
 
 
 def same_token(given: str | None, token: str) -> bool:

@@ -43,6 +43,7 @@ from companion.i18n import text as phrase
 from companion.registry import descriptors
 from companion.service.command_queue import CommandQueue
 from companion.service.damage import ACTIONS, Action
+from companion.service.examples import example_sentence
 from companion.service.names import PlayerNameError
 from companion.storage.store import StoreError
 
@@ -252,6 +253,9 @@ def headless_loop(session: AnySession | None, lines: Iterable[str], out: TextIO,
         said_already = hint is not None and hint.code == "console.hint.next" and \
             report.rstrip().splitlines()[-1].strip() == phrase("console.hint.next", next=hint.params["next"])
         say(str(count) if said_already else with_hint(count, game_session))
+        example = example_sentence(game_session, "console")  # an example board: said at every status
+        if example is not None:
+            say(str(example))
         try:
             extra = also_status() if also_status is not None else None
         except Exception as error:  # the game is said; its championship's row may not read

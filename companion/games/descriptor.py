@@ -85,6 +85,40 @@ class TableSetting:
     named: Mapping[str, Message] = field(default_factory=dict, compare=False)
 
 
+@dataclass(frozen=True)
+class ExampleSetup:
+    """A game set up on an example, not on what lies on the table: a board layout the companion ships
+    (the published board is not), or the starting layout it offers. The game's own fact, read from its
+    stored setup (:attr:`GameDescriptor.example`), so that every front end says the same thing."""
+
+    #: The setup field holding the example (``"board"``, ``"segments"``).
+    field: str
+    #: The example's name, when it has one (a shipped layout's, ``example-4p``).
+    name: str | None
+    #: One plain sentence for each front end that says it (:data:`EXAMPLE_FRONT_ENDS`): that the game
+    #: is on an example and how to enter the table's own, in that front end's terms.
+    said: Mapping[str, Message]
+
+
+#: Where :attr:`ExampleSetup.said` is always said: the command line and the console, the touchscreen (its
+#: sentence, and the two or three words of its game screen's bar that show it on a tap), the phone page.
+EXAMPLE_FRONT_ENDS = ("console", "touchscreen", "touchscreen.tag", "web")
+#: What a front end may say besides: the new-game screen's line before a game starts on the example
+#: (``touchscreen.new``; a game that lets the players match the table in its setup form says none),
+#: the OLED's notice under the touchscreen's tag when a game starts from its menu
+#: (``oled``: four short lines).
+EXAMPLE_EXTRA = ("touchscreen.new", "oled")
+
+#: ``example(setup, options, players)``: the :class:`ExampleSetup` a game's setup (as its record keeps it,
+#: or as a new game's is given) is on, or ``None`` when it is the table's own.
+Example = Callable[[Mapping[str, Any], Mapping[str, Any], Sequence[str]], "ExampleSetup | None"]
+
+
+def no_example(setup: Mapping[str, Any], options: Mapping[str, Any], players: Sequence[str]) -> None:
+    """A game whose setup is never an example (nothing on the table to match)."""
+    return None
+
+
 #: ``defaults(new, table) -> (options, setup)``: the game's options and setup with what the table
 #: supplies by default filled in (never overriding what the players gave); may raise :class:`SetupNeeded`.
 Defaults = Callable[[NewGame, TableSettings], tuple[dict[str, Any], dict[str, Any]]]
@@ -131,6 +165,9 @@ class GameDescriptor:
     #: What the players should know about a new game before they play it, though it may start
     #: (a board made for another player count): message codes, said by every front end.
     notices: Callable[[NewGame], list[Message]] = field(default=lambda new: [])
+    #: Whether a game's setup is an example rather than the table's own (:data:`Example`): every front
+    #: end says so, and how to enter the table's own, from this one answer.
+    example: Example = no_example
     #: The game's simple settings players change (a subset of :attr:`setting_keys`; the others,
     #: such as a flag table or stored boards, have structured values and a service part of their own).
     settings: tuple[TableSetting, ...] = ()

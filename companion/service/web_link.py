@@ -9,7 +9,9 @@ web process never writes the store.
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
+from urllib.parse import urlsplit
 
 #: The access token (mode 0600): ``companion web`` writes it on first start, ``--new-token`` replaces it.
 TOKEN_FILE = "web-token"
@@ -17,6 +19,10 @@ TOKEN_FILE = "web-token"
 URL_FILE = "web-url"
 #: The setting that turns the live page on and off (a switch in Settings; on by default).
 WEB_SETTING = "web.enabled"
+
+#: The listening address that serves every interface, so that phones on the table's network reach
+#: the page (``companion web --listen 0.0.0.0:8080``).
+WILDCARD_LISTEN = "0.0.0.0"
 
 #: A URL longer than this is not one the web process wrote (a QR code of it would not scan).
 _MAX_URL = 200
@@ -43,3 +49,19 @@ def read_url(data_dir: Path) -> str | None:
     if not found.startswith("http://") or len(found) > _MAX_URL or not found.isprintable():
         return None
     return found
+
+
+def only_this_computer(url: str) -> bool:
+    """Whether ``url`` reaches this computer alone (a loopback address, ``localhost``): no phone opens it."""
+    host = urlsplit(url).hostname or ""
+    if host.casefold() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def port_of(url: str) -> int:
+    """The port ``url`` names (80 when it names none)."""
+    return urlsplit(url).port or 80

@@ -17,6 +17,7 @@ from kivy.uix.boxlayout import BoxLayout
 from companion.games.base import RecordError
 from companion.games.notation import NotationError
 from companion.i18n import current_language, text
+from companion.service.examples import session_example
 from companion.service.names import initials
 from companion.service.session import AnySession
 from ui import theme, widgets  # noqa: F401  (widgets: the classes the rules name)
@@ -76,6 +77,10 @@ class GameScreen(ShellScreen):
     #: The board's own words for a step being entered (a segment's orientation, the group a tower
     #: crowns): shown in place of the engine's instruction while the board has one (its ``step_text``).
     board_step = StringProperty("")
+    #: The game is on an example board or layout, not the table's own: the bar's words for it, and
+    #: the sentence its tap shows (how to enter the table's own).
+    example_tag = StringProperty("")
+    example_line = StringProperty("")
     #: The picker's "n moves so far" and the notation field's hint (an example move of the game).
     moves_so_far = StringProperty("")
     notation_hint = StringProperty("")
@@ -125,6 +130,10 @@ class GameScreen(ShellScreen):
                 self.board.unbind(shown_part=self._part_shown)
         self.board = None
         self.board_step = ""
+        example = session_example(session)
+        self.example_tag = "" if example is None else str(example.said["touchscreen.tag"])
+        self.example_line = "" if example is None else str(example.said["touchscreen"])
+        show(self.ids.example_tag, example is not None)
         board = board_class(session.game.name)
         if board is not None:
             try:

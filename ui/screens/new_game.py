@@ -19,6 +19,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import text
 from companion.registry import descriptor, game_names, get_game
+from companion.service.examples import new_game_example
 from companion.service.names import initials, same_name
 from ui import games, theme
 from ui.screens import ShellScreen, load_rules, show
@@ -87,6 +88,8 @@ class NewGameScreen(ShellScreen):
     start_text = StringProperty("")
     can_start = BooleanProperty(False)
     players_range = StringProperty("")
+    #: The game would start on an example board: said before it starts, with how to enter the table's own.
+    example_words = StringProperty("")
 
     def __init__(self, shell: ShellInterface, **kwargs: object) -> None:
         super().__init__(shell, **kwargs)
@@ -125,6 +128,14 @@ class NewGameScreen(ShellScreen):
         self.start_text = text("ui.new.start", game=engine.title)
         self.can_start = engine.min_players <= len(self.seated) <= engine.max_players
         self.players_range = text("ui.new.players_range", low=engine.min_players, high=engine.max_players)
+        self._example()
+
+    def _example(self) -> None:
+        """The line saying the game would start on an example board (the table's own: none)."""
+        example = new_game_example(self.shell.table.app, self.game, list(self.seated), {}, self.choice_setup)
+        said = None if example is None else example.said.get("touchscreen.new")
+        self.example_words = "" if said is None else str(said)
+        show(self.parts["example_words"], said is not None)
 
     def _games(self) -> None:
         names = list(game_names())

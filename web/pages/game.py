@@ -16,6 +16,7 @@ from markupsafe import Markup
 
 from companion.games.base import Game, Outcome, RecordError, Standing, StateT, Turn, next_up
 from companion.games.messages import Message
+from companion.service.examples import example_setup
 from companion.service.move_words import move_words
 from companion.service.records import MoveRefusal, parse_record, replay
 from web.pages.games import part_for
@@ -235,9 +236,12 @@ def game_context(record: Mapping[str, Any], words: Words,
     game, state = parsed.game, states[-1]
     who = people(game.name, parsed.players, parsed.setup, preferred)
     part = part_for(game.name)
+    example = example_setup(game.name, parsed.setup, parsed.options, parsed.players)
     return {
         "problem": "",
         "title": game.title,
+        # the game is on an example board or layout: said once, under the strips
+        "example": words.say(example.said["web"]) if example is not None else "",
         "finished": game.is_finished(state),
         "players": [who[p] for p in parsed.players],
         "people": dict(who),

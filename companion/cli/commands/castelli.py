@@ -19,10 +19,10 @@ from companion.games.castelli import tables
 from companion.games.castelli.board import validate_board
 from companion.games.castelli.evaluation import resolve
 from companion.games.castelli.words import amount as unit
-from companion.games.castelli.words import kind as kind_word
 from companion.games.castelli.words import who
 from companion.games.messages import msg
 from companion.i18n import render_json, say
+from companion.service.board_entry import validity
 from companion.service.castelli import CastelliService
 from companion.service.names import name_problem
 from companion.service.records import FORMAT, read_json
@@ -63,6 +63,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     imp.set_defaults(handler=run_import)
     lay = bsub.add_parser("layouts", aliases=["list"], help="castelli.help.layouts")
     lay.set_defaults(handler=run_layouts)
+    from companion.cli.commands import board_entry
+
+    board_entry.register(bsub)
 
 
 def _parse_shield(text: str) -> tuple[str, int | str]:
@@ -161,11 +164,9 @@ def run_validate(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
         return 0
 
-    counted = [msg("castelli.cli.count_kind", count=n, kind=kind_word(k)) for k, n in kinds.items() if n]
-    print(say(msg("castelli.cli.valid", spaces=len(board.spaces), areas=len(board.areas), kinds=counted,
-                  villages=msg("castelli.cli.villages", count=villages),
-                  towns=msg("castelli.cli.towns", count=towns))))
+    print(say(validity(board)))
     return 0
+
 
 
 @store_errors

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.games.descriptor import GameDescriptor, NewGame, TableSetting, TableSettings, split_words
+from companion.games.descriptor import (
+    ExampleSetup,
+    GameDescriptor,
+    NewGame,
+    TableSetting,
+    TableSettings,
+    split_words,
+)
 from companion.games.messages import Message, msg
 from companion.games.naming import name_problem
 
@@ -54,12 +63,53 @@ def defaults(new: NewGame, table: TableSettings) -> tuple[dict[str, Any], dict[s
     return options, setup
 
 
+def example(setup: Mapping[str, Any], options: Mapping[str, Any],
+            players: Sequence[str]) -> ExampleSetup | None:
+    """The segments laid before play are the layout the companion offers (what ``new`` gives when the
+    players name none), which may not be what lies on the table; ``None`` for any other layout.
+
+    Which segments are laid is drawn at each table for each game, so there is no board to enter
+    once (as Castelli's): the players lay the offered ones, or give theirs when they start.
+    """
+    from companion.games.san_gimignano import tables
+    from companion.games.san_gimignano.layout import default_setup
+
+    guilds = setup.get("guilds") or list(tables.DEFAULT_GUILDS)
+    segments = setup.get("segments")
+    if not isinstance(segments, list) or not isinstance(guilds, list):
+        return None
+    try:
+        offered = default_setup(players, options, [str(g) for g in guilds])["segments"]
+        if sorted(map(_key, segments)) != sorted(map(_key, offered)):
+            return None
+    except (TypeError, ValueError, KeyError):  # a setup the engine refuses is nobody's example
+        return None
+    return ExampleSetup("segments", None, {
+        "console": msg("san_gimignano.example.console"),
+        "touchscreen": msg("san_gimignano.example.touchscreen"),
+        "touchscreen.tag": msg("san_gimignano.example.tag"),
+        "oled": msg("san_gimignano.example.oled"),
+        "web": msg("san_gimignano.example.web")})
+
+
+def _key(segment: object) -> str:
+    return json.dumps(segment, sort_keys=True)
+
+
+def notices(new: NewGame) -> list[Message]:
+    """On the offered layout: that it is one, and how to give the table's own."""
+    on_example = example(new.setup, new.options, new.players)
+    return [] if on_example is None else [on_example.said["console"]]
+
+
 DESCRIPTOR = GameDescriptor(
     name="san-gimignano",
     engine="companion.games.san_gimignano.game:SanGimignano",
     piece_colours=None,  # the rulebook says "four colours" and names none
     setting_keys=(GUILDS, GUILD_COLOURS),
     defaults=defaults,
+    notices=notices,
+    example=example,
     assumed_notes={"segments": msg("san_gimignano.assumed.segments"),
                    "guilds": msg("san_gimignano.assumed.guilds")},
     settings=(
