@@ -21,6 +21,11 @@ LAYOUT_FOR_PLAYERS = {2: "example-2p", 3: "example-4p", 4: "example-4p"}
 #: A Championship round's boards when the table has none of its own: the two parts with the mine for
 #: group 1, the other two with the extra mine tile for group 2.
 ROUND_LAYOUTS = ("example-2p", "example-2p-extra-mine")
+#: The keys of a game's setup, those it must hold first (the companion fills them in when the
+#: players give none), each with what it holds (``new --help``).
+SETUP_REQUIRED = ("colors", "board")
+SETUP_KEYS = {"colors": msg("castelli.setup_key.colors"), "board": msg("castelli.setup_key.board"),
+              "mine": msg("castelli.setup_key.mine")}
 
 
 def default_board(players: int, stored: Sequence[str]) -> str:
@@ -70,6 +75,7 @@ DESCRIPTOR = GameDescriptor(
     observed_hints={"reveal": "console.observed.castelli_reveal"},
     setting_keys=(BOARDS,),
     defaults=defaults,
+    setup_keys=SETUP_KEYS,
     notices=notices,
     order=20,
     capabilities=frozenset({"championship"}),

@@ -42,6 +42,14 @@ def four_colours(value: object) -> Message | None:
     return None
 
 
+#: The keys of a game's setup, those it must hold first (the companion offers a layout when the
+#: players give none), each with what it holds (``new --help``).
+SETUP_REQUIRED = ("segments",)
+SETUP_KEYS = {"segments": msg("san_gimignano.setup_key.segments"),
+              "guilds": msg("san_gimignano.setup_key.guilds"),
+              "hands": msg("san_gimignano.setup_key.hands"), "pool": msg("san_gimignano.setup_key.pool")}
+
+
 def defaults(new: NewGame, table: TableSettings) -> tuple[dict[str, Any], dict[str, Any]]:
     """Without segments, the offered layout (:mod:`~companion.games.san_gimignano.layout`) with the
     table's guild names; what the players gave wins."""
@@ -60,6 +68,7 @@ DESCRIPTOR = GameDescriptor(
     piece_colours=None,  # the rulebook says "four colours" and names none
     setting_keys=(GUILDS, GUILD_COLOURS),
     defaults=defaults,
+    setup_keys=SETUP_KEYS,
     assumed_notes={"segments": msg("san_gimignano.assumed.segments"),
                    "guilds": msg("san_gimignano.assumed.guilds")},
     settings=(
