@@ -68,7 +68,8 @@ def test_every_command_and_argument_has_a_description_in_each_language(language)
             if action.help is None or _words(action.help) is None:
                 undescribed.append(f"{where} {action.option_strings or action.dest}: no help ({action.help})")
             if isinstance(action, argparse._SubParsersAction):
-                undescribed.extend(f"{where} {choice.dest}: no help line" for choice in action._choices_actions
+                undescribed.extend(f"{where} {choice.dest}: no help line"
+                                   for choice in action._choices_actions
                                    if not choice.help or _words(choice.help) is None)
     assert not undescribed, "\n".join(undescribed)
 
@@ -247,7 +248,8 @@ def test_help_and_mistakes_speak_the_tables_language(run_cli) -> None:
     code, out, _ = run_cli("new", "--help")
     assert "JÁTÉK JÁTÉKOS [JÁTÉKOS ...]" in out and "A `--setup` mezői játékonként:" in out
     code, _, err = run_cli("new")
-    assert err == "companion: new: ezek az argumentumok kötelezők: JÁTÉK, JÁTÉKOS (lásd: companion new --help)\n"
+    assert err == ("companion: new: ezek az argumentumok kötelezők: JÁTÉK, JÁTÉKOS "
+                   "(lásd: companion new --help)\n")
     code, _, err = run_cli("sesions")
     assert "erre gondoltatok: `sessions`?" in err
 

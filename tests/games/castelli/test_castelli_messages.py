@@ -133,8 +133,8 @@ def _record_names(path: Path) -> tuple[str, ...]:
 
 
 def _english_only_words() -> set[str]:
-    """Words of the English castelli catalogue that its Hungarian one never uses ("forest", "gains"); a word
-    the Hungarian one shows only as one to type (`` `forest` ``, a choice of an option) is not used as Hungarian."""
+    """Words of the English castelli catalogue that its Hungarian one never uses ("forest", "gains"); a
+    word the Hungarian one shows only as one to type (`` `forest` ``, an option's choice) is not used."""
     def words(language: str) -> set[str]:
         found: set[str] = set()
         for entry in read_po(ROOT / "companion" / "games" / "castelli" / "locale" / language / "castelli.po"):
