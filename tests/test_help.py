@@ -116,6 +116,31 @@ def test_each_help_in_hungarian_has_no_english_words_nor_placeholders(run_cli, p
     assert not english_words_in(prose), out
 
 
+def _help_codes(parser: argparse.ArgumentParser) -> Iterator[str]:
+    for text in (parser.description, parser.epilog):
+        if text:
+            yield text
+    for action in parser._actions:
+        if action.help and action.help != argparse.SUPPRESS:
+            yield action.help
+        if isinstance(action, argparse._SubParsersAction):
+            yield from (choice.help for choice in action._choices_actions if choice.help)
+
+
+def test_a_flag_in_a_hungarian_help_text_is_marked_as_typed() -> None:
+    """``A --option és a --setup értéke …`` reads the flag as a word; `` `--option` `` as what to type."""
+    hungarian = catalogue("hu")
+    unmarked = {}
+    for _, parser in _tree("en"):
+        for code in _help_codes(parser):
+            words = hungarian.lookup(code) or ""
+            prose = re.sub(r"`[^`]*`|'[^']*'", " ", words)
+            flags = re.findall(r"(?<![\w-])--?[a-z][\w-]*", prose)
+            if flags:
+                unmarked[code] = flags
+    assert not unmarked, unmarked
+
+
 # -- new --help: each game's setup keys ------------------------------------------------------
 
 def _new_help(run_cli, *language: str) -> list[str]:
