@@ -287,6 +287,15 @@ def test_the_option_and_the_variable_still_win_over_the_table(run_cli, monkeypat
     assert "there is no command `sesions`" in run_cli("sesions")[2]
 
 
+def test_reading_the_tables_language_leaves_the_data_directory_as_it_was(run_cli, data_dir) -> None:
+    assert run_cli("settings", "language", "hu")[0] == 0
+    before = {path.name: path.read_bytes() for path in data_dir.iterdir()}
+    assert "erre gondoltatok" in run_cli("sesions")[2]
+    assert run_cli("--help")[1].startswith("használat:")
+    assert run_cli("players")[1].startswith("használat:")
+    assert {path.name: path.read_bytes() for path in data_dir.iterdir()} == before
+
+
 def test_help_without_a_store_is_english_and_creates_nothing(run_cli, data_dir) -> None:
     code, out, _ = run_cli("--data-dir", str(data_dir / "none"), "--help")
     assert code == 0 and out.startswith("usage: companion")

@@ -5,8 +5,9 @@ argparse's own mistakes are printed while the arguments are read, before a comma
 store and reads the table's language (``companion settings language hu``). So that they speak
 it too, this reads the one setting, read-only, from the data directory the command would use
 (``--data-dir``, else ``$COMPANION_DATA``, else the default; a configuration file's
-``data_dir`` is not read here). It never creates, locks or writes anything; a store that is
-missing, locked, damaged or unreadable simply says nothing, and English stays.
+``data_dir`` is not read here), through :func:`companion.storage.peek.peek_setting`: nothing is
+checked, created, locked or written; a store that is missing, locked, damaged or unreadable
+simply says nothing, and English stays.
 """
 
 from __future__ import annotations
@@ -28,18 +29,12 @@ def data_dir_option(argv: Sequence[str]) -> str | None:
 
 def stored_language(argv: Sequence[str]) -> str | None:
     """The language setting kept in the store the command line would open, or ``None``."""
-    import sqlite3  # only on the way to help or a mistake: a plain command never pays for it
-
     from companion.service.settings import LANGUAGE
     from companion.storage.paths import DataDirError, database_path
-    from companion.storage.store import Store, StoreError
+    from companion.storage.peek import peek_setting  # only on the way to help or a mistake
 
     try:
-        path = database_path(data_dir_option(argv), create=False)
-        if not path.is_file():
-            return None
-        with Store.open(path, read_only=True) as store:
-            value = store.get_setting(LANGUAGE)
-    except (DataDirError, StoreError, sqlite3.Error, OSError, ValueError):
+        value = peek_setting(database_path(data_dir_option(argv), create=False), LANGUAGE)
+    except (DataDirError, OSError):
         return None
     return value if isinstance(value, str) else None
