@@ -74,7 +74,8 @@ def test_damaged_data_in_the_store_is_one_line(run_cli, tmp_path):
 def test_quoted_line_breaks_are_escaped_so_every_error_stays_one_line(run_cli, write_record):
     record = dict(CAMPANILE, options={"two\nlines": True})
     code, _, err = run_cli("replay", write_record(record))
-    assert (code, err) == (2, 'companion: options: unknown field "two\\nlines"\n')
+    assert (code, err) == (2, 'companion: options: unknown field "two\\nlines" '
+                              '(this game takes `two_player_move` and `flags`)\n')
     moves = [dict(CAMPANILE["moves"][0], tower="yel\nlow")]
     code, _, err = run_cli("replay", write_record(dict(CAMPANILE, moves=moves)))
     assert code == 2

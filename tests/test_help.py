@@ -150,37 +150,47 @@ def _new_help(run_cli, *language: str) -> list[str]:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_new_help_lists_every_games_setup_keys_under_the_game_one_line_each(run_cli, language) -> None:
+@pytest.mark.parametrize("kind", ["option", "setup"])
+def test_new_help_lists_every_games_keys_under_the_game_one_line_each(run_cli, language, kind) -> None:
     lines = _new_help(run_cli, "--lang", language)
-    games = [found for found in descriptors() if found.setup_keys]
+    sections = [index for index, line in enumerate(lines) if re.match(r"\S.*`--(option|setup)`.*:$", line)]
+    assert len(sections) == 2, lines
+    start, end = (sections[0], sections[1]) if kind == "option" else (sections[1], len(lines))
+    assert f"`--{kind}`" in lines[start]
+    part = lines[start + 1:end]
+    games = [found for found in descriptors() if getattr(found, f"{kind}_keys")]
     assert len(games) >= 3
-    heads = [next(index for index, line in enumerate(lines)
+    heads = [next(index for index, line in enumerate(part)
                   if re.fullmatch(rf"  {re.escape(get_game(found.name).title)}( \(.*\))?:", line))
              for found in games]
     assert heads == sorted(heads), "the games in their menu order"
-    for found, start, end in zip(games, heads, [*heads[1:], len(lines)], strict=True):
-        rows = [line.split()[0] for line in lines[start + 1:end] if re.match(r"    \S", line)]
-        assert rows == list(found.setup_keys), f"{found.name}: {rows}"
+    for found, first, last in zip(games, heads, [*heads[1:], len(part)], strict=True):
+        rows = [line.split()[0] for line in part[first + 1:last] if re.match(r"    \S", line)]
+        assert rows == list(getattr(found, f"{kind}_keys")), f"{found.name}: {rows}"
 
 
 def test_a_narrow_terminal_folds_a_key_s_words_under_its_column(run_cli, monkeypatch) -> None:
     monkeypatch.setenv("COLUMNS", "60")
     lines = _new_help(run_cli)
-    assert all(len(line) <= 60 for line in lines if line.startswith("    ")), lines
-    folded = [line for line in lines if line.startswith("    ") and not re.match(r"    \S", line)]
+    setup = lines[next(index for index, line in enumerate(lines) if "`--setup` takes" in line):]
+    assert all(len(line) <= 60 for line in setup if line.startswith("    ")), setup
+    folded = [line for line in setup if line.startswith("    ") and not re.match(r"    \S", line)]
     assert folded and all(line.startswith(" " * 14) for line in folded)  # 4 + "segments" + 2
 
 
 @pytest.mark.parametrize("found", list(descriptors()), ids=lambda found: found.name)
-def test_every_listed_setup_key_is_one_the_engine_takes(found) -> None:
+def test_every_listed_key_is_one_the_engine_takes(found) -> None:
     """The listing and the engine read one list: a key it shows is never refused as unknown."""
     engine = get_game(found.name)
     players = [f"P{n}" for n in range(engine.min_players)]
-    for key in found.setup_keys:
+    tried = [({}, {key: object()}) for key in found.setup_keys]
+    tried += [({key: object()}, {}) for key in found.option_keys]
+    assert tried
+    for options, setup in tried:
         try:
-            engine.start(players, {}, {key: object()})
+            engine.start(players, options, setup)
         except RecordError as error:
-            assert error.as_message().code != "records.field.unknown_listed", key
+            assert error.as_message().code != "records.field.unknown_listed", (options, setup)
         except (TypeError, ValueError, KeyError):
             pass  # refused for its value, which is all this asks
 
@@ -198,6 +208,14 @@ def test_a_wrong_setup_key_is_refused_with_the_named_games_keys(run_cli, game, k
     code, _, err = run_cli("--lang", "hu", "new", game, "Anna", "Bela", "Csaba", "--setup", "bogus=1")
     assert code == 2 and "ismeretlen mező: „bogus”" in err and all(f"`{key}`" in err for key in keys)
     assert run_cli("sessions")[1] == stored  # nothing stored
+
+
+@pytest.mark.parametrize(("game", "keys"), [("san-gimignano", ("rules", "variant")),
+                                           ("campanile", ("two_player_move", "flags"))])
+def test_a_wrong_option_is_refused_with_the_named_games_options(run_cli, game, keys) -> None:
+    code, _, err = run_cli("new", game, "Anna", "Bela", "Csaba", "--option", "bogus=1")
+    assert code == 2 and err.startswith('companion: options: unknown field "bogus" (this game takes ')
+    assert all(f"`{key}`" in err for key in keys) and "`modules`" not in err
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -272,6 +290,7 @@ def test_help_and_mistakes_speak_the_tables_language(run_cli) -> None:
     assert code == 0 and out.startswith("használat: companion players") and "argumentumok:" in out
     code, out, _ = run_cli("new", "--help")
     assert "JÁTÉK JÁTÉKOS [JÁTÉKOS ...]" in out and "A `--setup` mezői játékonként:" in out
+    assert "A `--option` szabálybeállításai játékonként:" in out
     code, _, err = run_cli("new")
     assert err == ("companion: new: ezek az argumentumok kötelezők: JÁTÉK, JÁTÉKOS "
                    "(lásd: companion new --help)\n")

@@ -121,13 +121,13 @@ class _CatalogueHelp(argparse.HelpFormatter):
             return super()._fill_text(text, width, indent)
         shown: list[str] = []
         prose: list[str] = []
-        for line in [*text.splitlines(), ""]:
-            if line.startswith("  ") or not line:
+        for line in [*text.splitlines(), None]:
+            if line is None or not line.strip() or line.startswith("  "):
                 if prose:
                     shown.append(super()._fill_text(" ".join(prose), width, indent))
                     prose = []
-                if line:
-                    shown.append(_row(line.rstrip(), width, indent))
+                if line is not None:  # a row, or the empty line between paragraphs
+                    shown.append(_row(line.rstrip(), width, indent) if line.strip() else "")
             else:
                 prose.append(line)
         return "\n".join(shown)
@@ -162,24 +162,26 @@ def _terminal_columns() -> int:
 
 
 #: The placeholders a help text may hold for the games installed here (read only when it does).
-_GAME_LISTS = ("{games}", "{games_or}", "{titles}", "{setup_keys}")
+_GAME_LISTS = ("{games}", "{games_or}", "{titles}", "{option_keys}", "{setup_keys}")
 
 
-def _setup_keys() -> str:
-    """Every game's setup keys, grouped under the game, one line each: the keys and what each holds
-    come from the game's descriptor (:attr:`GameDescriptor.setup_keys`), which its engine checks
-    a setup against, so that this list cannot drift from what a game takes."""
+def _game_keys(kind: str) -> str:
+    """Every game's ``setup`` (or ``option``) keys, grouped under the game, one line each: the keys
+    and what each holds come from the game's descriptor (:attr:`GameDescriptor.setup_keys`,
+    :attr:`~GameDescriptor.option_keys`), which its engine checks a record against, so that this
+    list cannot drift from what a game takes."""
     from companion.i18n import say
     from companion.registry import get_game
 
-    games = [found for found in descriptors() if found.setup_keys]
-    width = max((len(key) for found in games for key in found.setup_keys), default=0)
+    keyed = [(found, found.setup_keys if kind == "setup" else found.option_keys) for found in descriptors()]
+    games = [(found, keys) for found, keys in keyed if keys]
+    width = max((len(key) for _, keys in games for key in keys), default=0)
     lines: list[str] = []
-    for found in games:
+    for found, keys in games:
         title = get_game(found.name).title
         named = title if title.casefold() == found.name.replace("-", " ") else f"{title} ({found.name})"
         lines.append(f"  {named}:")
-        lines.extend(f"    {key:<{width}}  {say(words)}" for key, words in found.setup_keys.items())
+        lines.extend(f"    {key:<{width}}  {say(words)}" for key, words in keys.items())
     return "\n".join(lines)
 
 
@@ -200,7 +202,8 @@ def _help_words(code_or_text: str) -> str:
         "{games_or}": lambda: join_list(names, language, "common.list.or"),
         # the titles are the engines': loaded only for the help that shows them
         "{titles}": lambda: join_list([get_game(name).title for name in names], language),
-        "{setup_keys}": _setup_keys}
+        "{option_keys}": lambda: _game_keys("option"),
+        "{setup_keys}": lambda: _game_keys("setup")}
     for placeholder, listed in lists.items():  # not str.format: a help text may show JSON's braces
         if placeholder in words:
             words = words.replace(placeholder, listed())

@@ -70,7 +70,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     new = subparsers.add_parser(
         "new", help="cli.new.help",
-        description="cli.new.description", epilog="help.new.setup_keys")
+        description="cli.new.description", epilog="help.new.keys")
     new.add_argument("game", metavar="GAME", help="cli.new.game.help")
     new.add_argument("players", nargs="+", metavar="PLAYER", help="cli.new.players.help")
     new.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",

@@ -26,6 +26,9 @@ ROUND_LAYOUTS = ("example-2p", "example-2p-extra-mine")
 SETUP_REQUIRED = ("colors", "board")
 SETUP_KEYS = {"colors": msg("castelli.setup_key.colors"), "board": msg("castelli.setup_key.board"),
               "mine": msg("castelli.setup_key.mine")}
+#: The rule options, each with what it chooses (``new --help``); all may be left out.
+OPTION_KEYS = {"modules": msg("castelli.option_key.modules"), "neutral": msg("castelli.option_key.neutral"),
+               "silver_tie": msg("castelli.option_key.silver_tie")}
 
 
 def default_board(players: int, stored: Sequence[str]) -> str:
@@ -76,6 +79,7 @@ DESCRIPTOR = GameDescriptor(
     setting_keys=(BOARDS,),
     defaults=defaults,
     setup_keys=SETUP_KEYS,
+    option_keys=OPTION_KEYS,
     notices=notices,
     order=20,
     capabilities=frozenset({"championship"}),

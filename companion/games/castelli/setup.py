@@ -12,7 +12,7 @@ from typing import Any
 from companion.games.base import RecordError
 from companion.games.castelli import tables
 from companion.games.castelli.board import Board, load_layout, validate_board
-from companion.games.castelli.descriptor import SETUP_KEYS, SETUP_REQUIRED
+from companion.games.castelli.descriptor import OPTION_KEYS, SETUP_KEYS, SETUP_REQUIRED
 from companion.games.castelli.state import Options, State
 from companion.games.fields import check_keys, get_int, get_list, get_str, require_object, type_name
 from companion.games.messages import msg
@@ -20,7 +20,7 @@ from companion.games.messages import msg
 
 def parse_options(options: Mapping[str, Any]) -> Options:
     """The rule options of a record (``options``), defaults filled in."""
-    check_keys(options, optional=("modules", "neutral", "silver_tie"), path="options")
+    check_keys(options, optional=OPTION_KEYS, path="options", listed=True)
     modules = get_list(options, "modules", path="options") or []
     chosen: list[str] = []
     for index, module in enumerate(modules):

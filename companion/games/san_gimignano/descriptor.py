@@ -48,6 +48,9 @@ SETUP_REQUIRED = ("segments",)
 SETUP_KEYS = {"segments": msg("san_gimignano.setup_key.segments"),
               "guilds": msg("san_gimignano.setup_key.guilds"),
               "hands": msg("san_gimignano.setup_key.hands"), "pool": msg("san_gimignano.setup_key.pool")}
+#: The rule options, each with what it chooses (``new --help``); all may be left out.
+OPTION_KEYS = {"rules": msg("san_gimignano.option_key.rules"),
+               "variant": msg("san_gimignano.option_key.variant")}
 
 
 def defaults(new: NewGame, table: TableSettings) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -69,6 +72,7 @@ DESCRIPTOR = GameDescriptor(
     setting_keys=(GUILDS, GUILD_COLOURS),
     defaults=defaults,
     setup_keys=SETUP_KEYS,
+    option_keys=OPTION_KEYS,
     assumed_notes={"segments": msg("san_gimignano.assumed.segments"),
                    "guilds": msg("san_gimignano.assumed.guilds")},
     settings=(
