@@ -32,7 +32,7 @@ COMMANDS = sorted(_commands(build_parser()), key=lambda found: found[0])
 
 
 @pytest.mark.parametrize("words", [words for words, _, _ in COMMANDS], ids=" ".join)
-def test_every_command_s_help_exits_0(words, capsys):
+def test_every_command_s_help_exits_0(words, capsys, data_dir):
     with pytest.raises(SystemExit) as done:
         main([*words, "--help"])
     assert done.value.code == 0

@@ -170,7 +170,7 @@ def test_a_console_session_in_hungarian_has_no_english_left(tmp_path) -> None:
     status = next(line for line in out if line.startswith("1 lépés; Ann: "))
     assert status.endswith("— következik: Bob")
     assert "parancsok, soronként egy:" in out
-    assert out[-1] == ("elutasítva: new: ezek az argumentumok kötelezők: GAME, PLAYER "
+    assert out[-1] == ("elutasítva: new: ezek az argumentumok kötelezők: JÁTÉK, JÁTÉKOS "
                        "(lásd: companion new --help)")
     ours = [line for line in out
             if line.startswith(("elutasítva", "rendben", "visszavonva", "újra", "1 lépés"))

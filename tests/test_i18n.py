@@ -236,7 +236,7 @@ def test_an_unknown_language_is_an_error_naming_where_it_came_from(option, envir
 def test_the_command_line_speaks_hungarian_with_lang(run_cli) -> None:
     code, out, err = run_cli("--lang", "hu", "replay")
     assert code == 2 and out == ""
-    assert err == ("companion: replay: ezek az argumentumok kötelezők: file "
+    assert err == ("companion: replay: ezek az argumentumok kötelezők: FÁJL "
                    "(lásd: companion replay --help)\n")
 
 
@@ -258,7 +258,7 @@ def test_an_unknown_language_on_the_command_line_is_one_line_and_exit_2(run_cli)
 def test_english_comes_back_after_hungarian(run_cli) -> None:
     run_cli("--lang", "hu", "replay")
     code, _, err = run_cli("replay")
-    assert code == 2 and "the following arguments are required: file" in err
+    assert code == 2 and "the following arguments are required: FILE" in err
     assert i18n.current_language() == "en"
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from importlib import import_module
@@ -21,7 +22,16 @@ from companion.console.display import SafeStream, shown_line
 from companion.console.errors import InputError
 from companion.games.base import RecordError
 from companion.games.messages import msg
-from companion.i18n import LanguageError, choose_language, known_text, set_language, text
+from companion.i18n import (
+    DEFAULT_LANGUAGE,
+    LANGUAGE_VARIABLE,
+    LanguageError,
+    choose_language,
+    current_language,
+    known_text,
+    set_language,
+    text,
+)
 from companion.registry import descriptors
 from companion.service.records import ReplayError
 
@@ -104,6 +114,37 @@ class _CatalogueHelp(argparse.HelpFormatter):
         """A description or epilog, which may be a message code too."""
         super().add_text(None if text is None else _help_words(text))
 
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        """Prose is filled to the width as argparse does; a line that starts with two spaces is
+        a row of a listing (``new --help``'s setup keys) and keeps its own line."""
+        if "\n  " not in text:
+            return super()._fill_text(text, width, indent)
+        shown: list[str] = []
+        prose: list[str] = []
+        for line in [*text.splitlines(), None]:
+            if line is None or not line.strip() or line.startswith("  "):
+                if prose:
+                    shown.append(super()._fill_text(" ".join(prose), width, indent))
+                    prose = []
+                if line is not None:  # a row, or the empty line between paragraphs
+                    shown.append(_row(line.rstrip(), width, indent) if line.strip() else "")
+            else:
+                prose.append(line)
+        return "\n".join(shown)
+
+
+def _row(line: str, width: int, indent: str) -> str:
+    """A listing's row (``    colors  each player's colour …``) folded to ``width``: what does not fit
+    goes on under its own column, so that each key still starts one line of its own."""
+    column = re.match(r"\s+\S+\s{2,}", line)
+    if column is None or len(indent) + len(line) <= width:
+        return indent + line
+    import textwrap
+
+    hanging = indent + " " * column.end()
+    return textwrap.fill(line[column.end():], width, initial_indent=indent + line[:column.end()],
+                         subsequent_indent=hanging, break_on_hyphens=False, break_long_words=False)
+
 
 def _terminal_columns() -> int:
     """The terminal's width as :func:`shutil.get_terminal_size` tells it: ``$COLUMNS``, else the
@@ -121,7 +162,27 @@ def _terminal_columns() -> int:
 
 
 #: The placeholders a help text may hold for the games installed here (read only when it does).
-_GAME_LISTS = ("{games}", "{games_or}", "{titles}")
+_GAME_LISTS = ("{games}", "{games_or}", "{titles}", "{option_keys}", "{setup_keys}")
+
+
+def _game_keys(kind: str) -> str:
+    """Every game's ``setup`` (or ``option``) keys, grouped under the game, one line each: the keys
+    and what each holds come from the game's descriptor (:attr:`GameDescriptor.setup_keys`,
+    :attr:`~GameDescriptor.option_keys`), which its engine checks a record against, so that this
+    list cannot drift from what a game takes."""
+    from companion.i18n import say
+    from companion.registry import get_game
+
+    keyed = [(found, found.setup_keys if kind == "setup" else found.option_keys) for found in descriptors()]
+    games = [(found, keys) for found, keys in keyed if keys]
+    width = max((len(key) for _, keys in games for key in keys), default=0)
+    lines: list[str] = []
+    for found, keys in games:
+        title = get_game(found.name).title
+        named = title if title.casefold() == found.name.replace("-", " ") else f"{title} ({found.name})"
+        lines.append(f"  {named}:")
+        lines.extend(f"    {key:<{width}}  {say(words)}" for key, words in keys.items())
+    return "\n".join(lines)
 
 
 def _help_words(code_or_text: str) -> str:
@@ -140,19 +201,78 @@ def _help_words(code_or_text: str) -> str:
         "{games}": lambda: ", ".join(names),
         "{games_or}": lambda: join_list(names, language, "common.list.or"),
         # the titles are the engines': loaded only for the help that shows them
-        "{titles}": lambda: join_list([get_game(name).title for name in names], language)}
+        "{titles}": lambda: join_list([get_game(name).title for name in names], language),
+        "{option_keys}": lambda: _game_keys("option"),
+        "{setup_keys}": lambda: _game_keys("setup")}
     for placeholder, listed in lists.items():  # not str.format: a help text may show JSON's braces
         if placeholder in words:
             words = words.replace(placeholder, listed())
     return words
 
 
+def _metavar_words(metavar: str | tuple[str, ...] | None) -> str | tuple[str, ...] | None:
+    """A placeholder in the current language (``GAME`` -> ``JÁTÉK``): the catalogue's
+    ``help.metavar.<name>`` (``KEY=VALUE`` -> ``help.metavar.key_value``); unchanged when it
+    has none (a placeholder without a letter, such as ``1|2``)."""
+    if metavar is None:
+        return None
+    if isinstance(metavar, tuple):
+        return tuple(str(_metavar_words(part)) for part in metavar)
+    name = re.sub(r"[^a-z0-9]+", "_", metavar.lower()).strip("_")
+    if not re.match(r"[a-z]", name):
+        return metavar
+    code = f"help.metavar.{name}"
+    words = known_text(code)
+    return metavar if words == code else words
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse, but its errors are one line (not the usage block) and exit 2; help texts may be codes."""
+    """argparse, but its errors are one line (not the usage block) and exit 2; help texts may be codes;
+    placeholders (metavars) and a mistyped command are said in the current language."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _CatalogueHelp)
         super().__init__(*args, **kwargs)
+        #: The language the placeholders are in now, and each action's placeholder as written.
+        self._metavar_language = DEFAULT_LANGUAGE
+        self._written_metavars: dict[int, str | tuple[str, ...] | None] = {}
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        self._speak_placeholders()
+        return super().parse_known_args(args, namespace)
+
+    def format_help(self) -> str:
+        self._speak_placeholders()
+        return super().format_help()
+
+    def format_usage(self) -> str:
+        self._speak_placeholders()
+        return super().format_usage()
+
+    def _speak_placeholders(self) -> None:
+        """Put every placeholder of this parser into the current language (the usage line, the
+        help and argparse's own errors all read ``action.metavar``). English reads no catalogue:
+        the placeholders are written in it."""
+        language = current_language()
+        if language == self._metavar_language:
+            return
+        for action in self._actions:
+            written = self._written_metavars.setdefault(id(action), action.metavar)
+            action.metavar = written if language == DEFAULT_LANGUAGE else _metavar_words(written)
+        self._metavar_language = language
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        """A word that names no command gets the commands it is close to (``sesions``: did you mean
+        `sessions`?), or none at all: never the list of every command."""
+        if isinstance(action, argparse._SubParsersAction) and value not in (action.choices or {}):
+            from companion.i18n.suggest import did_you_mean
+
+            suggestion = did_you_mean(str(value), list(action.choices or {}))
+            message = (msg("help.command.unknown", word=value) if suggestion is None else
+                       msg("help.command.unknown_close", word=value, suggestion=suggestion))
+            raise argparse.ArgumentError(None, str(message))
+        super()._check_value(action, value)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         command = self.prog.removeprefix("companion").strip()
@@ -170,8 +290,10 @@ def add_command_group(subparsers: argparse._SubParsersAction[argparse.ArgumentPa
         group.print_help()
         return 0
 
+    show_help.shows_help = True  # type: ignore[attr-defined]  # (the table's language: see _main)
     group.set_defaults(handler=show_help)
-    return group.add_subparsers(dest=f"{name}_command", metavar="COMMAND", parser_class=type(group))
+    return group.add_subparsers(dest=f"{name}_command", metavar="COMMAND", parser_class=type(group),
+                                help="help.command")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -185,7 +307,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--lang", metavar="LANG", help="cli.option.lang")
     parser.add_argument("--data-dir", metavar="DIR",
                         help="cli.option.data_dir.help")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser,
+                                       help="help.command")
     for name in command_modules(command):
         try:
             module = import_module(name)
@@ -239,19 +362,66 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout, sys.stderr = streams
 
 
+def _asks_for_help(argv: Sequence[str]) -> bool:
+    """Whether ``-h`` or ``--help`` is among the words (before a ``--``)."""
+    for word in argv:
+        if word == "--":
+            return False
+        if word in ("-h", "--help"):
+            return True
+    return False
+
+
+def _speak_the_tables_language(argv: Sequence[str]) -> bool:
+    """Speak the language kept in the store (``companion settings language hu``) when neither
+    ``--lang`` nor ``$COMPANION_LANG`` chose one: for help and argparse's mistakes, which are
+    said before any command opens the store. Whether the language changed."""
+    if _language_option(argv) or os.environ.get(LANGUAGE_VARIABLE):
+        return False
+    from companion.cli.table_language import stored_language
+
+    chosen = choose_language(None, {}, lambda: stored_language(argv))
+    if chosen == current_language():
+        return False
+    set_language(chosen)
+    return True
+
+
+def _parse(argv: list[str]) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    """The parser for ``argv``'s command, built in the current language (argparse words its headings
+    when it is built), and what it read."""
+    parser = build_parser(_command_word(argv))
+    return parser, parser.parse_args(argv)
+
+
+def _in_the_tables_language(mistake: UserError, argv: list[str]) -> str:
+    """A mistake argparse found, in words: read again once the table's language is spoken, when the
+    store has one that neither ``--lang`` nor the variable overrode (argparse words it as it finds it)."""
+    if _speak_the_tables_language(argv):
+        try:
+            _parse(argv)
+        except UserError as said:
+            return str(said)
+    return str(mistake)
+
+
 def _main(argv: list[str]) -> int:
     try:
         set_language(choose_language(_language_option(argv), os.environ))
     except LanguageError as error:
         print(f"companion: {shown_line(str(error))}", file=sys.stderr)
         return EXIT_USAGE
-    parser = build_parser(_command_word(argv))
+    if _asks_for_help(argv):
+        _speak_the_tables_language(argv)
     try:
-        args = parser.parse_args(argv)
-    except UserError as error:
-        print(f"companion: {shown_line(str(error))}", file=sys.stderr)
+        parser, args = _parse(argv)
+        handler = getattr(args, "handler", None)
+        if (handler is None or getattr(handler, "shows_help", False)) and _speak_the_tables_language(argv):
+            parser, args = _parse(argv)  # help alone: read again in the table's language, then shown
+            handler = getattr(args, "handler", None)
+    except UserError as mistake:
+        print(f"companion: {shown_line(_in_the_tables_language(mistake, argv))}", file=sys.stderr)
         return EXIT_USAGE
-    handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()
         return 0

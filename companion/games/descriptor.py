@@ -162,6 +162,13 @@ class GameDescriptor:
     #: Setup field -> the message saying what the companion filled in for it when the players gave
     #: nothing, and how to give their own (a starting layout), for ``new``'s "assumed" line.
     assumed_notes: Mapping[str, Message] = field(default_factory=lambda: MappingProxyType({}))
+    #: Setup key -> the message that says in one line what it holds: every key a record's setup
+    #: may hold (a Championship round's excepted). The engine refuses any other key naming these,
+    #: and ``new --help`` lists them under the game: one list, read by both.
+    setup_keys: Mapping[str, Message] = field(default_factory=lambda: MappingProxyType({}))
+    #: Option key -> the message that says in one line what it chooses: every rule option a record
+    #: may hold, refused and listed as :attr:`setup_keys` are (``new --help`` under ``--option``).
+    option_keys: Mapping[str, Message] = field(default_factory=lambda: MappingProxyType({}))
     #: What the players should know about a new game before they play it, though it may start
     #: (a board made for another player count): message codes, said by every front end.
     notices: Callable[[NewGame], list[Message]] = field(default=lambda new: [])
@@ -199,6 +206,8 @@ class GameDescriptor:
         # a descriptor is shared by every layer: nobody may change its hints behind the others' backs
         object.__setattr__(self, "observed_hints", _frozen(self.observed_hints))
         object.__setattr__(self, "assumed_notes", MappingProxyType(dict(self.assumed_notes)))
+        object.__setattr__(self, "setup_keys", MappingProxyType(dict(self.setup_keys)))
+        object.__setattr__(self, "option_keys", MappingProxyType(dict(self.option_keys)))
         object.__setattr__(self, "capabilities", frozenset(self.capabilities))
 
     def load(self) -> Game[Any, Any]:

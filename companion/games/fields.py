@@ -54,12 +54,17 @@ def require_object(value: object, path: str = "") -> Mapping[str, Any]:
 
 
 def check_keys(data: Mapping[str, Any], required: Iterable[str] = (),
-               optional: Iterable[str] = (), path: str = "") -> None:
-    """Refuse unknown keys and missing required keys (a missing key is named)."""
+               optional: Iterable[str] = (), path: str = "", *, listed: bool = False) -> None:
+    """Refuse unknown keys and missing required keys (a missing key is named); ``listed``: the
+    refusal of an unknown key lists the keys there are (a game's setup, typed on a command line)."""
     required = tuple(required)
+    optional = tuple(optional)
     allowed = set(required) | set(optional)
     for key in data:
         if key not in allowed:
+            if listed:
+                known = [f"`{name}`" for name in dict.fromkeys((*required, *optional))]
+                raise RecordError(msg("records.field.unknown_listed", key=key, keys=known), path)
             raise RecordError(msg("records.field.unknown", key=key), path)
     for key in required:
         if key not in data:

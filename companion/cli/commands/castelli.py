@@ -35,7 +35,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     res = sub.add_parser(
         "resolve", help="castelli.help.resolve",
         description="castelli.description.resolve")
-    res.add_argument("--kind", required=True, choices=[k for k in tables.AREA_KINDS if k != "plain"])
+    res.add_argument("--kind", required=True, choices=[k for k in tables.AREA_KINDS if k != "plain"],
+                     help="castelli.help.kind")
     res.add_argument("--yield", dest="amount", type=int, metavar="N",
                      help="castelli.help.yield")
     res.add_argument("--tents", dest="amount", type=int, metavar="N", help="castelli.help.tents")
@@ -53,15 +54,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              description="castelli.description.board")
     val = bsub.add_parser("validate", help="castelli.help.validate",
                           description="castelli.description.validate")
-    val.add_argument("file", help="castelli.help.board_file")
+    val.add_argument("file", metavar="FILE", help="castelli.help.board_file")
     val.add_argument("--json", action="store_true", help="castelli.help.validate_json")
     val.set_defaults(handler=run_validate)
     imp = bsub.add_parser("import", help="castelli.help.import",
                           description="castelli.description.import")
-    imp.add_argument("file", help="castelli.help.board_file")
-    imp.add_argument("--name", required=True, help="castelli.help.name")
+    imp.add_argument("file", metavar="FILE", help="castelli.help.board_file")
+    imp.add_argument("--name", required=True, metavar="NAME", help="castelli.help.name")
     imp.set_defaults(handler=run_import)
-    lay = bsub.add_parser("layouts", aliases=["list"], help="castelli.help.layouts")
+    lay = bsub.add_parser("layouts", aliases=["list"], help="castelli.help.layouts",
+                          description="castelli.help.layouts_description")
     lay.set_defaults(handler=run_layouts)
     from companion.cli.commands import board_entry
 

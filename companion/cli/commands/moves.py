@@ -18,7 +18,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "moves", help="cli.moves.help",
         description="cli.moves.description")
-    parser.add_argument("file", help="cli.moves.file.help")
+    parser.add_argument("file", metavar="FILE", help="cli.moves.file.help")
     parser.add_argument("--json", action="store_true",
                         help="cli.moves.json.help")
     parser.set_defaults(handler=run)

@@ -14,7 +14,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "replay", help="cli.replay.help",
         description="cli.replay.description")
-    parser.add_argument("file", help="cli.replay.file.help")
+    parser.add_argument("file", metavar="FILE", help="cli.replay.file.help")
     parser.add_argument("--json", action="store_true",
                         help="cli.replay.json.help")
     parser.set_defaults(handler=run)

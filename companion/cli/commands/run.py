@@ -70,13 +70,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     new = subparsers.add_parser(
         "new", help="cli.new.help",
-        description="cli.new.description")
+        description="cli.new.description", epilog="help.new.keys")
     new.add_argument("game", metavar="GAME", help="cli.new.game.help")
     new.add_argument("players", nargs="+", metavar="PLAYER", help="cli.new.players.help")
     new.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                      help="cli.new.option.help")
     new.add_argument("--setup", action="append", default=[], metavar="KEY=VALUE",
-                     help="cli.new.setup.help")
+                     help="help.new.setup")
     new.add_argument("--like", metavar="RECORD",
                      help="cli.new.like.help")
     new.set_defaults(handler=run_new)

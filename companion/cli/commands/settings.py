@@ -13,30 +13,35 @@ from companion.cli.commands.library import open_app, store_errors
 from companion.cli.main import UserError, add_command_group
 from companion.games.messages import msg
 from companion.i18n import text
+from companion.i18n.suggest import did_you_mean
+from companion.service.app import Companion
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     settings = subparsers.add_parser(
         "settings", help="cli.settings.help",
         description="cli.settings.description")
-    settings.add_argument("key", nargs="?", metavar="KEY")
-    settings.add_argument("value", nargs="?", metavar="VALUE")
+    settings.add_argument("key", nargs="?", metavar="KEY", help="help.settings.key")
+    settings.add_argument("value", nargs="?", metavar="VALUE", help="help.settings.value")
     settings.set_defaults(handler=run_settings)
 
     players = add_command_group(subparsers, "players", help="cli.players.help",
                                 description="cli.players.description")
-    listing = players.add_parser("list", help="cli.players.list.help")
+    listing = players.add_parser("list", help="cli.players.list.help",
+                                 description="help.players.list.description")
     listing.set_defaults(handler=run_players_list)
-    add = players.add_parser("add", help="cli.players.add.help")
-    add.add_argument("name", metavar="NAME")
+    add = players.add_parser("add", help="cli.players.add.help", description="help.players.add.description")
+    add.add_argument("name", metavar="NAME", help="help.players.add.name")
     add.set_defaults(handler=run_players_add)
-    remove = players.add_parser("remove", help="cli.players.remove.help")
-    remove.add_argument("name", metavar="NAME")
+    remove = players.add_parser("remove", help="cli.players.remove.help",
+                                description="help.players.remove.description")
+    remove.add_argument("name", metavar="NAME", help="help.players.name")
     remove.set_defaults(handler=run_players_remove)
-    colour = players.add_parser("colour", help="cli.players.colour.help")
-    colour.add_argument("name", metavar="NAME")
-    colour.add_argument("game", metavar="GAME")
-    colour.add_argument("colour", metavar="COLOUR")
+    colour = players.add_parser("colour", help="cli.players.colour.help",
+                                description="help.players.colour.description")
+    colour.add_argument("name", metavar="NAME", help="help.players.name")
+    colour.add_argument("game", metavar="GAME", help="help.players.colour.game")
+    colour.add_argument("colour", metavar="COLOUR", help="help.players.colour.colour")
     colour.set_defaults(handler=run_players_colour)
 
 
@@ -89,9 +94,21 @@ def run_players_add(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_player(app: Companion, name: str) -> None:
+    """A name that is no player's but is close to one's is refused with the names it is close to
+    (``Ann``: did you mean `Anna`?); a name close to none is left to the service's own refusal."""
+    known = [profile.name for profile in app.profiles()]
+    if name in known:
+        return
+    suggestion = did_you_mean(name, known)
+    if suggestion is not None:
+        raise UserError(msg("help.player.unknown_close", name=name, suggestion=suggestion))
+
+
 @store_errors
 def run_players_remove(args: argparse.Namespace) -> int:
     with open_app(args) as app:
+        _check_player(app, args.name)
         app.remove_profile(args.name)
     print(text("cli.players.removed", name=args.name))
     return 0
@@ -101,6 +118,7 @@ def run_players_remove(args: argparse.Namespace) -> int:
 def run_players_colour(args: argparse.Namespace) -> int:
     colour = None if args.colour == "-" else args.colour
     with open_app(args) as app:
+        _check_player(app, args.name)
         app.set_preferred_colour(args.name, args.game, colour)
     print(text("cli.players.colour_set", name=args.name, game=args.game, colour=colour) if colour
           else text("cli.players.colour_forgotten", name=args.name, game=args.game))

@@ -12,6 +12,11 @@ NAME = "campanile"
 #: The setting that keeps the 2-player flag table the players confirmed from their cards:
 #: ``{"intermezzo": [[...], ...], "finito": [[...], ...]}``, written into each 2-player game's options.
 TWO_PLAYER_FLAGS = f"{NAME}.flags.2p"
+#: The keys of a game's setup, each with what it holds (``new --help``); all may be left out.
+SETUP_KEYS = {"towers": msg("campanile.setup_key.towers"), "display": msg("campanile.setup_key.display")}
+#: The rule options, each with what it chooses (``new --help``); all may be left out.
+OPTION_KEYS = {"two_player_move": msg("campanile.option_key.two_player_move"),
+               "flags": msg("campanile.option_key.flags")}
 
 
 def defaults(new: NewGame, table: TableSettings) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -33,6 +38,8 @@ DESCRIPTOR = GameDescriptor(
     observed_hints={"reveal": "console.observed.campanile_reveal"},
     setting_keys=(TWO_PLAYER_FLAGS,),
     defaults=defaults,
+    setup_keys=SETUP_KEYS,
+    option_keys=OPTION_KEYS,
     order=10,
     catalogues="companion.games.campanile",
     service="companion.service.campanile:CampanileService",

@@ -8,6 +8,7 @@ from typing import Any
 
 from companion.games.base import RecordError
 from companion.games.campanile import tables
+from companion.games.campanile.descriptor import OPTION_KEYS, SETUP_KEYS
 from companion.games.campanile.state import Rules
 from companion.games.campanile.words import kind
 from companion.games.fields import check_keys, get_bool
@@ -52,8 +53,8 @@ def read_flag_table(flags: object, path: str = "options.flags"
 
 def read_rules(players: Sequence[str], options: Mapping[str, Any], setup: Mapping[str, Any]) -> Rules:
     """The :class:`Rules` of a game, or :class:`RecordError` naming the bad option or setup field."""
-    check_keys(options, optional=("two_player_move", "flags"), path="options")
-    check_keys(setup, optional=("towers", "display"), path="setup")
+    check_keys(options, optional=OPTION_KEYS, path="options", listed=True)
+    check_keys(setup, optional=SETUP_KEYS, path="setup", listed=True)
     two_player_move = get_bool(options, "two_player_move", path="options")
     if two_player_move and len(players) != 2:
         raise RecordError(msg("campanile.options.relocate_players"), "options.two_player_move")

@@ -26,6 +26,14 @@ LAYOUT_FOR_PLAYERS = {2: "example-2p", 3: "example-4p", 4: "example-4p"}
 #: A Championship round's boards when the table has none of its own: the two parts with the mine for
 #: group 1, the other two with the extra mine tile for group 2.
 ROUND_LAYOUTS = ("example-2p", "example-2p-extra-mine")
+#: The keys of a game's setup, those it must hold first (the companion fills them in when the
+#: players give none), each with what it holds (``new --help``).
+SETUP_REQUIRED = ("colors", "board")
+SETUP_KEYS = {"colors": msg("castelli.setup_key.colors"), "board": msg("castelli.setup_key.board"),
+              "mine": msg("castelli.setup_key.mine")}
+#: The rule options, each with what it chooses (``new --help``); all may be left out.
+OPTION_KEYS = {"modules": msg("castelli.option_key.modules"), "neutral": msg("castelli.option_key.neutral"),
+               "silver_tie": msg("castelli.option_key.silver_tie")}
 
 
 def default_board(players: int, stored: Sequence[str]) -> str:
@@ -127,6 +135,8 @@ DESCRIPTOR = GameDescriptor(
     observed_hints={"reveal": "console.observed.castelli_reveal"},
     setting_keys=(BOARDS, BOARD_DRAFTS),
     defaults=defaults,
+    setup_keys=SETUP_KEYS,
+    option_keys=OPTION_KEYS,
     notices=notices,
     example=example,
     order=20,

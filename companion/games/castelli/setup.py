@@ -12,6 +12,7 @@ from typing import Any
 from companion.games.base import RecordError
 from companion.games.castelli import tables
 from companion.games.castelli.board import Board, load_layout, validate_board
+from companion.games.castelli.descriptor import OPTION_KEYS, SETUP_KEYS, SETUP_REQUIRED
 from companion.games.castelli.state import Options, State
 from companion.games.fields import check_keys, get_int, get_list, get_str, require_object, type_name
 from companion.games.messages import msg
@@ -19,7 +20,7 @@ from companion.games.messages import msg
 
 def parse_options(options: Mapping[str, Any]) -> Options:
     """The rule options of a record (``options``), defaults filled in."""
-    check_keys(options, optional=("modules", "neutral", "silver_tie"), path="options")
+    check_keys(options, optional=OPTION_KEYS, path="options", listed=True)
     modules = get_list(options, "modules", path="options") or []
     chosen: list[str] = []
     for index, module in enumerate(modules):
@@ -80,7 +81,7 @@ def initial_state(players: Sequence[str], options: Mapping[str, Any],
                   setup: Mapping[str, Any]) -> State:
     """The state before the first move, from a record's players, options and setup."""
     opts = parse_options(options)
-    check_keys(setup, required=("colors", "board"), optional=("mine",), path="setup")
+    check_keys(setup, required=SETUP_REQUIRED, optional=SETUP_KEYS, path="setup", listed=True)
     colors = parse_colors(players, setup["colors"])
     board = parse_board(setup["board"])
     mine = get_int(setup, "mine", low=0, default=tables.MINE_SILVER[len(players)], path="setup")

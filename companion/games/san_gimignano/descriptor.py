@@ -51,6 +51,17 @@ def four_colours(value: object) -> Message | None:
     return None
 
 
+#: The keys of a game's setup, those it must hold first (the companion offers a layout when the
+#: players give none), each with what it holds (``new --help``).
+SETUP_REQUIRED = ("segments",)
+SETUP_KEYS = {"segments": msg("san_gimignano.setup_key.segments"),
+              "guilds": msg("san_gimignano.setup_key.guilds"),
+              "hands": msg("san_gimignano.setup_key.hands"), "pool": msg("san_gimignano.setup_key.pool")}
+#: The rule options, each with what it chooses (``new --help``); all may be left out.
+OPTION_KEYS = {"rules": msg("san_gimignano.option_key.rules"),
+               "variant": msg("san_gimignano.option_key.variant")}
+
+
 def defaults(new: NewGame, table: TableSettings) -> tuple[dict[str, Any], dict[str, Any]]:
     """Without segments, the offered layout (:mod:`~companion.games.san_gimignano.layout`) with the
     table's guild names; what the players gave wins."""
@@ -110,6 +121,8 @@ DESCRIPTOR = GameDescriptor(
     defaults=defaults,
     notices=notices,
     example=example,
+    setup_keys=SETUP_KEYS,
+    option_keys=OPTION_KEYS,
     assumed_notes={"segments": msg("san_gimignano.assumed.segments"),
                    "guilds": msg("san_gimignano.assumed.guilds")},
     settings=(

@@ -16,6 +16,7 @@ from companion.games.fields import check_keys, get_int, get_list, get_str, type_
 from companion.games.messages import msg
 from companion.games.naming import check_name
 from companion.games.san_gimignano import geometry, tables
+from companion.games.san_gimignano.descriptor import OPTION_KEYS, SETUP_KEYS, SETUP_REQUIRED
 from companion.games.san_gimignano.geometry import Edges, Position, Space
 from companion.games.san_gimignano.moves import read_edges, read_position
 
@@ -123,7 +124,7 @@ class State:
 
 def read_options(options: Mapping[str, Any]) -> tuple[str, str]:
     """``(rules, variant)`` from the record's options, defaults filled in."""
-    check_keys(options, optional=("rules", "variant"), path="options")
+    check_keys(options, optional=OPTION_KEYS, path="options", listed=True)
     rules = get_str(options, "rules", choices=tables.RULES, default=tables.RULEBOOK, path="options")
     variant = get_str(options, "variant", choices=tables.VARIANTS, default=tables.FOUR,
                       path="options")
@@ -196,7 +197,7 @@ def start_state(players: Sequence[str], options: Mapping[str, Any],
                 setup: Mapping[str, Any]) -> State:
     """The state before the first move (see :meth:`Game.start`)."""
     rules, variant = read_options(options)
-    check_keys(setup, required=("segments",), optional=("guilds", "hands", "pool"), path="setup")
+    check_keys(setup, required=SETUP_REQUIRED, optional=SETUP_KEYS, path="setup", listed=True)
     guilds = _read_guilds(setup)
     segments = _read_segments(setup, guilds)
     players = tuple(players)

@@ -133,12 +133,14 @@ def _record_names(path: Path) -> tuple[str, ...]:
 
 
 def _english_only_words() -> set[str]:
-    """Words of the English castelli catalogue that its Hungarian one never uses ("forest", "gains")."""
+    """Words of the English castelli catalogue that its Hungarian one never uses ("forest", "gains"); a
+    word the Hungarian one shows only as one to type (`` `forest` ``, an option's choice) is not used."""
     def words(language: str) -> set[str]:
         found: set[str] = set()
         for entry in read_po(ROOT / "companion" / "games" / "castelli" / "locale" / language / "castelli.po"):
             for text in entry.msgstr.values():
-                found |= {w.lower() for w in re.findall(r"[A-Za-z]{3,}", re.sub(r"\{\w+\}", " ", text))}
+                prose = re.sub(r"\{\w+\}|`[^`]*`", " ", text)
+                found |= {w.lower() for w in re.findall(r"[A-Za-z]{3,}", prose)}
         return found
 
     return words("en") - words("hu")
