@@ -86,52 +86,49 @@ class Wire:
 def wires(config: ConfigValues | None = None, interface: str | None = None) -> tuple[Wire, ...]:
     """Every wire of the box for ``config`` (default: the defaults), the OLED on ``interface``.
 
-    ``interface`` overrides ``oled.interface`` (the docs draw both the I2C and the SPI OLED).
+    ``interface`` overrides ``oled.interface`` (the docs show both the I2C and the SPI OLED). The
+    order is a builder's: part by part, each part's pins in the order its module prints them.
     """
     config = config if config is not None else defaults()
-    interface = interface or str(config["oled.interface"])
-    found: list[Wire] = []
-    if interface == "i2c":
+    found = [Wire(part, "one leg", header_pin(int(config[key])), key)
+             for key, part in BUTTONS if config[key] is not None]
+    found.append(Wire("4 buttons", "other legs, joined", GROUND_BUTTONS, "ground"))
+    found += [Wire(ENCODER, terminal, header_pin(int(config[key])), key)
+              for terminal, key in (("CLK", "encoder.a"), ("DT", "encoder.b"), ("SW", "encoder.push"))
+              if config[key] is not None]
+    found += [Wire(ENCODER, "+", THREE_V3_ENCODER, "3.3 V"), Wire(ENCODER, "GND", GROUND_ENCODER, "ground")]
+    if (interface or str(config["oled.interface"])) == "i2c":
         sda, scl = I2C1
-        found += [Wire(OLED, "VCC", THREE_V3_OLED, "3.3 V"), Wire(OLED, "GND", GROUND_OLED_I2C, "ground"),
-                  Wire(OLED, "SDA", header_pin(sda), "oled.bus"),
-                  Wire(OLED, "SCL", header_pin(scl), "oled.bus")]
+        found += [Wire(OLED, "GND", GROUND_OLED_I2C, "ground"), Wire(OLED, "VCC", THREE_V3_OLED, "3.3 V"),
+                  Wire(OLED, "SCL", header_pin(scl), "oled.bus"),
+                  Wire(OLED, "SDA", header_pin(sda), "oled.bus")]
     else:
         mosi, sclk, selects = SPI[int(config["oled.spi_port"])]
-        found += [Wire(OLED, "VCC", THREE_V3_OLED, "3.3 V"), Wire(OLED, "GND", GROUND_OLED_SPI, "ground"),
-                  Wire(OLED, "D1 (MOSI)", header_pin(mosi), "oled.spi_port"),
+        found += [Wire(OLED, "GND", GROUND_OLED_SPI, "ground"), Wire(OLED, "VCC", THREE_V3_OLED, "3.3 V"),
                   Wire(OLED, "D0 (SCLK)", header_pin(sclk), "oled.spi_port"),
-                  Wire(OLED, "DC", header_pin(SPI_DC), "luma.core: gpio_data_command"),
+                  Wire(OLED, "D1 (MOSI)", header_pin(mosi), "oled.spi_port"),
                   Wire(OLED, "RES (RST)", header_pin(SPI_RESET), "luma.core: gpio_reset"),
+                  Wire(OLED, "DC", header_pin(SPI_DC), "luma.core: gpio_data_command"),
                   Wire(OLED, "CS", header_pin(selects[int(config["oled.spi_device"])]), "oled.spi_device")]
-    for terminal, key in (("CLK", "encoder.a"), ("DT", "encoder.b"), ("SW", "encoder.push")):
-        if config[key] is not None:
-            found.append(Wire(ENCODER, terminal, header_pin(int(config[key])), key))
-    found += [Wire(ENCODER, "+", THREE_V3_ENCODER, "3.3 V"), Wire(ENCODER, "GND", GROUND_ENCODER, "ground")]
-    for key, part in BUTTONS:
-        if config[key] is not None:
-            found.append(Wire(part, "one leg", header_pin(int(config[key])), key))
-    found.append(Wire("4 buttons", "other legs, joined", GROUND_BUTTONS, "ground"))
     found += [Wire(PANEL, "RX", header_pin(14), "serial.wired", optional=True),
               Wire(PANEL, "TX", header_pin(15), "serial.wired", optional=True),
               Wire(PANEL, "GND", GROUND_PANEL, "ground", optional=True)]
-    return tuple(sorted(found, key=lambda wire: wire.pin))
+    return tuple(found)
+
+
+def _row(part: str, wire: Wire) -> str:
+    source = "—" if wire.source in ("3.3 V", "ground") else f"`{wire.source}`"
+    optional = " (optional)" if wire.optional else ""
+    return f"| {part}{optional} | {wire.terminal} | {pin_name(wire.pin)} | {wire.pin} | {source} |"
 
 
 def markdown_table(config: ConfigValues | None = None) -> str:
-    """The wiring table of docs/appliance.md: every wire of both OLEDs, by part, with BCM and header pins."""
+    """The wiring table of docs/appliance.md: every wire, both OLEDs, with the BCM and the header pin."""
+    i2c, spi = wires(config, "i2c"), wires(config, "spi")
     rows = ["| part | its pin | to the Pi | header pin | set by |", "|---|---|---|---|---|"]
-    both = [w for w in wires(config, "i2c") if w.part != OLED]
-    oleds = [(f"{OLED} on I2C", w) for w in wires(config, "i2c") if w.part == OLED]
-    oleds += [(f"{OLED} on SPI", w) for w in wires(config, "spi") if w.part == OLED]
-    order = [part for _, part in BUTTONS] + ["4 buttons", ENCODER]
-    listed = sorted(((w.part, w) for w in both if w.part in order),
-                    key=lambda item: (order.index(item[0]), item[1].pin))
-    panel = [(w.part, w) for w in both if w.part == PANEL]
-    for part, wire in [*listed, *oleds, *panel]:
-        source = {"3.3 V": "—", "ground": "—"}.get(wire.source, f"`{wire.source}`")
-        rows.append(f"| {part}{' (optional)' if wire.optional else ''} | {wire.terminal} | "
-                    f"{pin_name(wire.pin)} | {wire.pin} | {source} |")
+    rows += [_row(f"{OLED} on I2C" if w.part == OLED else w.part, w) for w in i2c if w.part != PANEL]
+    rows += [_row(f"{OLED} on SPI", w) for w in spi if w.part == OLED]
+    rows += [_row(w.part, w) for w in i2c if w.part == PANEL]
     return "\n".join(rows) + "\n"
 
 
