@@ -102,7 +102,8 @@ def test_the_console_s_status_of_a_round_says_what_to_type_there(tmp_path, langu
     with Companion.open(tmp_path / "companion.sqlite3") as app:
         first = app.championships.new(1, FOUR)
         out = io.StringIO()
-        headless_loop(first.session, ["status"], out, also_status=lambda: round_standings(app.championships, first))
+        headless_loop(first.session, ["status"], out,
+                      also_status=lambda: round_standings(app.championships, first))
         said = out.getvalue()
     assert said.splitlines()[-1] == line
     assert "companion run" not in said

@@ -98,6 +98,17 @@ def describe(session: AnySession, move: object, before: object) -> str:
     return session.game.describe(before, session.game.move_to_json(move), current_language())
 
 
+def points_scored(session: AnySession, before: object) -> Message | None:
+    """The points a move gave each player, with their new totals ("points: Albert +7 (now 7), Birgit
+    +5 (now 5)"), or ``None`` when no score changed."""
+    game = session.game
+    old = {line.player: line.score for line in game.outcome(before).standings}
+    new = {line.player: line.score for line in game.outcome(session.state).standings}
+    changed = [msg("console.scored.player", player=player, gained=f"{score - old.get(player, 0):+d}",
+                   score=score) for player, score in new.items() if score != old.get(player, 0)]
+    return msg("console.scored", changes=changed) if changed else None
+
+
 #: The console's ``help``: the message code of its text (the commands and what they do).
 HELP = "console.help"
 
@@ -263,11 +274,20 @@ class Console:
         return self.session
 
     def after_change(self, session: AnySession, before: object) -> None:
-        """What a move (entered or redone) caused beyond itself, and the end of the game if it came."""
-        for effect in session.game.effects(before, session.state):
+        """What a move (entered or redone) caused beyond itself, and the end of the game if it came.
+
+        The game's own effects say it where it has words for them (a Castelli area evaluated: who
+        gained what, and why); where it has none, the points the move gave are said all the same
+        (a Campanile Intermezzo, as the Finito's report does), from the engine's standings."""
+        effects = session.game.effects(before, session.state)
+        for effect in effects:
             self.say(phrase("console.effect", effect=effect))
         if session.game.is_finished(session.state):
             self.say(session.game.report(session.state))
+        elif not effects:
+            scored = points_scored(session, before)
+            if scored is not None:
+                self.say(str(scored))
 
     # -- the commands, run from the queue ----------------------------------------------
 

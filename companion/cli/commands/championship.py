@@ -151,7 +151,8 @@ def list_line(status: ChampionshipStatus) -> str:
     else:
         state = text("championship.cli.list_waiting", number=len(status.rounds) + 1)
     return text("championship.cli.list_row", championship=status.id, variant=status.variant,
-                players=list(status.players), count=len(status.rounds), rounds=status.rounds_total, state=state)
+                players=list(status.players), count=len(status.rounds), rounds=status.rounds_total,
+                state=state)
 
 
 @store_errors

@@ -9,6 +9,8 @@ import argparse
 
 from companion.cli.commands.library import _pick_session, open_app, store_errors, title
 from companion.cli.ids import store_id
+from companion.cli.main import UserError
+from companion.games.messages import msg
 from companion.i18n import text
 
 
@@ -31,10 +33,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run_rematch(args: argparse.Namespace) -> int:
 
     with open_app(args) as app:
-        row = _pick_session(app.store, args.session)
+        if args.session is None:  # the last game played to its end: never one abandoned or still going
+            found = app.store.latest_session(finished=True)
+            if found is None:
+                raise UserError(msg("cli.rematch.none_finished"))
+            row = found
+        else:
+            row = _pick_session(app.store, args.session)
         live = app.rematch(row.id)
-    print(text("cli.rematch.started", session=live.id, game=title(live.row.game),
-               players=", ".join(live.row.players), old=row.id))
+    print(text("cli.rematch.started" if args.session is not None else "cli.rematch.started_last",
+               session=live.id, game=title(live.row.game), players=", ".join(live.row.players), old=row.id))
     print(text("cli.new.play_it"))
     return 0
 
