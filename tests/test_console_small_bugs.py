@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import sys
 
 import pytest
 
@@ -16,7 +18,8 @@ from companion.console.loop import headless_loop
 from companion.i18n import set_language
 from companion.service.app import Companion
 from tests.conftest import EXAMPLES
-from tests.test_console_process import companion
+from tests.test_console_process import ROOT, companion
+from tests.test_console_terminal import Terminal
 
 INTERMEZZO = '{"type": "valuation", "phase": "intermezzo"}'
 
@@ -53,13 +56,31 @@ def test_a_move_that_scores_nothing_says_no_points(tmp_path):
     assert out.getvalue().splitlines() == ["ok 1: Ann: red +2"]
 
 
-def test_the_data_directory_is_named_at_start(tmp_path):
+def _at_a_terminal(data):
+    env = {**os.environ, "COMPANION_DATA": str(data), "TERM": "dumb", "PYTHONPATH": str(ROOT)}
+    env.pop("COMPANION_LANG", None)
+    return Terminal([sys.executable, "-m", "companion", "run", "--headless"], env)
+
+
+def test_the_data_directory_is_named_at_start_before_the_first_prompt(tmp_path):
+    data = tmp_path / "games"
+    for said in (f"companion: created the data directory {data}", f"companion: games are kept in {data}"):
+        terminal = _at_a_terminal(data)
+        try:
+            at = terminal.expect(said)
+            terminal.expect("> ", at)  # said before the console asks for anything (before: at quit)
+            terminal.type("quit\r")
+        finally:
+            assert terminal.close() == 0
+
+
+def test_a_piped_run_says_a_new_data_directory_once_and_an_old_one_not_at_all(tmp_path):
     data = tmp_path / "games"
     made = companion(data, "run", "--headless", stdin=b"quit\n")
     assert made.returncode == 0, made.stderr
-    assert made.stderr.decode().splitlines() == [f"companion: created the data directory {data}"]  # once
-    found = companion(data, "run", "--headless", stdin=b"status\nquit\n")
-    assert found.stderr.decode().splitlines()[0] == f"companion: games are kept in {data}"
+    assert made.stderr.decode().splitlines() == [f"companion: created the data directory {data}"]
+    again = companion(data, "run", "--headless", stdin=b"quit\n")
+    assert again.returncode == 0 and again.stderr == b""
 
 
 def test_rematch_after_abandon_rematches_the_last_game_played_to_its_end(tmp_path, run_cli):
@@ -75,9 +96,17 @@ def test_rematch_after_abandon_rematches_the_last_game_played_to_its_end(tmp_pat
     assert out.splitlines()[0].endswith("(a rematch of session 2)")
 
 
-def test_rematch_with_no_game_played_to_its_end_says_how_to_name_one(tmp_path, run_cli):
+def test_rematch_with_no_game_played_to_its_end_takes_the_newest_still_open_and_says_so(tmp_path, run_cli):
     data = str(tmp_path)
-    run_cli("--data-dir", data, "new", "campanile", "Ann", "Bob", "Cid")
+    run_cli("--data-dir", data, "new", "campanile", "Ann", "Bob", "Cid")  # 1
+    run_cli("--data-dir", data, "new", "castelli", "Dan", "Eve", "Fay")  # 2, abandoned
+    run_cli("--data-dir", data, "abandon", "2")
+    code, out, _ = run_cli("--data-dir", data, "rematch")
+    assert code == 0 and out.splitlines()[0] == (
+        "started session 3: Campanile, Ann, Bob, Cid (a rematch of session 1, the newest game still open: "
+        "none has been played to its end yet)")
+    run_cli("--data-dir", data, "abandon", "1")
+    run_cli("--data-dir", data, "abandon", "3")
     code, _, err = run_cli("--data-dir", data, "rematch")
     assert code == 2 and err.strip() == ("companion: no game has been played to its end yet; "
                                          "name the game to rematch: companion rematch SESSION")

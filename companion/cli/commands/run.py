@@ -331,13 +331,14 @@ def run_run(args: argparse.Namespace) -> int:
 
 
 def _name_the_data_directory(args: argparse.Namespace) -> None:
-    """Say at start where the games are kept (made just now, or found): a person who quits, or a
-    journal read later, should not have to wait for the end to learn it."""
+    """Say at start where the games are kept: a directory made just now always (before, only at
+    quit), one found already to a person at a terminal (a piped script or the appliance's journal
+    is not told it on every start)."""
     created = getattr(args, "created_data_dir", None)
     if created:
         print(f"companion: {phrase('cli.data_dir.created', path=str(created))}", file=sys.stderr, flush=True)
         args.created_data_dir = None  # said now: not again at quit
-    else:
+    elif is_terminal(sys.stdin, sys.stdout):
         print(f"companion: {phrase('cli.run.data_dir', path=str(args.database.parent))}", file=sys.stderr,
               flush=True)
 
