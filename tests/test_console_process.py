@@ -76,7 +76,8 @@ def test_the_end_of_input_ends_the_console_and_a_rerun_resumes(tmp_path):
     again = companion(tmp_path, "run", "--headless", stdin=b"status\nexit\n")
     assert again.returncode == 0
     assert again.stdout.decode().splitlines()[0] == (
-        "resuming session 1: Campanile, Ann, Bob, Cid, 1 move; Ann: place your 1-marker under a tower — next: Bob")
+        "resuming session 1: Campanile, Ann, Bob, Cid, 1 move; "
+        "Ann: place your 1-marker under a tower — next: Bob")
 
 
 def test_bad_input_exits_2_with_one_line(tmp_path):

@@ -37,7 +37,8 @@ def run_rematch(args: argparse.Namespace) -> int:
     with open_app(args) as app:
         row, said = _to_rematch(app, args.session)
         live = app.rematch(row.id)
-    print(text(said, session=live.id, game=title(live.row.game), players=", ".join(live.row.players), old=row.id))
+    print(text(said, session=live.id, game=title(live.row.game), players=", ".join(live.row.players),
+               old=row.id))
     print(text("cli.new.play_it"))
     return 0
 
