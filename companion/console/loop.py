@@ -276,9 +276,10 @@ class Console:
     def after_change(self, session: AnySession, before: object) -> None:
         """What a move (entered or redone) caused beyond itself, and the end of the game if it came.
 
-        The game's own effects say it where it has words for them (a Castelli area evaluated: who
-        gained what, and why); where it has none, the points the move gave are said all the same
-        (a Campanile Intermezzo, as the Finito's report does), from the engine's standings."""
+        The game's own effects say it where it has words for them (an area evaluated: who gained
+        what, and why); where it has none, the points the move gave are said all the same (a
+        valuation card that scores the towers, as the final one's report does), from the engine's
+        standings."""
         effects = session.game.effects(before, session.state)
         for effect in effects:
             self.say(phrase("console.effect", effect=effect))
