@@ -112,6 +112,15 @@ def test_an_unknown_word_is_an_unknown_command_with_the_nearest_one(tmp_path, la
             assert len(session.log) == 0
 
 
+def test_a_player_s_name_alone_is_a_move_begun_not_an_unknown_command(tmp_path):
+    with Companion.open(tmp_path / "companion.sqlite3") as app:
+        session = app.start("campanile", ["Ann", "Bob", "Cid"]).session
+        out = io.StringIO()
+        headless_loop(session, ["Bob", "bo"], out, start=starter(app))
+    for line in out.getvalue().splitlines():
+        assert "not a command" not in line and line.endswith("type moves for the list"), line
+
+
 def test_a_one_word_move_is_still_a_move_not_an_unknown_command(tmp_path):
     with Companion.open(tmp_path / "companion.sqlite3") as app:
         session = app.start("campanile", ["Ann", "Bob", "Cid"]).session

@@ -1,7 +1,8 @@
 """What the console makes of a line that is not a command: a number, the notation, or JSON.
 
-``moves`` prints the numbered list of what may be entered now; a line may
-then be a number from that list, a move in the game's notation
+``moves`` prints the numbered list of what may be entered now (1, 2, 3...; a
+line that gathers many places lists them as ``N.1``, ``N.2``... when its
+number is typed); a line may then be a number from that list, a move in the game's notation
 (``Albert: brown +3``, forgiving about case, prefixes and the acting
 player's name), or the record JSON as before. A chosen template whose
 observed fields are missing (the refill card's style, a tile's shields and

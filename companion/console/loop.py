@@ -220,7 +220,7 @@ class Console:
             if move is not None:
                 self.queue.post(partial(self.propose, move))
             return
-        if reading.unreadable and looks_like_a_command(text):
+        if reading.unreadable and looks_like_a_command(text) and not _names_a_player(session, text):
             self.say(phrase("console.refused", reason=unknown_command(text)))
             return
         for said in reading.say:
@@ -383,6 +383,12 @@ class Console:
             self.say(phrase("console.assumed", assumed=notice))
         self.say(with_hint(msg("console.started", game=session.game.title,
                                players=", ".join(session.players)), session))
+
+
+def _names_a_player(session: AnySession | None, word: str) -> bool:
+    """Whether ``word`` is the start of a player's name ("Alb"): a move begun, not a command mistyped."""
+    typed = word.casefold()
+    return session is not None and any(player.casefold().startswith(typed) for player in session.players)
 
 
 def _answering(lines: Iterable[str], terminal: TerminalLines) -> Iterator[str]:
