@@ -69,7 +69,9 @@ def test_variant_1_from_new_to_the_final_through_the_service(tmp_path: Path) -> 
     out = io.StringIO()
     headless_loop(first.session, ["status"], out,
                   also_status=lambda: round_standings(app.championships, first))
-    assert out.getvalue().splitlines()[-1] == "round 1 is being played: companion run --game 1"
+    # inside the console playing it, what to type there, not another command line
+    assert out.getvalue().splitlines()[-1] == (
+        "round 1 is this game: type `moves` for what may be entered, `status` for where it stands")
     assert "championship 1, variant 1: round 1 of 2" in out.getvalue().splitlines()
     assert round_standings(app.championships, None) is None
     in_progress = json.loads(json.dumps(app.championships.export()))  # read back below

@@ -233,7 +233,7 @@ def test_run_without_a_game_says_how_to_start_one_and_starts_it(cli, monkeypatch
     assert lines[2].startswith("refused: a 2-player Campanile game needs the values of your 2-player")
     assert lines[3].startswith('refused: game: unknown game "chess"')
     assert lines[4] == "commands, one per line:"
-    assert "started Campanile: Ann, Bob, Cid; next: Ann" in lines
+    assert "started Campanile: Ann, Bob, Cid; Ann: build 1, 2 or 3 stories on a tower" in lines
     assert lines[-1] == 'ok 1: Ann: red +1'
     with Store.open(data_dir / DB_FILENAME) as store:
         assert [row.players for row in store.list_sessions()] == [("Ann", "Bob", "Cid")]
@@ -256,7 +256,7 @@ def test_run_headless_plays_undoes_redoes_and_persists(cli, monkeypatch, data_di
     assert (code, err) == (0, "")
     lines = out.splitlines()
     assert lines[:9] == [
-        "resuming session 1: Campanile, Ann, Bob, Cid, 0 moves; next: Ann",
+        "resuming session 1: Campanile, Ann, Bob, Cid, 0 moves; Ann: build 1, 2 or 3 stories on a tower",
         'ok 1: Ann: red +2',
         "refused: move 2 (Bob): it is Ann's turn, not Bob's",
         'ok 2: Ann: marker 2 under red',
@@ -267,9 +267,10 @@ def test_run_headless_plays_undoes_redoes_and_persists(cli, monkeypatch, data_di
         "refused: move 3: a move is typed in the notation (Albert: brown +3), as a number from the list "
         "(moves) or as a JSON object; help lists the commands",
     ]
-    assert lines[9].startswith('refused: "hello" is not a move that may be entered now')
+    assert lines[9] == "refused: `hello` is not a command; did you mean `help`?"
     assert lines[10] == 'ok 3: Bob: blue +1'
-    assert lines[-1] == "3 moves; Bob: place a marker? — next: Cid"  # Bob's turn goes on until Cid builds
+    # Bob's turn goes on until Cid builds
+    assert lines[-1] == "3 moves; Bob: place your 1-marker under a tower — next: Cid"
     with Store.open(data_dir / DB_FILENAME) as store:
         moves, redo = store.stored_moves(1)
     assert [m["type"] for m in moves] == ["build", "influence", "build"] and redo == []
@@ -277,7 +278,7 @@ def test_run_headless_plays_undoes_redoes_and_persists(cli, monkeypatch, data_di
     feed(monkeypatch, '{"type": "influence", "player": "Bob", "tower": "blue"}')
     code, out, _ = cli("run", "--headless")
     assert out.splitlines() == ["resuming session 1: Campanile, Ann, Bob, Cid, 3 moves; "
-                                "Bob: place a marker? — next: Cid",
+                                "Bob: place your 1-marker under a tower — next: Cid",
                                 'ok 4: Bob: marker 1 under blue']
 
 

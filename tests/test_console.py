@@ -92,7 +92,8 @@ def test_new_takes_json_values_as_the_command_line_does(tmp_path):
         out = play(store, None, 'new campanile "Anna Maria" Bob Cid --setup '
                                 'towers=["grey", "brown", "yellow", "blue", "red"] '
                                 "--option two_player_move=false")
-        assert out == ["started Campanile: Anna Maria, Bob, Cid; next: Anna Maria"]
+        assert out == ["started Campanile: Anna Maria, Bob, Cid; "
+                       "Anna Maria: build 1, 2 or 3 stories on a tower"]
         row = store.list_sessions()[0]
         assert row.players == ("Anna Maria", "Bob", "Cid")
         assert row.setup["towers"] == ["grey", "brown", "yellow", "blue", "red"]
@@ -275,8 +276,11 @@ def test_status_says_who_is_in_turn_and_what_the_table_owes(tmp_path):
         out = play(app.store, sid, '{"type": "build", "player": "Ann", "tower": "grey", "stories": 1}',
                    "status", '{"type": "take", "player": "Ann", "card": "grey"}',
                    '{"type": "valuation", "phase": "intermezzo"}', "status")
-    assert out[-1] == "3 moves; the table: turn over the next card or a valuation? — next: Bob"  # the refill
-    assert "1 move; Ann: place a marker or take a card? — next: Bob" in out  # a plural from the catalogue
+    # the refill: the table's, in the engine's words (what every screen says), then Bob
+    assert out[-1] == ("3 moves; The table: turn over the card that refills the display, or the Finito "
+                       "if that came up — next: Bob")
+    # a plural from the catalogue
+    assert "1 move; Ann: place your 1-marker under a tower, then take a card" in out
 
 
 def test_without_a_game_a_move_a_number_or_moves_is_refused_as_no_game_yet(tmp_path):
@@ -291,7 +295,7 @@ def test_new_san_gimignano_starts_on_the_offered_layout(tmp_path):
         out = play(app.store, None, "new san-gimignano Ada Bo Cy", "moves")
         assert out[0].startswith("assumed: guilds: this table's guild names")
         assert out[1].startswith("This game starts from the layout the companion offers")
-        assert out[2] == "started San Gimignano: Ada, Bo, Cy; next: Ada"
+        assert out[2] == "started San Gimignano: Ada, Bo, Cy; Ada: place a token"
         assert len(out) > 4 and out[3].strip().startswith("1. Ada")  # her moves, listed
         assert len(app.store.list_sessions()[0].setup["segments"]) == 3
 
@@ -321,5 +325,6 @@ def test_status_says_who_is_next_once(tmp_path):
     with Companion.open(tmp_path / "companion.sqlite3") as app:
         out = play(app.store, None, "new san-gimignano Ada Bo", "status")
     assert out[-1].startswith("This game starts from the layout the companion offers")  # said at every status
-    assert out[-2] == "0 moves"  # the report's last line said "next: Ada" already
-    assert out[-3].strip() == "next: Ada"
+    # the report's own "next: Ada" gives way to the line that says what she is to do
+    assert out[-2] == "0 moves; Ada: place a token"
+    assert not any(line.strip() == "next: Ada" for line in out)

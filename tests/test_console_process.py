@@ -53,7 +53,7 @@ def test_the_console_takes_hostile_lines_and_quits_on_request(tmp_path):
     assert done.stdout.decode("utf-8").splitlines() == [
         "no game in progress; start one by typing `new GAME PLAYER...` "
         f"(games: {', '.join(game_names())}; `help` lists every command)",
-        "started Campanile: Albert, Zoë, Franziska; next: Albert",
+        "started Campanile: Albert, Zoë, Franziska; Albert: build 1, 2 or 3 stories on a tower",
         'ok 1: Albert: red +1',
         "refused: the line is nested too deeply (more than 100 levels of brackets)",
         'ok 2: Zoë: red +1',
@@ -76,7 +76,8 @@ def test_the_end_of_input_ends_the_console_and_a_rerun_resumes(tmp_path):
     again = companion(tmp_path, "run", "--headless", stdin=b"status\nexit\n")
     assert again.returncode == 0
     assert again.stdout.decode().splitlines()[0] == (
-        "resuming session 1: Campanile, Ann, Bob, Cid, 1 move; Ann: place a marker? — next: Bob")
+        "resuming session 1: Campanile, Ann, Bob, Cid, 1 move; "
+        "Ann: place your 1-marker under a tower — next: Bob")
 
 
 def test_bad_input_exits_2_with_one_line(tmp_path):

@@ -92,12 +92,13 @@ def test_a_person_at_a_terminal_sees_who_acts_and_completes_moves_with_tab(store
         at = terminal.expect("Albert> ")
         terminal.type("brown +3\r")
         at = terminal.expect("ok 1: Albert: brown +3", at)
-        at = terminal.expect("Albert> ", at)  # his marker may still come: he acts
+        # his marker may still come, and Birgit may already build: the prompt names both
+        at = terminal.expect("Albert (next: Birgit)> ", at)
         terminal.type("Bir\t")  # only Birgit's moves start so: the line completes to her name
         at = terminal.expect("git: ", at)  # (a dumb terminal rings its bell between the two parts)
         terminal.type("grey +1\r")
         at = terminal.expect("ok 2: Birgit: grey +1", at)
-        at = terminal.expect("Birgit> ", at)
+        at = terminal.expect("Birgit (next: Franziska)> ", at)
         terminal.type("quit\r")
     finally:
         code = terminal.close()

@@ -23,7 +23,7 @@ from tests.conftest import EXAMPLES
 
 #: A malformed JSON text for each way Python's reader fails.
 BROKEN = ['{"type" "build"}', '{"type": "build"', "{type: 1}", "[1,]", '"abc', '{"a": "b\x01"}',
-          "{} {}", '"\\q"', '"\\u12"', '{"a": 1,}', "tru"]
+          "{} {}", '"\\q"', '"\\u12"', '{"a": 1,}', '{"a": tru}']
 
 
 @pytest.fixture

@@ -114,7 +114,7 @@ def test_with_a_console_its_end_ends_the_app(tmp_path: Path) -> None:
                           env=env, timeout=GUARD, check=False)
     out = done.stdout.decode("utf-8").splitlines()
     assert done.returncode == 0, done.stderr.decode()
-    assert "started Campanile: Al, Bi, Cy; next: Al" in out
+    assert "started Campanile: Al, Bi, Cy; Al: build 1, 2 or 3 stories on a tower" in out
     assert any(line.startswith("ok 1: ") for line in out)
     assert out[-1] == "kivy not loaded"
 

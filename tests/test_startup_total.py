@@ -321,7 +321,7 @@ def test_the_consoles_status_says_the_game_when_its_championship_does_not_read(t
         out = io.StringIO()
         headless_loop(live.session, ["status", BUILD], out, also_status=standings)
     lines = out.getvalue().splitlines()
-    assert "0 moves; next: Ann" in lines
+    assert "0 moves; Ann: build 1, 2 or 3 stories on a tower" in lines
     assert ("the championship of this round cannot be read (list index out of range); "
             "`companion doctor` says more") in lines
     assert lines[-1] == "ok 1: Ann: red +1"  # and the console goes on

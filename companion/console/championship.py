@@ -20,7 +20,7 @@ def round_standings(championships: Championships, live: LiveGame | None) -> str 
     round is read from ``live`` as it stands, not replayed."""
     if live is None or live.row.championship is None:
         return None
-    return format_status(championships.status(live.row.championship, live=live))
+    return format_status(championships.status(live.row.championship, live=live), here=live.id)
 
 
 def _group_line(group: GroupResult) -> str:
@@ -33,8 +33,11 @@ def _group_line(group: GroupResult) -> str:
     return text("championship.cli.group_won", pair=pair, scores=scores, winner=group.winners[0])
 
 
-def format_status(status: ChampionshipStatus) -> str:
-    """The readable ``championship status``: the rounds, the standings, what comes next."""
+def format_status(status: ChampionshipStatus, here: int | None = None) -> str:
+    """The readable ``championship status``: the rounds, the standings, what comes next.
+
+    ``here``: the game the console plays, when it is asked inside it; the round being played is
+    then that game, and the console's words are what to type, not another command line."""
     lines = [text("championship.cli.heading", championship=status.id, variant=status.variant,
                   played=len(status.rounds), rounds=status.rounds_total)]
     for played in status.rounds:
@@ -49,11 +52,13 @@ def format_status(status: ChampionshipStatus) -> str:
                           player=standing.player.ljust(width), played=standing.played, won=standing.won,
                           points=decimal(standing.points),
                           score=standing.score))
-    lines.append(_next_line(status))
+    lines.append(_next_line(status, here))
     return "\n".join(shown_line(line) for line in lines)
 
 
-def _next_line(status: ChampionshipStatus) -> str:
+def _next_line(status: ChampionshipStatus, here: int | None = None) -> str:
+    if status.current is not None and status.current.session_id == here and not status.abandoned:
+        return text("championship.console.state_playing_here", number=status.current.number)
     if status.abandoned:
         return text("championship.cli.state_abandoned")
     if status.over:

@@ -1,7 +1,8 @@
 """What the console makes of a line that is not a command: a number, the notation, or JSON.
 
-``moves`` prints the numbered list of what may be entered now; a line may
-then be a number from that list, a move in the game's notation
+``moves`` prints the numbered list of what may be entered now (1, 2, 3...; a
+line that gathers many places lists them as ``N.1``, ``N.2``... when its
+number is typed); a line may then be a number from that list, a move in the game's notation
 (``Albert: brown +3``, forgiving about case, prefixes and the acting
 player's name), or the record JSON as before. A chosen template whose
 observed fields are missing (the refill card's style, a tile's shields and
@@ -33,14 +34,47 @@ class Reading:
 
     say: list[str] = field(default_factory=list)
     move: Any = None
+    #: The line read as no move at all (the notation refused it): a mistyped command, perhaps.
+    unreadable: bool = False
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One numbered line of ``moves``: a move on its own, or a heading gathering several places
+    (``members``, as indices into the game's list of legal moves)."""
+
+    members: tuple[int, ...]
+    heading: str | None = None
+
+
+def entries(game: Game[StateT, Any], state: StateT, listed: list[MoveTemplate]) -> list[Entry]:
+    """The lines ``moves`` numbers 1, 2, 3...: each legal move on its own, except those the game
+    gathers under one heading (a segment's many places), which share one line at the first one's
+    place in the list."""
+    language = current_language()
+    headings = [game.listing_group(state, template, language) for template in listed]
+    groups: dict[str, list[int]] = {}
+    for index, heading in enumerate(headings):
+        if heading is not None:
+            groups.setdefault(heading, []).append(index)
+    found: list[Entry] = []
+    for index, heading in enumerate(headings):
+        members = groups.get(heading, []) if heading is not None else []
+        if len(members) < 2:
+            found.append(Entry((index,)))
+        elif members[0] == index:
+            found.append(Entry(tuple(members), heading))
+    return found
 
 
 @dataclass
 class ConsoleInput:
     """The console's memory between lines: a template awaiting the fields observed at the table.
 
-    A number typed always means that entry of the game's current list of legal moves (what
-    ``moves`` prints, in the engine's stable order), so it needs no memory of a listing.
+    A number typed always means that line of what ``moves`` prints for the game as it is now (the
+    engine's stable order, numbered 1, 2, 3... without gaps), so it needs no memory of a listing:
+    a move's number chooses it; a heading's number lists its places, numbered ``N.1``, ``N.2``...,
+    and ``N.K`` chooses one of them.
     """
 
     #: A listed template or a text's meaning (record JSON), missing the fields observed at the table.
@@ -52,7 +86,10 @@ class ConsoleInput:
             return self._list(game, state)
         words = text.split()
         if len(words) == 2 and words[0].lower() == "moves" and _is_list_number(words[1]):
-            return self._list(game, state, int(words[1]))
+            return self._number(game, state, words[1], open_only=True)
+        if _is_place_number(text):
+            self.waiting = None
+            return self._number(game, state, text)
         if _is_json(text) and not _is_list_number(text):
             self.waiting = None
             return None
@@ -61,40 +98,53 @@ class ConsoleInput:
         if _is_list_number(text):
             # The list as it is now, typed `moves` or not: after a restart, an undo or another
             # front end's move, an old listing would give a number another meaning.
-            listed = game.move_templates(state)
-            number = int(text)
-            if not 1 <= number <= len(listed):
-                return Reading([say_text("console.list.no_such_number", number=number)])
-            return self._chosen(game, state, listed[number - 1])
+            return self._number(game, state, text)
         try:
             chosen = game.parse_notation(state, text, current_language())
         except NotationError as error:
-            return Reading([say_text("console.notation.refused", reason=one_line(str(error)))])
+            refusal = say_text("console.notation.refused", reason=one_line(str(error)))
+            return Reading([refusal], unreadable=True)
         return self._chosen(game, state, chosen)
 
-    def _list(self, game: Game[StateT, Any], state: StateT, opened: int | None = None) -> Reading:
+    def _number(self, game: Game[StateT, Any], state: StateT, text: str, open_only: bool = False) -> Reading:
+        """A number from ``moves``: ``N`` chooses line N's move or opens its heading (``moves N``
+        only opens), ``N.K`` chooses the K-th place under heading N."""
+        listed = game.move_templates(state)
+        lines = entries(game, state, listed)
+        number, _, place = text.partition(".")
+        entry = lines[int(number) - 1] if 1 <= int(number) <= len(lines) else None
+        if entry is None or (place and (entry.heading is None or not 1 <= int(place) <= len(entry.members))):
+            return Reading([say_text("console.list.no_such_number", number=text)])
+        if place:
+            return self._chosen(game, state, listed[entry.members[int(place) - 1]])
+        if entry.heading is not None:
+            return self._opened(game, state, listed, entry, int(number))
+        if open_only:
+            return Reading([say_text("console.list.not_a_heading", number=number)])
+        return self._chosen(game, state, listed[entry.members[0]])
+
+    @staticmethod
+    def _opened(game: Game[StateT, Any], state: StateT, listed: list[MoveTemplate], entry: Entry,
+                number: int) -> Reading:
+        """The places gathered under heading ``number``, numbered ``number.1``, ``number.2``..."""
+        language = current_language()
+        return Reading([f"{f'{number}.{place}':>6}. {game.describe(state, listed[index], language)}"
+                        for place, index in enumerate(entry.members, 1)])
+
+    def _list(self, game: Game[StateT, Any], state: StateT) -> Reading:
         """The numbered list of what may be entered now; moves the game gathers under a heading
-        (a segment's many places) show as one line, ``moves N`` opens the heading of number N."""
+        (a segment's many places) show as one line, whose number lists them."""
         listed = game.move_templates(state)
         if not listed:
             return Reading([say_text("cli.moves.none_now")])
         language = current_language()
-        headings = [game.listing_group(state, template, language) for template in listed]
-        groups: dict[str, list[int]] = {}
-        for number, heading in enumerate(headings, 1):
-            if heading is not None:
-                groups.setdefault(heading, []).append(number)
-        opened_group = next((members for members in groups.values() if opened in members), None)
-        if opened_group is not None:  # `moves N`: the places of that heading only
-            return Reading([f"{n:>3}. {game.describe(state, listed[n - 1], language)}" for n in opened_group])
         lines = []
-        for number, (template, heading) in enumerate(zip(listed, headings, strict=True), 1):
-            members = groups.get(heading, []) if heading is not None else []
-            if len(members) < 2:
-                lines.append(f"{number:>3}. {game.describe(state, template, language)}")
-            elif members[0] == number:  # the heading's line, at its first place's number
-                lines.append(f"{number:>3}. " + say_text("console.list.group", heading=heading,
-                                                         count=len(members), number=number))
+        for number, entry in enumerate(entries(game, state, listed), 1):
+            if entry.heading is None:
+                lines.append(f"{number:>3}. {game.describe(state, listed[entry.members[0]], language)}")
+            else:
+                lines.append(f"{number:>3}. " + say_text("console.list.heading", heading=entry.heading,
+                                                         count=len(entry.members), number=number))
         return Reading(lines)
 
     def _chosen(self, game: Game[StateT, Any], state: StateT, data: MoveTemplate | dict[str, Any]) -> Reading:
@@ -137,6 +187,12 @@ def _is_json(text: str) -> bool:
     except ValueError:
         return text.startswith(("{", "["))
     return True
+
+
+def _is_place_number(text: str) -> bool:
+    """Whether ``text`` is a place under a heading of the ``moves`` list: ``3.2``."""
+    number, dot, place = text.partition(".")
+    return bool(dot) and _is_list_number(number) and _is_list_number(place)
 
 
 def _is_list_number(text: str) -> bool:

@@ -11,6 +11,10 @@ posting from other threads meet the console's moves in one order.
 Starting a game from ``new`` words is the caller's: the words are the
 ``companion new`` arguments, which the command line parses, so the caller
 hands in ``start`` (the CLI's :func:`companion.cli.commands.run.starter`).
+
+:class:`Console` holds what the loop knows between lines (the game in play, a
+template waiting for observed fields, the queue); each of its methods does one
+thing: read a line, run one command, say one answer.
 """
 
 from __future__ import annotations
@@ -22,9 +26,18 @@ import sqlite3
 import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import partial
 from typing import TYPE_CHECKING, Any, TextIO
 
+from companion.console.commands import (
+    COMMANDS,
+    QUIT_WORDS,
+    RESCUE_WORDS,
+    as_command,
+    command_words,
+    looks_like_a_command,
+    unknown_command,
+)
 from companion.console.display import shown
 from companion.console.errors import InputError
 from companion.console.interpret import ConsoleInput
@@ -36,13 +49,14 @@ from companion.console.reading import (
     with_player_names,
 )
 from companion.console.terminal import TerminalLines
+from companion.console.whose_turn import next_hint, now_for, prompt_for, with_hint
 from companion.games.base import IllegalMove, RecordError, one_line
 from companion.games.messages import Message, json_problem, msg
-from companion.i18n import LANGUAGES, current_language, join_list, render
+from companion.i18n import current_language
 from companion.i18n import text as phrase
 from companion.registry import descriptors
 from companion.service.command_queue import CommandQueue
-from companion.service.damage import ACTIONS, Action
+from companion.service.damage import Action
 from companion.service.examples import example_sentence
 from companion.service.names import PlayerNameError
 from companion.storage.store import StoreError
@@ -50,6 +64,9 @@ from companion.storage.store import StoreError
 if TYPE_CHECKING:
     from companion.console.rescue import TableRescue
     from companion.service.session import AnySession
+
+__all__ = ["COMMANDS", "HELP", "QUIT_WORDS", "RESCUE_WORDS", "Console", "Refusal", "Started", "command_words",
+           "completions_for", "headless_loop", "next_hint", "prompt_for", "stdin_is_null", "with_hint"]
 
 
 @dataclass(frozen=True)
@@ -64,32 +81,6 @@ class Started:
 
 class Refusal(Exception):
     """A console command refused with a message (no game yet, ``new`` not offered here)."""
-
-
-def next_hint(session: AnySession) -> Message | None:
-    """Where the game stands: "Bob: influence? — next: Cid" while Bob may still act in his turn."""
-    if session.game.is_finished(session.state):
-        return msg("console.hint.over")
-    turn = session.game.turn(session.state)
-    if turn.may:
-        acting = turn.player if turn.player is not None else msg("console.hint.the_table")
-        language = current_language()
-        may = join_list([render(session.game.may_word(kind), language) for kind in turn.may], language,
-                        "common.list.or")
-        if turn.next:
-            return msg("console.hint.may_next", acting=acting, may=may, next=turn.next)
-        return msg("console.hint.may", acting=acting, may=may)
-    if turn.next:
-        return msg("console.hint.next", next=turn.next)
-    # No turn of the game's own: several games at once on one table (two groups of players),
-    # each with its step; the game says them in one line.
-    return session.game.what_now(session.state) if turn.player is None else None
-
-
-def with_hint(line: Message, session: AnySession) -> str:
-    """``line`` and, after it, where the game stands (the catalogue joins the two)."""
-    hint = next_hint(session)
-    return phrase("console.with_hint", line=line, hint=hint) if hint is not None else str(line)
 
 
 def faults(session: AnySession) -> str:
@@ -108,46 +99,19 @@ def describe(session: AnySession, move: object, before: object) -> str:
     return session.game.describe(before, session.game.move_to_json(move), current_language())
 
 
-#: The words that act on a store that needs attention (:mod:`companion.console.rescue`).
-RESCUE_WORDS: tuple[Action, ...] = ACTIONS
+def points_scored(session: AnySession, before: object) -> Message | None:
+    """The points a move gave each player, with their new totals ("points: Albert +7 (now 7), Birgit
+    +5 (now 5)"), or ``None`` when no score changed."""
+    game = session.game
+    old = {line.player: line.score for line in game.outcome(before).standings}
+    new = {line.player: line.score for line in game.outcome(session.state).standings}
+    changed = [msg("console.scored.player", player=player, gained=f"{score - old.get(player, 0):+d}",
+                   score=score) for player, score in new.items() if score != old.get(player, 0)]
+    return msg("console.scored", changes=changed) if changed else None
 
-#: Words that end the console, whatever their case (and each language's word for ``quit``).
-QUIT_WORDS = ("quit", "exit")
-
-#: The console's commands; each has its word in every language (``console.command.<name>``).
-COMMANDS = ("moves", "undo", "redo", "status", "help", "quit", "new", *RESCUE_WORDS)
-
-
-@cache
-def command_words() -> dict[str, str]:
-    """Every word that names a command, in any language and case -> the command (``visszavon`` ->
-    ``undo``): a table types its own language's words or the English ones, as the notation allows."""
-    words = {word: "quit" for word in QUIT_WORDS}
-    for language in LANGUAGES:
-        for command in COMMANDS:
-            words[render(Message(f"console.command.{command}"), language).casefold()] = command
-    return words
-
-
-def _as_command(text: str) -> str:
-    """``text`` with its first word in English when it is a command's word in another language."""
-    first, _, rest = text.partition(" ")
-    command = command_words().get(first.casefold())
-    return text if command is None else f"{command} {rest}".strip()
 
 #: The console's ``help``: the message code of its text (the commands and what they do).
 HELP = "console.help"
-
-
-def prompt_for(session: AnySession | None) -> str:
-    """The terminal's prompt: who acts now ("Albert> "), or a bare one without a game in play."""
-    if session is None or session.game.is_finished(session.state):
-        return phrase("console.prompt.none")
-    turn = session.game.turn(session.state)
-    if turn.player is None and turn.next is None and not turn.may:
-        return phrase("console.prompt.none")  # nobody's turn is the game's: several act at once
-    acting = turn.acting
-    return phrase("console.prompt", player=acting if acting is not None else msg("console.hint.the_table"))
 
 
 def completions_for(session: AnySession | None) -> list[str]:
@@ -176,183 +140,259 @@ def headless_loop(session: AnySession | None, lines: Iterable[str], out: TextIO,
     ``rescue``: what ``repair``, ``restore``, ``fresh`` and ``backup`` do, and what ``status`` says
     of a store that needs attention (none: those words are refused).
     """
-    current: dict[str, AnySession | None] = {"session": session}
+    console = Console(session, out, start=start, also_status=also_status, rescue=rescue)
     if terminal is not None:
-        terminal.prompt = lambda: prompt_for(current["session"])
-        terminal.completions = lambda: completions_for(current["session"])
+        terminal.prompt = lambda: prompt_for(console.session)
+        terminal.completions = lambda: completions_for(console.session)
         lines = _answering(lines, terminal)
+    console.run(lines)
 
-    def say(text: str) -> None:
-        out.write(shown(text) + "\n")
-        out.flush()
 
-    def refused(error: Exception) -> None:
-        if isinstance(error, BrokenPipeError):
-            raise error  # nobody reads the answers any more: main() ends quietly
-        if isinstance(error, StoreError | OSError | sqlite3.Error):
-            say(phrase("console.refused.not_saved", reason=one_line(str(error))))
-        else:
-            say(phrase("console.refused", reason=one_line(str(error))))
+class Console:
+    """The console between two lines: the game in play, what it is waiting for, the command queue.
 
-    queue = CommandQueue(on_error=refused)
-    console = ConsoleInput()
+    :meth:`run` reads lines until the input ends or ``quit``; :meth:`take` reads one line and posts
+    what it means to the queue; the other methods are the commands, each run from the queue.
+    """
 
-    def playing() -> AnySession:
-        open_now = current["session"]
-        if open_now is None:
-            raise Refusal(msg("console.no_game.short"))
-        return open_now
+    def __init__(self, session: AnySession | None, out: TextIO, *,
+                 start: Callable[[list[str]], Started] | None = None,
+                 also_status: Callable[[], str | None] | None = None,
+                 rescue: TableRescue | None = None) -> None:
+        self.session = session
+        self.out = out
+        self.start = start
+        self.also_status = also_status
+        self.rescue = rescue
+        self.queue = CommandQueue(on_error=self.refused)
+        self.input = ConsoleInput()
+        self.words: dict[str, Callable[[], None]] = {
+            "undo": self.undo, "redo": self.redo, "status": self.status, "help": self.help,
+            **{action: partial(self.rescuing, action) for action in RESCUE_WORDS}}
 
-    def propose(move: object) -> Callable[[], None]:
-        def command() -> None:
-            game_session = playing()
-            before = game_session.state
-            try:
-                game_session.propose(move)
-            except IllegalMove as refusal:
-                who = game_session.game.actor(move)
-                number = len(game_session.log) + 1
-                say(phrase("console.refused.move_by", number=number, player=who, reason=str(refusal)) if who
-                    else phrase("console.refused.move", number=number, reason=str(refusal)))
-                return
-            say(phrase("console.ok", number=len(game_session.log), move=describe(game_session, move, before),
-                     faults=faults(game_session)))
-            for effect in game_session.game.effects(before, game_session.state):
-                say(phrase("console.effect", effect=effect))
-            if game_session.game.is_finished(game_session.state):
-                say(game_session.game.report(game_session.state))
-        return command
+    # -- reading lines ---------------------------------------------------------------
 
-    def undo() -> None:
-        game_session = playing()
-        move = game_session.undo()
-        say(phrase("console.undone", number=len(game_session.log) + 1,
-                   move=describe(game_session, move, game_session.state),
-                 faults=faults(game_session)))
+    def run(self, lines: Iterable[str]) -> None:
+        """Answer each line in turn until the input ends or a quit word."""
+        for line in lines:
+            if not self.take(line):
+                break
+            self.queue.drain()
 
-    def redo() -> None:
-        game_session = playing()
-        before = game_session.state
-        move = game_session.redo()
-        say(phrase("console.redone", number=len(game_session.log), move=describe(game_session, move, before),
-                 faults=faults(game_session)))
-        if game_session.game.is_finished(game_session.state):
-            say(game_session.game.report(game_session.state))  # the same end as when it was entered
-
-    def status() -> None:
-        trouble = rescue.trouble() if rescue is not None else None
-        if current["session"] is None and trouble is not None:
-            say(str(trouble))
-            return
-        game_session = playing()
-        report = game_session.game.report(game_session.state)
-        say(report)
-        count = msg("console.status", count=len(game_session.log))
-        hint = next_hint(game_session)
-        # the report's own last line may already say who is next: say it once
-        said_already = hint is not None and hint.code == "console.hint.next" and \
-            report.rstrip().splitlines()[-1].strip() == phrase("console.hint.next", next=hint.params["next"])
-        say(str(count) if said_already else with_hint(count, game_session))
-        example = example_sentence(game_session, "console")  # an example board: said at every status
-        if example is not None:
-            say(str(example))
+    def take(self, line: str) -> bool:
+        """Read one line and post what it means; ``False`` when it ends the console."""
         try:
-            extra = also_status() if also_status is not None else None
-        except Exception as error:  # the game is said; its championship's row may not read
-            say(phrase("console.status.championship_unreadable", reason=one_line(str(error))))
-            extra = None
-        if extra:
-            say(extra)
-        if trouble is not None:
-            say(str(trouble))
+            text = clean_line(line)
+        except InputError as error:
+            self.say(phrase("console.refused", reason=one_line(str(error))))
+            return True
+        if not text or text.startswith("#"):
+            return True
+        text = as_command(text)
+        command = text.casefold()
+        if command in QUIT_WORDS:
+            return False
+        if command in self.words:
+            self.queue.post(self.words[command])
+        elif text.split()[0].casefold() == "new":
+            self.take_new(text)
+        elif self.session is None and not text.startswith(("{", "[")):
+            # a command nobody has, or a move, a number or `moves` with no game to read it in yet
+            self.say(phrase("console.refused", reason=unknown_command(text) if looks_like_a_command(text)
+                            else msg("console.no_game.short")))
+        else:
+            self.take_move(text)
+        return True
 
-    def rescuing(action: Action) -> Callable[[], None]:
-        def command() -> None:
-            if rescue is None:
-                raise Refusal(msg("console.trouble.not_offered"))
-            say(rescue.act(action))
-            current["session"] = rescue.session
-        return command
+    def take_new(self, text: str) -> None:
+        """``new GAME PLAYER...``: its words, split as a shell would, posted to start the game."""
+        try:
+            self.queue.post(partial(self.new_game, split_words(text)[1:]))
+        except InputError as error:
+            self.say(phrase("console.refused", reason=one_line(str(error))))
 
-    def new_game(words: list[str]) -> Callable[[], None]:
-        def command() -> None:
-            if start is None:
-                raise Refusal(msg("console.new.not_here"))
-            started = start(words)
-            game_session = current["session"] = started.session
-            if started.assumed is not None:
-                say(phrase("console.assumed", assumed=started.assumed))
-            for notice in started.notices:
-                say(phrase("console.assumed", assumed=notice))
-            say(with_hint(msg("console.started", game=game_session.game.title,
-                               players=", ".join(game_session.players)), game_session))
-        return command
+    def take_move(self, text: str) -> None:
+        """A move: a number from ``moves``, the notation, observed fields, or the record's JSON."""
+        session = self.session
+        assert session is not None or text.startswith(("{", "["))
+        reading = None if session is None else self.input.read(session.game, session.state, text)
+        if reading is None:
+            move = self.json_move(text)
+            if move is not None:
+                self.queue.post(partial(self.propose, move))
+            return
+        if reading.unreadable and looks_like_a_command(text) and not _names_a_player(session, text):
+            self.say(phrase("console.refused", reason=unknown_command(text)))
+            return
+        for said in reading.say:
+            self.say(said)
+        if reading.move is not None:
+            self.queue.post(partial(self.propose, reading.move))
 
-    def json_move(text: str) -> Any | None:
+    def json_move(self, text: str) -> Any | None:
         """The move a JSON line means for the game in play, or None once its refusal is said."""
         try:
             data = decode_json(text)
             if isinstance(data, int | float) and not isinstance(data, bool):
-                say(phrase("console.list.no_such_number", number=text))  # -1, 2.5: meant from the list
+                self.say(phrase("console.list.no_such_number", number=text))  # -1, 2.5: meant from the list
                 return None
             if not isinstance(data, dict):
                 raise RecordError(msg("console.move.not_object"))
-            game_session = playing()
-            return game_session.game.parse_move(with_player_names(data, game_session.players))
+            session = self.playing()
+            return session.game.parse_move(with_player_names(data, session.players))
         except json.JSONDecodeError as error:
-            say(phrase("console.refused.not_json", reason=json_problem(error), column=error.colno))
+            self.say(phrase("console.refused.not_json", reason=json_problem(error), column=error.colno))
         except (RecordError, Refusal, PlayerNameError) as error:
             reason = one_line(str(error))
-            say(phrase("console.refused", reason=reason) if current["session"] is None
-                else phrase("console.refused.move", number=len(playing().log) + 1, reason=reason))
+            self.say(phrase("console.refused", reason=reason) if self.session is None
+                     else phrase("console.refused.move", number=len(self.session.log) + 1, reason=reason))
         except InputError as error:
-            say(phrase("console.refused", reason=one_line(str(error))))
+            self.say(phrase("console.refused", reason=one_line(str(error))))
         except RecursionError:
-            say(phrase("console.refused", reason=msg("console.input.too_deep", depth=MAX_DEPTH)))
+            self.say(phrase("console.refused", reason=msg("console.input.too_deep", depth=MAX_DEPTH)))
         return None
 
-    words: dict[str, Callable[[], None]] = {"undo": undo, "redo": redo, "status": status,
-                                            "help": lambda: say(phrase(HELP)),
-                                            **{action: rescuing(action) for action in RESCUE_WORDS}}
-    for line in lines:
-        try:
-            text = clean_line(line)
-        except InputError as error:
-            say(phrase("console.refused", reason=one_line(str(error))))
-            continue
-        if not text or text.startswith("#"):
-            continue
-        text = _as_command(text)
-        command = text.casefold()
-        if command in QUIT_WORDS:
-            break
-        if command in words:
-            queue.post(words[command])
-        elif text.split()[0].casefold() == "new":
-            try:
-                queue.post(new_game(split_words(text)[1:]))
-            except InputError as error:
-                say(phrase("console.refused", reason=one_line(str(error))))
-                continue
-        elif current["session"] is None and not text.startswith(("{", "[")):
-            # a move in the notation, a number or `moves`: there is no game to read it in yet
-            say(phrase("console.refused", reason=msg("console.no_game.short")))
-            continue
+    # -- saying ------------------------------------------------------------------------
+
+    def say(self, text: str) -> None:
+        """One answer, escaped and cut as every line the console prints."""
+        self.out.write(shown(text) + "\n")
+        self.out.flush()
+
+    def refused(self, error: Exception) -> None:
+        """A command the queue ran failed: its reason in one line (the queue's ``on_error``)."""
+        if isinstance(error, BrokenPipeError):
+            raise error  # nobody reads the answers any more: main() ends quietly
+        if isinstance(error, StoreError | OSError | sqlite3.Error):
+            self.say(phrase("console.refused.not_saved", reason=one_line(str(error))))
         else:
-            reading = None if current["session"] is None else console.read(
-                current["session"].game, current["session"].state, text)
-            if reading is not None:
-                for said in reading.say:
-                    say(said)
-                if reading.move is not None:
-                    queue.post(propose(reading.move))
-                queue.drain()
-                continue
-            move = json_move(text)
-            if move is None:
-                continue
-            queue.post(propose(move))
-        queue.drain()
+            self.say(phrase("console.refused", reason=one_line(str(error))))
+
+    def playing(self) -> AnySession:
+        """The game in play; without one, the command is refused."""
+        if self.session is None:
+            raise Refusal(msg("console.no_game.short"))
+        return self.session
+
+    def after_change(self, session: AnySession, before: object) -> None:
+        """What a move (entered or redone) caused beyond itself, and the end of the game if it came.
+
+        The game's own effects say it where it has words for them (an area evaluated: who gained
+        what, and why); where it has none, the points the move gave are said all the same (a
+        valuation card that scores the towers, as the final one's report does), from the engine's
+        standings."""
+        effects = session.game.effects(before, session.state)
+        for effect in effects:
+            self.say(phrase("console.effect", effect=effect))
+        if session.game.is_finished(session.state):
+            self.say(session.game.report(session.state))
+        elif not effects:
+            scored = points_scored(session, before)
+            if scored is not None:
+                self.say(str(scored))
+
+    # -- the commands, run from the queue ----------------------------------------------
+
+    def propose(self, move: object) -> None:
+        """Enter ``move``: confirmed with what it caused, or refused naming its number and player."""
+        session = self.playing()
+        before = session.state
+        try:
+            session.propose(move)
+        except IllegalMove as refusal:
+            who = session.game.actor(move)
+            number = len(session.log) + 1
+            self.say(phrase("console.refused.move_by", number=number, player=who, reason=str(refusal)) if who
+                     else phrase("console.refused.move", number=number, reason=str(refusal)))
+            return
+        self.say(phrase("console.ok", number=len(session.log), move=describe(session, move, before),
+                        faults=faults(session)))
+        self.after_change(session, before)
+
+    def undo(self) -> None:
+        """Take the last move back."""
+        session = self.playing()
+        move = session.undo()
+        self.say(phrase("console.undone", number=len(session.log) + 1,
+                        move=describe(session, move, session.state), faults=faults(session)))
+
+    def redo(self) -> None:
+        """Enter again the move last taken back, with what it causes as when it was entered."""
+        session = self.playing()
+        before = session.state
+        move = session.redo()
+        self.say(phrase("console.redone", number=len(session.log), move=describe(session, move, before),
+                        faults=faults(session)))
+        self.after_change(session, before)
+
+    def help(self) -> None:
+        """The commands and what they do."""
+        self.say(phrase(HELP))
+
+    def status(self) -> None:
+        """The game's report, the count of moves and whose turn it is (said once), the championship's
+        standings when the game is a round of one, and the store's trouble if any."""
+        trouble = self.rescue.trouble() if self.rescue is not None else None
+        if self.session is None and trouble is not None:
+            self.say(str(trouble))
+            return
+        session = self.playing()
+        self.say(self.report_without_next(session))
+        self.say(with_hint(msg("console.status", count=len(session.log)), session))
+        example = example_sentence(session, "console")  # an example board: said at every status
+        if example is not None:
+            self.say(str(example))
+        extra = self.championship_lines()
+        if extra:
+            self.say(extra)
+        if trouble is not None:
+            self.say(str(trouble))
+
+    @staticmethod
+    def report_without_next(session: AnySession) -> str:
+        """The game's report, less its last line when that only says who is next: the line that
+        follows says it with what they are to do (one answer to whose turn it is)."""
+        report = session.game.report(session.state).rstrip()
+        now = now_for(session)
+        lines = report.splitlines()
+        if now is not None and now.subject is not None and len(lines) > 1 and \
+                lines[-1].strip() == phrase("console.hint.next", next=now.subject):
+            return "\n".join(lines[:-1])
+        return report
+
+    def championship_lines(self) -> str | None:
+        """What ``status`` adds for a championship's round (its standings), if anything."""
+        try:
+            return self.also_status() if self.also_status is not None else None
+        except Exception as error:  # the game is said; its championship's row may not read
+            self.say(phrase("console.status.championship_unreadable", reason=one_line(str(error))))
+            return None
+
+    def rescuing(self, action: Action) -> None:
+        """``repair``, ``restore``, ``fresh`` or ``backup``: run at the table, answered in one line."""
+        if self.rescue is None:
+            raise Refusal(msg("console.trouble.not_offered"))
+        self.say(self.rescue.act(action))
+        self.session = self.rescue.session
+
+    def new_game(self, words: list[str]) -> None:
+        """Start a game from the ``companion new`` words; say what was assumed and whose turn it is."""
+        if self.start is None:
+            raise Refusal(msg("console.new.not_here"))
+        started = self.start(words)
+        session = self.session = started.session
+        if started.assumed is not None:
+            self.say(phrase("console.assumed", assumed=started.assumed))
+        for notice in started.notices:
+            self.say(phrase("console.assumed", assumed=notice))
+        self.say(with_hint(msg("console.started", game=session.game.title,
+                               players=", ".join(session.players)), session))
+
+
+def _names_a_player(session: AnySession | None, word: str) -> bool:
+    """Whether ``word`` is the start of a player's name ("Alb"): a move begun, not a command mistyped."""
+    typed = word.casefold()
+    return session is not None and any(player.casefold().startswith(typed) for player in session.players)
 
 
 def _answering(lines: Iterable[str], terminal: TerminalLines) -> Iterator[str]:

@@ -18,7 +18,14 @@ The front ends use :class:`Championships` through ``Companion.championships``:
 - :meth:`~Championships.next_round` — start the next round with the pairings the variant asks;
 - :meth:`~Championships.decide` — record who advances after a shared win (variant 1);
 - :meth:`~Championships.of_game` — the championship a stored game is a round of, if any;
+- :meth:`~Championships.abandon` — stop going on with one (the game of its round being played with it);
 - :meth:`~Championships.export` / :meth:`~Championships.import_data` — ``companion-championship/1``.
+
+A round's game and its championship go together (docs/championship.md, "Abandoning"): a round
+whose game is abandoned (``companion abandon``, the touchscreen) leaves its championship abandoned,
+its finished rounds kept; abandoning the championship abandons its round being played. While one
+championship is being played, a new one is refused naming it, so the older one never lingers
+behind an id only ``companion sessions`` shows.
 
 Every refusal is an :class:`AppError` in player words (message codes
 ``championship.*``), and changes nothing.
@@ -192,7 +199,25 @@ class Championships:
     def latest(self) -> ChampionshipRow | None:
         """The championship ``status`` and ``next`` mean when none is named: the most recent one not
         abandoned (``None`` when there is none)."""
-        return next((row for row in self.list() if row.abandoned is None), None)
+        return next((row for row in self.list() if not self._abandoned(row)), None)
+
+    def _abandoned(self, row: ChampionshipRow) -> bool:
+        """Whether the championship was abandoned, or the game of a round not finished was: a round
+        whose game is abandoned cannot be finished, so the championship cannot go on."""
+        if row.abandoned is not None:
+            return True
+        return any(game.abandoned is not None and game.finished is None
+                   for game in self._store.championship_rounds(row.id))
+
+    def running(self) -> ChampionshipStatus | None:
+        """The championship being played (neither over nor abandoned), the most recent first; ``None``
+        when there is none."""
+        for row in self.list():
+            if not self._abandoned(row):
+                status = self._status(row, None)
+                if not status.over:
+                    return status
+        return None
 
     def of_game(self, session_id: int) -> int | None:
         """The championship the stored game ``session_id`` is a round of (``None``: a game on its own)."""
@@ -214,6 +239,10 @@ class Championships:
         """
         if variant not in VARIANTS:
             raise AppError(msg("championship.variant", variant=str(variant)))
+        going = self.running()
+        if going is not None:  # a second one would leave this one behind an id nobody is told
+            raise AppError(msg("championship.still_running", championship=going.id,
+                               played=len(going.rounds), rounds=going.rounds_total))
         typed = [str(p).strip() if isinstance(p, str) else p for p in players]
         if len(typed) != 4:
             raise AppError(msg("championship.players.four", count=len(typed)))
@@ -245,7 +274,7 @@ class Championships:
         championship is over or abandoned.
         """
         row = self._row(championship_id)
-        if row.abandoned is not None:
+        if self._abandoned(row):
             raise AppError(msg("championship.abandoned", championship=row.id))
         status = self._status(row, None)
         if status.over:
@@ -307,12 +336,18 @@ class Championships:
         self._store.set_championship_decisions(row.id, [*row.decisions, decision.to_json()])
         return self.status(row.id)
 
-    def abandon(self, championship_id: int) -> None:
-        """Stop going on with a championship; its rounds stay stored (and exportable)."""
+    def abandon(self, championship_id: int | None = None) -> ChampionshipStatus:
+        """Stop going on with a championship (the one being played when none is named), and return it
+        as it stands now; its rounds stay stored (and exportable), and the game of its round being
+        played is abandoned with it, so ``companion run`` no longer resumes it."""
         row = self._row(championship_id)
         if row.abandoned is not None:
             raise AppError(msg("championship.abandoned", championship=row.id))
         self._store.abandon_championship(row.id)
+        for game in self._store.championship_rounds(row.id):
+            if game.finished is None and game.abandoned is None:
+                self._store.abandon_session(game.id)
+        return self.status(row.id)
 
     # -- where it stands -------------------------------------------------------------
     def status(self, championship_id: int | None = None, live: LiveGame | None = None) -> ChampionshipStatus:
@@ -326,7 +361,7 @@ class Championships:
     def _status(self, row: ChampionshipRow, live: LiveGame | None) -> ChampionshipStatus:
         rounds = tuple(self._round(game, live) for game in self._store.championship_rounds(row.id))
         return self._assess(row.id, row.variant, row.players, row.options, rounds, tuple(_decisions(row)),
-                            abandoned=row.abandoned is not None)
+                            abandoned=self._abandoned(row))
 
     @staticmethod
     def _assess(championship_id: int, variant: int, players: Sequence[str], options: Mapping[str, Any],

@@ -1,4 +1,5 @@
-"""``companion championship new|status|next|decide``: four players, rounds of two 2-player games at once.
+"""``companion championship new|status|next|decide|list|abandon``: four players, rounds of two 2-player
+games at once.
 
 Thin over :class:`~companion.service.championship.Championships` (``app.championships``),
 as the touchscreen's standings screen is: the pairings, the decisions and the
@@ -49,6 +50,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     decide.add_argument("player", metavar="PLAYER", help="championship.help.advances")
     decide.add_argument("--championship", type=store_id, metavar="ID", help="championship.help.id")
     decide.set_defaults(handler=run_decide)
+    listing = sub.add_parser("list", help="championship.help.list", description="championship.help.list")
+    listing.set_defaults(handler=run_list)
+    abandon = sub.add_parser("abandon", help="championship.help.abandon",
+                             description="championship.help.abandon_description")
+    abandon.add_argument("championship", nargs="?", type=store_id, metavar="ID", help="championship.help.id")
+    abandon.set_defaults(handler=run_abandon)
 
 
 def _options(pairs: Sequence[str]) -> dict[str, Any]:
@@ -109,6 +116,43 @@ def run_decide(args: argparse.Namespace) -> int:
     if status.next_groups is not None and status.pending is None:
         print(text("championship.cli.next_hint"))
     return 0
+
+
+@store_errors
+def run_list(args: argparse.Namespace) -> int:
+    with open_app(args, write=False) as app:
+        found = [app.championships.status(row.id) for row in app.championships.list()]
+    if not found:
+        print(text("championship.cli.list_none"))
+    for status in found:
+        print(shown_line(list_line(status)))
+    return 0
+
+
+@store_errors
+def run_abandon(args: argparse.Namespace) -> int:
+    with open_app(args) as app:
+        status = app.championships.abandon(args.championship)
+    kept = sum(played.finished for played in status.rounds)
+    print(shown_line(text("championship.cli.abandoned", championship=status.id, count=kept)))
+    return 0
+
+
+def list_line(status: ChampionshipStatus) -> str:
+    """One championship in ``championship list``: its id, variant, players and where it stands."""
+    if status.abandoned:
+        state = text("championship.cli.state_abandoned")
+    elif status.over:
+        state = text("championship.cli.state_over",
+                     champions=[s.player for s in status.standings if s.place == 1])
+    elif status.current is not None:
+        state = text("championship.cli.list_playing", number=status.current.number,
+                     session=status.current.session_id)
+    else:
+        state = text("championship.cli.list_waiting", number=len(status.rounds) + 1)
+    return text("championship.cli.list_row", championship=status.id, variant=status.variant,
+                players=list(status.players), count=len(status.rounds), rounds=status.rounds_total,
+                state=state)
 
 
 @store_errors

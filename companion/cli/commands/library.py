@@ -263,7 +263,7 @@ def _export_championship(args: argparse.Namespace) -> int:
         data = app.championships.export(args.championship or None)
     _write_output(json.dumps(data, ensure_ascii=False, indent=1) + "\n", args.output)
     if args.output:
-        print(text("championship.cli.exported", path=args.output, rounds=len(data["rounds"])),
+        print(text("championship.cli.exported_rounds", path=args.output, count=len(data["rounds"])),
               file=sys.stderr)
     return 0
 

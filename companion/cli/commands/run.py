@@ -19,6 +19,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.cli.commands.library import open_app, store_errors, title
@@ -124,7 +125,22 @@ def create_session(app: Companion, args: argparse.Namespace) -> tuple[LiveGame, 
         live = app.start(game.name, args.players, options=options, setup=setup, colours_by_seat=True)
     except AppError as error:
         raise UserError(*error.args) from None
-    return live, earlier[0] if earlier else None
+    return _with_board_names(app, live), earlier[0] if earlier else None
+
+
+def _with_board_names(app: Companion, live: LiveGame) -> LiveGame:
+    """``live`` with each board the table stored (``board import --name home``) named in what was
+    assumed: the game holds the board inline, and the words said only "board", its name blank."""
+    part = app.part(live.session.game.name)
+    boards, board_data = getattr(part, "boards", None), getattr(part, "board_data", None)
+    if not live.assumed or not callable(boards) or not callable(board_data):
+        return live
+    stored = [board.name for board in boards() if not getattr(board, "shipped", True)]
+    assumed = dict(live.assumed)
+    for key, value in assumed.items():
+        if isinstance(value, dict):
+            assumed[key] = next((name for name in stored if board_data(name) == value), value)
+    return replace(live, assumed=assumed)
 
 
 def assumed_words(live: LiveGame) -> Message | None:
@@ -236,6 +252,7 @@ def open_total(args: argparse.Namespace, config_value: str | None) -> Companion:
         path = database_path(getattr(args, "data_dir", None), config_value=config_value, create=False)
     except DataDirError as error:
         raise UserError(error.args[0] if error.args else str(error)) from None
+    args.database = path  # named at start (_name_the_data_directory)
     trouble: Message | None = None
     try:
         if not path.parent.exists():
@@ -275,6 +292,7 @@ def run_run(args: argparse.Namespace) -> int:
     # Whatever the store holds, the app starts (the touchscreen, the box under systemd, a person at
     # the console alike): it says what is wrong and offers the repair (companion.service.rescue).
     with open_total(args, config.data_dir) as app:
+        _name_the_data_directory(args)
         try:
             live = rescue.first_game(app, args.game)
         except AppError as error:  # a game the person named that is not there to resume
@@ -310,6 +328,19 @@ def run_run(args: argparse.Namespace) -> int:
             return run_headless(app, live, config, typed, sys.stdout, starter=starter)
         except BackendError as error:
             raise UserError(str(error)) from None
+
+
+def _name_the_data_directory(args: argparse.Namespace) -> None:
+    """Say at start where the games are kept: a directory made just now always (before, only at
+    quit), one found already to a person at a terminal (a piped script or the appliance's journal
+    is not told it on every start)."""
+    created = getattr(args, "created_data_dir", None)
+    if created:
+        print(f"companion: {phrase('cli.data_dir.created', path=str(created))}", file=sys.stderr, flush=True)
+        args.created_data_dir = None  # said now: not again at quit
+    elif is_terminal(sys.stdin, sys.stdout):
+        print(f"companion: {phrase('cli.run.data_dir', path=str(args.database.parent))}", file=sys.stderr,
+              flush=True)
 
 
 def _say_problem(problem: Message | None) -> None:
