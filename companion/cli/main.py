@@ -222,6 +222,26 @@ def _language_option(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _in_the_tables_language(argv: list[str], error: UserError) -> UserError:
+    """argparse's refusal of ``argv`` in the table's language, when neither ``--lang`` nor
+    ``$COMPANION_LANG`` chose one: argparse words its errors as it parses, before any command
+    opened the store, so the store's setting is read only now, and the line parsed again in it."""
+    from companion.cli.table_language import data_dir_option, language_given, table_language
+    from companion.i18n import current_language
+
+    if language_given(argv, os.environ):
+        return error
+    table = table_language(data_dir_option(argv))
+    if table is None or table == current_language():
+        return error
+    set_language(table)
+    try:
+        build_parser(_command_word(argv)).parse_args(argv)
+    except UserError as again:
+        return again
+    return error
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status.
 
@@ -249,7 +269,7 @@ def _main(argv: list[str]) -> int:
     try:
         args = parser.parse_args(argv)
     except UserError as error:
-        print(f"companion: {shown_line(str(error))}", file=sys.stderr)
+        print(f"companion: {shown_line(str(_in_the_tables_language(argv, error)))}", file=sys.stderr)
         return EXIT_USAGE
     handler = getattr(args, "handler", None)
     if handler is None:

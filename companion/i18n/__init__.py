@@ -234,11 +234,33 @@ def render(message: Message, language: str = DEFAULT_LANGUAGE) -> str:
         text = catalogue(lang).lookup(message.code, count=count)
         if text is not None:
             try:
+                if _CASE_SPEC in text:
+                    text, params = _in_case(text, message, params, lang)
                 return _fill(text, params)
             except (KeyError, IndexError, ValueError, AttributeError):
                 continue  # a placeholder the parameters do not fill: try English, then the code
     shown = ", ".join(f"{key}={value}" for key, value in params.items())
     return f"{message.code}({shown})"
+
+
+#: A placeholder a text wants in the accusative: ``{amount:acc}`` ("Dora 2 fát kap").
+_CASE_SPEC = ":acc}"
+_CASE_FIELD = re.compile(r"\{(\w+):acc\}")
+
+
+def _in_case(text: str, message: Message, params: dict[str, Any], language: str) -> tuple[str, dict[str, Any]]:
+    """``text`` with each ``{name:acc}`` filled by the nested message's accusative form: its code
+    + ``.acc`` when the catalogue has one ("{count} fát" beside "{count} fa"), else its own words.
+
+    Hungarian puts a case ending on the noun a number counts, which a parameter rendered
+    beforehand cannot take; English has one form, so its catalogue never asks for this.
+    """
+    params = dict(params)
+    for name in _CASE_FIELD.findall(text):
+        value = message.params.get(name)
+        if isinstance(value, Message) and catalogue(language).lookup(value.code + ".acc") is not None:
+            params[name] = render(Message(value.code + ".acc", value.params), language)
+    return _CASE_FIELD.sub(lambda found: "{" + found.group(1) + "}", text), params
 
 
 class _WithArticles(string.Formatter):
@@ -251,9 +273,10 @@ class _WithArticles(string.Formatter):
     """
 
     def format_field(self, value: Any, format_spec: str) -> str:
-        if format_spec in ("az", "Az"):
+        if format_spec in ("az", "Az", "az`", "Az`"):
             article = hungarian_article(value)
-            return f"{article.capitalize() if format_spec == 'Az' else article} {value}"
+            shown = f"`{value}`" if format_spec.endswith("`") else value  # `...`: something typed
+            return f"{article.capitalize() if format_spec.startswith('A') else article} {shown}"
         return str(super().format_field(value, format_spec))
 
 
@@ -282,7 +305,7 @@ def hungarian_article(value: Any) -> str:
 
 def _fill(text: str, params: Mapping[str, Any]) -> str:
     """``text`` with ``params`` filled in (the article-aware formatter only where it is needed)."""
-    if ":az}" in text or ":Az}" in text:
+    if ":az" in text or ":Az" in text:
         return _ARTICLES.vformat(text, (), params)
     return text.format_map(params)
 
