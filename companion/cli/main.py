@@ -242,6 +242,26 @@ def _in_the_tables_language(argv: list[str], error: UserError) -> UserError:
     return error
 
 
+#: The fields of a game the command line's own arguments fill, said in words (a setup key as typed).
+_ARGUMENT_FIELDS = {"game": "cli.field.game", "players": "cli.field.players"}
+
+
+def _with_field(error: Exception, args: argparse.Namespace) -> object:
+    """A refusal of what ``new`` was given, led by its field in the current language's words
+    ("a játék: …", "`setup.towers[2]`: …"); a record file's own paths (``players[1]`` of a file
+    replayed or imported: they point into it) and every other error read as they are."""
+    if getattr(args, "command", None) != "new" or not isinstance(error, RecordError) or not error.path:
+        return error
+    path = error.path
+    if path in _ARGUMENT_FIELDS:
+        field = msg(_ARGUMENT_FIELDS[path])
+    elif path.split(".")[0] in ("setup", "options"):
+        field = msg("cli.field.typed", path=path)
+    else:
+        return error
+    return msg("cli.field.error", field=field, reason=error.message)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status.
 
@@ -284,7 +304,7 @@ def _main(argv: list[str]) -> int:
     except (UserError, RecordError, ReplayError, InputError) as error:
         if args.debug:
             raise
-        print(f"companion: {shown_line(str(error))}", file=sys.stderr)
+        print(f"companion: {shown_line(str(_with_field(error, args)))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

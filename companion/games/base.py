@@ -11,7 +11,6 @@ this interface, so a new game is one new package plus a line in the registry.
 from __future__ import annotations
 
 import json
-import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -117,10 +116,6 @@ def require_player(players: Sequence[str], name: str) -> None:
         raise IllegalMove(Message("common.player.not_playing", {"player": name}))
 
 
-#: A record error's path that names a move by its number (``move 7``).
-_MOVE_PATH = re.compile(r"^move (\d+)$")
-
-
 class RecordError(ValueError):
     """A record, option, setup field or move that is not well formed.
 
@@ -149,9 +144,6 @@ class RecordError(ValueError):
         if not self.path:
             return self.message if isinstance(self.message, Message) else Message("records.quoted",
                                                                                    {"text": self.message})
-        move = _MOVE_PATH.match(self.path)
-        if move:  # "move 7": the move's number in the sentence's own words
-            return Message("records.at_move", {"number": int(move.group(1)), "reason": self.message})
         return Message("records.at", {"path": self.path, "reason": self.message})
 
     def within(self, prefix: str) -> RecordError:
@@ -162,8 +154,7 @@ class RecordError(ValueError):
         return RecordError(self.message, f"{prefix}{joiner}{self.path}")
 
     def __str__(self) -> str:
-        # the path's label in the current language's words ("a `players` mező: ..."), the path as typed
-        return one_line(str(self.as_message())) if self.path else self.text
+        return f"{self.path}: {self.text}" if self.path else self.text
 
 
 @dataclass(frozen=True)
