@@ -33,7 +33,8 @@ SINGULAR = ("írd be", "írd", "írj", "add meg", "adj", "válassz", "nyomd meg"
             "erősítsd", "szabadíts", "indíts", "kezdj", "mutasd", "nálad", "neked", "te jössz",
             "telefonodon", "kártyáid", "zászlókártyáid", "pajzspontod", "ezüstöd", "jelződ", "jelződet",
             "várad", "váradat", "tornyod", "korongodnak", "felépítetted", "felfordítod", "építened",
-            "építesz", "fizetsz", "fizess")
+            "építesz", "fizetsz", "fizess", "adhatsz", "adtál", "felfedtél", "indíthatsz", "kezedben",
+            "kijátszhatnál", "kijátszottál", "koppinthatsz", "sajátodat", "sajátodra", "építhetsz")
 
 _FORM = {form: r"(?<!\w)" + re.escape(form) + r"(?!\w)" for form in (*FORMAL, *SINGULAR)}
 #: "Ön" is also the start of words ("önálló", "önmagára"): the pronoun is matched with its capital.

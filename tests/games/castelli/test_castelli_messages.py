@@ -93,6 +93,7 @@ def _word_codes() -> set[str]:
             | {f"castelli.card.{c}" for c in cards}
             | {f"castelli.settlement.{s}" for s in tables.SETTLEMENT_KINDS}
             | {f"castelli.amount.{g}" for g in gains}
+            | {f"castelli.amount.{g}.acc" for g in gains}  # what a text says someone gets ({amount:acc})
             | {f"castelli.final.{line}" for line in finals})
 
 
@@ -163,7 +164,7 @@ def in_progress(write_record):
 def test_the_check_finds_english_words():
     names = ("Anna",)
     assert _english_left("a24 (forest): Anna gains 2 wood", names) >= {"forest", "gains", "wood"}
-    assert _english_left("a24 (erdő): Anna nyereménye 2 fa", names) == set()
+    assert _english_left("a24 (erdő): Anna 2 fát kap", names) == set()
 
 
 def test_replay_in_hungarian_has_no_english_word(run_cli, in_progress):
@@ -173,7 +174,8 @@ def test_replay_in_hungarian_has_no_english_word(run_cli, in_progress):
         assert (code, err) == (0, "")
         assert _english_left(out, names) == set(), out
     code, out, _ = run_cli("--lang", "hu", "replay", str(EXAMPLE))
-    assert "ezüstbánya, 3. sor, 3. oszlop: Csaba (kék) befolyása a legnagyobb (5)" in out
+    assert ("ezüstbánya, 3. sor, 3. oszlop: Csaba (kék) befolyása a legnagyobb (5; utána: Dora (sárga) 2, "
+            "Bela (piros) 1 és Anna (zöld) 1): Csaba 11 ezüstöt kap") in out
     assert "Csaba                    kék" in out and "győztes" in out
     assert "Végső pontozás:" in out and "  Csaba: kártyák 0, nyersanyagok 5, ezüst 4" in out
     english = run_cli("replay", str(EXAMPLE))[1]
@@ -220,7 +222,7 @@ def test_an_illegal_move_in_a_record_is_refused_in_hungarian(run_cli, write_reco
     data["moves"][4]["cards"] = 3
     code, out, err = run_cli("--lang", "hu", "replay", write_record(data))
     assert (code, out) == (2, "")
-    assert "1 kártya van a kezedben; 3 kártyát nem adhatsz el" in err
+    assert "1 kártya van a kézben; 3 kártyát nem lehet eladni" in err
 
 
 def test_the_resolver_speaks_hungarian(run_cli):
@@ -231,7 +233,7 @@ def test_the_resolver_speaks_hungarian(run_cli):
     assert out.splitlines() == [
         "befolyás: Bela (sárga) 3, Anna (zöld) 3 és semleges piros 1",
         "Bela: 1 kártya", "Anna: 1 kártya",
-        "Bela (sárga) és Anna (zöld) holtversenyben, 3 ponttal, megelőzve: semleges piros 1; "
+        "Bela (sárga) és Anna (zöld) holtversenyben, 3 ponttal (utánuk: semleges piros 1): "
         "2 kártya elosztva 2 felé, fejenként 1 kártya"]
     code, _, err = run_cli("--lang", "hu", "castelli", "resolve", "--kind", "mine")
     assert code == 2
