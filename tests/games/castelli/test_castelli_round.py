@@ -215,7 +215,7 @@ def test_refusals_name_the_group_in_both_languages() -> None:
         "2. csoport: most Csaba fed fel lapkát, nem Dora")
     assert refusal(state, {"type": "end"}) == (
         "say which group's game ends: “end 1” or “end 2”",
-        "mondd meg, melyik csoport játszmája ér véget: „vége 1” vagy „vége 2”")
+        "mondjátok meg, melyik csoport játszmája ér véget: „vége 1” vagy „vége 2”")
     assert refusal(state, {"type": "end", "group": 2})[0].startswith("group 2: the game ends after")
     base = GAME.start(["Anna", "Bela"], {}, {"colors": {"Anna": "blue", "Bela": "red"},
                                               "board": tiny_board()})
