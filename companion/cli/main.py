@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from importlib import import_module
@@ -155,10 +156,31 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
+        message = _metavars_in_words(message)
         command = self.prog.removeprefix("companion").strip()
         if command:
             raise UserError(msg("cli.usage.error_in", command=command, reason=message, prog=self.prog))
         raise UserError(msg("cli.usage.error", reason=message, prog=self.prog))
+
+
+#: A placeholder argparse names in an error ("COMMAND: invalid choice", "required: GAME, PLAYER"):
+#: one upper-case word, or two joined by "=" (``KEY=VALUE``).
+_METAVAR = re.compile(r"\b[A-Z]{1,10}(?:=[A-Z]{1,10})?\b")
+
+
+def _metavars_in_words(message: str) -> str:
+    """argparse's error with each placeholder it names in the current language's words
+    (``cli.usage.metavar.<word>``: GAME is JÁTÉK in Hungarian); a word without one stays."""
+    def in_words(found: re.Match[str]) -> str:
+        parts = found.group(0).split("=")
+        words = [known_text(f"cli.usage.metavar.{part.lower()}") for part in parts]
+        if any(word.startswith("cli.usage.metavar.") for word in words):
+            return found.group(0)
+        return "=".join(words)
+
+    # what was typed is shown back quoted ('GAME'): only the words outside quotes are argparse's own
+    pieces = re.split(r"('[^']*')", message)
+    return "".join(piece if index % 2 else _METAVAR.sub(in_words, piece) for index, piece in enumerate(pieces))
 
 
 def add_command_group(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], name: str, help: str,
