@@ -175,7 +175,8 @@ def test_players_colour_takes_the_tables_word_and_stores_the_records(hungarian_t
     assert _companion(hungarian_table, "players", "add", "Ann").returncode == 0
     said = _companion(hungarian_table, "players", "colour", "Ann", "castelli", "piros").stdout
     assert said.strip() == "Ann a castelli játékban ezzel a színnel játszik: piros"
-    assert _companion(hungarian_table, "--lang", "en", "players", "list").stdout.strip() == "Ann (castelli red)"
+    listed = _companion(hungarian_table, "--lang", "en", "players", "list").stdout
+    assert listed.strip() == "Ann (castelli red)"
 
 
 def _typed_moves(name: str) -> tuple[dict, list[str]]:

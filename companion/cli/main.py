@@ -180,7 +180,8 @@ def _metavars_in_words(message: str) -> str:
 
     # what was typed is shown back quoted ('GAME'): only the words outside quotes are argparse's own
     pieces = re.split(r"('[^']*')", message)
-    return "".join(piece if index % 2 else _METAVAR.sub(in_words, piece) for index, piece in enumerate(pieces))
+    return "".join(piece if index % 2 else _METAVAR.sub(in_words, piece)
+                   for index, piece in enumerate(pieces))
 
 
 def add_command_group(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], name: str, help: str,

@@ -18,7 +18,8 @@ from companion.i18n import LANGUAGE_VARIABLE, LANGUAGES
 
 
 def language_given(argv: Sequence[str], environ: Mapping[str, str]) -> bool:
-    """Whether ``--lang`` or ``$COMPANION_LANG`` chose the language (the table's setting then says nothing)."""
+    """Whether ``--lang`` or ``$COMPANION_LANG`` chose the language (then the table's setting says
+    nothing)."""
     if environ.get(LANGUAGE_VARIABLE):
         return True
     for word in argv:

@@ -248,7 +248,8 @@ _CASE_SPEC = ":acc}"
 _CASE_FIELD = re.compile(r"\{(\w+):acc\}")
 
 
-def _in_case(text: str, message: Message, params: dict[str, Any], language: str) -> tuple[str, dict[str, Any]]:
+def _in_case(text: str, message: Message, params: dict[str, Any],
+             language: str) -> tuple[str, dict[str, Any]]:
     """``text`` with each ``{name:acc}`` filled by the nested message's accusative form: its code
     + ``.acc`` when the catalogue has one ("{count} fát" beside "{count} fa"), else its own words.
 

@@ -78,7 +78,8 @@ def run_players_list(args: argparse.Namespace) -> int:
     if not profiles:
         print(text("cli.players.none"))
     for profile in profiles:  # each colour in the table's words, as the colour command answers it
-        colours = ", ".join(f"{game} {colour_word(game, colour)}" for game, colour in sorted(profile.colours.items()))
+        colours = ", ".join(f"{game} {colour_word(game, colour)}"
+                            for game, colour in sorted(profile.colours.items()))
         print(profile.name + (f" ({colours})" if colours else ""))
     return 0
 
