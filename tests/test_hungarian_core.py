@@ -102,8 +102,8 @@ def test_a_missing_file_and_a_usage_mistake_in_hungarian(run_cli, tmp_path) -> N
     code, _, err = run_cli("--lang", "hu", "replay", str(tmp_path / "nincs.json"))
     assert (code, err) == (2, f"companion: nincs ilyen fájl: {tmp_path / 'nincs.json'}\n")
     code, _, err = run_cli("--lang", "hu", "abandon", "x")
-    assert code == 2 and err.startswith("companion: abandon: ") and err.endswith(
-        "(lásd: companion abandon --help)\n")
+    assert code == 2 and err.startswith("companion: `abandon`: ") and err.endswith(
+        "(lásd: `companion abandon --help`)\n")
     assert not _no_english(err)
 
 
@@ -170,8 +170,8 @@ def test_a_console_session_in_hungarian_has_no_english_left(tmp_path) -> None:
     status = next(line for line in out if line.startswith("1 lépés; Ann lép: "))
     assert status.endswith("— következik: Bob")
     assert "parancsok, soronként egy:" in out
-    assert out[-1] == ("elutasítva: new: ezek az argumentumok kötelezők: GAME, PLAYER "
-                       "(lásd: companion new --help)")
+    assert out[-1] == ("elutasítva: `new`: ezek az argumentumok kötelezők: JÁTÉK, JÁTÉKOS "
+                       "(lásd: `companion new --help`)")
     ours = [line for line in out
             if line.startswith(("elutasítva", "rendben", "visszavonva", "újra", "1 lépés"))
             or line in out[out.index("parancsok, soronként egy:"):]]

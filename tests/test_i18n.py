@@ -236,8 +236,8 @@ def test_an_unknown_language_is_an_error_naming_where_it_came_from(option, envir
 def test_the_command_line_speaks_hungarian_with_lang(run_cli) -> None:
     code, out, err = run_cli("--lang", "hu", "replay")
     assert code == 2 and out == ""
-    assert err == ("companion: replay: ezek az argumentumok kötelezők: file "
-                   "(lásd: companion replay --help)\n")
+    assert err == ("companion: `replay`: ezek az argumentumok kötelezők: file "
+                   "(lásd: `companion replay --help`)\n")
 
 
 def test_the_command_line_speaks_hungarian_with_the_variable(run_cli, monkeypatch) -> None:
