@@ -274,10 +274,9 @@ class _WithArticles(string.Formatter):
     """
 
     def format_field(self, value: Any, format_spec: str) -> str:
-        if format_spec in ("az", "Az", "az`", "Az`"):
+        if format_spec in ("az", "Az"):
             article = hungarian_article(value)
-            shown = f"`{value}`" if format_spec.endswith("`") else value  # `...`: something typed
-            return f"{article.capitalize() if format_spec.startswith('A') else article} {shown}"
+            return f"{article.capitalize() if format_spec == 'Az' else article} {value}"
         return str(super().format_field(value, format_spec))
 
 
@@ -306,7 +305,7 @@ def hungarian_article(value: Any) -> str:
 
 def _fill(text: str, params: Mapping[str, Any]) -> str:
     """``text`` with ``params`` filled in (the article-aware formatter only where it is needed)."""
-    if ":az" in text or ":Az" in text:
+    if ":az}" in text or ":Az}" in text:
         return _ARTICLES.vformat(text, (), params)
     return text.format_map(params)
 

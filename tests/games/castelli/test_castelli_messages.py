@@ -302,3 +302,19 @@ def test_the_engine_reads_no_catalogue_until_a_text_is_shown():
                          cwd=ROOT)
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines() == ["False", "castelli.game.over", "True"]
+
+
+@pytest.mark.parametrize(("gain", "hungarian"), [("wood", "fát"), ("grain", "gabonát"), ("stone", "követ"),
+                                                 ("cards", "kártyát"), ("silver", "ezüstöt")])
+def test_who_gets_an_area_says_the_amount_in_the_accusative(gain: str, hungarian: str) -> None:
+    """"Dora 2 fát kap", not the lottery's "Dora nyereménye 2 fa" (issue 36): the explanation asks for
+    the amount's accusative ({amount:acc}); English keeps its one form."""
+    for count in (1, 2, 11):
+        amount = msg(f"castelli.amount.{gain}", count=count)
+        said = msg("castelli.evaluation.leads", who="Dora (kék)", best=3, player="Dora", amount=amount)
+        assert render(said, "hu") == f"Dora (kék) befolyása a legnagyobb (3): Dora {count} {hungarian} kap"
+        assert render(said, "en").endswith(f"Dora gains {render(amount, 'en')}")
+    # where no case is asked for, the amount stays in the nominative ("2 fa elosztva 2 felé")
+    shared = msg("castelli.evaluation.tie_shared", tied=["A", "B"], best=2, ways=2,
+                 amount=msg(f"castelli.amount.{gain}", count=2), each=msg(f"castelli.amount.{gain}", count=1))
+    assert hungarian not in render(shared, "hu").split("elosztva")[0]
