@@ -81,7 +81,8 @@ def test_a_typed_value_that_looks_like_a_placeholder_is_shown_as_typed(run_cli,
 
 @pytest.mark.parametrize(("args", "hungarian", "english"), [
     (("new", "bogus", "Anna", "Bela"), "companion: a játék: ismeretlen játék: „bogus”", "companion: game: "),
-    (("new", "castelli", "Anna"), "companion: a játékosok: a Castelli játékot 2–4 fő", "companion: players: "),
+    (("new", "castelli", "Anna"), "companion: a játékosok: a Castelli játékot 2–4 fő",
+     "companion: players: "),
     (("settings", "language", "xx"), "companion: a `language` beállítás: ezek egyike",
      "companion: language: "),
     (("new", "castelli", "Anna", "Bela", "--setup", "bogus=1"), "companion: `setup`: ismeretlen mező",
