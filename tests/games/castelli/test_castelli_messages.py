@@ -278,7 +278,7 @@ def test_the_commands_help_speaks_the_chosen_language(run_cli):
     assert f"forest/field/rock, default {tables.DEFAULT_YIELD}" in english
     assert f"market, default {tables.DEFAULT_TENTS}" in english
     code, out, _ = run_cli("--lang", "hu", "--help")
-    assert code == 0 and "Castelli táblák: ellenőrzés, importálás, lista" in out
+    assert code == 0 and "Castelli-táblák: ellenőrzés, importálás, lista" in out
 
 
 def test_the_engine_reads_no_catalogue_until_a_text_is_shown():
