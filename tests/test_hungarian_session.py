@@ -41,6 +41,8 @@ NOT_ENGLISH = frozenset({
     "gpio", "bcm", "ctrl", "utf", "unicode", "mb", "wal", "mm", "yyyy", "hhmmss", "dd", "md", "docs",
     "kivy", "opengl", "mesa", "systemctl", "ttyacm", "ttyama", "ui", "rowid", "mime", "dialout", "pip",
     "apt", "libgl", "libegl", "dri", "dev", "nplurals", "charset", "hello",
+    "panel", "port", "program", "as",  # Hungarian words too ("3-as": the suffix)
+    "english",  # the language's own name on the language menu
 })
 
 
@@ -68,6 +70,7 @@ _STRIPPED = [
     re.compile(r"\{.*\}"),                          # a move's JSON
     re.compile(r"(?<!\w)--?[\w-]+(=\S*)?"),          # a flag, as typed
     re.compile(r"(?:/|\b[\w.-]+/)[\w./-]+"),         # a path
+    re.compile(r"(?<=\w)-[^\W\d_]+"),                # a Hungarian suffix after a hyphen ("pendrive-on")
 ]
 
 
@@ -92,6 +95,7 @@ def test_the_detector_finds_english_and_leaves_what_is_typed() -> None:
     assert english_words_in("feltételezve: `colors`: Anna kék; `board`: `example-4p` "
                             "(mást így adhattok meg: `--setup KULCS=ÉRTÉK`)", ("Anna",)) == []
     assert english_words_in("rendben 3: Anna: „moves” --setup {\"type\": \"build\"}", ("Anna",)) == []
+    assert english_words_in("A pendrive-on nincs mentés; a 3-as jelző") == []
 
 
 def _environment(data_dir: Path) -> dict[str, str]:
