@@ -96,3 +96,12 @@ def test_a_refused_field_is_named_in_the_tables_words(run_cli, hungarian_table: 
     i18n.set_language("en")
     code, _, err = run_cli("--lang", "en", "--data-dir", str(hungarian_table), *args)
     assert code == 2 and err.startswith(english), err
+
+
+def test_a_peek_leaves_the_data_directory_as_it_was(tmp_path: Path) -> None:
+    """Reading the language makes no -wal or -shm file and changes no byte (argparse's refusal
+    must leave the store untouched: tests/test_cli_ids.py)."""
+    directory = _table(tmp_path / "table", "hu")
+    before = {p.name: p.read_bytes() for p in directory.iterdir()}
+    assert table_language(str(directory)) == "hu"
+    assert {p.name: p.read_bytes() for p in directory.iterdir()} == before

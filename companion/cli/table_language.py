@@ -57,11 +57,20 @@ def table_language(data_dir: str | None, environ: Mapping[str, str] | None = Non
         return None
     if not path.is_file():
         return None
+    # Without a -wal file beside it no one has the store open and all of it is in the file:
+    # read it as immutable, which creates no -wal or -shm (a peek must leave the folder as it
+    # was). With one, a companion is running: read through its WAL, whose files already exist.
+    wal = path.with_name(path.name + "-wal")
+    mode = "mode=ro" if wal.exists() else "immutable=1"
+    db = None
     try:
-        with sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True, timeout=0.5) as db:
-            row = db.execute("SELECT value FROM settings WHERE key = 'language'").fetchone()
+        db = sqlite3.connect(f"{path.absolute().as_uri()}?{mode}", uri=True, timeout=0.5)
+        row = db.execute("SELECT value FROM settings WHERE key = 'language'").fetchone()
     except (sqlite3.Error, OSError, ValueError):
         return None
+    finally:
+        if db is not None:
+            db.close()
     if row is None:
         return None
     try:
