@@ -68,7 +68,7 @@ def test_a_board_and_colours_given_are_not_assumed(data, capsys):
 def test_the_assumed_line_is_in_hungarian_for_a_hungarian_table(data, capsys):
     assert main(["--lang", "hu", "new", "castelli", "Anna", "Bela"]) == 0
     out = capsys.readouterr().out
-    assert "feltételezve: colors Anna kék, Bela sárga; board example-2p" in out
+    assert "feltételezve: `colors`: Anna kék, Bela sárga; `board`: `example-2p`" in out  # keys as typed
 
 
 def test_the_table_s_one_stored_board_is_the_default():

@@ -292,8 +292,8 @@ def test_help_and_mistakes_speak_the_tables_language(run_cli) -> None:
     assert "JÁTÉK JÁTÉKOS [JÁTÉKOS ...]" in out and "A `--setup` mezői játékonként:" in out
     assert "A `--option` szabálybeállításai játékonként:" in out
     code, _, err = run_cli("new")
-    assert err == ("companion: new: ezek az argumentumok kötelezők: JÁTÉK, JÁTÉKOS "
-                   "(lásd: companion new --help)\n")
+    assert err == ("companion: `new`: ezek az argumentumok kötelezők: JÁTÉK, JÁTÉKOS "
+                   "(lásd: `companion new --help`)\n")
     code, _, err = run_cli("sesions")
     assert "erre gondoltatok: `sessions`?" in err
 

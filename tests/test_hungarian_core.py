@@ -102,8 +102,8 @@ def test_a_missing_file_and_a_usage_mistake_in_hungarian(run_cli, tmp_path) -> N
     code, _, err = run_cli("--lang", "hu", "replay", str(tmp_path / "nincs.json"))
     assert (code, err) == (2, f"companion: nincs ilyen fájl: {tmp_path / 'nincs.json'}\n")
     code, _, err = run_cli("--lang", "hu", "abandon", "x")
-    assert code == 2 and err.startswith("companion: abandon: ") and err.endswith(
-        "(lásd: companion abandon --help)\n")
+    assert code == 2 and err.startswith("companion: `abandon`: ") and err.endswith(
+        "(lásd: `companion abandon --help`)\n")
     assert not _no_english(err)
 
 
@@ -129,7 +129,7 @@ def test_a_subcommands_help_has_no_english_left(run_cli, command) -> None:
 def test_the_stores_commands_speak_hungarian(run_cli, tmp_path) -> None:
     data = str(tmp_path)
     assert run_cli("--data-dir", data, "--lang", "hu", "sessions")[1] == \
-        "Még nincs tárolt játszma. Kezdjen egyet: `companion new GAME PLAYER...`.\n"
+        "Még nincs tárolt játszma. Kezdjetek egyet: `companion new JÁTÉK JÁTÉKOS...`.\n"
     code, out, err = run_cli("--data-dir", data, "--lang", "hu", "new", "campanile", "Ann", "Bob", "Cid")
     assert code == 0 and out.splitlines()[0] == "elindult az 1. játszma: Campanile, Ann, Bob, Cid"
     code, out, _ = run_cli("--data-dir", data, "--lang", "hu", "sessions")
@@ -163,15 +163,15 @@ def test_a_console_session_in_hungarian_has_no_english_left(tmp_path) -> None:
                    "[", "700", build, "undo", "redo", "status", "help", "new")
     assert out[0] == "elutasítva: 1. lépés: „Zed” nem játszik ebben a játszmában; a játékosok: Ann, Bob, Cid"
     assert out[1].startswith("elutasítva: se JSON-lépés, se parancs (")
-    assert out[2] == "elutasítva: nincs 700. lépés a listában; írja be: moves"
+    assert out[2] == "elutasítva: nincs 700. lépés a listában; a listához írjátok be: `lépések`"
     assert out[3] == "rendben 1: Ann: szürke +1"  # the notation in the session's language, not JSON
     assert out[4] == "visszavonva 1: Ann: szürke +1"
-    assert out[5] == "újra 1: Ann: szürke +1"
+    assert out[5] == "újra végrehajtva 1: Ann: szürke +1"
     status = next(line for line in out if line.startswith("1 lépés; Ann: "))
-    assert status == "1 lépés; Ann: tedd le az 1 értékű jelződet egy torony alá, aztán vegyél el egy kártyát"
+    assert status == "1 lépés; Ann: az 1 értékű jelző letétele egy torony alá, aztán egy kártya elvétele"
     assert "parancsok, soronként egy:" in out
-    assert out[-1] == ("elutasítva: new: ezek az argumentumok kötelezők: JÁTÉK, JÁTÉKOS "
-                       "(lásd: companion new --help)")
+    assert out[-1] == ("elutasítva: `new`: ezek az argumentumok kötelezők: JÁTÉK, JÁTÉKOS "
+                       "(lásd: `companion new --help`)")
     ours = [line for line in out
             if line.startswith(("elutasítva", "rendben", "visszavonva", "újra", "1 lépés"))
             or line in out[out.index("parancsok, soronként egy:"):]]

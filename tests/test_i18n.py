@@ -236,8 +236,8 @@ def test_an_unknown_language_is_an_error_naming_where_it_came_from(option, envir
 def test_the_command_line_speaks_hungarian_with_lang(run_cli) -> None:
     code, out, err = run_cli("--lang", "hu", "replay")
     assert code == 2 and out == ""
-    assert err == ("companion: replay: ezek az argumentumok kötelezők: FÁJL "
-                   "(lásd: companion replay --help)\n")
+    assert err == ("companion: `replay`: ezek az argumentumok kötelezők: FÁJL "
+                   "(lásd: `companion replay --help`)\n")
 
 
 def test_the_command_line_speaks_hungarian_with_the_variable(run_cli, monkeypatch) -> None:
@@ -271,11 +271,22 @@ def test_the_tables_language_speaks_when_nothing_else_says(run_cli, tmp_path, mo
     assert i18n.current_language() == "en"  # the option wins over the table
 
 
-def test_replay_never_reads_the_tables_language(run_cli, tmp_path, monkeypatch) -> None:
+def test_replay_reports_in_the_tables_language_and_its_json_reads_no_store(run_cli, tmp_path,
+                                                                           monkeypatch) -> None:
+    """A Hungarian table reads `replay` in Hungarian without `--lang hu` (issue 36); the record
+    replays the same everywhere, only its words differ, and `--json` is the same in every language."""
     monkeypatch.setenv("COMPANION_DATA", str(tmp_path))
+    monkeypatch.delenv("COMPANION_LANG", raising=False)
+    record = str(ROOT / "tests" / "data" / "examples" / "campanile-3p.json")
+    english = run_cli("--lang", "en", "replay", record)[1]
     assert run_cli("settings", "language", "hu")[0] == 0
-    run_cli("replay", str(ROOT / "tests" / "data" / "examples" / "campanile-3p.json"))
-    assert i18n.current_language() == "en"
+    i18n.set_language("en")
+    code, hungarian, _ = run_cli("replay", record)
+    assert code == 0 and "véget ért" in hungarian and hungarian != english
+    i18n.set_language("en")
+    assert run_cli("replay", record, "--json")[0] == 0
+    assert i18n.current_language() == "en"  # the machine output opened no store
+    assert run_cli("--lang", "en", "replay", record)[1] == english  # the option wins over the table
 
 
 def test_a_plural_comes_from_the_catalogue_in_each_language(run_cli, tmp_path) -> None:

@@ -167,7 +167,7 @@ def test_a_tie_broken_at_the_end_is_said_in_the_tables_language(language: Callab
 
 @pytest.mark.parametrize(("lang", "expected"), [
     ("en", ["Ann", "2-marker: turn to its", "tower, push.", "next: Bob", "An 0  Bo 0  Ci 0"]),
-    ("hu", ["Ann", "Jelző (2): tekerj a", "toronyhoz, nyomj.", "utána: Bob", "An 0  Bo 0  Ci 0"])])
+    ("hu", ["Ann", "Jelző (2): tekerni a", "toronyhoz, nyomni.", "utána: Bob", "An 0  Bo 0  Ci 0"])])
 def test_the_turn_page_says_the_step_in_the_boxs_own_terms(lang: str, expected: list[str]) -> None:
     """What the touchscreen's strip says ("tap a ringed tower for your 2-marker"), said for the
     encoder; the page once showed a raw key (``oled.turn.may(moves=…)``), then only a count of moves."""

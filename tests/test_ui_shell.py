@@ -143,7 +143,7 @@ def test_the_language_switch_redraws_every_screen_and_is_kept(shell, shots: Path
     kit.find("Új játék")
     kit.screenshot(shots / "hu-home.png")
     start_three_player_campanile(shell)
-    kit.find("Albert: építs 1, 2 vagy 3 emeletet egy toronyra")  # the strip
+    kit.find("Albert: 1, 2 vagy 3 emelet építése egy toronyra")  # the strip
     kit.find("Albert: barna +3")
     kit.screenshot(shots / "hu-game-start.png")
     kit.tap(kit.find("Albert: barna +3"))

@@ -52,7 +52,7 @@ def test_a_move_on_the_move_picker_makes_no_widget_and_a_language_switch_rewords
         shell.redraw_all()
 
     assert kit.widgets_made_by(in_hungarian, screen) == []  # main: 42, the screen built again
-    kit.find("Albert: építs 1, 2 vagy 3 emeletet egy toronyra")
+    kit.find("Albert: 1, 2 vagy 3 emelet építése egy toronyra")
     kit.find("Visszavonás", Tap)
     kit.find("Albert: barna +3")
 

@@ -48,7 +48,7 @@ def test_the_strip_names_the_acting_player_and_says_the_step_in_touch_words_in_b
     assert _strip(game, states[1], "en") == Strip("Albert", "Albert",
                                                   "Tap a ringed tower for your 2-marker.", "next: Birgit")
     assert _strip(game, states[1], "hu") == Strip(
-        "Albert", "Albert", "Koppints egy kiemelt toronyra: oda kerül a 2 értékű jelződ.", "utána: Birgit")
+        "Albert", "Albert", "Koppintsatok egy kiemelt toronyra: oda kerül a 2 értékű jelző.", "utána: Birgit")
     # his marker placed: only Birgit may move, so nobody else is named
     assert _strip(game, states[2], "en") == Strip("Birgit", "Birgit",
                                                   "Tap +1, +2 or +3 under the tower you build on.")
@@ -57,12 +57,12 @@ def test_the_strip_names_the_acting_player_and_says_the_step_in_touch_words_in_b
     assert _strip(game, states[4], "en") == Strip("Dora", "Dora", "You may still tap Card or Sell.",
                                                   "next: Anna")
     assert _strip(game, states[5], "hu") == Strip(
-        "Anna", "Anna", "Koppints egy kiemelt, lefordított mezőre: felfordítod a lapkáját.")
+        "Anna", "Anna", "Koppintsatok egy kiemelt, lefordított mezőre: felfordul a lapkája.")
     assert _strip(game, states[18], "en") == Strip(None, "The table",
                                                    "Every tile is face up: hold End to score.")
     game, states = _states("san-gimignano")
     assert _strip(game, states[26], "hu") == Strip(
-        "Bo", "Bo", "Tornyot kell építened: koppints az Építés gombra, majd a mezőre.")
+        "Bo", "Bo", "Tornyot kell építeni: koppintsatok az Építés gombra, majd a mezőre.")
     # without a board the move picker's words: the moves are listed below
     assert _strip(game, states[0], "en", PICKER_WORDS).sentence == "Ada: place a token"
 

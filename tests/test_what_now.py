@@ -36,14 +36,14 @@ def _said(game: Any, state: Any) -> tuple[str, str, str | None]:
 def test_campanile_says_the_build_then_the_marker_of_its_value_and_names_next_only_while_they_may() -> None:
     game, states = _states("campanile-3p")
     assert _said(game, states[0]) == ("Albert: build 1, 2 or 3 stories on a tower",
-                                      "Albert: építs 1, 2 vagy 3 emeletet egy toronyra", None)
+                                      "Albert: 1, 2 vagy 3 emelet építése egy toronyra", None)
     # Albert built 2 stories (yellow +2): his marker is a 2, and Birgit may already build
     assert _said(game, states[1]) == ("Albert: place your 2-marker under a tower",
-                                      "Albert: tedd le a 2 értékű jelződet egy torony alá", "Birgit")
-    assert _said(game, states[20])[1] == "Albert: tedd le az 1 értékű jelződet egy torony alá"
+                                      "Albert: a 2 értékű jelző letétele egy torony alá", "Birgit")
+    assert _said(game, states[20])[1] == "Albert: az 1 értékű jelző letétele egy torony alá"
     # his marker placed, Birgit must build: nobody else may move, so "next" would not help
     assert _said(game, states[2]) == ("Birgit: build 1, 2 or 3 stories on a tower",
-                                      "Birgit: építs 1, 2 vagy 3 emeletet egy toronyra", None)
+                                      "Birgit: 1, 2 vagy 3 emelet építése egy toronyra", None)
     assert game.what_now(states[-1]) is None
 
 
@@ -60,23 +60,23 @@ def test_campanile_with_the_display_tracked_says_the_card_and_then_the_tables_re
     steps.append(_said(game, state))
     assert steps[1][0] == "Albert: place your 3-marker under a tower, then take a card"
     assert steps[2] == ("Albert: take a card from the display",
-                        "Albert: vegyél el egy kártyát a kártyasorból", None)
+                        "Albert: egy kártya elvétele a kártyasorból", None)
     # the table turns the refill over (or a valuation card came up): Birgit builds after it
     assert steps[3] == ("The table: turn over the card that refills the display, or the Intermezzo or "
                         "Finito if that came up",
-                        "Az asztal: fordítsd fel a kártyasort pótló kártyát, vagy az Intermezzo vagy "
-                        "Finito kártyát, ha az jött", "Birgit")
+                        "Az asztal: a kártyasort pótló kártya felfordítása, vagy ha az jött, az "
+                        "Intermezzo vagy Finito kártya", "Birgit")
     assert game.what_now(state) == Message("campanile.now.refill",
                                            {"cards": Alternatives([Message("campanile.now.phase.finito")])})
-    assert steps[4][1].endswith("vagy a Finito kártyát, ha az jött")
+    assert steps[4][1].endswith("vagy ha az jött, a Finito kártya")
 
 
 def test_castelli_says_the_reveal_then_the_optional_steps_with_the_next_revealer() -> None:
     game, states = _states("castelli")
-    assert _said(game, states[0]) == ("Anna: reveal a tile", "Anna: fordíts fel egy lapkát", None)
+    assert _said(game, states[0]) == ("Anna: reveal a tile", "Anna: egy lapka felfordítása", None)
     # after her reveal Anna may play or sell, and Bela may already reveal (which ends her turn)
     assert _said(game, states[1]) == ("Anna: play a card or sell cards",
-                                      "Anna: játssz ki egy kártyát vagy adj el kártyát", "Bela")
+                                      "Anna: egy kártya kijátszása vagy kártyák eladása", "Bela")
     assert _said(game, states[11])[0] == "Dora: build, play a card or sell cards"
     # the last tile is face up: Dora may still build, or the table ends the game
     assert _said(game, states[17])[0] == "Dora: build or end the game"
@@ -87,8 +87,8 @@ def test_castelli_says_the_reveal_then_the_optional_steps_with_the_next_revealer
 
 def test_san_gimignano_says_the_token_the_segment_and_the_tower_the_rulebook_forces() -> None:
     game, states = _states("san-gimignano")
-    assert _said(game, states[0]) == ("Ada: place a token", "Ada: tegyél le egy korongot", None)
-    assert _said(game, states[1]) == ("Ada: lay a segment", "Ada: rakj le egy táblát", None)
+    assert _said(game, states[0]) == ("Ada: place a token", "Ada: egy korong letétele", None)
+    assert _said(game, states[1]) == ("Ada: lay a segment", "Ada: egy tábla lerakása", None)
     forced = _said(game, states[26])
     assert forced[0].startswith("Bo: build a tower") and "kötelező" in forced[1] and forced[2] is None
 

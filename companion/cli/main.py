@@ -24,7 +24,6 @@ from companion.games.base import RecordError
 from companion.games.messages import msg
 from companion.i18n import (
     DEFAULT_LANGUAGE,
-    LANGUAGE_VARIABLE,
     LanguageError,
     choose_language,
     current_language,
@@ -345,6 +344,26 @@ def _language_option(argv: Sequence[str]) -> str | None:
     return None
 
 
+#: The fields of a game the command line's own arguments fill, said in words (a setup key as typed).
+_ARGUMENT_FIELDS = {"game": "cli.field.game", "players": "cli.field.players"}
+
+
+def _with_field(error: Exception, args: argparse.Namespace) -> object:
+    """A refusal of what ``new`` was given, led by its field in the current language's words
+    ("a játék: …", "`setup.towers[2]`: …"); a record file's own paths (``players[1]`` of a file
+    replayed or imported: they point into it) and every other error read as they are."""
+    if getattr(args, "command", None) != "new" or not isinstance(error, RecordError) or not error.path:
+        return error
+    path = error.path
+    if path in _ARGUMENT_FIELDS:
+        field = msg(_ARGUMENT_FIELDS[path])
+    elif path.split(".")[0] in ("setup", "options"):
+        field = msg("cli.field.typed", path=path)
+    else:
+        return error
+    return msg("cli.field.error", field=field, reason=error.message)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status.
 
@@ -376,9 +395,10 @@ def _speak_the_tables_language(argv: Sequence[str]) -> bool:
     """Speak the language kept in the store (``companion settings language hu``) when neither
     ``--lang`` nor ``$COMPANION_LANG`` chose one: for help and argparse's mistakes, which are
     said before any command opens the store. Whether the language changed."""
-    if _language_option(argv) or os.environ.get(LANGUAGE_VARIABLE):
+    from companion.cli.table_language import language_given, stored_language
+
+    if language_given(argv, os.environ):
         return False
-    from companion.cli.table_language import stored_language
 
     chosen = choose_language(None, {}, lambda: stored_language(argv))
     if chosen == current_language():
@@ -434,7 +454,7 @@ def _main(argv: list[str]) -> int:
     except (UserError, RecordError, ReplayError, InputError) as error:
         if args.debug:
             raise
-        print(f"companion: {shown_line(str(error))}", file=sys.stderr)
+        print(f"companion: {shown_line(str(_with_field(error, args)))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

@@ -234,11 +234,34 @@ def render(message: Message, language: str = DEFAULT_LANGUAGE) -> str:
         text = catalogue(lang).lookup(message.code, count=count)
         if text is not None:
             try:
+                if _CASE_SPEC in text:
+                    text, params = _in_case(text, message, params, lang)
                 return _fill(text, params)
             except (KeyError, IndexError, ValueError, AttributeError):
                 continue  # a placeholder the parameters do not fill: try English, then the code
     shown = ", ".join(f"{key}={value}" for key, value in params.items())
     return f"{message.code}({shown})"
+
+
+#: A placeholder a text wants in the accusative: ``{amount:acc}`` ("Dora 2 fát kap").
+_CASE_SPEC = ":acc}"
+_CASE_FIELD = re.compile(r"\{(\w+):acc\}")
+
+
+def _in_case(text: str, message: Message, params: dict[str, Any],
+             language: str) -> tuple[str, dict[str, Any]]:
+    """``text`` with each ``{name:acc}`` filled by the nested message's accusative form: its code
+    + ``.acc`` when the catalogue has one ("{count} fát" beside "{count} fa"), else its own words.
+
+    Hungarian puts a case ending on the noun a number counts, which a parameter rendered
+    beforehand cannot take; English has one form, so its catalogue never asks for this.
+    """
+    params = dict(params)
+    for name in _CASE_FIELD.findall(text):
+        value = message.params.get(name)
+        if isinstance(value, Message) and catalogue(language).lookup(value.code + ".acc") is not None:
+            params[name] = render(Message(value.code + ".acc", value.params), language)
+    return _CASE_FIELD.sub(lambda found: "{" + found.group(1) + "}", text), params
 
 
 class _WithArticles(string.Formatter):

@@ -135,7 +135,8 @@ def check_setting(key: str, value: object) -> Any:
         raise SettingError(msg("cli.settings.unknown", key=key, keys=", ".join(SETTINGS)))
     problem = setting.check(value)
     if problem is not None:
-        raise SettingError(msg("records.at", path=key, reason=problem))
+        # led by the setting's name in the table's words ("a `language` beállítás: ...")
+        raise SettingError(msg("cli.field.error", field=msg("cli.field.setting", key=key), reason=problem))
     return value.strip() if isinstance(value, str) else value
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from companion.i18n import summary_json
@@ -21,6 +22,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    if not args.json:  # the report is read at the table: its language, when it has one set
+        _speak_the_tables_language(args)
     record = load_record(args.file)
     state = final_state(record)
     if args.json:
@@ -29,3 +32,18 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(record.game.report(state))
     return 0
+
+
+def _speak_the_tables_language(args: argparse.Namespace) -> None:
+    """The table's language setting speaks the report when neither ``--lang`` nor
+    ``$COMPANION_LANG`` chose one (a record replays the same everywhere; only its words differ).
+    ``--json`` is the same in every language and reads no store."""
+    from companion.i18n import LANGUAGE_VARIABLE, set_language
+
+    if getattr(args, "lang", None) or os.environ.get(LANGUAGE_VARIABLE):
+        return
+    from companion.cli.table_language import table_language
+
+    table = table_language(getattr(args, "data_dir", None))
+    if table is not None:
+        set_language(table)

@@ -161,11 +161,13 @@ def _assumed_part(game: str, key: str, value: object) -> str:
     note = descriptor(game).assumed_notes.get(key)
     if note is not None:  # the game says what it filled in and how to give one's own
         return say(note)
+    # the key (and a value typed back as it is, a layout's name) marked as something to type
     if isinstance(value, str | int):
-        return f"{key} {value}"
+        return say(msg("cli.new.assumed.value", key=key, value=value))
     if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
-        return f"{key} " + ", ".join(f"{name} {colour_word(game, v)}" for name, v in value.items())
-    return key
+        return say(msg("cli.new.assumed.colours", key=key,
+                       colours=", ".join(f"{name} {colour_word(game, v)}" for name, v in value.items())))
+    return say(msg("cli.new.assumed.key", key=key))
 
 
 @store_errors

@@ -14,7 +14,8 @@ from companion.cli.main import UserError, add_command_group
 from companion.games.messages import msg
 from companion.i18n import text
 from companion.i18n.suggest import did_you_mean
-from companion.service.app import Companion
+from companion.registry import game_named, get_game
+from companion.service.app import Companion, Profile, colour_word
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -80,8 +81,9 @@ def run_players_list(args: argparse.Namespace) -> int:
         profiles = app.profiles()
     if not profiles:
         print(text("cli.players.none"))
-    for profile in profiles:
-        colours = ", ".join(f"{game} {colour}" for game, colour in sorted(profile.colours.items()))
+    for profile in profiles:  # each colour in the table's words, as the colour command answers it
+        colours = ", ".join(f"{game} {colour_word(game, colour)}"
+                            for game, colour in sorted(profile.colours.items()))
         print(profile.name + (f" ({colours})" if colours else ""))
     return 0
 
@@ -120,6 +122,20 @@ def run_players_colour(args: argparse.Namespace) -> int:
     with open_app(args) as app:
         _check_player(app, args.name)
         app.set_preferred_colour(args.name, args.game, colour)
-    print(text("cli.players.colour_set", name=args.name, game=args.game, colour=colour) if colour
-          else text("cli.players.colour_forgotten", name=args.name, game=args.game))
+        stored = _stored_colour(app.profiles(), args.name, args.game) if colour else None
+    if stored is None:
+        print(text("cli.players.colour_forgotten", name=args.name, game=args.game))
+        return 0
+    # what was stored (`piros` is kept as red), said in the table's words
+    print(text("cli.players.colour_set", name=args.name, game=args.game, colour=colour_word(*stored)))
     return 0
+
+
+def _stored_colour(profiles: list[Profile], name: str, game: str) -> tuple[str, str] | None:
+    """The (game, colour) just stored for ``name``: the colour as the record spells it, under the
+    game's own name (whatever case or language the colour was typed in)."""
+    engine = get_game(game_named(game)).name
+    for profile in profiles:
+        if profile.name.casefold() == name.casefold() and engine in profile.colours:
+            return engine, profile.colours[engine]
+    return None

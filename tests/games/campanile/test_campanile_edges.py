@@ -111,7 +111,7 @@ def test_fewer_contenders_than_flag_values_leave_the_rest_unawarded() -> None:
     result = value_tower("red", 1, (6, 4, 2), (Group("C", (1,)), Group("A", (2,))))
     assert result.awards == (Award("A", 6), Award("C", 4))
     assert "The 2 is not given: only 2 players have markers here." in explained(result.explanation)
-    assert "A zászló 2 értéke nem kerül kiosztásra: csak 2 játékosnak van itt jelzője." \
+    assert "A zászló 2 értékét senki sem kapja meg: csak 2 játékosnak van itt jelzője." \
         in explained(result.explanation, "hu")
 
 

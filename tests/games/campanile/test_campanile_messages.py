@@ -133,7 +133,7 @@ def test_every_kind_of_explanation_sentence_reads_in_both_languages() -> None:
                      "campanile.explain.unclaimed"}
     assert explained(cases[2].explanation, "hu") == (
         "A kék torony, zászló: 5/3/1; befolyás: A 1. Győzelmi pontok: A 5. "
-        "A zászló 3/1 értékei nem kerülnek kiosztásra: csak 1 játékosnak van itt jelzője.")
+        "A zászló 3/1 értékeit senki sem kapja meg: csak 1 játékosnak van itt jelzője.")
 
 
 groups = st.lists(st.tuples(st.sampled_from(["Ann", "Bob", "Cid", "Dora", "Émile"]),

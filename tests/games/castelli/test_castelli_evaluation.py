@@ -28,8 +28,7 @@ def test_single_leader_takes_the_yield():
     assert r.leaders == ("blue",)
     texts = assert_message(r.explanation, "castelli.evaluation.leads_beating", best=5, player="Anna")
     assert texts["en"] == "Anna (blue) has the most (5), beating Bela (yellow) 4: Anna gains 2 stone"
-    assert texts["hu"] == ("Anna (kék) befolyása a legnagyobb (5), megelőzve: Bela (sárga) 4; "
-                           "Anna nyereménye 2 kő")
+    assert texts["hu"] == "Anna (kék) befolyása a legnagyobb (5; utána: Bela (sárga) 4): Anna 2 követ kap"
 
 
 def test_card_covered_shields_count_zero_and_sum_per_colour():

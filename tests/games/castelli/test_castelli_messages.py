@@ -32,8 +32,12 @@ EXAMPLE = EXAMPLES / "castelli.json"
 CODE = re.compile(r"^castelli\.[a-z0-9_.-]*[a-z0-9_]$")
 
 
+#: The guided entry of a table's board speaks Castelli's words from the service and the command line.
+BOARD_ENTRY = [ROOT / "companion" / "service" / "board_entry.py", ROOT / "companion" / "cli" / "commands" / "board_entry.py"]
+
+
 def _sources() -> list[Path]:
-    return [*sorted(PACKAGE.rglob("*.py")), COMMANDS]
+    return [*sorted(PACKAGE.rglob("*.py")), COMMANDS, *BOARD_ENTRY]
 
 
 # -- the source ------------------------------------------------------------------------------
@@ -93,6 +97,7 @@ def _word_codes() -> set[str]:
             | {f"castelli.card.{c}" for c in cards}
             | {f"castelli.settlement.{s}" for s in tables.SETTLEMENT_KINDS}
             | {f"castelli.amount.{g}" for g in gains}
+            | {f"castelli.amount.{g}.acc" for g in gains}  # what a text says someone gets ({amount:acc})
             | {f"castelli.final.{line}" for line in finals})
 
 
@@ -165,7 +170,7 @@ def in_progress(write_record):
 def test_the_check_finds_english_words():
     names = ("Anna",)
     assert _english_left("a24 (forest): Anna gains 2 wood", names) >= {"forest", "gains", "wood"}
-    assert _english_left("a24 (erdő): Anna nyereménye 2 fa", names) == set()
+    assert _english_left("a24 (erdő): Anna 2 fát kap", names) == set()
 
 
 def test_replay_in_hungarian_has_no_english_word(run_cli, in_progress):
@@ -175,7 +180,8 @@ def test_replay_in_hungarian_has_no_english_word(run_cli, in_progress):
         assert (code, err) == (0, "")
         assert _english_left(out, names) == set(), out
     code, out, _ = run_cli("--lang", "hu", "replay", str(EXAMPLE))
-    assert "ezüstbánya, 3. sor, 3. oszlop: Csaba (kék) befolyása a legnagyobb (5)" in out
+    assert ("ezüstbánya, 3. sor, 3. oszlop: Csaba (kék) befolyása a legnagyobb (5; utána: Dora (sárga) 2, "
+            "Bela (piros) 1 és Anna (zöld) 1): Csaba 11 ezüstöt kap") in out
     assert "Csaba                    kék" in out and "győztes" in out
     assert "Végső pontozás:" in out and "  Csaba: kártyák 0, nyersanyagok 5, ezüst 4" in out
     english = run_cli("replay", str(EXAMPLE))[1]
@@ -222,7 +228,7 @@ def test_an_illegal_move_in_a_record_is_refused_in_hungarian(run_cli, write_reco
     data["moves"][4]["cards"] = 3
     code, out, err = run_cli("--lang", "hu", "replay", write_record(data))
     assert (code, out) == (2, "")
-    assert "1 kártya van a kezedben; 3 kártyát nem adhatsz el" in err
+    assert "1 kártya van a kézben; 3 kártyát nem lehet eladni" in err
 
 
 def test_the_resolver_speaks_hungarian(run_cli):
@@ -233,7 +239,7 @@ def test_the_resolver_speaks_hungarian(run_cli):
     assert out.splitlines() == [
         "befolyás: Bela (sárga) 3, Anna (zöld) 3 és semleges piros 1",
         "Bela: 1 kártya", "Anna: 1 kártya",
-        "Bela (sárga) és Anna (zöld) holtversenyben, 3 ponttal, megelőzve: semleges piros 1; "
+        "Bela (sárga) és Anna (zöld) holtversenyben, 3 ponttal (utánuk: semleges piros 1): "
         "2 kártya elosztva 2 felé, fejenként 1 kártya"]
     code, _, err = run_cli("--lang", "hu", "castelli", "resolve", "--kind", "mine")
     assert code == 2
@@ -278,7 +284,7 @@ def test_the_commands_help_speaks_the_chosen_language(run_cli):
     assert f"forest/field/rock, default {tables.DEFAULT_YIELD}" in english
     assert f"market, default {tables.DEFAULT_TENTS}" in english
     code, out, _ = run_cli("--lang", "hu", "--help")
-    assert code == 0 and "Castelli táblák: ellenőrzés, importálás, lista" in out
+    assert code == 0 and "Castelli-táblák: ellenőrzés, importálás, lista" in out
 
 
 def test_the_engine_reads_no_catalogue_until_a_text_is_shown():
@@ -302,3 +308,19 @@ def test_the_engine_reads_no_catalogue_until_a_text_is_shown():
                          cwd=ROOT)
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines() == ["False", "castelli.game.over", "True"]
+
+
+@pytest.mark.parametrize(("gain", "hungarian"), [("wood", "fát"), ("grain", "gabonát"), ("stone", "követ"),
+                                                 ("cards", "kártyát"), ("silver", "ezüstöt")])
+def test_who_gets_an_area_says_the_amount_in_the_accusative(gain: str, hungarian: str) -> None:
+    """"Dora 2 fát kap", not the lottery's "Dora nyereménye 2 fa" (issue 36): the explanation asks for
+    the amount's accusative ({amount:acc}); English keeps its one form."""
+    for count in (1, 2, 11):
+        amount = msg(f"castelli.amount.{gain}", count=count)
+        said = msg("castelli.evaluation.leads", who="Dora (kék)", best=3, player="Dora", amount=amount)
+        assert render(said, "hu") == f"Dora (kék) befolyása a legnagyobb (3): Dora {count} {hungarian} kap"
+        assert render(said, "en").endswith(f"Dora gains {render(amount, 'en')}")
+    # where no case is asked for, the amount stays in the nominative ("2 fa elosztva 2 felé")
+    shared = msg("castelli.evaluation.tie_shared", tied=["A", "B"], best=2, ways=2,
+                 amount=msg(f"castelli.amount.{gain}", count=2), each=msg(f"castelli.amount.{gain}", count=1))
+    assert hungarian not in render(shared, "hu").split("elosztva")[0]

@@ -209,13 +209,13 @@ def test_refusals_name_the_group_in_both_languages() -> None:
     state = reveal(GAME, state, "Anna", "c1", tile())
     assert refusal(state, {"type": "reveal", "player": "Anna", "space": "c2", "shields": tile()}) == (
         "group 1: you have already revealed a tile this turn; Bela reveals next",
-        "1. csoport: ebben a körben már felfedtél egy lapkát; a következő felfedő Bela")
+        "1. csoport: ebben a körben már felfedett egy lapkát; a következő felfedő Bela")
     assert refusal(state, {"type": "reveal", "player": "Dora", "space": "c2", "shields": tile()}) == (
         "group 2: it is Csaba's turn to reveal a tile, not Dora's",
         "2. csoport: most Csaba fed fel lapkát, nem Dora")
     assert refusal(state, {"type": "end"}) == (
         "say which group's game ends: “end 1” or “end 2”",
-        "mondd meg, melyik csoport játszmája ér véget: „vége 1” vagy „vége 2”")
+        "mondjátok meg, melyik csoport játszmája ér véget: „vége 1” vagy „vége 2”")
     assert refusal(state, {"type": "end", "group": 2})[0].startswith("group 2: the game ends after")
     base = GAME.start(["Anna", "Bela"], {}, {"colors": {"Anna": "blue", "Bela": "red"},
                                               "board": tiny_board()})

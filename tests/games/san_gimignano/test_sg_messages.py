@@ -147,7 +147,7 @@ def test_the_clarified_report_counts_the_pool_and_names_the_rules_and_variant() 
     state = new(rules="clarified", variant="string", pool=5)
     heading = assert_message(views.heading(state, GAME.title), "san_gimignano.report.heading")
     assert heading["en"] == "San Gimignano: in progress (clarified rules, string groups)"
-    assert heading["hu"] == "San Gimignano: folyamatban (szabályok: pontosított, csoportok: lánc)"
+    assert heading["hu"] == "San Gimignano: folyamatban (pontosított szabályokkal, láncolt csoportokkal)"
     pool = views.notes(state)[0]
     assert assert_message(pool, "san_gimignano.report.pool_left", count=5)["en"] == \
         "segments left in the pool: 5"
