@@ -63,7 +63,8 @@ def test_argparse_refuses_in_the_tables_language(run_cli, hungarian_table: Path)
     assert err.startswith("companion: `championship new`: --variant: érvénytelen választás: 3")
     i18n.set_language("en")
     code, _, err = run_cli("--lang", "en", "--data-dir", str(hungarian_table), "sesions")
-    assert err.startswith("companion: there is no command `sesions`; did you mean `sessions`?")  # the option wins
+    # the option wins over the table
+    assert err.startswith("companion: there is no command `sesions`; did you mean `sessions`?")
 
 
 def test_the_variable_wins_over_the_table(run_cli, hungarian_table: Path,
