@@ -106,3 +106,14 @@ def test_a_peek_leaves_the_data_directory_as_it_was(tmp_path: Path) -> None:
     before = {p.name: p.read_bytes() for p in directory.iterdir()}
     assert table_language(str(directory)) == "hu"
     assert {p.name: p.read_bytes() for p in directory.iterdir()} == before
+
+
+def test_setting_the_language_speaks_it_at_once(run_cli, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A newcomer's first command on a Hungarian table: the data directory it made is announced in
+    the language just set, not in English (issue 36, item 2)."""
+    monkeypatch.delenv("COMPANION_LANG", raising=False)
+    code, out, err = run_cli("--data-dir", str(tmp_path / "new"), "settings", "language", "hu")
+    i18n.set_language("en")
+    assert (code, out) == (0, 'language = "hu"\n')
+    assert err.startswith("companion: létrehozva az adatmappa:"), err

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from companion.cli.commands.library import open_app, store_errors
+from companion.cli.commands.library import open_app, speak_the_tables_language, store_errors
 from companion.cli.main import UserError, add_command_group
 from companion.games.messages import msg
 from companion.i18n import text
@@ -62,6 +62,9 @@ def run_settings(args: argparse.Namespace) -> int:
     with open_app(args, write=args.key is not None and args.value is not None) as app:
         if args.key is not None and args.value is not None:
             stored = app.change_setting(args.key, _value(args.value))
+            # the table's new language speaks at once (the data directory's announcement after it
+            # was English on a table just set to Hungarian)
+            speak_the_tables_language(args, app.store)
             print(f"{args.key} = {_shown(stored)}")
             return 0
         settings = app.settings()
