@@ -20,7 +20,7 @@ from companion.games.castelli.descriptor import example as castelli_example
 from companion.games.descriptor import EXAMPLE_EXTRA, EXAMPLE_FRONT_ENDS
 from companion.games.san_gimignano.descriptor import example as san_gimignano_example
 from companion.games.san_gimignano.layout import default_setup
-from companion.service.board_entry import BoardEntry
+from companion.service.castelli_board_entry import BoardEntry
 from companion.service.errors import AppError
 from companion.storage.store import Store
 

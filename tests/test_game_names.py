@@ -17,11 +17,12 @@ ROOT = Path(__file__).resolve().parent.parent
 NAMES = re.compile(r"campanile|castelli|san-gimignano|san_gimignano|san gimignano", re.IGNORECASE)
 GAME = r"(campanile|castelli|san_gimignano)"
 
-#: Where a game may be named: its own package or module in a layer.
+#: Where a game may be named: its own package or module in a layer (a layer's modules of one game are
+#: named for it: ``castelli.py``, ``castelli_board_entry.py``).
 GAME_MODULES = [
     re.compile(rf"^companion/games/{GAME}/"),
-    re.compile(rf"^companion/service/{GAME}\.py$"),
-    re.compile(rf"^companion/cli/commands/{GAME}\.py$"),
+    re.compile(rf"^companion/service/{GAME}(_[a-z_]+)?\.py$"),
+    re.compile(rf"^companion/cli/commands/{GAME}(_[a-z_]+)?\.py$"),
     re.compile(rf"^hardware/games/{GAME}\.py$"),
     re.compile(rf"^ui/games/{GAME}/"),
     re.compile(rf"^web/pages/games/{GAME}\.py$"),

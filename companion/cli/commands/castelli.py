@@ -22,8 +22,8 @@ from companion.games.castelli.words import amount as unit
 from companion.games.castelli.words import who
 from companion.games.messages import msg
 from companion.i18n import render_json, say
-from companion.service.board_entry import validity
 from companion.service.castelli import CastelliService
+from companion.service.castelli_board_entry import validity
 from companion.service.names import name_problem
 from companion.service.records import FORMAT, read_json
 
@@ -65,7 +65,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     lay = bsub.add_parser("layouts", aliases=["list"], help="castelli.help.layouts",
                           description="castelli.help.layouts_description")
     lay.set_defaults(handler=run_layouts)
-    from companion.cli.commands import board_entry
+    from companion.cli.commands import castelli_board_entry as board_entry
 
     board_entry.register(bsub)
 

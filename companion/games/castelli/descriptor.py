@@ -16,7 +16,7 @@ NAME = "castelli"
 #: started on one gets the board inline, so that its record never needs this setting.
 BOARDS = f"{NAME}.boards"
 #: The setting that keeps the boards being entered (``companion board enter NAME``) until they are
-#: finished: ``{name: {"rows", "columns", "answers"}}`` (:mod:`companion.service.board_entry`).
+#: finished: ``{name: {"rows", "columns", "answers"}}`` (:mod:`companion.service.castelli_board_entry`).
 BOARD_DRAFTS = f"{NAME}.board_drafts"
 
 

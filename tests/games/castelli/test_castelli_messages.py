@@ -33,8 +33,8 @@ CODE = re.compile(r"^castelli\.[a-z0-9_.-]*[a-z0-9_]$")
 
 
 #: The guided entry of a table's board speaks Castelli's words from the service and the command line.
-BOARD_ENTRY = [ROOT / "companion" / "service" / "board_entry.py",
-               ROOT / "companion" / "cli" / "commands" / "board_entry.py"]
+BOARD_ENTRY = [ROOT / "companion" / "service" / "castelli_board_entry.py",
+               ROOT / "companion" / "cli" / "commands" / "castelli_board_entry.py"]
 
 
 def _sources() -> list[Path]:

@@ -2,7 +2,7 @@
 
 Each question is printed, one line is read as its answer (so it works at a plain terminal and
 with answers piped in), and after each answer the board so far is drawn as text. The answers
-are kept in the store as they come (:mod:`companion.service.board_entry`): stopping (``quit``,
+are kept in the store as they come (:mod:`companion.service.castelli_board_entry`): stopping (``quit``,
 the end of the input, Ctrl-C) loses nothing, and the same command goes on where it stopped.
 The finished board is checked as ``board validate`` checks a file and stored as ``board import``
 stores one, so that ``new castelli ... --setup board=NAME`` (or, when it is the only stored
@@ -21,8 +21,8 @@ from companion.games.castelli.board import layout_names
 from companion.games.castelli.descriptor import BOARDS
 from companion.games.messages import msg
 from companion.i18n import say
-from companion.service.board_entry import BACK, HELP, QUIT, BoardDrafts, BoardEntry, validity
 from companion.service.castelli import CastelliService
+from companion.service.castelli_board_entry import BACK, HELP, QUIT, BoardDrafts, BoardEntry, validity
 from companion.service.errors import AppError
 from companion.service.names import name_problem
 
