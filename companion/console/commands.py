@@ -10,11 +10,11 @@ it as a move.
 
 from __future__ import annotations
 
-import difflib
 from functools import cache
 
 from companion.games.messages import Message, msg
 from companion.i18n import LANGUAGES, current_language, render
+from companion.i18n.suggest import close_words
 from companion.service.damage import ACTIONS, Action
 
 #: The words that act on a store that needs attention (:mod:`companion.console.rescue`).
@@ -26,8 +26,6 @@ QUIT_WORDS = ("quit", "exit")
 #: The console's commands; each has its word in every language (``console.command.<name>``).
 COMMANDS = ("moves", "undo", "redo", "status", "help", "quit", "new", *RESCUE_WORDS)
 
-#: How alike a typed word and a command's word must be to offer it (difflib's ratio).
-LIKENESS = 0.6
 
 
 @cache
@@ -57,11 +55,10 @@ def looks_like_a_command(text: str) -> bool:
 def nearest_command(word: str) -> str | None:
     """The command word most like ``word``, in the table's language where that one is as near
     (``statsu`` -> ``status``, ``visszavn`` -> ``visszavon``), or ``None`` when none is near."""
-    typed = word.casefold()
     language = current_language()
     own = [render(Message(f"console.command.{command}"), language).casefold() for command in COMMANDS]
     for words in (own, list(command_words())):
-        found = difflib.get_close_matches(typed, words, n=1, cutoff=LIKENESS)
+        found = close_words(word, words, most=1)  # the one rule of "did you mean" (companion.i18n.suggest)
         if found:
             return found[0]
     return None
