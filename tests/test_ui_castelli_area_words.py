@@ -8,6 +8,9 @@ from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
+from tests import ui_kit  # noqa: F401  (first: it prepares Kivy, whose window the board's module makes)
+
+# isort: split
 from companion.games.castelli.views import preview_area
 from companion.games.castelli.words import amount as unit
 from companion.service.records import final_state, load_record

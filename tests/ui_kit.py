@@ -12,11 +12,17 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+if "kivy.core.window" in sys.modules:  # made already, at Kivy's 800×600 and the user's settings
+    raise RuntimeError("Kivy's window was made before tests.ui_kit prepared it: a test module imported a "
+                       "module that makes it; import tests.ui_kit first there (a board's size then "
+                       "depended on which tests ran before)")
 
 _KIVY_HOME = tempfile.mkdtemp(prefix="kivy-home-")
 atexit.register(shutil.rmtree, _KIVY_HOME, True)
