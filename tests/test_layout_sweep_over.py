@@ -64,6 +64,7 @@ MET: dict[int, str] = {
     28: "Campanile, 5 players, Hungarian: three-line markers left the scores 14 of 43 px; a tall stack "
         "over the flag",
     119: "San Gimignano, 2 players, a pool: '1 segment in the pool' cut in each player's row",
+    25: "Castelli, 2 players, Hungarian, over: the example board's tag cut the winner's name in the bar",
     127: "San Gimignano, 4 players, a pool: the pool's line over the palette squeezed the rows' figures",
 }
 

@@ -75,3 +75,22 @@ def test_the_new_game_screen_says_it_before_the_game_starts(shell, tmp_path: Pat
     kit.tap(kit.find("San Gimignano"))  # its setup form is where the table's layout is laid: no line
     kit.pump(4)
     assert screen.example_words == "" and screen.parts["example_words"].parent is None
+
+
+def test_the_tag_gives_the_winners_name_its_room_once_the_game_is_over(shell, tmp_path: Path) -> None:
+    """At the end the bar's room is the winner's name ("Franziska-Luise" was cut beside the tag in
+    the layout sweep, Hungarian); the tag is back while a game on an example is played."""
+    from tests.contract_kit import fill
+
+    game = shell.table.app.start("castelli", ["Franziska-Luise", "Gustav"], colours_by_seat=True)
+    session = shell.table.app.open_game(game.id).session
+    while not session.game.is_finished(session.state):
+        move = session.game.legal_moves(session.state)[0]
+        session.propose(session.game.parse_move(fill(session.game, session.state, move)))
+    shell.table.open(shell.table.app.open_game(game.id))
+    shell.go("game")
+    kit.pump(4)
+    screen = shell.screens.get_screen("game")
+    assert screen.ids.example_tag.parent is None
+    screen = _play(shell, "castelli", ["Anna", "Bela"])
+    assert screen.ids.example_tag.parent is not None

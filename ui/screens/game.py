@@ -114,6 +114,9 @@ class GameScreen(ShellScreen):
         if self._built_for != (live.id, self.language):
             self._built_for = (live.id, self.language)
             self._set_up(session)
+        # the example board's tag while the game is played: once it is over the bar's room is the
+        # winner's name ("Franziska-Luise" was cut beside it), and the new-game screen says it again
+        show(self.ids.example_tag, bool(self.example_tag) and not session.game.is_finished(session.state))
         self._refresh_bar(session)
         if self.board is not None:
             self.board.refresh()
@@ -133,7 +136,6 @@ class GameScreen(ShellScreen):
         example = session_example(session)
         self.example_tag = "" if example is None else str(example.said["touchscreen.tag"])
         self.example_line = "" if example is None else str(example.said["touchscreen"])
-        show(self.ids.example_tag, example is not None)
         board = board_class(session.game.name)
         if board is not None:
             try:
