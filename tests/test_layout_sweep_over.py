@@ -65,6 +65,7 @@ MET: dict[int, str] = {
         "over the flag",
     119: "San Gimignano, 2 players, a pool: '1 segment in the pool' cut in each player's row",
     25: "Castelli, 2 players, Hungarian, over: the example board's tag cut the winner's name in the bar",
+    110: "A Championship round, Hungarian: the example board's tag cut 'Franziska-Luise' mid-game",
     127: "San Gimignano, 4 players, a pool: the pool's line over the palette squeezed the rows' figures",
 }
 

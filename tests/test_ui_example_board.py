@@ -94,3 +94,25 @@ def test_the_tag_gives_the_winners_name_its_room_once_the_game_is_over(shell, tm
     assert screen.ids.example_tag.parent is None
     screen = _play(shell, "castelli", ["Anna", "Bela"])
     assert screen.ids.example_tag.parent is not None
+
+
+def test_a_name_too_long_beside_the_tag_has_the_room_and_the_tag_comes_back_after(shell) -> None:
+    """Who acts comes first: a name that would be cut beside the tag (the layout sweep's
+    "Franziska-Luise" in a Hungarian round) has the bar's room, and the tag is back when a shorter
+    name acts; the other front ends say the example all along."""
+    from tests.contract_kit import fill
+
+    screen = _play(shell, "castelli", ["Maximiliane-Franziska", "Bo"])
+    assert screen.strip_name.text == "Maximiliane-Franziska"
+    assert screen.ids.example_tag.parent is None
+    assert screen.strip_name.least_width() <= screen.strip_name.width
+    session = shell.table.session
+    for _ in range(10):  # Maximiliane-Franziska's turn, to its end
+        move = session.game.legal_moves(session.state)[0]
+        shell.table.propose(session.game.parse_move(fill(session.game, session.state, move)), "console")
+        kit.pump(2)
+        if screen.strip_name.text == "Bo":
+            break
+    kit.pump(2)
+    assert screen.strip_name.text == "Bo"
+    assert screen.ids.example_tag.parent is not None

@@ -127,6 +127,14 @@ class StripName(Label):
         super().__init__(**kwargs)
         self.bind(text=self._fit, width=self._fit)
 
+    def least_width(self) -> float:
+        """How wide the name is at the smallest size it is set in (wider: it is cut)."""
+        from kivy.core.text import Label as CoreLabel
+
+        smallest = CoreLabel(text=self.text, font_size=theme.FONT_SMALL, bold=self.bold)
+        smallest.refresh()
+        return (float(smallest.texture.size[0]) if smallest.texture is not None else 0.0) + 2
+
     def _fit(self, *_: object) -> None:
         from kivy.core.text import Label as CoreLabel
 

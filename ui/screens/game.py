@@ -95,6 +95,10 @@ class GameScreen(ShellScreen):
         self.undo_button, self.redo_button = ids["undo"], ids["redo"]
         self.turn_badge_box, self.turn_badge = ids["turn_badge_box"], ids["turn_badge"]
         self.strip_name, self.strip_words = ids["strip_name"], ids["strip_sentence"]
+        self.example_button = ids["example_tag"]
+        #: The game is over (the example's tag then gives the winner's name its room).
+        self._over = False
+        self.strip_name.bind(width=self._place_example_tag, text=self._place_example_tag)
         self.board: Any = None
         #: The picker's standings rows, one per player of the open game (in seating order).
         self.standing_rows: list[StandingRow] = []
@@ -114,14 +118,25 @@ class GameScreen(ShellScreen):
         if self._built_for != (live.id, self.language):
             self._built_for = (live.id, self.language)
             self._set_up(session)
-        # the example board's tag while the game is played: once it is over the bar's room is the
-        # winner's name ("Franziska-Luise" was cut beside it), and the new-game screen says it again
-        show(self.ids.example_tag, bool(self.example_tag) and not session.game.is_finished(session.state))
+        self._over = session.game.is_finished(session.state)
         self._refresh_bar(session)
+        self._place_example_tag()
         if self.board is not None:
             self.board.refresh()
         else:
             self._fill_picker(session)
+
+    def _place_example_tag(self, *_: object) -> None:
+        """The example board's tag in the bar while the game is played and the name of who acts still
+        fits beside it: the name comes first (at the end the winner's; "Franziska-Luise" was cut
+        beside the tag), and the console, the phone, status and the new-game screen say it too."""
+        tag, name = self.example_button, self.strip_name
+        wanted = bool(self.example_tag) and not self._over
+        if wanted:
+            room = name.width - (0 if tag.parent is not None else tag.width + self.bar.spacing)
+            wanted = name.least_width() <= room
+        if wanted != (tag.parent is not None):
+            show(tag, wanted)
 
     def _set_up(self, session: AnySession) -> None:
         """Another game (or language): its board in place of the picker, or the picker set up for it."""
