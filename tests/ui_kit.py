@@ -19,10 +19,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-if "kivy.core.window" in sys.modules:  # made already, at Kivy's 800×600 and the user's settings
+if "kivy.core.window" in sys.modules and tuple(sys.modules["kivy.core.window"].Window.size) != (800, 480):
+    # made already, unprepared (Kivy's 800×600): a board's size would depend on which tests ran before
     raise RuntimeError("Kivy's window was made before tests.ui_kit prepared it: a test module imported a "
-                       "module that makes it; import tests.ui_kit first there (a board's size then "
-                       "depended on which tests ran before)")
+                       "module that makes it; import tests.ui_kit first there")
 
 _KIVY_HOME = tempfile.mkdtemp(prefix="kivy-home-")
 atexit.register(shutil.rmtree, _KIVY_HOME, True)
