@@ -334,14 +334,9 @@ def _command_word(argv: Sequence[str]) -> str | None:
 
 def _language_option(argv: Sequence[str]) -> str | None:
     """The value of ``--lang`` among the global options, read before argparse (which must speak it)."""
-    for index, word in enumerate(argv):
-        if word == "--":
-            break
-        if word == "--lang":
-            return argv[index + 1] if index + 1 < len(argv) else None
-        if word.startswith("--lang="):
-            return word.partition("=")[2]
-    return None
+    from companion.cli.table_language import global_option
+
+    return global_option(argv, "--lang")
 
 
 #: The fields of a game the command line's own arguments fill, said in words (a setup key as typed).

@@ -31,16 +31,21 @@ def language_given(argv: Sequence[str], environ: Mapping[str, str]) -> bool:
     return False
 
 
-def data_dir_option(argv: Sequence[str]) -> str | None:
-    """The value of the global ``--data-dir`` option, read before argparse."""
+def global_option(argv: Sequence[str], option: str) -> str | None:
+    """The value of a global ``option`` (``--lang``, ``--data-dir``), read before argparse."""
     for index, word in enumerate(argv):
         if word == "--":
             break
-        if word == "--data-dir":
+        if word == option:
             return argv[index + 1] if index + 1 < len(argv) else None
-        if word.startswith("--data-dir="):
+        if word.startswith(f"{option}="):
             return word.partition("=")[2]
     return None
+
+
+def data_dir_option(argv: Sequence[str]) -> str | None:
+    """The value of the global ``--data-dir`` option, read before argparse."""
+    return global_option(argv, "--data-dir")
 
 
 def table_language(data_dir: str | None, environ: Mapping[str, str] | None = None) -> str | None:
