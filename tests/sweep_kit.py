@@ -14,6 +14,7 @@ from companion.games.base import Game
 from companion.registry import get_game
 from companion.service.records import record_json
 from tests.contract_kit import contracts, fill
+from tests.games.campanile.contract import drawn_options
 
 #: Names players type: short ones, and long ones that wrap a headline (Hungarian among them).
 NAMES = ["Bo", "Annamária", "Franziska-Luise", "Csaba", "Dorottya", "Gustav", "Boglárka",
@@ -32,15 +33,7 @@ class Generated:
 
 
 def _campanile(rnd: random.Random, players: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
-    options: dict[str, Any] = {}
-    if len(players) == 2:
-        options = {"two_player_move": rnd.random() < 0.7,
-                   "flags": {"intermezzo": [[4, 2], [3, 1], [2], [1]],
-                             "finito": [[6, 4, 2], [5, 3, 1], [4, 2], [3, 1], [2]]}}
-    setup: dict[str, Any] = {}
-    if rnd.random() < 0.5:
-        setup["display"] = rnd.sample(["grey", "brown", "red", "blue", "yellow"], 3)
-    return options, setup
+    return drawn_options(rnd, len(players))
 
 
 def _castelli(rnd: random.Random, players: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:

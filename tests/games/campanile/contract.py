@@ -43,11 +43,9 @@ def candidates(game: Game[Any, Any], state: Any) -> Iterator[dict[str, Any]]:
     yield {"type": "valuation", "phase": "finito"}
 
 
-def start(rnd: random.Random) -> tuple[Game[Any, Any], Any]:
-    """2 to 5 players, the 2-player options drawn, sometimes a display chosen."""
-    game = get_game("campanile")
-    count = rnd.randint(2, 5)
-    players = ["Albert", "Birgit", "Franziska", "Gustav", "Hanne"][:count]
+def drawn_options(rnd: random.Random, count: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The options and setup of a game of ``count`` players: the 2-player options drawn, sometimes a
+    display chosen (the layout sweep draws its games with this too)."""
     options: dict[str, Any] = {}
     if count == 2:
         options = {"two_player_move": rnd.random() < 0.7,
@@ -56,4 +54,13 @@ def start(rnd: random.Random) -> tuple[Game[Any, Any], Any]:
     setup: dict[str, Any] = {}
     if rnd.random() < 0.5:
         setup["display"] = rnd.sample(["grey", "brown", "red", "blue", "yellow"], 3)
+    return options, setup
+
+
+def start(rnd: random.Random) -> tuple[Game[Any, Any], Any]:
+    """2 to 5 players, the 2-player options drawn, sometimes a display chosen."""
+    game = get_game("campanile")
+    count = rnd.randint(2, 5)
+    players = ["Albert", "Birgit", "Franziska", "Gustav", "Hanne"][:count]
+    options, setup = drawn_options(rnd, count)
     return game, game.start(players, options, setup)
