@@ -244,7 +244,7 @@ class Companion:
             raise AppError(msg("app.colours.not_in_game", game=engine.title))
         try:
             options, setup = about.defaults(NewGame(tuple(names), dict(options or {}), setup),
-                                            _TableSettings(self))
+                                            self.table_settings())
         except SetupNeeded as needed:
             raise AppError(needed.reason) from None
         initial = engine.start(names, options, setup)
@@ -534,6 +534,11 @@ class Companion:
     def settings(self) -> dict[str, Any]:
         """Every simple setting (see :mod:`companion.service.settings`), stored or default."""
         return effective_settings(self.store.settings())
+
+    def table_settings(self) -> _TableSettings:
+        """The table's settings as a game's descriptor reads them for a new game's defaults (what
+        :meth:`start` fills in, and the new-game screen asks before a game starts)."""
+        return _TableSettings(self)
 
     def change_setting(self, key: str, value: object) -> Any:
         """Store a setting after checking it; :class:`AppError` naming the key. Returns the stored value."""

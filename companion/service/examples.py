@@ -15,7 +15,7 @@ from companion.games.base import RecordError
 from companion.games.descriptor import ExampleSetup, NewGame, SetupNeeded
 from companion.games.messages import Message
 from companion.registry import descriptor
-from companion.service.app import Companion, _TableSettings
+from companion.service.app import Companion
 from companion.service.session import AnySession
 
 
@@ -48,7 +48,7 @@ def new_game_example(app: Companion, game: str, players: Sequence[str], options:
     try:
         about = descriptor(game)
         new = NewGame(tuple(players), dict(options), dict(setup))
-        options, filled = about.defaults(new, _TableSettings(app))
+        options, filled = about.defaults(new, app.table_settings())
     except (RecordError, SetupNeeded):
         return None
     return about.example(filled, options, players)

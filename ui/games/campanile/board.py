@@ -151,7 +151,7 @@ class TowerColumn(BoxLayout):
         rows = self._rows[:self._placed]
         if not rows:
             return
-        gap = float(self.stack.spacing[1] if isinstance(self.stack.spacing, list) else self.stack.spacing)
+        gap = float(self.stack.spacing[1])  # a StackLayout's spacing: horizontal, vertical
         if len(rows) * (GroupRow.FULL + gap) - gap <= self.stack.height:
             for row in rows:
                 row.fit(self.stack.width, GroupRow.FULL)
