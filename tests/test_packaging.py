@@ -38,7 +38,7 @@ def test_the_readme_has_two_setup_commands_both_with_the_constraints_and_every_e
     commands = _setup_commands()
     assert len(commands) == 2
     assert all("pip install -c constraints.txt -e '.[ui" in c for c in commands)
-    assert "'.[ui,dev,web]'" in commands[1] and commands[1].endswith(".venv/bin/pytest")
+    assert "'.[ui,dev,web,club]'" in commands[1] and commands[1].endswith(".venv/bin/pytest")
 
 
 def test_ci_runs_the_readmes_test_command_verbatim() -> None:

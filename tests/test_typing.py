@@ -18,7 +18,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("companion", "hardware", "ui", "web")
+PACKAGES = ("companion", "hardware", "ui", "web", "club")
 
 #: Third-party packages with neither inline types nor stubs: the only modules mypy may not follow.
 UNTYPED_THIRD_PARTY = {"kivy", "gpiozero", "luma", "sdnotify", "lgpio"}

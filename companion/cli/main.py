@@ -51,6 +51,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "doctor": ("doctor", "backup"),
     "hardware": ("hardware", "snapshot"),
     "web": ("web",),
+    "club": ("club",),
 }
 COMMAND_PACKAGE = "companion.cli.commands"
 #: The games' own subcommands come after this module's in help.
