@@ -150,6 +150,11 @@ def _fault(fault: str, work: Path) -> str:
     return FAULTS[fault].format(dropin=dropin, store=store, patched=patched)
 
 
+#: The display and the touch of the emulated box: a KMS/DRM device Debian's kernel drives
+#: (``virtio_gpu``) at the official panel's size, and an absolute pointer (single touch) that reaches
+#: the guest as an evdev device, as a single-touch HDMI panel's does.
+DISPLAY_DEVICES = ["-device", "virtio-gpu-pci,xres=800,yres=480", "-device", "virtio-tablet-pci"]
+
 #: Where the FAT partition starts in the image (build.sh: sector 8192).
 BOOT_START = 8192 * 512
 
@@ -185,7 +190,7 @@ class Guest:
         self.panels: list[Panel] = []
         self.booted_at = 0.0
 
-    def start(self, panels: int = 0) -> None:
+    def start(self, panels: int = 0, *, display: bool = False) -> None:
         """Boot: ``-M virt -cpu cortex-a72 -smp 2`` with the image's kernel, the disk written
         through (``cache=writethrough``: what the guest has synced is in the file), a USB
         controller for the stick, qemu's monitor on a socket, and ``panels`` PCI UARTs
@@ -211,6 +216,11 @@ class Guest:
                    "-device", "virtio-blk-device,drive=disk",
                    "-device", "qemu-xhci,id=usb",
                    "-netdev", "user,id=net", "-device", "virtio-net-device,netdev=net", *wiring]
+        if display:
+            command += DISPLAY_DEVICES
+        qmp = self.work / "qmp.sock"
+        qmp.unlink(missing_ok=True)
+        command += ["-qmp", f"unix:{qmp},server=on,wait=off"]
         self.console.unlink(missing_ok=True)
         self.booted_at = time.monotonic()
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
