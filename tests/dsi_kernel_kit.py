@@ -62,6 +62,8 @@ def _from_base() -> Kernel | None:
                    key=lambda path: path.stat().st_mtime, reverse=True)
     for dtb in bases:
         base = dtb.parents[4]
+        if base.name.endswith(".part"):  # a base mmdebstrap is still making
+            continue
         version = dtb.parents[1].name.removeprefix("linux-image-")
         modules = base / "usr" / "lib" / "modules" / version
         alias = modules / "modules.alias"

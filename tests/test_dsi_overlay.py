@@ -187,20 +187,19 @@ def test_dsi1_is_bound_by_vc4_through_its_match_table(merged: Path, debian: Kern
     assert b"\0" * 64 + b"brcm,bcm2711-dsi9\0" not in debian.vc4.read_bytes()  # the search can fail
 
 
-def test_debians_kernel_has_no_driver_for_the_bridge_model() -> None:
+def test_debians_kernel_has_no_driver_for_the_bridge_model(debian: Kernel) -> None:
     """Why the panel is described by the older binding: the other (the ATtiny as a regulator
     feeding a TC358762 bridge) needs a bridge driver Debian's 6.1 does not build."""
-    debian = kernel()
     patterns = [p for p, _ in _aliases(debian)]
     assert not [p for p in patterns if "tc358762" in p]
     assert [p for p in patterns if p.startswith("of:N*T*Craspberrypi,7inch-touchscreen-panel-regulator")]
 
 
-def test_debians_touch_driver_asks_for_an_interrupt_the_display_has_not() -> None:
+def test_debians_touch_driver_asks_for_an_interrupt_the_display_has_not(debian: Kernel) -> None:
     """Why touch is not expected to work with Debian's 6.1 (docs/appliance.md): the display's cable
     carries no interrupt line, and its edt-ft5x06 has no polled mode (Raspberry Pi's kernel adds
     one). Read from the module's symbols: its interrupt handler is there, no poll function is."""
-    module = kernel().edt_ft5x06.read_bytes()
+    module = debian.edt_ft5x06.read_bytes()
     assert b"\0edt_ft5x06_ts_isr\0" in module and b"\0devm_request_threaded_irq\0" in module
     assert not re.findall(rb"\0[a-z0-9_]*poll[a-z0-9_]*\0", module)
 
