@@ -10,7 +10,8 @@ archive's index, whose signature ``gpgv`` checks against Debian's keyring and wh
 package the download must match. The package's data is read as a stream and only these are kept,
 under the cache folder: the device tree, those two modules, and ``modules.alias`` made as depmod
 makes it (a line ``alias PATTERN MODULE`` for each alias in each module's ``.modinfo``: the .deb
-carries no modules.alias, depmod writes it when the kernel is installed).
+carries no modules.alias, depmod writes it when the kernel is installed). Without a network, the
+newest kernel kept before serves.
 """
 
 from __future__ import annotations
@@ -75,13 +76,27 @@ def _from_base() -> Kernel | None:
 
 
 def _from_archive() -> Kernel:
-    package, version, url, sha256 = _newest_kernel_package()
+    """Today's kernel of Bookworm, kept once; offline, the newest one kept before."""
+    try:
+        package, version, url, sha256 = _newest_kernel_package()
+    except OSError as error:
+        before = sorted((p for p in (CACHE / "dsi-kernel").glob("linux-image-*") if _whole(p)),
+                        key=lambda path: path.stat().st_mtime)
+        assert before, f"Debian's mirror cannot be reached ({error}) and no kernel is kept under {CACHE}"
+        return _kernel(before[-1], f"{before[-1]} (kept; Debian's mirror cannot be reached: {error})")
     kept = CACHE / "dsi-kernel" / f"{package}_{version}"
-    kernel_version = package.removeprefix("linux-image-")
-    files = [kept / name for name in (DTB, "modules.alias", *KEPT_MODULES)]
-    if not all(path.exists() for path in files):
-        _keep_from_package(url, sha256, kernel_version, kept)
-    return Kernel(kernel_version, f"{url} (SHA256 {sha256})", *files)
+    if not _whole(kept):
+        _keep_from_package(url, sha256, package.removeprefix("linux-image-"), kept)
+    return _kernel(kept, f"{url} (SHA256 {sha256})")
+
+
+def _whole(kept: Path) -> bool:
+    return all((kept / name).exists() for name in (DTB, "modules.alias", *KEPT_MODULES))
+
+
+def _kernel(kept: Path, origin: str) -> Kernel:
+    version = kept.name.split("_")[0].removeprefix("linux-image-")
+    return Kernel(version, origin, *(kept / name for name in (DTB, "modules.alias", *KEPT_MODULES)))
 
 
 def _get(url: str) -> bytes:
