@@ -178,8 +178,30 @@ configure() {
     chroot "$root" env DEB_MAINT_PARAMS=configure /etc/kernel/postinst.d/z50-raspi-firmware >&2 \
         || { umount "$root/proc"; return 1; }
     umount "$root/proc"
+    dsi_overlay "$root"
     install -m 0644 "$HERE/companion-setup.txt" "$root/boot/firmware/companion-setup.txt"
     rm -rf "$root"/var/lib/apt/lists/* "$root"/var/cache/apt/*.bin "$root"/tmp/* "$root"/root/.cache
+}
+
+# The official 7" DSI display for Debian's kernel (docs/appliance.md, "What Debian's kernel drives"):
+# the overlay compiled by the root's own dtc, its hook installed to run after raspi-firmware's at
+# every kernel and initramfs update, and run once now to merge it into the Pi 4's device tree on
+# the FAT partition (written there a moment ago by raspi-firmware's hook).
+dsi_overlay() {
+    local root="$1" lib=/usr/lib/companion-image name=companion-dsi-7inch hook=z60-companion-dsi-7inch
+    if [[ ! -x $root/usr/bin/dtc || ! -x $root/usr/bin/fdtoverlay ]]; then
+        echo "build.sh: the root has no dtc and fdtoverlay (device-tree-compiler belongs in packages.txt)" >&2
+        return 1
+    fi
+    install -D -m 0644 "$HERE/dsi-7inch/$name.dts" "$root$lib/$name.dts"
+    chroot "$root" dtc -I dts -O dtb -o "$lib/$name.dtbo" "$lib/$name.dts" >&2
+    install -D -m 0755 "$HERE/dsi-7inch/$hook" "$root/etc/kernel/postinst.d/$hook"
+    install -d "$root/etc/initramfs/post-update.d"
+    ln -sfn "/etc/kernel/postinst.d/$hook" "$root/etc/initramfs/post-update.d/$hook"
+    chroot "$root" env DEB_MAINT_PARAMS=configure "/etc/kernel/postinst.d/$hook" >&2
+    # The hook never fails a kernel update; the build does fail when the merge did not happen.
+    chroot "$root" fdtget /boot/firmware/bcm2711-rpi-4-b.dtb /soc/i2c@7e205000/lcd@45 compatible >/dev/null \
+        || { echo "build.sh: the Pi 4's device tree on the FAT partition has no DSI display (above: why)" >&2; return 1; }
 }
 
 # The manifest: every Debian package and Python distribution in the image, with its version, and the
