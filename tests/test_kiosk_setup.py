@@ -86,7 +86,8 @@ def test_kivy_reads_the_kiosk_settings_at_import(tmp_path: Path) -> None:
         "from ui.kivy_setup import prepare, kiosk_input\n"
         "assert prepare(rotation=270)\n"
         "from kivy.config import Config\n"
-        "kiosk_input(Config)\n"
+        "from pathlib import Path\n"
+        f"kiosk_input(Config, Path({str(tmp_path / 'no-input')!r}))  # this machine's devices aside\n"
         "print(json.dumps({'graphics': {k: Config.get('graphics', k) for k in "
         "('fullscreen', 'show_cursor', 'rotation')}, 'input': Config.items('input')}))\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith("KCFG_")}

@@ -15,10 +15,11 @@
 - the kiosk (the unit's ``SDL_VIDEODRIVER=kmsdrm``, or ``COMPANION_KIOSK=1``):
   full screen, no mouse cursor, the configured rotation — as Kivy's
   ``KCFG_<section>_<key>`` variables, which it reads when its window is
-  made — and exactly one input provider for the touchscreen
+  made — and exactly one input provider for each device a finger lands on
   (:func:`kiosk_input`, applied before the app runs: Kivy's defaults add a
   mouse and a probe of every device, and two providers of one panel double
-  every tap).
+  every tap): multi-touch panels and single-touch ones (absolute pointers,
+  :mod:`ui.touch_devices`).
 
 Imports no Kivy itself.
 """
@@ -28,15 +29,17 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Mapping, MutableMapping
+from pathlib import Path
 from typing import Any
 
 from hardware.oled_render import WIDTH as OLED_WIDTH
 from ui.theme import SPACING, WINDOW
+from ui.touch_devices import SYSFS_INPUT, touch_devices
 
 PROVIDERS = {"KIVY_WINDOW": "sdl2", "KIVY_TEXT": "sdl2", "KIVY_IMAGE": "sdl2,pil", "KIVY_CLIPBOARD": "sdl2"}
 
-#: The one input provider of the kiosk: Linux's input events of the devices that report
-#: multi-touch positions (the touchscreen; not a keyboard, not a mouse), read by Kivy's hidinput.
+#: The kiosk's input provider when no device a finger lands on is found at start: Kivy's probe of
+#: the devices that report multi-touch positions, read by its hidinput.
 TOUCH_INPUT = ("touchscreen", "probesysfs,provider=hidinput")
 #: The OLED's frame on a laptop's screen is scaled this many times (pixels kept square and sharp).
 OLED_SCALE = 2
@@ -76,11 +79,20 @@ def laptop_graphics() -> dict[str, str]:
             "KCFG_GRAPHICS_HEIGHT": str(WINDOW[1]), "KCFG_GRAPHICS_RESIZABLE": "0"}
 
 
-def kiosk_input(config: Any) -> None:
-    """Leave exactly one input provider in Kivy's ``config`` (its ``[input]`` section): the touchscreen's."""
+def touch_inputs(sysfs: Path = SYSFS_INPUT) -> list[tuple[str, str]]:
+    """Kivy's ``[input]`` entries of the kiosk: one ``hidinput`` provider for each device a finger
+    lands on (multi-touch or single-touch); Kivy's multi-touch probe when none is found."""
+    found = [(f"touch_{Path(device.node).name}", f"hidinput,{device.node}")
+             for device in touch_devices(sysfs)]
+    return found or [TOUCH_INPUT]
+
+
+def kiosk_input(config: Any, sysfs: Path = SYSFS_INPUT) -> None:
+    """Leave in Kivy's ``config`` (its ``[input]`` section) only the touch devices' providers."""
     for name in list(config.options("input")):
         config.remove_option("input", name)
-    config.set("input", *TOUCH_INPUT)
+    for name, provider in touch_inputs(sysfs):
+        config.set("input", name, provider)
 
 
 def prepare(offscreen: bool = False, *, rotation: int = 0,
