@@ -13,6 +13,7 @@ nothing here measures speed against a budget.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import socket
@@ -153,6 +154,8 @@ def _fault(fault: str, work: Path) -> str:
 #: The display and the touch of the emulated box: a KMS/DRM device Debian's kernel drives
 #: (``virtio_gpu``) at the official panel's size, and an absolute pointer (single touch) that reaches
 #: the guest as an evdev device, as a single-touch HDMI panel's does.
+#: The largest position qemu's absolute pointer reports on an axis.
+ABS_MAX = 0x7FFF
 DISPLAY_DEVICES = ["-device", "virtio-gpu-pci,xres=800,yres=480", "-device", "virtio-tablet-pci"]
 
 #: Where the FAT partition starts in the image (build.sh: sector 8192).
@@ -187,6 +190,7 @@ class Guest:
         self.process: subprocess.Popen[bytes] | None = None
         self.shell: socket.socket | None = None
         self.monitor_socket: socket.socket | None = None
+        self.qmp_socket: socket.socket | None = None
         self.panels: list[Panel] = []
         self.booted_at = 0.0
 
@@ -234,6 +238,10 @@ class Guest:
         self.shell = connect(self.socket_path, self.process)
         self.monitor_socket = connect(monitor, self.process)
         self._monitor_answer()
+        self.qmp_socket = connect(qmp, self.process)
+        self._qmp_replies = self.qmp_socket.makefile("r", encoding="utf-8")
+        assert "QMP" in json.loads(self._qmp_replies.readline()), "no QMP greeting"
+        self.qmp("qmp_capabilities")
         # the panels connect now, before the app opens its ports: what the companion writes to a
         # UART while nothing here listens is lost, and its first line is its HELLO
         self.panels = [Panel(self.work / f"panel{number}.sock", number + 1) for number in range(panels)]
@@ -256,6 +264,35 @@ class Guest:
         assert self.monitor_socket is not None
         self.monitor_socket.sendall(command.encode() + b"\n")
         return self._monitor_answer()
+
+    def qmp(self, command: str, **arguments: object) -> object:
+        """One command of qemu's machine protocol (QMP); its ``return`` (events on the way are skipped)."""
+        assert self.qmp_socket is not None
+        self.qmp_socket.settimeout(60)
+        message = {"execute": command, **({"arguments": arguments} if arguments else {})}
+        self.qmp_socket.sendall(json.dumps(message).encode() + b"\n")
+        while True:
+            reply = json.loads(self._qmp_replies.readline())
+            if "event" in reply:
+                continue
+            assert "return" in reply, f"{command}: {reply}"
+            return reply["return"]
+
+    def tap(self, x: float, y: float, width: int = 800, height: int = 480) -> None:
+        """A finger down and up at ``(x, y)`` pixels of the display (from its top left), sent to the
+        emulated absolute pointer (qemu's tablet: ``0 … 0x7fff`` on each axis)."""
+        # (a pixel off first, then the point: Linux passes on only a position that changed, and an app
+        # started since the last tap at the same point would take it where its reader begins)
+        position = [{"type": "abs", "data": {"axis": axis, "value": round(value * ABS_MAX / size) + nudge}}
+                    for nudge in (1, 0) for axis, value, size in (("x", x, width), ("y", y, height))]
+        press = {"type": "btn", "data": {"down": True, "button": "left"}}
+        self.qmp("input-send-event", events=[*position, press])
+        time.sleep(0.2)  # a finger's tap: down, then up a moment later (a hold would be seconds)
+        self.qmp("input-send-event", events=[{"type": "btn", "data": {"down": False, "button": "left"}}])
+
+    def screendump(self, path: Path) -> None:
+        """The display's frame as qemu shows it, written to ``path`` (PPM)."""
+        self.qmp("screendump", filename=str(path))
 
     def plug_stick(self, image: Path) -> None:
         """A USB disk with ``image`` on it plugged into the running machine (written through)."""
@@ -324,10 +361,10 @@ class Guest:
         for panel in self.panels:
             panel.close()
         self.panels = []
-        for connection in (self.shell, self.monitor_socket):
+        for connection in (self.shell, self.monitor_socket, self.qmp_socket):
             if connection is not None:
                 connection.close()
-        self.shell = self.monitor_socket = None
+        self.shell = self.monitor_socket = self.qmp_socket = None
 
 
 def connect(path: Path, qemu: subprocess.Popen[bytes] | None = None, timeout: float = 60) -> socket.socket:

@@ -38,9 +38,13 @@ from ui.touch_devices import SYSFS_INPUT, touch_devices
 
 PROVIDERS = {"KIVY_WINDOW": "sdl2", "KIVY_TEXT": "sdl2", "KIVY_IMAGE": "sdl2,pil", "KIVY_CLIPBOARD": "sdl2"}
 
+#: Linux's touch devices count Y from the top; Kivy counts from the bottom, which its hidinput
+#: does with ``invert_y=0`` (its default, 1, turns a tap at the top into one at the bottom: seen in
+#: the emulated box, where the tap on a tower landed on the players' row).
+HIDINPUT_UPRIGHT = "invert_y=0"
 #: The kiosk's input provider when no device a finger lands on is found at start: Kivy's probe of
 #: the devices that report multi-touch positions, read by its hidinput.
-TOUCH_INPUT = ("touchscreen", "probesysfs,provider=hidinput")
+TOUCH_INPUT = ("touchscreen", f"probesysfs,provider=hidinput,param={HIDINPUT_UPRIGHT}")
 #: The OLED's frame on a laptop's screen is scaled this many times (pixels kept square and sharp).
 OLED_SCALE = 2
 #: The OLED panel's width beside the touchscreen's 800 px on a laptop.
@@ -82,7 +86,7 @@ def laptop_graphics() -> dict[str, str]:
 def touch_inputs(sysfs: Path = SYSFS_INPUT) -> list[tuple[str, str]]:
     """Kivy's ``[input]`` entries of the kiosk: one ``hidinput`` provider for each device a finger
     lands on (multi-touch or single-touch); Kivy's multi-touch probe when none is found."""
-    found = [(f"touch_{Path(device.node).name}", f"hidinput,{device.node}")
+    found = [(f"touch_{Path(device.node).name}", f"hidinput,{device.node},{HIDINPUT_UPRIGHT}")
              for device in touch_devices(sysfs)]
     return found or [TOUCH_INPUT]
 
