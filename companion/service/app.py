@@ -154,8 +154,7 @@ class Companion:
         self.championships = Championships(self)
         #: Each game's part of the service (:mod:`companion.service.parts`), built on first use.
         self._parts: dict[str, object | None] = {}
-        #: The club is configured (``[club]`` in companion.toml, docs/club.md): each game finished
-        #: from now on is queued in the club's outbox with its finishing move (one transaction).
+        #: In a club (docs/club.md): a finished game is queued for it with its finishing move.
         self.club_outbox = False
 
     def part(self, game: str) -> object | None:

@@ -110,3 +110,25 @@ def queue_since(path: Path, since: datetime) -> int:
                            "WHERE finished IS NOT NULL AND finished >= ? AND source = 'table' "
                            "AND abandoned IS NULL", (stamp(since),))
         return int(added.rowcount)
+
+
+class StoredOutbox:
+    """The outbox's and the stable ids' reading methods of :class:`~companion.storage.store.Store`."""
+
+    _db: sqlite3.Connection
+
+    @property
+    def schema_version(self) -> int:
+        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+
+    def outbox(self, *, waiting_only: bool = False) -> list[OutboxRow]:
+        """The club's outbox, oldest finish first."""
+        return read_outbox(self._db, waiting_only=waiting_only)
+
+    def stable_id(self, table: str, row_id: int) -> str | None:
+        """The stable id (UUID) of a game (``table="sessions"``) or a championship, ``None`` before
+        schema 9 or when it has none."""
+        if table not in ("sessions", "championships") or self.schema_version < OUTBOX_VERSION:
+            return None
+        found = self._db.execute(f"SELECT uuid FROM {table} WHERE id = ?", (row_id,)).fetchone()
+        return found[0] if found is not None and isinstance(found[0], str) else None

@@ -58,7 +58,7 @@ from companion.storage.errors import DamagedRow, StaleLog, StoreError
 from companion.storage.journal import StoreJournal, insert_moves, save_log
 from companion.storage.lock import WriterLock
 from companion.storage.migrations import LOG_HASH_START, MIGRATIONS, Migration, new_uuid
-from companion.storage.outbox import OUTBOX_VERSION
+from companion.storage.outbox import OUTBOX_VERSION, StoredOutbox
 from companion.storage.rows import (
     DB_ERRORS,
     ChampionshipRow,
@@ -97,7 +97,7 @@ def _stamp(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="seconds")
 
 
-class Store(StoredChampionships):
+class Store(StoredChampionships, StoredOutbox):
     """The companion's SQLite database. Open with :meth:`open`; one per process and thread."""
 
     def __init__(self, db: sqlite3.Connection, path: Path, clock: Clock, games: GameLookup) -> None:
@@ -527,18 +527,6 @@ class Store(StoredChampionships):
                 else:
                     outbox.withdraw(db, session_id)
             return version
-
-    def outbox(self, *, waiting_only: bool = False) -> list[outbox.OutboxRow]:
-        """The club's outbox (:mod:`companion.storage.outbox`), oldest finish first."""
-        return outbox.read_outbox(self._db, waiting_only=waiting_only)
-
-    def stable_id(self, table: str, row_id: int) -> str | None:
-        """The stable id (UUID) of a game (``table="sessions"``) or a championship, ``None`` before
-        schema 9 or when it has none."""
-        if table not in ("sessions", "championships") or self.schema_version < OUTBOX_VERSION:
-            return None
-        found = self._db.execute(f"SELECT uuid FROM {table} WHERE id = ?", (row_id,)).fetchone()
-        return found[0] if found is not None and is_text(found[0]) else None
 
     def add_played(self, session_id: int, seconds: float) -> None:
         """Add ``seconds`` (monotonic) to how long the game was open; nothing for a game not measured."""
