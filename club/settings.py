@@ -96,8 +96,11 @@ def club_settings(config: Config, table_setting: str = "", *, broker: str | None
     included (which ``companion run`` would only warn about).
     """
     for found in config.problems:
-        if found.key.startswith("club."):
-            raise ClubConfigError(msg("club.table.config.problem", problem=str(found)))
+        if found.key.startswith("club."):  # the reason, not "using the default": nothing is used
+            said = found.message
+            reason = said.params.get("reason", said) if isinstance(said, Message) else said
+            raise _refuse(found.key, reason if isinstance(reason, Message) else msg(
+                "club.table.config.problem", problem=str(reason)))
     address = broker if broker is not None else str(config["club.broker"])
     if not address:
         raise _refuse("club.broker", msg("club.table.config.no_broker"))

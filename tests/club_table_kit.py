@@ -47,15 +47,17 @@ class Listener:
     topics: str = "#"
     client_id: str = ""
     persistent: bool = False
+    #: The user name and password at the broker (default: the broker's first user, if any).
+    login: tuple[str, str] | None = None
     heard: list[Heard] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._changed = threading.Condition()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=self.client_id,
                                   clean_session=not self.persistent)
-        if self.broker.passwords:
-            user, password = next(iter(self.broker.passwords.items()))
-            self.client.username_pw_set(user, password)
+        login = self.login or (next(iter(self.broker.passwords.items())) if self.broker.passwords else None)
+        if login is not None:
+            self.client.username_pw_set(*login)
         if self.broker.tls:
             self.client.tls_set(ca_certs=str(self.broker.tls.ca_file))
         self.client.on_message = self._on_message
@@ -66,7 +68,8 @@ class Listener:
         self.client.loop_start()
         assert self.subscribed.wait(GUARD)
 
-    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                    properties: Any) -> None:
         if not (self.persistent and flags.session_present):
             client.subscribe(self.topics, qos=1)
 

@@ -175,7 +175,7 @@ def test_the_doctor_names_a_stray_row_and_the_repair_keeps_the_outbox(tmp_path: 
     app.close()
     assert examine(path).is_good
     with sqlite3.connect(path) as db:
-        db.execute("INSERT INTO outbox (session_id, queued, sure) VALUES (99, '2026-01-01T00:00:00+00:00', 1)")
+        db.execute("INSERT INTO outbox (session_id, queued, sure) VALUES (99, '2026-01-01T00:00', 1)")
     checkup = examine(path)
     assert not checkup.is_good
     assert [m.code for m in checkup.unreadable] == ["club.table.doctor.stray"]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from companion.cli.main import UserError
 from companion.games.messages import msg
 from companion.i18n import text
-from companion.service.config import Config
+from companion.service.config import Config, ConfigError, defaults, read_config
 from companion.storage.paths import DataDirError, database_path
 from companion.storage.store import Store, StoreError
 
@@ -39,7 +39,7 @@ def register(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     publish.set_defaults(handler=run_publish)
     status = actions.add_parser("status", help="cli.club.table.status.help",
                                 description="cli.club.table.status.description")
-    status.add_argument("--config", metavar="FILE", help="cli.club.table.config.help")
+    _overrides(status)
     status.set_defaults(handler=run_status)
     run = actions.add_parser("run", help="cli.club.table.run.help",
                              description="cli.club.table.run.description")
@@ -55,9 +55,18 @@ def _overrides(parser: argparse.ArgumentParser) -> None:
 
 
 def _config(args: argparse.Namespace) -> Config:
-    from companion.cli.commands.run import read_config
-
-    return read_config(args.config)
+    """The configuration file (the defaults without one): a file that cannot be used is an exit 2;
+    the warnings of other sections are shown, a ``[club]`` problem is refused (:func:`_settings`)."""
+    if args.config is None:
+        return defaults()
+    try:
+        config = read_config(args.config)
+    except ConfigError as error:
+        raise UserError(*error.args) from None
+    for problem in config.problems:
+        if not problem.key.startswith("club."):
+            print(f"companion: {text('cli.warning', reason=str(problem))}", file=sys.stderr)
+    return config
 
 
 def _database(args: argparse.Namespace, config: Config) -> Path:
@@ -149,12 +158,18 @@ def run_status(args: argparse.Namespace) -> int:
     answered = last_answer(database.parent)
     print(text("cli.club.table.status.answered", when=answered.astimezone().strftime("%Y-%m-%d %H:%M:%S"))
           if answered else text("cli.club.table.status.never"))
+    if config["club.broker"]:  # the id an ACL names for the table's Home Assistant topics (docs/club.md)
+        from club.topics import node_id
+
+        settings = _settings(args, config, database)
+        print(text("cli.club.table.status.home", device=node_id(settings.club, settings.table)))
     return 0
 
 
 def run_run(args: argparse.Namespace) -> int:
     config = _config(args)
-    if not config["club.broker"] and args.broker is None:
+    wrong = any(problem.key.startswith("club.") for problem in config.problems)
+    if not config["club.broker"] and args.broker is None and not wrong:
         print(text("cli.club.table.run.no_club"))  # the unit's condition: not in a club, nothing to do
         return 0
     database = _database(args, config)
