@@ -222,3 +222,35 @@ def test_a_credentials_file_others_may_read_is_refused(tmp_path: Path, mode: int
     done = companion(tmp_path / "data", "club", "publish", "--config", str(config))
     assert done.returncode == 2
     assert "club.credentials_file" in done.stderr and "chmod 600" in done.stderr
+
+
+def test_a_championship_round_is_one_play_per_group_after_its_championship(tmp_path: Path) -> None:
+    from tests.championship_kit import round_moves
+
+    data = tmp_path / "data"
+    app = open_table(data)
+    live = app.championships.new(1, ["Ann", "Bob", "Cid", "Dan"])
+    game = live.session.game
+    for move in round_moves(game, live.session.state, ["Ann", None]):
+        live.session.propose(game.parse_move(move))
+    assert live.row.championship is not None
+    round_id = app.store.stable_id("sessions", live.id)
+    championship = app.store.stable_id("championships", live.row.championship)
+    app.close()
+    with running_broker(tmp_path / "broker") as broker:
+        config = write_config(tmp_path, broker.url)
+        listener = Listener(broker)
+        done = companion(data, "club", "publish", "--config", str(config))
+        assert done.returncode == 0, done.stderr
+        heard = listener.wait_for(lambda h: sum("/plays/" in x.topic for x in h) == 2)
+        kinds = [h.json()["kind"] for h in heard if h.topic.startswith("companion/")]
+        assert kinds == ["championship", "play", "play"]  # the championship first
+        plays = [h.json() for h in heard if "/plays/" in h.topic]
+        assert [p["championship"] for p in plays] == [{"id": championship, "round": 1, "group": 1},
+                                                      {"id": championship, "round": 1, "group": 2}]
+        assert len({p["id"] for p in plays} | {round_id}) == 3  # two ids of their own
+        kept = [h.json() for h in heard if h.topic.endswith(f"/championships/{championship}")][0]
+        assert kept["rounds"] == [{"round": 1, "plays": [p["id"] for p in plays]}]
+        assert kept["variant"] == 1 and kept["game"] == game.name and kept["finished"] is False
+        assert plays[0]["summary"]["groups"][1]["winners"] == ["Cid", "Dan"]  # the shared win
+        listener.close()
