@@ -89,8 +89,9 @@ NO_GAME = Facts(None, None, None, [], None, False, None, None)
 
 
 def on_the_table(app: Companion) -> SessionRow | None:
-    """The game on the table: the latest one stored, unless it was abandoned (then none)."""
-    row = app.store.latest_session()
+    """The game on the table: the latest one started at it (an imported record was not played here),
+    unless it was abandoned (then none)."""
+    row = next((row for row in app.store.list_sessions() if row.source == "table"), None)
     return None if row is None or row.abandoned is not None else row
 
 
