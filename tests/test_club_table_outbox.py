@@ -20,7 +20,7 @@ from companion.storage.doctor import examine, repair
 from companion.storage.migrations import MIGRATIONS
 from companion.storage.paths import DB_FILENAME
 from companion.storage.store import Store
-from tests.club_table_kit import finish_a_game, open_table
+from tests.club_table_kit import companion, finish_a_game, open_table, write_config
 from tests.helpers_campanile import PLAYERS, SETUP, random_game
 
 
@@ -204,3 +204,29 @@ def test_the_doctor_names_a_shared_id_and_the_repair_gives_a_new_one(tmp_path: P
         assert store.stable_id("sessions", first) == kept
         assert store.stable_id("sessions", second) not in (None, kept)
         assert [row.session_id for row in store.outbox()] == [second]  # the unreadable row left out
+
+
+def _typed_to_the_end(tmp_path: Path, config: Path | None) -> list[outbox.OutboxRow]:
+    """A game started here, then finished at ``companion run --headless`` (the console), typed."""
+    data = tmp_path / "data"
+    app = open_table(data, club=False)
+    live = app.start("campanile", list(PLAYERS), setup=SETUP)
+    game, state = live.session.game, live.session.state
+    lines = []
+    for move in random_game(3, 20):
+        lines.append(game.describe(state, game.move_to_json(move), "en"))
+        state = game.apply(state, move)
+    app.close()
+    options = ["--config", str(config)] if config else []
+    done = companion(data, "run", "--headless", *options, input="\n".join(lines) + "\n")
+    assert done.returncode == 0, done.stderr
+    with Store.open(data / DB_FILENAME, read_only=True) as store:
+        assert store.session(live.id).is_finished
+        return store.outbox()
+
+
+def test_companion_run_queues_a_game_finished_at_it_only_in_a_club(tmp_path: Path) -> None:
+    assert _typed_to_the_end(tmp_path / "alone", None) == []
+    config = write_config(tmp_path, "mqtt://127.0.0.1:1")  # no broker there: the table plays on
+    [row] = _typed_to_the_end(tmp_path / "club", config)
+    assert row.sent is None
