@@ -74,10 +74,14 @@ class Facts:
     finished: bool
     last_move: dict[str, str | None] | None
     championship: dict[str, Any] | None
+    #: The engine's winners once the game is over (its tie-break included).
+    winners: tuple[str, ...] = ()
 
     @property
     def leader(self) -> str | None:
-        """Who leads now (the winners once it is over): the highest score, shared ones joined."""
+        """Who leads now: the highest score, shared ones joined; the engine's winners once it is over."""
+        if self.winners:
+            return ", ".join(self.winners)
         scores = [p["score"] for p in self.players if isinstance(p.get("score"), int)]
         if not scores:
             return None
@@ -115,9 +119,11 @@ def facts(app: Companion, language: str) -> Facts:
         before = session.state_before(len(session.log) - 1)
         last = {"player": game.actor(move),
                 "text": move_words(game, before, game.move_to_json(move), language)}
+    finished = game.is_finished(state)
+    winners = summary.get("winners", []) if finished and isinstance(summary, Mapping) else []
     return Facts(row.game, game.title, app.store.stable_id("sessions", row.id), players,
-                 None if now is None else now.subject, game.is_finished(state), last,
-                 _round_of(app, live))
+                 None if now is None else now.subject, finished, last, _round_of(app, live),
+                 tuple(str(w) for w in winners if isinstance(w, str)))
 
 
 def _round_of(app: Companion, live: LiveGame) -> dict[str, Any] | None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -160,7 +161,7 @@ class Publisher:
             return
         try:
             mark_sent(self.database, done, _now())
-        except Exception as error:
+        except (sqlite3.Error, OSError) as error:  # a store that cannot be written now: tried again
             log.warning("the outbox could not be marked sent: %s", error)
             return
         broker_answered(self.database.parent, _now())

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import signal
+import sqlite3
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -120,7 +121,7 @@ def run_publish(args: argparse.Namespace) -> int:
     if since is not None:
         try:
             added = queue_since(database, since)
-        except Exception as error:
+        except (sqlite3.Error, OSError) as error:  # a store that cannot be written: one line
             raise UserError(msg("cli.club.table.store", reason=str(error))) from None
         print(text("cli.club.table.publish.added", count=added))
     try:
