@@ -249,7 +249,7 @@ def test_a_championship_round_is_one_play_per_group_after_its_championship(tmp_p
         assert [p["championship"] for p in plays] == [{"id": championship, "round": 1, "group": 1},
                                                       {"id": championship, "round": 1, "group": 2}]
         assert len({p["id"] for p in plays} | {round_id}) == 3  # two ids of their own
-        kept = [h.json() for h in heard if h.topic.endswith(f"/championships/{championship}")][0]
+        kept = next(h.json() for h in heard if h.topic.endswith(f"/championships/{championship}"))
         assert kept["rounds"] == [{"round": 1, "plays": [p["id"] for p in plays]}]
         assert kept["variant"] == 1 and kept["game"] == game.name and kept["finished"] is False
         assert plays[0]["summary"]["groups"][1]["winners"] == ["Cid", "Dan"]  # the shared win

@@ -22,6 +22,8 @@ from club.settings import ClubSettings
 from tests.broker_kit import running_broker
 from tests.club_table_kit import Listener, finish_a_game, open_table
 
+#: The connection's own publish, counted by each example (saved once: examples patch it anew).
+PUBLISH = Connection.publish
 ACTIONS = st.lists(st.sampled_from(["finish", "down", "up", "publish"]), min_size=1, max_size=8)
 _examples = count()
 
@@ -40,16 +42,16 @@ def test_each_finished_game_reaches_the_club_exactly_once(broker: Any, actions: 
         broker.start()
     club = f"Club{next(_examples)}"  # each example its own club on the one broker
     published: Counter[str] = Counter()
-    real = Connection.publish
 
     def counted(self: Connection, topic: str, payload: bytes) -> int | None:
-        mid = real(self, topic, payload)
+        mid = PUBLISH(self, topic, payload)
         if mid is not None and "/plays/" in topic:
             published[topic.rsplit("/", 1)[1]] += 1
         return mid
 
     monkeypatch.setattr(Connection, "publish", counted)
-    listener = Listener(broker, topics=f"companion/{club}/plays/+", client_id=f"server-{club}", persistent=True)
+    listener = Listener(broker, topics=f"companion/{club}/plays/+", client_id=f"server-{club}",
+                        persistent=True)
     with tempfile.TemporaryDirectory() as folder:
         app = open_table(Path(folder))
         settings_ = ClubSettings(broker.url, "127.0.0.1", broker.port, False, club, "T")
