@@ -63,9 +63,9 @@ class TimedJournal:
         #: Each save's time in milliseconds.
         self.times: list[float] = []
 
-    def save(self, first: int, moves: Any, redo: Any) -> None:
+    def save(self, first: int, moves: Any, redo: Any, *, finished: bool = False) -> None:
         start = time.perf_counter_ns()
-        self.inner.save(first, moves, redo)
+        self.inner.save(first, moves, redo, finished=finished)
         self.times.append((time.perf_counter_ns() - start) / 1e6)
 
 

@@ -466,6 +466,16 @@ install_web_unit() {
     run "${SYSTEMCTL[@]}" enable companion-web.service
 }
 
+# The table in a club (companion club run, docs/club.md): beside either unit, enabled always; it
+# starts only when companion.toml names a broker in its [club] section (its ExecCondition).
+install_club_unit() {
+    put 0644 "$SOURCE/systemd/companion-club.service" "$UNITS/companion-club.service"
+    if [[ $IMAGE -eq 0 ]]; then
+        run systemctl daemon-reload
+    fi
+    run "${SYSTEMCTL[@]}" enable companion-club.service
+}
+
 enable_i2c_and_keep_the_screen_on() {
     if [[ $IMAGE -eq 1 ]]; then
         say "image mode: I2C and the screen's blanking are set by the image's config.txt and cmdline.txt"
@@ -485,10 +495,12 @@ enable_i2c_and_keep_the_screen_on() {
 
 restart() {
     if [[ $IMAGE -eq 1 ]]; then
-        say "image mode: $(unit_name) and companion-web.service start when the image boots"
+        say "image mode: $(unit_name), companion-web.service and companion-club.service start when" \
+            "the image boots"
     else
         run systemctl restart "$(unit_name)"
         run systemctl restart companion-web.service
+        run systemctl restart companion-club.service
     fi
 }
 
@@ -508,11 +520,11 @@ rollback() {
 uninstall() {
     local unit
     for unit in companion.service companion-headless.service companion-web.service \
-                media-COMPANION.automount; do
+                companion-club.service media-COMPANION.automount; do
         run systemctl disable --now "$unit"
     done
     for unit in companion.service companion-headless.service companion-web.service \
-                media-COMPANION.mount media-COMPANION.automount; do
+                companion-club.service media-COMPANION.mount media-COMPANION.automount; do
         run rm -f "$UNITS/$unit"
     done
     run rm -f "$POLKIT" "$UDEV_RULE" "$STICK_DEVICE_DROPIN"
@@ -543,6 +555,7 @@ main() {
             install_config
             install_units
             install_web_unit
+            install_club_unit
             enable_i2c_and_keep_the_screen_on
             finish_root
             restart

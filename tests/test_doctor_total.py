@@ -319,7 +319,7 @@ def test_a_store_of_schema_7_gets_its_bookkeeping_from_its_moves(tmp_path: Path)
         moves = [engine.move_to_json(m) for m in camp.random_game(3, 12, finish=False)]
         sid = old.insert_session("campanile", camp.PLAYERS, {}, camp.SETUP, moves=moves)
     with Store.open(path) as store:
-        assert store.schema_version == len(MIGRATIONS) == 8
+        assert store.schema_version == len(MIGRATIONS) == 9
     assert bookkeeping(path) == truth(path) and bookkeeping(path)[sid][0] == 12
     assert examine(path).is_good
 

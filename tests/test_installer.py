@@ -59,7 +59,11 @@ def test_a_dry_run_prints_every_step_and_changes_nothing(tmp_path: Path) -> None
     assert f"install -D -m 0644 {ROOT}/systemd/companion-web.service " \
            f"{tmp_path}/etc/systemd/system/companion-web.service" in actions
     assert "systemctl enable companion-web.service" in actions  # the live page: on by default
-    assert actions[-2:] == ["systemctl restart companion.service", "systemctl restart companion-web.service"]
+    assert f"install -D -m 0644 {ROOT}/systemd/companion-club.service " \
+           f"{tmp_path}/etc/systemd/system/companion-club.service" in actions
+    assert "systemctl enable companion-club.service" in actions  # starts only with a [club] broker
+    assert actions[-3:] == ["systemctl restart companion.service", "systemctl restart companion-web.service",
+                            "systemctl restart companion-club.service"]
 
 
 def test_the_headless_box_gets_the_headless_unit_without_kivy(tmp_path: Path) -> None:
@@ -102,7 +106,8 @@ def test_rollback_swaps_the_environments_and_needs_a_previous_one(tmp_path: Path
     assert actions == [f"ln -sfn {releases}/old {tmp_path}/opt/companion/venv.new",
                        f"mv -T {tmp_path}/opt/companion/venv.new {tmp_path}/opt/companion/venv",
                        f"ln -sfn {releases}/current {tmp_path}/opt/companion/previous",
-                       "systemctl restart companion.service", "systemctl restart companion-web.service"]
+                       "systemctl restart companion.service", "systemctl restart companion-web.service",
+                       "systemctl restart companion-club.service"]
 
 
 def test_uninstall_keeps_the_games_unless_purged(tmp_path: Path) -> None:
@@ -352,10 +357,14 @@ def test_image_mode_builds_inside_the_root_and_enables_the_units_offline(tmp_pat
     assert not any(a.startswith("systemctl ") and not a.startswith(f"systemctl --root={root} ")
                    for a in actions)
     assert not any("daemon-reload" in a or "restart" in a or "--now" in a for a in actions)
-    assert actions[-2:] == [f"systemctl --root={root} enable companion-web.service",  # the live page too
+    assert actions[-4:] == [f"systemctl --root={root} enable companion-web.service",  # the live page too
+                            f"install -D -m 0644 {ROOT}/systemd/companion-club.service "
+                            f"{root}/etc/systemd/system/companion-club.service",
+                            f"systemctl --root={root} enable companion-club.service",  # and the club's
                             f"rm -rf {root}/tmp/companion-setup"]
     assert f"systemctl --root={root} enable companion.service media-COMPANION.automount" in actions
-    assert ("# image mode: companion.service and companion-web.service start when the image boots"
+    assert ("# image mode: companion.service, companion-web.service and companion-club.service start when "
+            "the image boots"
             in done.stdout)
     # the accounts are made in the root's files; the groups it already has are kept
     assert f"useradd --root {root} --system --home-dir /var/lib/companion --no-create-home " \
@@ -423,10 +432,10 @@ def test_the_units_enable_offline_as_install_sh_enables_them(tmp_path: Path) -> 
     units = root / "etc" / "systemd" / "system"
     units.mkdir(parents=True)
     for unit in ("companion.service", "companion-headless.service", "media-COMPANION.mount",
-                 "media-COMPANION.automount", "companion-web.service"):
+                 "media-COMPANION.automount", "companion-web.service", "companion-club.service"):
         shutil.copy(ROOT / "systemd" / unit, units / unit)
     done = subprocess.run(["systemctl", f"--root={root}", "enable", "companion.service",
-                           "media-COMPANION.automount", "companion-web.service"],
+                           "media-COMPANION.automount", "companion-web.service", "companion-club.service"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert os.readlink(units / "multi-user.target.wants" / "companion.service") == \
@@ -435,4 +444,6 @@ def test_the_units_enable_offline_as_install_sh_enables_them(tmp_path: Path) -> 
         "/etc/systemd/system/media-COMPANION.automount"
     assert os.readlink(units / "multi-user.target.wants" / "companion-web.service") == \
         "/etc/systemd/system/companion-web.service"
+    assert os.readlink(units / "multi-user.target.wants" / "companion-club.service") == \
+        "/etc/systemd/system/companion-club.service"
     assert not (units / "multi-user.target.wants" / "companion-headless.service").exists()

@@ -33,7 +33,7 @@ class RecordingJournal:
         self.redo: list[dict] = []
         self.fail = fail
 
-    def save(self, first, moves, redo):
+    def save(self, first, moves, redo, *, finished=False):
         if self.fail:
             raise OSError("disk full")
         self.moves = [*self.moves[:first], *moves]

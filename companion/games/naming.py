@@ -40,6 +40,7 @@ LIMITS: dict[str, int] = {
     "player": 24,
     "profile": 40,
     "table": 60,
+    "club": 60,
     "guild": 120,
     "board": 40,
     "colour": 24,

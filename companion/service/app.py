@@ -154,6 +154,8 @@ class Companion:
         self.championships = Championships(self)
         #: Each game's part of the service (:mod:`companion.service.parts`), built on first use.
         self._parts: dict[str, object | None] = {}
+        #: In a club (docs/club.md): a finished game is queued for it with its finishing move.
+        self.club_outbox = False
 
     def part(self, game: str) -> object | None:
         """``game``'s own part of the service (its descriptor's ``service``), built once; ``None``
@@ -400,7 +402,8 @@ class Companion:
         raw_moves, raw_redo = self.store.stored_moves(session_id)
         moves = self._parse_moves(session_id, engine, raw_moves, "app.open.move")
         redo = self._parse_moves(session_id, engine, raw_redo, "app.open.undone_move")
-        journal = StoreJournal(self.store, session_id, clock=self._monotonic)
+        journal = StoreJournal(self.store, session_id, clock=self._monotonic, outbox=self.club_outbox,
+                               clock_sure=self._clock_sure)
         try:
             session = Session(engine, row.players, initial, moves, redo, journal=journal)
         except ReplayError as error:

@@ -23,9 +23,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 from companion.games.base import one_line
 from companion.games.messages import Message, msg
+from companion.games.naming import field_word, name_problem, unsafe_character
 
 #: A key's check: ``None`` when the value is usable, else what is wrong (a message).
 Check = Callable[[Any], Message | str | None]
@@ -128,6 +130,57 @@ def _mount_point(value: object) -> Message | None:
     return None
 
 
+#: What an MQTT topic level may not hold: its wildcards and its separator (docs/club.md).
+TOPIC_FORBIDDEN = ("+", "#", "/")
+
+
+def topic_name_problem(value: object, field: str) -> Message | None:
+    """Why ``value`` may not name a club (``field="club"``) or a table (``"table"``) in the club's
+    topics: the one name rule (:mod:`companion.games.naming`), and none of MQTT's ``+ # /``."""
+    problem = name_problem(value, field)
+    if problem is not None:
+        return problem
+    assert isinstance(value, str)
+    found = next((ch for ch in value if ch in TOPIC_FORBIDDEN), None)
+    return None if found is None else msg("club.table.config.topic_character", field=field_word(field),
+                                          character=found)
+
+
+def _club_name(field: str) -> Check:
+    def check(value: object) -> Message | None:
+        return None if value == "" else topic_name_problem(value, field)
+    return check
+
+
+def broker_problem(value: object) -> Message | None:
+    """Why ``value`` is no broker address (``mqtt://host[:port]`` or ``mqtts://host[:port]``), or ``None``."""
+    bad = msg("club.table.config.broker", value=_shown(value))
+    if not isinstance(value, str) or unsafe_character(value) or " " in value:
+        return bad
+    try:
+        parts = urlsplit(value)
+        port = parts.port
+    except ValueError:
+        return bad
+    if parts.scheme not in ("mqtt", "mqtts") or not parts.hostname or parts.username or parts.password:
+        return bad
+    if parts.path not in ("", "/") or parts.query or parts.fragment or port == 0:
+        return bad
+    return None
+
+
+def _broker(value: object) -> Message | None:
+    return None if value == "" else broker_problem(value)
+
+
+def _file(value: object) -> Message | None:
+    if value == "":
+        return None
+    if not isinstance(value, str) or "\0" in value or not Path(value).expanduser().is_absolute():
+        return msg("club.table.config.file", value=_shown(value))
+    return None
+
+
 @dataclass(frozen=True)
 class Key:
     """One configuration key: dotted name, default, what it accepts, and why it is there."""
@@ -178,6 +231,15 @@ KEYS: tuple[Key, ...] = (
         "the seat panels' baud rate"),
     Key("backup.stick", "/media/COMPANION", _mount_point,
         "where the backup stick labelled COMPANION is mounted (systemd/media-COMPANION.automount)"),
+    Key("club.broker", "", _broker, 'the club\'s MQTT broker, "mqtt://host[:port]" or "mqtts://host[:port]"; '
+        '"" means this table is in no club (docs/club.md)'),
+    Key("club.club", "", _club_name("club"), "the club's name in its topics (no + # /)"),
+    Key("club.table", "", _club_name("table"), 'this table\'s name in the club; "" means the table\'s name '
+        "in the settings"),
+    Key("club.ca_file", "", _file, 'the certificate authority that signed an mqtts:// broker\'s certificate '
+        '(absolute path; "" means the system\'s)'),
+    Key("club.credentials_file", "", _file, 'a file of two lines, the user name and the password at the '
+        'broker, readable by the service user alone (absolute path; "" means none)'),
 )
 
 _BY_NAME = {key.name: key for key in KEYS}

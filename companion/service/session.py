@@ -25,10 +25,12 @@ log = logging.getLogger(__name__)
 class Journal(Protocol):
     """Where a session makes its log durable (the SQLite store, or nothing in tests)."""
 
-    def save(self, first: int, moves: Sequence[dict[str, Any]], redo: Sequence[dict[str, Any]]) -> None:
+    def save(self, first: int, moves: Sequence[dict[str, Any]], redo: Sequence[dict[str, Any]], *,
+             finished: bool = False) -> None:
         """Replace the stored moves from index ``first`` on with ``moves``, and the redo stack.
 
-        Must be atomic: after a crash either the old or the new log is stored.
+        Must be atomic: after a crash either the old or the new log is stored. ``finished``: the
+        saved log ends the game (the store queues it for the club in the same transaction).
         """
 
 
@@ -174,10 +176,13 @@ class Session(Generic[StateT, MoveT]):
                 faults.append(ListenerFault(name, error))
         self.last_faults = tuple(faults)
 
-    def _save(self, first: int, log: Sequence[MoveT], redo: Sequence[MoveT]) -> None:
+    def _save(self, first: int, log: Sequence[MoveT], redo: Sequence[MoveT], ends: StateT) -> None:
+        """Store the new log; ``ends``: the state it leads to (whether it finishes the game is stored
+        with it, in the same transaction)."""
         if self._journal is not None:
             to_json = self.game.move_to_json
-            self._journal.save(first, [to_json(m) for m in log[first:]], [to_json(m) for m in redo])
+            self._journal.save(first, [to_json(m) for m in log[first:]], [to_json(m) for m in redo],
+                               finished=self.game.is_finished(ends))
 
     # -- changing ----------------------------------------------------------
     def propose(self, move: MoveT) -> StateT:
@@ -191,7 +196,7 @@ class Session(Generic[StateT, MoveT]):
         redo: list[MoveT] = []
         if self._redo and self._redo[-1] == move:
             redo = self._redo[:-1]  # proposing exactly the undone move is a redo
-        self._save(index, [*self._log, move], redo)
+        self._save(index, [*self._log, move], redo, new_state)
         self._log.append(move)
         self._states.append(new_state)
         self._redo = redo
@@ -204,7 +209,7 @@ class Session(Generic[StateT, MoveT]):
             raise SessionError(msg("app.undo.nothing"))
         move = self._log[-1]
         index = len(self._log) - 1
-        self._save(index, self._log[:-1], [*self._redo, move])
+        self._save(index, self._log[:-1], [*self._redo, move], self._states[-2])
         self._log.pop()
         self._states.pop()
         self._redo.append(move)
@@ -218,7 +223,7 @@ class Session(Generic[StateT, MoveT]):
         move = self._redo[-1]
         new_state = self.game.apply(self.state, move)
         index = len(self._log)
-        self._save(index, [*self._log, move], self._redo[:-1])
+        self._save(index, [*self._log, move], self._redo[:-1], new_state)
         self._redo.pop()
         self._log.append(move)
         self._states.append(new_state)
@@ -233,7 +238,7 @@ class Session(Generic[StateT, MoveT]):
         """
         states = self._amended_states(index, move)
         new_log = [*self._log[:index], move, *self._log[index + 1:]]
-        self._save(index, new_log, self._redo)
+        self._save(index, new_log, self._redo, states[-1])
         self._log = new_log
         self._states = [*self._states[:index + 1], *states]
         self._notify(Change("amend", index))
@@ -269,7 +274,7 @@ class Session(Generic[StateT, MoveT]):
             raise SessionError(msg("app.amend.no_move", number=index + 1))
         new_state = self.game.apply(self._states[index], move)
         new_log = [*self._log[:index], move]
-        self._save(index, new_log, [])
+        self._save(index, new_log, [], new_state)
         self._log = new_log
         self._states = [*self._states[:index + 1], new_state]
         self._redo = []

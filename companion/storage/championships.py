@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion.games.messages import msg
 from companion.storage.errors import StoreError
+from companion.storage.migrations import new_uuid
+from companion.storage.outbox import OUTBOX_VERSION
 from companion.storage.rows import ChampionshipRow, SessionRow, championship_row, dumps, reading
 
 _Row = TypeVar("_Row")
@@ -66,6 +68,8 @@ class StoredChampionships:
                 (int(variant), dumps(list(players)), dumps(options), dumps([dict(d) for d in decisions]),
                  self._now(), source, record_hash))
             championship = int(cursor.lastrowid or 0)
+            if self.schema_version >= OUTBOX_VERSION:  # the stable id the club knows it by
+                db.execute("UPDATE championships SET uuid = ? WHERE id = ?", (new_uuid(), championship))
             for number, game in enumerate(rounds, start=1):
                 if game.get("session") is not None:  # never a round of another championship
                     made = db.execute("UPDATE sessions SET championship = ?, championship_round = ? "

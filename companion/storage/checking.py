@@ -27,6 +27,7 @@ from companion.storage import rows as read
 from companion.storage.championship_check import NOW, ChampionshipHealth, RoundMend, judge_championships
 from companion.storage.connection import foreign_objects, fresh_objects, lenient_name
 from companion.storage.migrations import MIGRATIONS, log_hash
+from companion.storage.outbox_check import outbox_lines
 from companion.storage.plain_check import AsideEntry, _bad_plain_rows, _set_aside_rows
 from companion.storage.rows import DB_ERRORS
 from companion.storage.salvage import (
@@ -385,6 +386,7 @@ def _examine_db(db: sqlite3.Connection, path: Path, games: GameLookup, *, full: 
     sessions, unreadable = _judge_sessions(db, games)
     unreadable += _bad_plain_rows(db, tables)
     unreadable += _orphan_lines(db)
+    unreadable += outbox_lines(db, tables)
     championships, rounds, lost = judge_championships(
         db, tables, [h.row for h in sessions], {h.id for h in sessions if not h.replayable})
     unreadable += lost

@@ -34,7 +34,8 @@ class JournalStore(Protocol):
         """How many times the session's log has been saved."""
 
     def _save_log(self, session_id: int, first: int, moves: Sequence[dict[str, Any]],
-                  redo: Sequence[dict[str, Any]], *, expected: int | None = ..., played: float = ...) -> int:
+                  redo: Sequence[dict[str, Any]], *, expected: int | None = ..., played: float = ...,
+                  finished: bool | None = ..., sure: bool = ...) -> int:
         """The log change in one transaction; the new log version."""
 
     def add_played(self, session_id: int, seconds: float) -> None:
@@ -86,9 +87,15 @@ class StoreJournal:
     """A session's :class:`~companion.service.session.Journal` writing to one stored session."""
 
     def __init__(self, store: JournalStore, session_id: int,
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None, *, outbox: bool = False,
+                 clock_sure: Callable[[], bool] | None = None) -> None:
         self.store = store
         self.session_id = session_id
+        #: The club is configured: a save that finishes the game queues it in the club's outbox, in
+        #: the save's own transaction (:mod:`companion.storage.outbox`); ``clock_sure`` says whether
+        #: the wall clock could be trusted when it finished.
+        self.outbox = outbox
+        self._clock_sure = clock_sure
         #: The session's log version when its moves were read; every save expects it.
         #: (A reader never saves, and may read a store of an older schema.)
         self.version = 0 if store.read_only else store.log_version(session_id)
@@ -104,16 +111,20 @@ class StoreJournal:
         now = self._clock()
         return now, max(0.0, now - self._mark)
 
-    def save(self, first: int, moves: Sequence[dict[str, Any]], redo: Sequence[dict[str, Any]]) -> None:
+    def save(self, first: int, moves: Sequence[dict[str, Any]], redo: Sequence[dict[str, Any]], *,
+             finished: bool = False) -> None:
         """Replace moves ``first``.. and the redo stack, in one transaction.
 
         The time since the game was opened (or since the last save) is added to
-        the game's time in the same transaction. :class:`StaleLog` (nothing
-        written) when the stored log changed since it was read.
+        the game's time in the same transaction, and so is the club's outbox row
+        when the club is configured (``finished``: the saved log ends the game).
+        :class:`StaleLog` (nothing written) when the stored log changed since it was read.
         """
         now, played = self._lap()
+        sure = self._clock_sure() if self.outbox and finished and self._clock_sure is not None else True
         self.version = self.store._save_log(self.session_id, first, moves, redo, expected=self.version,
-                                            played=played)
+                                            played=played, finished=finished if self.outbox else None,
+                                            sure=sure)
         self._mark = now
 
     def put_down(self) -> None:

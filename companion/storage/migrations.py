@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import uuid
 from collections.abc import Callable, Iterable
 
 Migration = Callable[[sqlite3.Connection], None]
@@ -219,6 +220,32 @@ def _log_bookkeeping(db: sqlite3.Connection) -> None:
         db.execute("UPDATE sessions SET log_count = ?, log_hash = ? WHERE id = ?", (count, digest, sid))
 
 
+def _club(db: sqlite3.Connection) -> None:
+    """Version 9: a stable id (a UUID) for every game and championship, and the club's outbox.
+
+    A club of tables keeps plays by these ids (docs/club.md), so an id never changes once given;
+    the games and championships stored before get theirs here. The outbox holds the games
+    finished while the club was configured, one row per game, written in the same transaction as
+    the move that finished it (:mod:`companion.storage.outbox`); ``sent`` is set once the
+    club's broker acknowledged the play. ``sure``: whether the clock was synchronised then.
+
+    Its text is as short as it can be: the list of tables must stay within the first page
+    (see version 8), and this table leaves a few bytes of it.
+    """
+    db.execute("ALTER TABLE sessions ADD COLUMN uuid TEXT")
+    db.execute("ALTER TABLE championships ADD COLUMN uuid TEXT")
+    db.execute("CREATE TABLE outbox (session_id INTEGER PRIMARY KEY, queued TEXT NOT NULL, sure INTEGER, "
+               "sent TEXT)")
+    for table in ("sessions", "championships"):
+        for (row_id,) in db.execute(f"SELECT id FROM {table}").fetchall():
+            db.execute(f"UPDATE {table} SET uuid = ? WHERE id = ?", (new_uuid(), row_id))
+
+
+def new_uuid() -> str:
+    """A new stable id: lowercase, 36 characters with hyphens (the club's topics name it)."""
+    return str(uuid.uuid4())
+
+
 #: Schema migrations in order; ``MIGRATIONS[i]`` takes version ``i`` to ``i + 1``.
 MIGRATIONS: list[Migration] = [_create_schema, _profiles_and_abandoned, _log_versions, _date_unsure,
-                               _played_seconds, _set_aside, _championships, _log_bookkeeping]
+                               _played_seconds, _set_aside, _championships, _log_bookkeeping, _club]

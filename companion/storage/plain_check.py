@@ -37,10 +37,15 @@ _PLAIN_COLUMNS: dict[str, dict[str, str]] = {
     "players": {"name": "text", "created": "text", "last_played": "text"},
     "player_colours": {"player_id": "integer", "game": "text", "colour": "text"},
     "settings": {"key": "text", "value": "json", "updated": "text"},
+    "outbox": {"session_id": "integer", "queued": "text", "sure": "flag", "sent": "text or null"},
 }
 
 
 def _readable_value(value: object, kind: str) -> bool:
+    if kind == "text or null" and value is None:
+        return True
+    if kind == "flag":
+        return value in (0, 1) and not isinstance(value, bool)
     if kind == "integer":
         return isinstance(value, int) and not isinstance(value, bool)
     if not isinstance(value, str):

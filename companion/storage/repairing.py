@@ -25,6 +25,7 @@ from typing import Any
 
 from companion.games.messages import Message, msg
 from companion.registry import get_game
+from companion.storage import outbox_check
 from companion.storage.checking import (
     _LOG_TABLES,
     _NOW,
@@ -231,6 +232,7 @@ def _rebuild(source: sqlite3.Connection, checkup: Checkup, target: sqlite3.Conne
         lines.append(_kept(health))
     # a profile's colours whose profile is gone (the log tables are written from the sessions kept)
     target.execute("DELETE FROM player_colours WHERE player_id NOT IN (SELECT id FROM players)")
+    outbox_check.mend(target)  # the club's outbox: rows of games finished here; an id for each game
     target.execute("COMMIT")
     lines += [msg("doctor.repair.lost", what=what) for what in checkup.unreadable]
     lines += [msg("doctor.repair.foreign_left", what=what) for what in checkup.foreign]

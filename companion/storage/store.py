@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 from companion.games.base import Game
 from companion.games.messages import Message, msg
 from companion.registry import get_game
+from companion.storage import outbox
 from companion.storage.championships import StoredChampionships
 from companion.storage.connection import (
     MAX_NAME,
@@ -56,7 +57,8 @@ from companion.storage.connection import (
 from companion.storage.errors import DamagedRow, StaleLog, StoreError
 from companion.storage.journal import StoreJournal, insert_moves, save_log
 from companion.storage.lock import WriterLock
-from companion.storage.migrations import LOG_HASH_START, MIGRATIONS, Migration
+from companion.storage.migrations import LOG_HASH_START, MIGRATIONS, Migration, new_uuid
+from companion.storage.outbox import OUTBOX_VERSION, StoredOutbox
 from companion.storage.rows import (
     DB_ERRORS,
     ChampionshipRow,
@@ -95,7 +97,7 @@ def _stamp(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="seconds")
 
 
-class Store(StoredChampionships):
+class Store(StoredChampionships, StoredOutbox):
     """The companion's SQLite database. Open with :meth:`open`; one per process and thread."""
 
     def __init__(self, db: sqlite3.Connection, path: Path, clock: Clock, games: GameLookup) -> None:
@@ -341,6 +343,8 @@ class Store(StoredChampionships):
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             (game, dumps(list(players)), dumps(options), dumps(setup), now, source, record_hash))
         session_id = int(cursor.lastrowid or 0)
+        if self.schema_version >= OUTBOX_VERSION:  # the stable id the club knows the game by
+            db.execute("UPDATE sessions SET uuid = ? WHERE id = ?", (new_uuid(), session_id))
         if date_unsure:
             db.execute("UPDATE sessions SET date_unsure = 1 WHERE id = ?", (session_id,))
         if source == "table" and self.schema_version >= 5:  # measured from now on (a record has no times)
@@ -477,6 +481,8 @@ class Store(StoredChampionships):
         """Remove a session with its moves, redo stack and results."""
         self.session(session_id)
         with self._transaction() as db:
+            if self.schema_version >= OUTBOX_VERSION:
+                db.execute("DELETE FROM outbox WHERE session_id = ?", (session_id,))
             db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
 
     def stored_moves(self, session_id: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -504,12 +510,23 @@ class Store(StoredChampionships):
         return int(found[0])
 
     def _save_log(self, session_id: int, first: int, moves: Sequence[dict[str, Any]],
-                  redo: Sequence[dict[str, Any]], *, expected: int | None = None, played: float = 0.0) -> int:
+                  redo: Sequence[dict[str, Any]], *, expected: int | None = None, played: float = 0.0,
+                  finished: bool | None = None, sure: bool = True) -> int:
         """Write the log change in one transaction (:func:`companion.storage.journal.save_log`);
-        returns the new log version. :class:`StaleLog` when ``expected`` is not the stored version."""
+        returns the new log version. :class:`StaleLog` when ``expected`` is not the stored version.
+
+        ``finished`` (the club is configured): whether the saved log ends the game; the club's
+        outbox row is queued or withdrawn in the same transaction (:mod:`companion.storage.outbox`).
+        """
         with self._transaction() as db:
-            return save_log(db, session_id, first, moves, redo, expected=expected, played=played,
-                            bookkeeping=self.schema_version >= 8)
+            version = save_log(db, session_id, first, moves, redo, expected=expected, played=played,
+                               bookkeeping=self.schema_version >= 8)
+            if finished is not None and self.schema_version >= OUTBOX_VERSION:
+                if finished:
+                    outbox.queue(db, session_id, self._now(), sure)
+                else:
+                    outbox.withdraw(db, session_id)
+            return version
 
     def add_played(self, session_id: int, seconds: float) -> None:
         """Add ``seconds`` (monotonic) to how long the game was open; nothing for a game not measured."""

@@ -294,6 +294,7 @@ def run_run(args: argparse.Namespace) -> int:
     # Whatever the store holds, the app starts (the touchscreen, the box under systemd, a person at
     # the console alike): it says what is wrong and offers the repair (companion.service.rescue).
     with open_total(args, config.data_dir) as app:
+        app.club_outbox = bool(config["club.broker"])  # games finished from now on wait for the club
         _name_the_data_directory(args)
         try:
             live = rescue.first_game(app, args.game)
