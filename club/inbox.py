@@ -387,8 +387,10 @@ def _unranked(record: dict[str, Any], claimed: dict[str, Any]) -> dict[str, Any]
             "winners": winners}
 
 
-def _own_part(summary: Mapping[str, Any],
-              championship: Mapping[str, Any] | None) -> tuple[tuple[str, ...], dict[str, int], tuple[str, ...]]:
+Part = tuple[tuple[str, ...], dict[str, int], tuple[str, ...]]
+
+
+def _own_part(summary: Mapping[str, Any], championship: Mapping[str, Any] | None) -> Part:
     """The players, scores and winners the play counts for: a Championship round's group's when
     the play names its group and the round's summary has groups, else the whole play's."""
     part: Mapping[str, Any] = summary

@@ -23,7 +23,15 @@ from club.club_app import create_app
 from club.club_store import ClubStore, club_folder, store_path
 from club.subscriber import Broker, Subscriber
 from companion.system import logs
-from web.server import DEFAULT_LISTEN, ListenError, TokenFileError, bind, page_url, parse_listen, server_config
+from web.server import (
+    DEFAULT_LISTEN,
+    ListenError,
+    TokenFileError,
+    bind,
+    page_url,
+    parse_listen,
+    server_config,
+)
 from web.token import load_token
 
 __all__ = ["DEFAULT_LISTEN", "ListenError", "TokenFileError", "serve"]

@@ -62,7 +62,8 @@ def play(path_or_record: Path | dict[str, Any], table: str, *, id: str | None = 
     data = record(path_or_record) if isinstance(path_or_record, Path) else path_or_record
     id = id or new_id()
     payload = {"v": 1, "kind": "play", "id": id, "club": club, "table": table, "finished_at": finished_at,
-               "clock_sure": clock_sure, "record": data, "summary": summary(data), "championship": championship}
+               "clock_sure": clock_sure, "record": data, "summary": summary(data),
+               "championship": championship}
     if change is not None:
         change(payload)
     return f"companion/{club}/plays/{id}", json.dumps(payload).encode(), id

@@ -20,6 +20,7 @@ from club.standings import standings
 from tests import club_server_kit as kit
 from tests.broker_kit import running_broker
 
+
 def _by_player(per_game, game):
     found = next(entry for entry in per_game if entry.game == game)
     return {line.player: line for line in found.lines}
@@ -27,7 +28,8 @@ def _by_player(per_game, game):
 
 def test_three_tables_all_games_and_a_round_each_play_once_and_the_right_standings(tmp_path: Path) -> None:
     round_id = kit.new_id()
-    with running_broker(tmp_path / "broker") as broker, kit.club_server(tmp_path / "club", broker.url) as server, \
+    with running_broker(tmp_path / "broker") as broker, \
+            kit.club_server(tmp_path / "club", broker.url) as server, \
             kit.table(broker.url, "Table 1") as one, kit.table(broker.url, "Table 2") as two, \
             kit.table(broker.url, "Table 3") as three:
         one.publish(*kit.status("Table 1"))
@@ -86,7 +88,7 @@ def test_three_tables_all_games_and_a_round_each_play_once_and_the_right_standin
         assert tables["Table 2"].online and tables["Table 2"].status["turn"] == "Bela"
 
 
-def test_the_broker_stopped_and_started_and_the_server_away_lose_no_play_and_double_none(tmp_path: Path) -> None:
+def test_the_broker_restarted_and_the_server_away_lose_no_play_and_double_none(tmp_path: Path) -> None:
     ids: list[str] = []
 
     def send(publisher: kit.Table, path: Path) -> None:
@@ -126,7 +128,8 @@ def test_the_broker_stopped_and_started_and_the_server_away_lose_no_play_and_dou
 
 
 def test_a_table_that_vanishes_shows_offline_by_its_last_will(tmp_path: Path) -> None:
-    with running_broker(tmp_path / "broker") as broker, kit.club_server(tmp_path / "club", broker.url) as server:
+    with running_broker(tmp_path / "broker") as broker, \
+            kit.club_server(tmp_path / "club", broker.url) as server:
         vanishing = kit.Table(broker.url, "Table 4", will=True)
         vanishing.publish(*kit.status("Table 4"))
         kit.wait_for(lambda: [t.online for t in server.store.tables()] == [True])
@@ -148,7 +151,8 @@ def test_a_play_whose_summary_its_record_does_not_give_is_refused_and_logged(
         payload["summary"]["winners"] = ["Krisztina"]
 
     caplog.set_level(logging.WARNING, logger="companion.club")
-    with running_broker(tmp_path / "broker") as broker, kit.club_server(tmp_path / "club", broker.url) as server, \
+    with running_broker(tmp_path / "broker") as broker, \
+            kit.club_server(tmp_path / "club", broker.url) as server, \
             kit.table(broker.url, "Table 1") as one:
         cheating = [kit.play(kit.CAMPANILE, "Table 1", change=claim_more),
                     kit.play(kit.CAMPANILE, "Table 1", change=claim_win)]
@@ -171,7 +175,8 @@ def test_a_play_of_a_game_not_installed_is_kept_and_listed_not_ranked(tmp_path: 
         payload["summary"] = {"game": "nine-mens-morris", "players": ["Anna", "Bela"], "finished": True,
                               "scores": {"Anna": 1, "Bela": 0}, "winners": ["Anna"]}
 
-    with running_broker(tmp_path / "broker") as broker, kit.club_server(tmp_path / "club", broker.url) as server, \
+    with running_broker(tmp_path / "broker") as broker, \
+            kit.club_server(tmp_path / "club", broker.url) as server, \
             kit.table(broker.url, "Table 1") as one:
         topic, payload, id = kit.play(kit.CAMPANILE, "Table 1")
         one.publish(topic, payload)

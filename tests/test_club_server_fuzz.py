@@ -31,15 +31,18 @@ PLAY_TOPIC, PLAY_PAYLOAD, PLAY_ID = kit.play(kit.CAMPANILE, "Table 1")
 STATUS_TOPIC, STATUS_PAYLOAD = kit.status("Table 1", championship={
     "id": kit.new_id(), "round": 1, "groups": [["Anna", "Bela"], ["Csaba", "Dora"]]})
 CHAMPIONSHIP_TOPIC, CHAMPIONSHIP_PAYLOAD = kit.championship(kit.new_id(), "Table 1", [[PLAY_ID]])
-VALID = [(PLAY_TOPIC, PLAY_PAYLOAD), (STATUS_TOPIC, STATUS_PAYLOAD), (CHAMPIONSHIP_TOPIC, CHAMPIONSHIP_PAYLOAD)]
+VALID = [(PLAY_TOPIC, PLAY_PAYLOAD), (STATUS_TOPIC, STATUS_PAYLOAD),
+         (CHAMPIONSHIP_TOPIC, CHAMPIONSHIP_PAYLOAD)]
 TOPICS = [topic for topic, _ in VALID] + [
     f"companion/{kit.CLUB}/plays/not-a-uuid", f"companion/{kit.CLUB}/tables/a+b/status",
-    f"companion/{kit.CLUB}/tables/T/status/extra", f"companion/{kit.CLUB}/other", "companion/Another club/plays/x",
+    f"companion/{kit.CLUB}/tables/T/status/extra", f"companion/{kit.CLUB}/other",
+    "companion/Another club/plays/x",
     f"companion/{kit.CLUB}/championships/{kit.new_id()}", f"companion/{kit.CLUB}/tables/\u202eT/status"]
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4),
+    lambda children: (st.lists(children, max_size=4)
+                      | st.dictionaries(st.text(max_size=10), children, max_size=4)),
     max_leaves=12)
 
 
@@ -120,7 +123,8 @@ def test_well_formed_but_wrong_json_is_refused(handler: Subscriber, which: int, 
 
 
 @pytest.mark.parametrize("topic, payload", [
-    pytest.param(PLAY_TOPIC, b'{"v": 1, "kind": "play", "pad": "' + b"x" * MAX_BYTES["play"] + b'"}', id="play"),
+    pytest.param(PLAY_TOPIC, b'{"v": 1, "kind": "play", "pad": "' + b"x" * MAX_BYTES["play"] + b'"}',
+                 id="play"),
     pytest.param(STATUS_TOPIC, b" " * (MAX_BYTES["status"] + 1), id="status"),
     pytest.param(CHAMPIONSHIP_TOPIC, b"[" * (MAX_BYTES["championship"] + 1), id="championship"),
     pytest.param(STATUS_TOPIC, b"[" * 60000 + b"]" * 60000, id="deep"),
@@ -141,7 +145,8 @@ def _swapped(payload: bytes, **fields: Any) -> bytes:
 @pytest.mark.parametrize("topic, payload", [
     pytest.param(f"companion/{kit.CLUB}/plays/{kit.new_id()}", PLAY_PAYLOAD, id="play-id"),
     pytest.param(f"companion/{kit.CLUB}/tables/Table 9/status", STATUS_PAYLOAD, id="status-table"),
-    pytest.param(f"companion/{kit.CLUB}/championships/{kit.new_id()}", CHAMPIONSHIP_PAYLOAD, id="championship-id"),
+    pytest.param(f"companion/{kit.CLUB}/championships/{kit.new_id()}", CHAMPIONSHIP_PAYLOAD,
+                 id="championship-id"),
     pytest.param(PLAY_TOPIC, _swapped(PLAY_PAYLOAD, club="Another club"), id="play-club"),
     pytest.param(PLAY_TOPIC, _swapped(PLAY_PAYLOAD, id=PLAY_ID.upper()), id="play-id-case"),
     pytest.param(STATUS_TOPIC, _swapped(STATUS_PAYLOAD, v=True), id="v-true"),
@@ -164,7 +169,8 @@ def test_hostile_messages_through_the_broker_crash_nothing(tmp_path: Path) -> No
             b'{"v": 1, "kind": "play"}', b" " * (MAX_BYTES["status"] + 10))]
     hostile += [(f"companion/{kit.CLUB}/plays/{kit.new_id()}", PLAY_PAYLOAD),
                 (PLAY_TOPIC, _swapped(PLAY_PAYLOAD, summary={"scores": {"Krisztina": 99}}))]
-    with running_broker(tmp_path / "broker") as broker, kit.club_server(tmp_path / "club", broker.url) as server, \
+    with running_broker(tmp_path / "broker") as broker, \
+            kit.club_server(tmp_path / "club", broker.url) as server, \
             kit.table(broker.url, "Table 1") as one:
         for topic, payload in hostile:
             one.publish(topic, payload, retain=False)

@@ -95,8 +95,6 @@ def run_serve(args: argparse.Namespace) -> int:
     club = args.club or settings.get("club")
     if not isinstance(url, str) or not url:
         raise UserError(msg("cli.club.server.no_broker"))
-    if not isinstance(club, str) or name_problem(club, "table") is not None or set("+#/") & set(club):
-        raise UserError(msg("cli.club.server.club_name", name=str(club or "")))
     ca_file = settings.get("ca_file")
     username, password = _credentials(settings)
     try:
@@ -104,6 +102,8 @@ def run_serve(args: argparse.Namespace) -> int:
                               username=username, password=password)
     except BrokerUrlError:
         raise UserError(msg("cli.club.server.broker_url", url=url)) from None
+    if not isinstance(club, str) or name_problem(club, "table") is not None or set("+#/") & set(club):
+        raise UserError(msg("cli.club.server.club_name", name=str(club or "")))
     directory = _directory(args)
     listen = args.listen or DEFAULT_LISTEN
     try:
@@ -111,9 +111,11 @@ def run_serve(args: argparse.Namespace) -> int:
     except ListenError:
         raise UserError(msg("cli.web.listen", value=args.listen)) from None
     except TokenFileError as error:
-        raise UserError(msg("cli.web.token", path=str(directory), reason=error.strerror or str(error))) from None
+        raise UserError(msg("cli.web.token", path=str(directory),
+                            reason=error.strerror or str(error))) from None
     except OSError as error:
-        raise UserError(msg("cli.web.cannot_listen", value=listen, reason=error.strerror or str(error))) from None
+        raise UserError(msg("cli.web.cannot_listen", value=listen,
+                            reason=error.strerror or str(error))) from None
 
 
 def run_standings(args: argparse.Namespace) -> int:
@@ -162,11 +164,13 @@ def _print_standings(plays: list[Any], tables: list[Any], per_game: list[Any], f
         print("  " + " | ".join(text(f"club.page.standings.{key}")
                                 for key in ("player", "plays", "wins", "average", "rating")))
         for line in game.lines:
-            print(f"  {line.player} | {line.plays} | {line.wins} | {decimal(line.average, 1)} | {round(line.rating)}")
+            average = decimal(line.average, 1)
+            print(f"  {line.player} | {line.plays} | {line.wins} | {average} | {round(line.rating)}")
     for championship in found:
         print()
         print(text("club.page.championship.title", game=title(str(championship["game"])),
                    table=championship["table"]))
         for row in championship["standings"]:
             place = "–" if row["place"] is None else row["place"]
-            print(f"  {place}. {row['player']} | {row['played']} | {row['won']} | {row['points']} | {row['score']}")
+            figures = " | ".join(str(row[key]) for key in ("played", "won", "points", "score"))
+            print(f"  {place}. {row['player']} | {figures}")
