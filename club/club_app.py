@@ -36,7 +36,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from club.club_store import ClubStore
+from club.club_store import ClubStore, StoredPlay
 from club.page import Snapshot, club_page, landing_page, read_period
 from club.standings import evening
 from web.app import STATIC, FailureLimit, OneLineErrors, SecurityHeaders, error_response
@@ -53,6 +53,8 @@ SEND_TIMEOUT = 10.0
 STREAM_SECONDS = 3600.0
 #: Pages kept made (by version, query and language).
 MAX_CACHED = 64
+#: The pages phones asked for lately (query and language), made again at each change before they are told.
+MAX_WATCHED = 8
 #: The longest query string read (a page's address with a period is a few dozen characters).
 MAX_QUERY = 400
 
@@ -75,13 +77,18 @@ class Club:
     executor: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="club-page"))
     snapshot: tuple[int, Snapshot] | None = None
-    cache: OrderedDict[tuple[int, str, str], str] = field(default_factory=OrderedDict)
+    plays: tuple[tuple[int, int], tuple[StoredPlay, ...]] | None = None
+    #: The pages made or being made, by (version, query, language).
+    cache: OrderedDict[tuple[int, str, str], asyncio.Future[str]] = field(default_factory=OrderedDict)
     watched: OrderedDict[tuple[str, str], dict[str, str]] = field(default_factory=OrderedDict)
 
     def read(self, version: int) -> Snapshot:
         """The store as the page shows it at ``version`` (read once per version)."""
         if self.snapshot is None or self.snapshot[0] != version:
-            self.snapshot = (version, Snapshot(tuple(self.store.plays()), tuple(self.store.tables()),
+            mark = self.store.plays_mark()
+            if self.plays is None or self.plays[0] != mark:  # a status alone changed: the plays stay
+                self.plays = (mark, tuple(self.store.plays()))
+            self.snapshot = (version, Snapshot(self.plays[1], tuple(self.store.tables()),
                                                tuple(self.store.championships()), self.connected()))
         return self.snapshot[1]
 
@@ -91,22 +98,35 @@ class Club:
         return club_page(self.read(version), period, lang, self.token, zone=self.zone, query=kept)
 
     async def page(self, query: dict[str, str], lang: str) -> str:
+        """The page for ``query`` in ``lang`` at the club's version now: made once per version, a burst
+        of phones asking at once waiting for the one making (a phone that leaves cancels nobody's)."""
         version = self.changes.version
-        key = (version, json.dumps(sorted(query.items())), lang)
-        self.watched[(key[1], lang)] = query
-        self.watched.move_to_end((key[1], lang))
-        while len(self.watched) > 8:
+        shape = json.dumps(sorted(query.items()))
+        self.watched[(shape, lang)] = query
+        self.watched.move_to_end((shape, lang))
+        while len(self.watched) > MAX_WATCHED:
             self.watched.popitem(last=False)
+        return await asyncio.shield(self.made(version, query, lang))
+
+    def made(self, version: int, query: dict[str, str], lang: str) -> asyncio.Future[str]:
+        """The page at ``version``: kept, being made, or made now (on the store's thread)."""
+        key = (version, json.dumps(sorted(query.items())), lang)
         found = self.cache.get(key)
-        if found is None:
-            loop = asyncio.get_running_loop()
-            found = await loop.run_in_executor(self.executor, self.render, version, query, lang)
-            self.cache[key] = found
-            for old in [kept for kept in self.cache if kept[0] < version]:
-                del self.cache[old]
-            while len(self.cache) > MAX_CACHED:
-                self.cache.popitem(last=False)
-        return found
+        if found is not None:
+            return found
+        loop = asyncio.get_running_loop()
+        making = self.cache[key] = asyncio.ensure_future(
+            loop.run_in_executor(self.executor, self.render, version, query, lang))
+        making.add_done_callback(lambda done: self._forget_failed(key, done))
+        for old in [kept for kept in self.cache if kept[0] < version]:
+            del self.cache[old]  # the club changed since: out of date
+        while len(self.cache) > MAX_CACHED:
+            self.cache.popitem(last=False)
+        return making
+
+    def _forget_failed(self, key: tuple[int, str, str], done: asyncio.Future[str]) -> None:
+        if done.cancelled() or done.exception() is not None:
+            self.cache.pop(key, None)  # (the next request tries again)
 
 
 def _club(request: Request) -> Club:
@@ -222,11 +242,7 @@ async def _look(club: Club) -> None:
         seen = version
         for (_, lang), query in list(club.watched.items()):
             with contextlib.suppress(Exception):  # the request that asks says what went wrong
-                key = (version, json.dumps(sorted(query.items())), lang)
-                if key not in club.cache:
-                    loop = asyncio.get_running_loop()
-                    club.cache[key] = await loop.run_in_executor(club.executor, club.render, version,
-                                                                 query, lang)
+                await club.made(version, query, lang)
         club.changes.announce(version)
 
 

@@ -259,6 +259,13 @@ class ClubStore:
 
     # -- everybody reads ---------------------------------------------------------------------
 
+    def plays_mark(self) -> tuple[int, int]:
+        """How many plays are held and the last one's number: it changes when, and only when, a play
+        is added (a reader keeps the plays it read until then)."""
+        with self._lock:
+            count, last = self._db.execute("SELECT count(*), coalesce(max(seq), 0) FROM plays").fetchone()
+        return int(count), int(last)
+
     def plays(self) -> list[StoredPlay]:
         """Every play held, in the order they are dated (then as received)."""
         with self._lock:
