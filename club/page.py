@@ -16,6 +16,7 @@ from datetime import datetime, tzinfo
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import jinja2
 
@@ -109,7 +110,8 @@ def club_page(snapshot: Snapshot, period: Period, lang: str, token: str, *, zone
     ``None``), ``query`` the period's part of the address (kept by the language switch)."""
     words = Words(lang)
     query = query or {}
-    kept = "".join(f"&{key}={value}" for key, value in query.items() if value)
+    shown = {key: value for key, value in query.items() if value}
+    kept = "&" + urlencode(shown) if shown else ""
     plays = in_period(snapshot.plays, period)
     games = [{"title": _title(found.game),
               "rows": [(line.player, line.plays, line.wins, decimal(line.average, 1, words.language),

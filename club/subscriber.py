@@ -93,6 +93,9 @@ class Subscriber:
         self.refused = 0
         self.connected = False
         self.subscribed = threading.Event()
+        #: Set when the broker answered a connection (accepted or refused); its refusal when it refused.
+        self.answered = threading.Event()
+        self.refusal: str | None = None
         self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=store.client_id(),
                                    clean_session=False, protocol=mqtt.MQTTv311)
         if broker.tls:
@@ -121,8 +124,13 @@ class Subscriber:
     def _connected(self, client: mqtt.Client, userdata: Any, flags: mqtt.ConnectFlags,
                    reason: Any, properties: Any) -> None:
         if getattr(reason, "is_failure", False):
-            log.warning("club: the broker refused the connection: %s", reason)
+            if self.refusal != str(reason):  # (said once, not at every try)
+                log.warning("club: the broker refused the connection: %s", reason)
+            self.refusal = str(reason)
+            self.answered.set()
             return
+        self.refusal = None
+        self.answered.set()
         self.connected = True
         self.changes += 1
         log.info("club: connected to the broker at %s:%s", self.broker.host, self.broker.port)

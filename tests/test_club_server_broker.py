@@ -188,3 +188,38 @@ def test_a_play_of_a_game_not_installed_is_kept_and_listed_not_ranked(tmp_path: 
         kept = {play.id: play for play in server.store.plays()}
         assert not kept[other].ranked and kept[other].winners == ("Anna",) and kept[id].ranked
         assert [entry.game for entry in standings(server.store.plays())] == ["campanile"]
+
+
+def test_the_club_server_over_tls_with_a_password(tmp_path: Path) -> None:
+    """A broker that speaks TLS only (a certificate the test makes) and refuses anonymous clients."""
+    from club.club_store import ClubStore
+    from club.subscriber import Subscriber, parse_broker
+
+    passwords = {"club": "s3cret", "table": "t4ble"}
+    with running_broker(tmp_path / "broker", tls=True, passwords=passwords) as broker:
+        assert broker.tls is not None and broker.url.startswith("mqtts://")
+        store = ClubStore(tmp_path / "club.sqlite3")
+        wrong = Subscriber(store, kit.CLUB, parse_broker(broker.url, ca_file=broker.tls.ca_file,
+                                                         username="club", password="wrong"))
+        server = Subscriber(store, kit.CLUB, parse_broker(broker.url, ca_file=broker.tls.ca_file,
+                                                          username="club", password="s3cret"))
+        server.start()
+        try:
+            assert server.subscribed.wait(kit.GUARD)
+            publisher = kit.mqtt.Client(kit.CallbackAPIVersion.VERSION2, client_id="tls-table")
+            publisher.tls_set(ca_certs=str(broker.tls.ca_file))
+            publisher.username_pw_set("table", "t4ble")
+            publisher.connect("127.0.0.1", broker.port)
+            publisher.loop_start()
+            topic, payload, id = kit.play(kit.CAMPANILE, "Table 1")
+            publisher.publish(topic, payload, qos=1, retain=True).wait_for_publish(kit.GUARD)
+            kit.wait_for(lambda: [p.id for p in store.plays()] == [id])
+            publisher.disconnect()
+            publisher.loop_stop()
+            wrong.start()
+            assert wrong.answered.wait(kit.GUARD)
+            assert wrong.refusal is not None and not wrong.connected and not wrong.subscribed.is_set()
+        finally:
+            wrong.stop()
+            server.stop()
+            store.close()
