@@ -100,6 +100,27 @@ def test_the_period_the_page_lets_you_choose(filled: Subscriber) -> None:
     assert "Ada" in everything and "Zsuzsanna" in everything
     assert "Ada" in november and "Zsuzsanna" not in november
     assert "Ada" not in nonsense and "Zsuzsanna" in nonsense  # (not a moment: the evening)
+    with _client(filled) as client:
+        html = client.get(f"/?t={TOKEN}&from=2026-11-20T00:00&lang=en").text
+    assert "lang=hu&amp;from=2026-11-20T00%3A00" in html  # the language switch keeps the period
+
+
+def test_the_championships_standings_on_the_page(filled: Subscriber) -> None:
+    round_id = kit.new_id()
+    ids = []
+    for group in (1, 2):
+        topic, payload, id = kit.play(kit.ROUND, "Table 2", finished_at="2026-12-03T21:00:00+01:00",
+                                      championship={"id": round_id, "round": 1, "group": group})
+        assert filled.handle(topic, payload) == "kept"
+        ids.append(id)
+    assert filled.handle(*kit.championship(round_id, "Table 2", [ids])) == "championship"
+    with _client(filled) as client:
+        english = _text(client.get(f"/?t={TOKEN}&lang=en").text)
+        hungarian = _text(client.get(f"/?t={TOKEN}&lang=hu").text)
+    assert "Castelli Championship at Table 2" in english and "Rounds played: 1" in english
+    assert "– Csaba 1 1 1 20 – Bela 1 1 1 16 – Dora 1 0 0 13 – Anna 1 0 0 11" in english
+    assert "Championship round 1, group 2" in english
+    assert "Castelli-bajnokság, asztal: Table 2" in hungarian and "Lejátszott fordulók: 1" in hungarian
 
 
 def test_the_page_in_hungarian(filled: Subscriber) -> None:
