@@ -44,10 +44,9 @@ def _status_groups(tables: Iterable[StoredTable], championship_id: str) -> dict[
     return found
 
 
-def championship_standings(message: Mapping[str, Any], plays: Iterable[StoredPlay],
-                           tables: Iterable[StoredTable] = ()) -> dict[str, Any] | None:
-    """The championship's standings as the page and ``club standings --json`` show them (``None``
-    while its four players are not known yet)."""
+def _rounds(message: Mapping[str, Any], plays: Iterable[StoredPlay],
+            tables: Iterable[StoredTable]) -> list[list[GroupResult]]:
+    """The rounds as far as their players are known, each its two groups' results."""
     championship_id = str(message["id"])
     by_group: dict[tuple[int, int], StoredPlay] = {}
     for play in plays:
@@ -64,6 +63,15 @@ def championship_standings(message: Mapping[str, Any], plays: Iterable[StoredPla
         if any(result is None for result in results):
             break  # a round whose players are not known yet: the standings stop before it
         rounds.append([result for result in results if result is not None])
+    return rounds
+
+
+def championship_standings(message: Mapping[str, Any], plays: Iterable[StoredPlay],
+                           tables: Iterable[StoredTable] = ()) -> dict[str, Any] | None:
+    """The championship's standings as the page and ``club standings --json`` show them (``None``
+    while its four players are not known yet)."""
+    championship_id = str(message["id"])
+    rounds = _rounds(message, plays, tables)
     if not rounds:
         return None
     players = [*rounds[0][0].players, *rounds[0][1].players]

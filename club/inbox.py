@@ -279,7 +279,18 @@ def _status(data: dict[str, Any], where: Topic) -> Status:
         raise Refused("game is not a game's name")
     if data["play"] is not None:
         _uuid(data["play"], "play")
-    for index, seat in enumerate(_list(data["players"], "players", MAX_SEATS)):
+    _seats(data["players"])
+    if data["turn"] is not None:
+        _name(data["turn"], "turn")
+    if data["last_move"] is not None:
+        _last_move(data["last_move"])
+    if data["championship"] is not None:
+        _round_shown(data["championship"])
+    return Status(table, True, data)
+
+
+def _seats(players: object) -> None:
+    for index, seat in enumerate(_list(players, "players", MAX_SEATS)):
         what = f"players[{index}]"
         seat = _object(seat, what)
         if set(seat) - {"name", "colour", "score"} or "name" not in seat:
@@ -289,25 +300,27 @@ def _status(data: dict[str, Any], where: Topic) -> Status:
             _name(seat["colour"], f"{what}.colour", "colour")
         if seat.get("score") is not None:
             _whole(seat["score"], f"{what}.score")
-    if data["turn"] is not None:
-        _name(data["turn"], "turn")
-    if data["last_move"] is not None:
-        move = _object(data["last_move"], "last_move")
-        if set(move) - {"player", "text"} or "text" not in move:
-            raise Refused("last_move has unknown or missing fields")
-        if move.get("player") is not None:
-            _name(move["player"], "last_move.player")
-        _text(move["text"], "last_move.text")
-    if data["championship"] is not None:
-        championship = _object(data["championship"], "championship")
-        if set(championship) != {"id", "round", "groups"}:
-            raise Refused("championship has unknown or missing fields")
-        _uuid(championship["id"], "championship.id")
-        _whole(championship["round"], "championship.round", 1, 3)
-        for index, group in enumerate(_list(championship["groups"], "championship.groups", 2)):
-            for seat, name in enumerate(_list(group, f"championship.groups[{index}]", 4)):
-                _name(name, f"championship.groups[{index}][{seat}]")
-    return Status(table, True, data)
+
+
+def _last_move(value: object) -> None:
+    move = _object(value, "last_move")
+    if set(move) - {"player", "text"} or "text" not in move:
+        raise Refused("last_move has unknown or missing fields")
+    if move.get("player") is not None:
+        _name(move["player"], "last_move.player")
+    _text(move["text"], "last_move.text")
+
+
+def _round_shown(value: object) -> None:
+    """A status's Championship round: its id, its number and the groups at the table."""
+    championship = _object(value, "championship")
+    if set(championship) != {"id", "round", "groups"}:
+        raise Refused("championship has unknown or missing fields")
+    _uuid(championship["id"], "championship.id")
+    _whole(championship["round"], "championship.round", 1, 3)
+    for index, group in enumerate(_list(championship["groups"], "championship.groups", 2)):
+        for seat, name in enumerate(_list(group, f"championship.groups[{index}]", 4)):
+            _name(name, f"championship.groups[{index}][{seat}]")
 
 
 # -- a play ------------------------------------------------------------------------------------
