@@ -124,6 +124,7 @@ def test_serve_prints_its_url_first_and_shows_what_a_table_publishes(tmp_path: P
             url = output.next_line()
             found = re.fullmatch(r"http://127\.0\.0\.1:(\d+)/\?t=([A-Za-z0-9]{24})", url)
             assert found, url
+            assert f"companion club serve --listen 0.0.0.0:{found.group(1)}" in output.next_line()
             token_file = data / "club" / "web-token"
             assert token_file.read_text().strip() == found.group(2)
             assert token_file.stat().st_mode & 0o777 == 0o600

@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from companion.cli.main import UserError
 from companion.games.messages import msg
 from companion.games.naming import name_problem
 from companion.i18n import decimal, say, text
+from companion.service.web_link import WILDCARD_LISTEN, only_this_computer, port_of
 from companion.storage.paths import DataDirError, data_dir, ensure_data_dir
 
 #: Where the appliance keeps its configuration (read for the ``[club]`` section when no ``--config``).
@@ -107,7 +109,8 @@ def run_serve(args: argparse.Namespace) -> int:
     directory = _directory(args)
     listen = args.listen or DEFAULT_LISTEN
     try:
-        return serve(directory, broker, club, listen, out=sys.stdout)
+        return serve(directory, broker, club, listen, out=sys.stdout,
+                     announce=_announcer(sys.stdout.isatty()))
     except ListenError:
         raise UserError(msg("cli.web.listen", value=args.listen)) from None
     except TokenFileError as error:
@@ -116,6 +119,24 @@ def run_serve(args: argparse.Namespace) -> int:
     except OSError as error:
         raise UserError(msg("cli.web.cannot_listen", value=listen,
                             reason=error.strerror or str(error))) from None
+
+
+def _announcer(draw: bool) -> Callable[[str], None]:
+    """What is printed after the URL (as ``companion web`` does): its QR code at a terminal, and, when
+    the address reaches this computer alone, how to serve the room's phones."""
+
+    def announce(url: str) -> None:
+        lines: list[str] = []
+        if draw:
+            from companion.service.qr_text import qr_text  # segno: only when a code is drawn
+
+            lines += qr_text(url)
+        if only_this_computer(url):
+            lines.append(text("cli.club.server.only_here", listen=f"{WILDCARD_LISTEN}:{port_of(url)}"))
+        if lines:
+            print("\n".join(lines), flush=True)
+
+    return announce
 
 
 def run_standings(args: argparse.Namespace) -> int:
