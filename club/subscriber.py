@@ -106,6 +106,7 @@ class Subscriber:
         self._client.reconnect_delay_set(*RECONNECT)
         self._client.on_connect = self._connected
         self._client.on_disconnect = self._disconnected
+        self._client.on_connect_fail = self._unreachable
         self._client.on_subscribe = self._on_subscribe
         self._client.on_message = self._message
 
@@ -138,6 +139,13 @@ class Subscriber:
             self.subscribed.set()
         else:
             client.subscribe(topic_of(self.club), qos=1)
+
+    def _unreachable(self, client: mqtt.Client, userdata: Any) -> None:
+        """The broker could not be reached (no answer, refused, TLS failed): said once until it answers."""
+        if self.refusal != "unreachable":
+            log.warning("club: the broker at %s:%s cannot be reached; trying again",
+                        self.broker.host, self.broker.port)
+        self.refusal = "unreachable"
 
     def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: Any,
                       properties: Any) -> None:

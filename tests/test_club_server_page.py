@@ -45,9 +45,9 @@ def filled(tmp_path: Path) -> Iterator[Subscriber]:
     store.close()
 
 
-def _client(handler: Subscriber) -> TestClient:
+def _client(handler: Subscriber, *, connected: bool = True) -> TestClient:
     app = create_app(handler.store, TOKEN, version_of=lambda: handler.changes, look=0.02,
-                     clock=lambda: NOW.astimezone(), zone=UTC)
+                     clock=lambda: NOW.astimezone(), zone=UTC, connected=lambda: connected)
     return TestClient(app, raise_server_exceptions=False)
 
 
@@ -163,3 +163,12 @@ def test_names_are_text_never_markup(filled: Subscriber) -> None:
     with _client(filled) as client:
         html = client.get(f"/?t={TOKEN}").text
     assert hostile not in html and "&lt;script&gt;" in html
+
+
+def test_the_page_says_when_the_broker_is_out_of_reach(filled: Subscriber) -> None:
+    with _client(filled, connected=False) as client:
+        lost = _text(client.get(f"/?t={TOKEN}").text)
+    with _client(filled) as client:
+        reached = _text(client.get(f"/?t={TOKEN}").text)
+    assert "cannot reach the broker" in lost and "Table 1" in lost
+    assert "cannot reach the broker" not in reached
