@@ -49,9 +49,14 @@ def serve(data_dir: Path, broker: Broker, club: str, listen: str = DEFAULT_LISTE
         token = load_token(folder)
     except OSError as error:
         raise TokenFileError(error.errno, error.strerror or str(error), str(folder)) from None
-    listening = bind(host, port)
     writing = ClubStore(store_path(data_dir))
     reading = ClubStore(store_path(data_dir))
+    try:
+        listening = bind(host, port)
+    except OSError:
+        reading.close()
+        writing.close()
+        raise
     subscriber = Subscriber(writing, club, broker)
     previous = signal.signal(signal.SIGTERM, _exit_quietly)
     try:

@@ -98,6 +98,17 @@ def test_serve_refuses_a_wrong_setting_in_one_line(cli, arguments: tuple[str, ..
     assert said in err and len(err.strip().splitlines()) == 1, err
 
 
+def test_a_store_that_is_not_one_is_said_in_one_line(cli) -> None:
+    club_folder(cli.data)
+    store_path(cli.data).write_bytes(b"not a database " * 100)
+    for arguments in (("standings", "--json"),
+                      ("serve", "--broker", "mqtt://127.0.0.1:1", "--club", "C", "--listen", "127.0.0.1:0")):
+        code, out, err = cli("club", *arguments)
+        assert code == 2 and out == "" and "the club's store cannot be read" in err, err
+        assert len(err.strip().splitlines()) == 1
+    assert store_path(cli.data).read_bytes() == b"not a database " * 100  # left as it was
+
+
 def test_serve_reads_the_club_section_of_the_configuration(cli, tmp_path: Path) -> None:
     config = tmp_path / "companion.toml"
     config.write_text('[club]\nbroker = "ftp://nowhere"\nclub = "Tuesday club"\n')

@@ -88,6 +88,7 @@ def _credentials(settings: dict[str, Any]) -> tuple[str | None, str | None]:
 
 def run_serve(args: argparse.Namespace) -> int:
     try:
+        from club.club_store import ClubStoreError
         from club.server import DEFAULT_LISTEN, ListenError, TokenFileError, serve
         from club.subscriber import BrokerUrlError, parse_broker
     except ImportError as error:
@@ -113,6 +114,8 @@ def run_serve(args: argparse.Namespace) -> int:
                      announce=_announcer(sys.stdout.isatty()))
     except ListenError:
         raise UserError(msg("cli.web.listen", value=args.listen)) from None
+    except ClubStoreError as error:
+        raise UserError(msg("cli.club.server.store_unreadable", reason=str(error))) from None
     except TokenFileError as error:
         raise UserError(msg("cli.web.token", path=str(directory),
                             reason=error.strerror or str(error))) from None
