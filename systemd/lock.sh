@@ -3,8 +3,8 @@
 #
 #   systemd/lock.sh            (needs pip-tools: pip install pip-tools)
 #
-# systemd/requirements-ui.lock        the touchscreen appliance's dependencies (extras ui, web and pi)
-# systemd/requirements-headless.lock  the headless box's (extras web and pi)
+# systemd/requirements-ui.lock        the touchscreen appliance's dependencies (extras ui, web, club and pi)
+# systemd/requirements-headless.lock  the headless box's (extras web, club and pi)
 # systemd/requirements-source.lock    the dependencies published only as source (sdnotify today):
 #                                     install.sh builds their wheels in its unprivileged step
 # systemd/requirements-build.lock     what that step builds with (setuptools, pyproject's build-system)
@@ -22,8 +22,8 @@ COMPILE=(pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras --n
          --no-emit-find-links --constraint constraints.txt)
 
 cd "$SOURCE"
-"${COMPILE[@]}" --extra ui --extra web --extra pi --output-file systemd/requirements-ui.lock pyproject.toml
-"${COMPILE[@]}" --extra web --extra pi --output-file systemd/requirements-headless.lock pyproject.toml
+"${COMPILE[@]}" --extra ui --extra web --extra club --extra pi --output-file systemd/requirements-ui.lock pyproject.toml
+"${COMPILE[@]}" --extra web --extra club --extra pi --output-file systemd/requirements-headless.lock pyproject.toml
 # What the unprivileged step builds with (pyproject's build-system: setuptools).
 python3 -c 'import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"], sep="\n")' \
     > systemd/build-requirements.in

@@ -47,8 +47,9 @@ def oled_here(record: dict, work: Path) -> bytes:
     """The OLED's first page for ``record``'s position, drawn here (``companion snapshot --only oled``)."""
     path = work / "oled-record.json"
     path.write_text(json.dumps(record), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "companion", "snapshot", str(path), "--out", str(work / "oled"),
-                           "--only", "oled"], cwd=ROOT, capture_output=True, text=True, timeout=300,
+    done = subprocess.run([sys.executable, "-m", "companion", "snapshot", str(path),
+                           "--out", str(work / "oled"), "--only", "oled"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300,
                           env={**os.environ, "COMPANION_DATA": str(work / "oled-data")})
     assert done.returncode == 0, done.stderr[-3000:]
     return (work / "oled" / "oled.png").read_bytes()

@@ -295,8 +295,8 @@ def _wanted(extras: set[str]) -> dict[str, str]:
     return wanted
 
 
-@pytest.mark.parametrize(("lock", "extras"), [("requirements-ui.lock", {"ui", "web", "pi"}),
-                                              ("requirements-headless.lock", {"web", "pi"})])
+@pytest.mark.parametrize(("lock", "extras"), [("requirements-ui.lock", {"ui", "web", "club", "pi"}),
+                                              ("requirements-headless.lock", {"web", "club", "pi"})])
 def test_each_lock_is_what_pyproject_and_constraints_ask_for_every_file_hashed(lock: str,
                                                                                extras: set[str]) -> None:
     from packaging.specifiers import SpecifierSet

@@ -3,10 +3,12 @@ with its own kernel under ``qemu-system-aarch64 -M virt`` (tests/pi_kit.py), che
 image's real systemd, polkit and udev. Marked ``pi``: the README's command leaves them out;
 ``.ci/run`` runs them after it (as root: the build makes a Debian root).
 
-The checks share one machine, in the order below: a boot, then a whole Campanile game entered on
-three seat panels played from here (each a UART of the machine bridged to a socket, wired to its
-seat in the image's configuration) with the power cut five times during it, a damaged store at
-boot and its repair, the backup stick, and the watchdog's restart last.
+The checks share one machine, in the order below: a first boot with a display and a touch device,
+where the kiosk unit as installed draws on the KMS display and takes taps from here; then the
+headless unit, and a whole Campanile game entered on three seat panels played from here (each a
+UART of the machine bridged to a socket, wired to its seat in the image's configuration) with the
+power cut five times during it (the fifth with a move of the store damaged: it is said at boot and
+repaired), the backup stick, and the watchdog's restart last.
 
 ``$COMPANION_PI_IMAGE`` names an image built already (its root still in the cache) to check it
 again without building; ``$COMPANION_PI_SEED`` repeats the power cuts of an earlier run (printed);
@@ -29,6 +31,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.pi_display import decoded, oled_here, target, turned
 from tests.pi_kit import (
     CACHE,
     ROOT,
@@ -43,6 +46,8 @@ from tests.pi_kit import (
 pytestmark = pytest.mark.pi
 
 UNIT = "companion-headless.service"
+#: The touchscreen's unit: the kiosk, as the image enables it.
+KIOSK = "companion.service"
 DATA = "/var/lib/companion"
 COMPANION = "/opt/companion/venv/bin/companion"
 #: The companion as its service user, on the appliance's store.
@@ -53,8 +58,10 @@ GROWN_OVER = 2560 * 1024 * 1024
 EXAMPLES = ROOT / "tests" / "data" / "examples"
 #: What a user writes into the setup file after flashing (checked inside after boot).
 SETUP = {"hostname": "tabletop", "timezone": "Europe/Budapest"}
-#: How many times the power is cut during the game.
-CUTS = 5
+#: How many times the power is cut during the game at random moves (the fifth cut is the damaged store's).
+CUTS = 4
+#: The moves the display check taps (0-based): an influence on a ringed tower, then a build.
+TAPPED = (10, 11)
 #: The move the damaged-store check damages (0-based), and how far the game has gone by then.
 DAMAGED_AT = 50
 PLAYED_BEFORE_THE_DAMAGE = 56
@@ -96,10 +103,10 @@ def image() -> Path:
 def guest(image: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Guest]:
     work = tmp_path_factory.mktemp("guest")
     disk = work / "disk.img"
-    boot_disk(image, disk, headless=True, config=configuration(), setup=SETUP,
+    boot_disk(image, disk, headless=False, config=configuration(), setup=SETUP,
               fault=os.environ.get("COMPANION_PI_FAULT") or None)
     booted = Guest(image, disk, work)
-    booted.start(panels=3)
+    booted.start(panels=3, display=True)
     try:
         yield booted
     finally:
@@ -114,10 +121,10 @@ def play() -> Play:
     return Play(record, expected)
 
 
-def ready(guest: Guest, timeout: float = 900) -> float:
+def ready(guest: Guest, timeout: float = 900, unit: str = UNIT) -> float:
     """Wait until the unit is active (Type=notify: only after the app's READY=1); the seconds since
     qemu started."""
-    guest.wait_for(f"systemctl is-active {UNIT}", timeout=timeout)
+    guest.wait_for(f"systemctl is-active {unit}", timeout=timeout)
     return time.monotonic() - guest.booted_at
 
 
@@ -186,10 +193,73 @@ def power_cycle(guest: Guest, play: Play) -> list[dict]:
 
 # -- the checks, in order -------------------------------------------------------------------------
 
+def stored_count(guest: Guest, count: int) -> list[dict]:
+    """The stored moves, once there are ``count`` of them (a tap's move is stored by the app)."""
+    check = f"import json, sys; sys.exit(len(json.load(sys.stdin)['moves']) != {count})"
+    guest.wait_for(f"{AS_APP} export 2>/dev/null | python3 -c {shlex.quote(check)}", timeout=300)
+    return stored_moves(guest)
+
+
+def test_the_kiosk_draws_on_the_kms_display_and_a_tap_makes_the_move(guest: Guest, play: Play,
+                                                                      tmp_path: Path) -> None:
+    """The first boot, with a virtio GPU and qemu's tablet: the kiosk unit as installed reaches READY
+    on the KMS display; a tap sent from here through the tablet on a ringed tower makes the move,
+    with the screen upright and turned 180°; the OLED's page drawn in the box is the one drawn here
+    for the stored game. Then the box is made the headless one the later checks play on."""
+    seconds = ready(guest, unit=KIOSK)
+    print(f"\nfirst boot to the kiosk's READY on the KMS display: {seconds:.0f} s")
+    status, state = guest.run("mount -t debugfs none /sys/kernel/debug 2>/dev/null; "
+                              "grep -A6 'plane\\[' /sys/kernel/debug/dri/0/state")
+    assert status == 0 and "allocated by = companion" in state and "size=800x480" in state, state
+    status, shown = guest.run(f"journalctl -b -u {KIOSK} --no-pager | grep -a 'HIDMotionEvent.*using'")
+    assert status == 0 and "QEMU Virtio Tablet" in shown, shown  # the single-touch pointer is read
+    # a game at the table, upright: Albert's 3-marker on a ringed tower
+    upright = target(play.record, TAPPED[0], tmp_path)
+    turned_build = turned(target(play.record, TAPPED[1], tmp_path), 180)
+    start = {**play.record, "moves": play.moves[:TAPPED[0]]}
+    assert guest.run(f"systemctl stop {KIOSK}")[0] == 0
+    status, output = guest.run(f"echo {shlex.quote(json.dumps(start))} > /tmp/tap.json && "
+                               f"{AS_APP} import /tmp/tap.json")
+    assert status == 0, output
+    assert guest.run(f"systemctl start {KIOSK}", timeout=600)[0] == 0  # returns once READY
+    frame = tmp_path / "frame.ppm"
+    guest.screendump(frame)
+    from PIL import Image, ImageChops
+
+    drawn = Image.open(frame).convert("RGB")
+    assert drawn.size == (800, 480)  # the mode the kiosk set on the display
+    drawn.save(tmp_path / "frame.png")
+    here = Image.open(tmp_path / f"targets-{TAPPED[0]}" / "screen.png").convert("RGB")
+    apart = ImageChops.difference(drawn, here).point(lambda level: 255 if level > 8 else 0)
+    differing = sum(1 for pixel in apart.get_flattened_data() if any(pixel))
+    print(f"the display's frame against the snapshot here: {differing} of {800 * 480} pixels apart "
+          f"(the frame's darkest and brightest: {drawn.getextrema()})")
+    guest.tap(*upright)
+    assert stored_count(guest, TAPPED[0] + 1) == play.moves[:TAPPED[0] + 1]
+    # the OLED's page of that position, drawn in the box (qemu has no I2C) and here
+    status, output = guest.run(f"{AS_APP} export 2>/dev/null > /tmp/now.json && "
+                               f"env COMPANION_DATA=/tmp/snapshot HOME=/tmp {COMPANION} snapshot "
+                               "/tmp/now.json --out /tmp/oled --only oled >/dev/null && "
+                               "base64 -w0 /tmp/oled/oled.png")
+    assert status == 0, output
+    assert decoded(output) == oled_here({**play.record, "moves": play.moves[:TAPPED[0] + 1]}, tmp_path)
+    # the screen turned upside down: a tap lands on what is drawn under it
+    assert guest.run(f"sed -i '0,/^rotation = 0$/s//rotation = 180/' {CONFIG} && "
+                     f"grep -q '^rotation = 180$' {CONFIG} && systemctl restart {KIOSK}", timeout=600)[0] == 0
+    guest.tap(*turned_build)
+    assert stored_count(guest, TAPPED[1] + 1) == play.moves[:TAPPED[1] + 1]
+    # the rest of the checks: the headless box, upright, with an empty store
+    status, output = guest.run(f"systemctl disable --now {KIOSK} && "
+                               f"sed -i 's/^rotation = 180$/rotation = 0/' {CONFIG} && "
+                               f"rm -f {DATA}/companion.sqlite3* && systemctl enable --now {UNIT}",
+                               timeout=600)
+    assert status == 0, output
+
+
 def test_the_headless_unit_reaches_ready_through_notify(guest: Guest) -> None:
     # Type=notify: the unit is "active" only once the app has said READY=1
     seconds = ready(guest)
-    print(f"\nfirst boot to READY in the emulator: {seconds:.0f} s")
+    print(f"\nthe first boot to the headless unit's READY (after the kiosk's checks): {seconds:.0f} s")
     status, shown = guest.run(f"systemctl show -p Type -p WatchdogUSec -p NRestarts -p User {UNIT}")
     assert status == 0
     assert "Type=notify" in shown and "WatchdogUSec=30s" in shown and "User=companion" in shown, shown
@@ -210,10 +280,13 @@ def test_first_boot_applied_the_setup_file(guest: Guest) -> None:
     # no network was named: the Wi-Fi is not started (a box without one never waits for a wlan0)
     status, wifi = guest.run("systemctl is-active wpa_supplicant@wlan0.service")
     assert status != 0 and wifi.strip() == "inactive", wifi
+    # the box answers to its name on the network (mDNS: avahi and nss-mdns)
+    found = guest.wait_for(f"getent hosts {SETUP['hostname']}.local", timeout=180)
+    assert f"{SETUP['hostname']}.local" in found, found
 
 
 def test_every_enabled_unit_verifies_and_exposes_at_most_2(guest: Guest) -> None:
-    units = ("companion.service", UNIT, "companion-web.service")
+    units = ("companion.service", UNIT, "companion-web.service", "companion-club.service")
     status, output = guest.run("systemd-analyze verify " + " ".join(
         f"/etc/systemd/system/{unit}" for unit in
         (*units, "media-COMPANION.mount", "media-COMPANION.automount", "companion-setup.service")))
@@ -250,13 +323,12 @@ def test_a_game_on_the_seat_panels_survives_five_power_cuts(guest: Guest, play: 
     assert status == 0, output
     assert guest.run(f"systemctl start {UNIT}", timeout=600)[0] == 0
     seated(guest, play)
-    # the cuts: one in each fifth of the players' moves up to the damage of the next check; right
-    # after a confirmation or while a move is on its way
+    # the cuts: one in each quarter of the players' moves up to the damage of the next check (the
+    # fifth cut); right after a confirmation or while a move is on its way
     players_moves = [i for i, move in enumerate(play.moves[:DAMAGED_AT]) if "player" in move and i > 0]
-    fifth = len(players_moves) // CUTS
-    cuts = {chance.choice(players_moves[n * fifth:(n + 1) * fifth]): kind
-            for n, kind in enumerate(["confirmed", "on its way", "confirmed", "on its way",
-                                      chance.choice(["confirmed", "on its way"])])}
+    quarter = len(players_moves) // CUTS
+    cuts = {chance.choice(players_moves[n * quarter:(n + 1) * quarter]): kind
+            for n, kind in enumerate(["confirmed", "on its way", "confirmed", "on its way"])}
     for at, kind in sorted(cuts.items()):
         play_to(guest, play, at)
         move = play.moves[at]
@@ -290,8 +362,8 @@ def the_end(guest: Guest, play: Play) -> None:
 
 
 def test_a_store_damaged_at_boot_is_said_and_repaired_and_play_goes_on(guest: Guest, play: Play) -> None:
-    """A move of the game that no longer reads, then the power cut: the appliance starts all the
-    same and says which game is damaged; the repair keeps the moves before the damage, and the
+    """A move of the game that no longer reads, then the power cut (the game's fifth): the appliance
+    starts all the same and says which game is damaged; the repair keeps the moves before the damage, and the
     game is played on from there on the panels to the same end."""
     damaged_at = DAMAGED_AT
     assert guest.run(f"systemctl stop {UNIT}")[0] == 0
