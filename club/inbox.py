@@ -61,8 +61,9 @@ class Refused(Exception):
 
 @dataclass(frozen=True)
 class Topic:
-    """A club topic read: its kind (``status``, ``play``, ``championship``) and whose it is
-    (the table's name for a status, the id for a play or a championship)."""
+    """A club topic read: its kind (``status``, ``play``, ``championship``, or ``home``: a table's
+    values for Home Assistant, which the club server leaves alone) and whose it is (the table's name
+    for a status or its values, the id for a play or a championship)."""
 
     kind: str
     club: str
@@ -118,6 +119,9 @@ def read_topic(topic: str, club: str) -> Topic:
     if len(parts) == 5 and parts[2] == "tables" and parts[4] == "status":
         _club_name(parts[3], "the topic's table")
         return Topic("status", club, parts[3])
+    if len(parts) == 5 and parts[2] == "tables" and parts[4] == "home":
+        _club_name(parts[3], "the topic's table")
+        return Topic("home", club, parts[3])  # Home Assistant's values: for it, not for the club
     if len(parts) == 4 and parts[2] in ("plays", "championships"):
         if not UUID.fullmatch(parts[3]):
             raise Refused("the topic's id is not a UUID")
@@ -128,6 +132,8 @@ def read_topic(topic: str, club: str) -> Topic:
 def read_message(topic: str, payload: bytes, club: str) -> Message:
     """The validated message of ``payload`` on ``topic``; :class:`Refused` saying why not."""
     where = read_topic(topic, club)
+    if where.kind not in MAX_BYTES:
+        raise Refused(f"a {where.kind} topic carries nothing the club server keeps")
     if len(payload) > MAX_BYTES[where.kind]:
         raise Refused(f"{len(payload)} bytes, more than a {where.kind} may have ({MAX_BYTES[where.kind]})")
     data = _decode(payload)

@@ -170,7 +170,7 @@ class Subscriber:
 
     def handle(self, topic: str, payload: bytes) -> str:
         """Keep, ignore or refuse one message; what was done (``kept``, ``repeat``, ``status``,
-        ``championship``, ``cleared``, ``refused``, ``failed``). Never raises."""
+        ``championship``, ``cleared``, ``ignored``, ``refused``, ``failed``). Never raises."""
         try:
             return self._handle(topic, payload)
         except Refused as refusal:
@@ -183,6 +183,8 @@ class Subscriber:
 
     def _handle(self, topic: str, payload: bytes) -> str:
         where = read_topic(topic, self.club)
+        if where.kind == "home":
+            return "ignored"  # a table's values for Home Assistant (docs/club.md): the status says them too
         if not payload:
             return "cleared"  # a retained message removed: nothing to keep, nothing forgotten
         if where.kind == "play" and self.store.has_play(where.key):

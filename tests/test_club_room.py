@@ -73,3 +73,27 @@ def test_three_tables_publish_and_the_club_keeps_each_play_once_with_its_own_sco
             assert sorted(play.game for play in plays) == ["campanile", "castelli", "castelli", "castelli",
                                                            "san-gimignano"]
             assert [entry.game for entry in standings(plays)] == ["campanile", "castelli", "san-gimignano"]
+
+
+def test_a_real_table_s_every_topic_is_read_by_the_club_server_without_a_refusal(
+        tmp_path: Path, caplog) -> None:
+    """``companion club run`` publishes its status, its values for Home Assistant and its
+    discovery: the club server keeps the status and leaves the rest alone, refusing nothing."""
+    import logging
+
+    from tests.club_table_kit import start_publisher, stop
+
+    data = tmp_path / "table"
+    open_table(data).close()
+    with running_broker(tmp_path / "broker") as broker:
+        config = write_config(data, broker.url, table="Table 1")
+        with caplog.at_level(logging.INFO), \
+                server_kit.club_server(tmp_path / "club", broker.url, club="Club") as subscriber:
+            publisher = start_publisher(data, config)
+            try:
+                tables = subscriber.store.tables
+                server_kit.wait_for(lambda: [(t.name, t.online) for t in tables()] == [("Table 1", True)])
+                assert subscriber.handle("companion/Club/tables/Table 1/home", b'{"game": "x"}') == "ignored"
+            finally:
+                stop(publisher)
+    assert not [record for record in caplog.records if "refused" in record.getMessage().lower()]
