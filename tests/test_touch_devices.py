@@ -58,9 +58,9 @@ def test_kivy_gets_one_provider_per_touch_device_and_the_defaults_are_gone(tmp_p
     config.set("input", "mouse", "mouse")  # Kivy's defaults on Linux: a mouse and a probe of every device
     config.set("input", "%(name)s", "probesysfs")
     kiosk_input(config, sysfs(tmp_path, DEVICES))
-    assert config.items("input") == [("touch_event0", "hidinput,/dev/input/event0"),
-                                     ("touch_event1", "hidinput,/dev/input/event1"),
-                                     ("touch_event2", "hidinput,/dev/input/event2")]
+    # each read upright: Linux counts Y from the top, Kivy from the bottom (hidinput's invert_y=0)
+    assert config.items("input") == [(f"touch_event{number}", f"hidinput,/dev/input/event{number},invert_y=0")
+                                     for number in range(3)]
 
 
 @pytest.mark.parametrize("left", ["Logitech USB Optical Mouse", "AT Translated Set 2 keyboard", "gpio-keys"])
