@@ -97,6 +97,23 @@ def test_no_row_without_the_club_for_imports_or_twice(tmp_path: Path) -> None:
     assert [row.session_id for row in app.store.outbox()] == [second]
 
 
+def test_a_record_imported_unfinished_and_ended_at_the_table_is_queued(tmp_path: Path) -> None:
+    """Its end was at this table (a game carried over from another table, or set up from a
+    record's deal, as the appliance checks do): queued when its last move is made here."""
+    app = open_table(tmp_path / "first", club=False)
+    record = app.export_record(finish_a_game(app))
+    app.close()
+    table = open_table(tmp_path / "table")
+    started = table.import_record({**record, "moves": record["moves"][:-1]})
+    assert table.store.outbox() == []
+    live = table.open_game(started)
+    live.session.propose(live.session.game.parse_move(record["moves"][-1]))
+    assert live.session.game.is_finished(live.session.state)
+    assert [row.session_id for row in table.store.outbox()] == [started]
+    table.close()
+    assert examine(table.store.path).is_good  # the doctor takes its row as a finished game's
+
+
 def test_undo_withdraws_an_unsent_row_and_redo_queues_it_again(tmp_path: Path) -> None:
     app = open_table(tmp_path)
     session = finish_a_game(app)

@@ -48,11 +48,12 @@ def stamp(moment: datetime) -> str:
 
 
 def queue(db: sqlite3.Connection, session_id: int, when: str, sure: bool) -> None:
-    """Inside the caller's transaction: the finished game ``session_id`` waits to be sent (once: a
-    row that is there already, sent or not, stays as it is). Imported games are never queued."""
+    """Inside the caller's transaction: the game ``session_id``, just finished by a move at this table,
+    waits to be sent (once: a row that is there already, sent or not, stays as it is). A record
+    imported unfinished and played to its end here is queued too: its end was at this table; a
+    record imported finished never comes here (an import saves no move through a journal)."""
     db.execute("INSERT OR IGNORE INTO outbox (session_id, queued, sure, sent) "
-               "SELECT id, ?, ?, NULL FROM sessions WHERE id = ? AND source = 'table'",
-               (when, int(sure), session_id))
+               "SELECT id, ?, ?, NULL FROM sessions WHERE id = ?", (when, int(sure), session_id))
 
 
 def withdraw(db: sqlite3.Connection, session_id: int) -> None:

@@ -36,8 +36,8 @@ def outbox_lines(db: sqlite3.Connection, tables: set[str]) -> list[Message]:
     if "outbox" not in tables or "uuid" not in _columns(db, "sessions"):
         return []
     found: list[Message] = []
-    games, _ = _rows(db, "SELECT id, finished, source FROM sessions")
-    finished = {sid for sid, done, source in games if done is not None and source == "table"}
+    games, _ = _rows(db, "SELECT id, finished FROM sessions")
+    finished = {sid for sid, done in games if done is not None}
     rows, _ = _rows(db, "SELECT session_id FROM outbox")
     found += [msg("club.table.doctor.stray", session=sid) for (sid,) in rows if sid not in finished]
     for table in ("sessions", "championships"):
@@ -57,10 +57,10 @@ def outbox_lines(db: sqlite3.Connection, tables: set[str]) -> list[Message]:
 
 
 def mend(db: sqlite3.Connection) -> None:
-    """Inside a repair's transaction, on the rebuilt store: the outbox keeps only the rows of games
-    finished at this table, and every game and championship has an id of its own."""
+    """Inside a repair's transaction, on the rebuilt store: the outbox keeps only the rows of finished
+    games, and every game and championship has an id of its own."""
     db.execute("DELETE FROM outbox WHERE session_id NOT IN "
-               "(SELECT id FROM sessions WHERE finished IS NOT NULL AND source = 'table')")
+               "(SELECT id FROM sessions WHERE finished IS NOT NULL)")
     for table in ("sessions", "championships"):
         seen: set[str] = set()
         for row_id, value in db.execute(f"SELECT id, uuid FROM {table} ORDER BY id").fetchall():
