@@ -69,6 +69,8 @@ class Club:
     connected: Callable[[], bool]
     limit: FailureLimit
     zone: tzinfo | None = None
+    #: The club's name, the page's heading.
+    name: str = ""
     clock: Callable[[], datetime] = field(default=lambda: datetime.now().astimezone())
     changes: Changes = field(default_factory=Changes)
     clients: int = 0
@@ -95,7 +97,8 @@ class Club:
     def render(self, version: int, query: dict[str, str], lang: str) -> str:
         period = read_period(query, evening(self.clock()), self.zone)
         kept = {key: query[key] for key in ("from", "to", "all") if query.get(key)}
-        return club_page(self.read(version), period, lang, self.token, zone=self.zone, query=kept)
+        return club_page(self.read(version), period, lang, self.token, zone=self.zone, query=kept,
+                         name=self.name)
 
     async def page(self, query: dict[str, str], lang: str) -> str:
         """The page for ``query`` in ``lang`` at the club's version now: made once per version, a burst
@@ -254,10 +257,10 @@ async def _http_error(request: Request, error: Exception) -> Response:
 def create_app(store: ClubStore, token: str, *, version_of: Callable[[], int],
                connected: Callable[[], bool] = lambda: True, limit: FailureLimit | None = None,
                zone: tzinfo | None = None, look: float = LOOK_SECONDS,
-               clock: Callable[[], datetime] | None = None) -> ASGIApp:
+               clock: Callable[[], datetime] | None = None, name: str = "") -> ASGIApp:
     """The club page over ``store``; ``version_of()`` says when the club changed (the subscriber's
-    count of changes), ``connected()`` whether the broker is reached."""
-    club = Club(store, token, version_of, connected, limit or FailureLimit(), zone=zone, look=look)
+    count of changes), ``connected()`` whether the broker is reached; ``name`` the club's."""
+    club = Club(store, token, version_of, connected, limit or FailureLimit(), zone=zone, look=look, name=name)
     if clock is not None:
         club.clock = clock
 

@@ -105,9 +105,10 @@ def _moment(value: datetime | None, zone: tzinfo | None) -> str:
 
 
 def club_page(snapshot: Snapshot, period: Period, lang: str, token: str, *, zone: tzinfo | None = None,
-              query: dict[str, str] | None = None) -> str:
+              query: dict[str, str] | None = None, name: str = "") -> str:
     """The whole page for ``period``, in ``lang``; ``zone`` the club server's time zone (local when
-    ``None``), ``query`` the period's part of the address (kept by the language switch)."""
+    ``None``), ``query`` the period's part of the address (kept by the language switch), ``name``
+    the club's (its heading; "The club" without one)."""
     words = Words(lang)
     query = query or {}
     shown = {key: value for key, value in query.items() if value}
@@ -123,7 +124,7 @@ def club_page(snapshot: Snapshot, period: Period, lang: str, token: str, *, zone
                                for row in found["standings"]]}
                      for found in all_standings(snapshot.championships, snapshot.plays, snapshot.tables)]
     return _render(
-        "club.html", t=words, lang=words.language, token=token,
+        "club.html", t=words, lang=words.language, token=token, name=name,
         switch=[(other, words(f"web.language.{other}"), link("/", token, other) + kept)
                 for other in languages() if other != words.language],
         connected=snapshot.connected,

@@ -67,7 +67,7 @@ def serve(data_dir: Path, broker: Broker, club: str, listen: str = DEFAULT_LISTE
         logs.configure(logging.INFO)
         subscriber.start()
         app = create_app(reading, token, version_of=lambda: subscriber.changes,
-                         connected=lambda: subscriber.connected)
+                         connected=lambda: subscriber.connected, name=club)
         uvicorn.Server(server_config(app)).run(sockets=[listening])
     finally:
         subscriber.stop()

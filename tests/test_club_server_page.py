@@ -45,9 +45,9 @@ def filled(tmp_path: Path) -> Iterator[Subscriber]:
     store.close()
 
 
-def _client(handler: Subscriber, *, connected: bool = True) -> TestClient:
+def _client(handler: Subscriber, *, connected: bool = True, name: str = "") -> TestClient:
     app = create_app(handler.store, TOKEN, version_of=lambda: handler.changes, look=0.02,
-                     clock=lambda: NOW.astimezone(), zone=UTC, connected=lambda: connected)
+                     clock=lambda: NOW.astimezone(), zone=UTC, connected=lambda: connected, name=name)
     return TestClient(app, raise_server_exceptions=False)
 
 
@@ -131,7 +131,7 @@ def test_the_page_in_hungarian(filled: Subscriber) -> None:
     for html in (chosen, asked):
         shown = _text(html)
         assert '<html lang="hu">' in html
-        assert "Asztalok" in shown and "Állás" in shown and "Értékszám" in shown
+        assert "Asztalok" in shown and "Állás" in shown and "Élő-pont" in shown
         assert "Bela következik" in shown
         assert "nem elérhető" in shown and "Tables" not in shown and "Standings" not in shown
         assert re.search(r"Zsuzsanna 1 1 8,0 1516", shown)  # a Hungarian decimal comma
@@ -172,3 +172,12 @@ def test_the_page_says_when_the_broker_is_out_of_reach(filled: Subscriber) -> No
         reached = _text(client.get(f"/?t={TOKEN}").text)
     assert "cannot reach the broker" in lost and "Table 1" in lost
     assert "cannot reach the broker" not in reached
+
+
+def test_the_page_is_headed_with_the_club_s_name_and_its_tab_too(filled: Subscriber) -> None:
+    """The room knows its club by name (`club serve --club`): the heading says it, as text."""
+    with _client(filled, name="Thursday <Club>") as client:
+        html = client.get(f"/?t={TOKEN}&lang=hu").text
+    assert "<h1>Thursday &lt;Club&gt;</h1>" in html and "<title>Thursday &lt;Club&gt;" in html
+    with _client(filled) as client:
+        assert "<h1>The club</h1>" in client.get(f"/?t={TOKEN}&lang=en").text
