@@ -208,52 +208,54 @@ def test_the_kiosk_draws_on_the_kms_display_and_a_tap_makes_the_move(guest: Gues
     for the stored game. Then the box is made the headless one the later checks play on."""
     seconds = ready(guest, unit=KIOSK)
     print(f"\nfirst boot to the kiosk's READY on the KMS display: {seconds:.0f} s")
-    status, state = guest.run("mount -t debugfs none /sys/kernel/debug 2>/dev/null; "
-                              "grep -A6 'plane\\[' /sys/kernel/debug/dri/0/state")
-    assert status == 0 and "allocated by = companion" in state and "size=800x480" in state, state
-    status, shown = guest.run(f"journalctl -b -u {KIOSK} --no-pager | grep -a 'HIDMotionEvent.*using'")
-    assert status == 0 and "QEMU Virtio Tablet" in shown, shown  # the single-touch pointer is read
-    # a game at the table, upright: Albert's 3-marker on a ringed tower
-    upright = target(play.record, TAPPED[0], tmp_path)
-    turned_build = turned(target(play.record, TAPPED[1], tmp_path), 180)
-    start = {**play.record, "moves": play.moves[:TAPPED[0]]}
-    assert guest.run(f"systemctl stop {KIOSK}")[0] == 0
-    status, output = guest.run(f"echo {shlex.quote(json.dumps(start))} > /tmp/tap.json && "
-                               f"{AS_APP} import /tmp/tap.json")
-    assert status == 0, output
-    assert guest.run(f"systemctl start {KIOSK}", timeout=600)[0] == 0  # returns once READY
-    frame = tmp_path / "frame.ppm"
-    guest.screendump(frame)
-    from PIL import Image, ImageChops
+    try:
+        status, state = guest.run("mount -t debugfs none /sys/kernel/debug 2>/dev/null; "
+                                  "grep -A8 'plane\\[' /sys/kernel/debug/dri/0/state")
+        assert status == 0 and "allocated by = companion" in state and "size=800x480" in state, state
+        status, shown = guest.run(f"journalctl -b -u {KIOSK} --no-pager | grep -a 'HIDMotionEvent.*using'")
+        assert status == 0 and "QEMU Virtio Tablet" in shown, shown  # the single-touch pointer is read
+        # a game at the table, upright: Albert's 3-marker on a ringed tower
+        upright = target(play.record, TAPPED[0], tmp_path)
+        turned_build = turned(target(play.record, TAPPED[1], tmp_path), 180)
+        start = {**play.record, "moves": play.moves[:TAPPED[0]]}
+        assert guest.run(f"systemctl stop {KIOSK}")[0] == 0
+        status, output = guest.run(f"echo {shlex.quote(json.dumps(start))} > /tmp/tap.json && "
+                                   f"{AS_APP} import /tmp/tap.json")
+        assert status == 0, output
+        assert guest.run(f"systemctl start {KIOSK}", timeout=600)[0] == 0  # returns once READY
+        frame = tmp_path / "frame.ppm"
+        guest.screendump(frame)
+        from PIL import Image, ImageChops
 
-    drawn = Image.open(frame).convert("RGB")
-    assert drawn.size == (800, 480)  # the mode the kiosk set on the display
-    drawn.save(tmp_path / "frame.png")
-    here = Image.open(tmp_path / f"targets-{TAPPED[0]}" / "screen.png").convert("RGB")
-    apart = ImageChops.difference(drawn, here).point(lambda level: 255 if level > 8 else 0)
-    differing = sum(1 for pixel in apart.get_flattened_data() if any(pixel))
-    print(f"the display's frame against the snapshot here: {differing} of {800 * 480} pixels apart "
-          f"(the frame's darkest and brightest: {drawn.getextrema()})")
-    guest.tap(*upright)
-    assert stored_count(guest, TAPPED[0] + 1) == play.moves[:TAPPED[0] + 1]
-    # the OLED's page of that position, drawn in the box (qemu has no I2C) and here
-    status, output = guest.run(f"{AS_APP} export 2>/dev/null > /tmp/now.json && "
-                               f"env COMPANION_DATA=/tmp/snapshot HOME=/tmp {COMPANION} snapshot "
-                               "/tmp/now.json --out /tmp/oled --only oled >/dev/null && "
-                               "base64 -w0 /tmp/oled/oled.png")
-    assert status == 0, output
-    assert decoded(output) == oled_here({**play.record, "moves": play.moves[:TAPPED[0] + 1]}, tmp_path)
-    # the screen turned upside down: a tap lands on what is drawn under it
-    assert guest.run(f"sed -i '0,/^rotation = 0$/s//rotation = 180/' {CONFIG} && "
-                     f"grep -q '^rotation = 180$' {CONFIG} && systemctl restart {KIOSK}", timeout=600)[0] == 0
-    guest.tap(*turned_build)
-    assert stored_count(guest, TAPPED[1] + 1) == play.moves[:TAPPED[1] + 1]
-    # the rest of the checks: the headless box, upright, with an empty store
-    status, output = guest.run(f"systemctl disable --now {KIOSK} && "
-                               f"sed -i 's/^rotation = 180$/rotation = 0/' {CONFIG} && "
-                               f"rm -f {DATA}/companion.sqlite3* && systemctl enable --now {UNIT}",
-                               timeout=600)
-    assert status == 0, output
+        drawn = Image.open(frame).convert("RGB")
+        assert drawn.size == (800, 480)  # the mode the kiosk set on the display
+        drawn.save(tmp_path / "frame.png")
+        here = Image.open(tmp_path / f"targets-{TAPPED[0]}" / "screen.png").convert("RGB")
+        apart = ImageChops.difference(drawn, here).point(lambda level: 255 if level > 8 else 0)
+        differing = sum(1 for pixel in apart.get_flattened_data() if any(pixel))
+        print(f"the display's frame against the snapshot here: {differing} of {800 * 480} pixels apart "
+              f"(the frame's darkest and brightest: {drawn.getextrema()})")
+        guest.tap(*upright)
+        assert stored_count(guest, TAPPED[0] + 1) == play.moves[:TAPPED[0] + 1]
+        # the OLED's page of that position, drawn in the box (qemu has no I2C) and here
+        status, output = guest.run(f"{AS_APP} export 2>/dev/null > /tmp/now.json && "
+                                   f"env COMPANION_DATA=/tmp/snapshot HOME=/tmp {COMPANION} snapshot "
+                                   "/tmp/now.json --out /tmp/oled --only oled >/dev/null && "
+                                   "base64 -w0 /tmp/oled/oled.png")
+        assert status == 0, output
+        assert decoded(output) == oled_here({**play.record, "moves": play.moves[:TAPPED[0] + 1]}, tmp_path)
+        # the screen turned upside down: a tap lands on what is drawn under it
+        turned_up = (f"sed -i '0,/^rotation = 0$/s//rotation = 180/' {CONFIG} && "
+                     f"grep -q '^rotation = 180$' {CONFIG} && systemctl restart {KIOSK}")
+        assert guest.run(turned_up, timeout=600)[0] == 0
+        guest.tap(*turned_build)
+        assert stored_count(guest, TAPPED[1] + 1) == play.moves[:TAPPED[1] + 1]
+    finally:  # the rest of the checks: the headless box, upright, with an empty store
+        status, output = guest.run(f"systemctl disable --now {KIOSK} && "
+                                   f"sed -i 's/^rotation = 180$/rotation = 0/' {CONFIG} && "
+                                   f"rm -f {DATA}/companion.sqlite3* && systemctl enable --now {UNIT}",
+                                   timeout=600)
+        assert status == 0, output
 
 
 def test_the_headless_unit_reaches_ready_through_notify(guest: Guest) -> None:
