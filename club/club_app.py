@@ -40,6 +40,7 @@ from club.club_store import ClubStore, StoredPlay
 from club.page import Snapshot, club_page, landing_page, read_period
 from club.standings import evening
 from web.app import STATIC, FailureLimit, OneLineErrors, SecurityHeaders, error_response
+from web.event_stream import serve_changes
 from web.events import Changes
 from web.pages.words import pick_language
 from web.token import same_token
@@ -49,8 +50,6 @@ LOOK_SECONDS = 0.25
 #: Phones holding ``/events`` at once (a club room has a few dozen).
 MAX_CLIENTS = 128
 KEEPALIVE_SECONDS = 15.0
-SEND_TIMEOUT = 10.0
-STREAM_SECONDS = 3600.0
 #: Pages kept made (by version, query and language).
 MAX_CACHED = 64
 #: The pages phones asked for lately (query and language), made again at each change before they are told.
@@ -169,68 +168,16 @@ async def home(request: Request) -> Response:
 
 
 class EventStream:
-    """``/events``: one ``change`` per change of what the page shows (as the phone page's)."""
+    """``/events``: one ``change`` per change of what the page shows (as the phone page's:
+    :mod:`web.event_stream`)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await _events(scope, receive, send)
-
-
-async def _events(scope: Scope, receive: Receive, send: Send) -> None:
-    request = Request(scope, receive)
-    club = _club(request)
-    refused = _refusal(request, club)
-    if refused is None and club.clients >= MAX_CLIENTS:
-        refused = error_response(request, 503, {"retry-after": "10"})
-    if refused is not None:
-        await refused(scope, receive, send)
-        return
-    club.clients += 1
-    tasks = (asyncio.ensure_future(_stream(send, club, _last_seen(request))),
-             asyncio.ensure_future(_disconnected(receive)))
-    try:
-        await asyncio.wait(tasks, timeout=STREAM_SECONDS, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        club.clients -= 1
-        for task in tasks:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-
-
-async def _stream(send: Send, club: Club, seen: int | None) -> None:
-    async def write(text: str) -> None:
-        await asyncio.wait_for(send({"type": "http.response.body", "body": text.encode(), "more_body": True}),
-                               SEND_TIMEOUT)
-
-    await asyncio.wait_for(send({"type": "http.response.start", "status": 200, "headers": [
-        (b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store"),
-        (b"x-accel-buffering", b"no")]}), SEND_TIMEOUT)
-    current = club.changes.version
-    await write(f"retry: 2000\nid: {current}\n\n")
-    if seen is not None and seen != current:
-        await write(_change(current))
-    seen = current
-    while True:
-        version = await club.changes.wait(seen, club.keepalive)
-        if version != seen:
-            seen = version
-            await write(_change(version))
-        else:
-            await write(": keep-alive\n\n")
-
-
-def _change(version: int) -> str:
-    return f"event: change\nid: {version}\ndata: {json.dumps({'version': version})}\n\n"
-
-
-def _last_seen(request: Request) -> int | None:
-    given = request.headers.get("last-event-id", "")
-    return int(given) if given.isdigit() and len(given) < 19 else None
-
-
-async def _disconnected(receive: Receive) -> None:
-    while (await receive())["type"] != "http.disconnect":
-        pass
+        request = Request(scope, receive)
+        club = _club(request)
+        refused = _refusal(request, club)
+        if refused is None and club.clients >= MAX_CLIENTS:
+            refused = error_response(request, 503, {"retry-after": "10"})
+        await serve_changes(request, send, club, refused=refused)
 
 
 async def _look(club: Club) -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections import OrderedDict, deque
@@ -37,6 +36,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from web import pages
+from web.event_stream import serve_changes
 from web.events import POLL_SECONDS, Changes, StoreThread, watch
 from web.store_reader import CONTENT_ERRORS, StoreReader, StoreUnavailable
 from web.token import same_token
@@ -59,12 +59,6 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
 MAX_CLIENTS = 64
 #: Seconds between keep-alive comments on a quiet ``/events`` (a vanished phone is found by them).
 KEEPALIVE_SECONDS = 15.0
-#: Seconds one write to a client may take before the client is given up (a phone gone
-#: mid-stream leaves a full socket buffer behind, never an error).
-SEND_TIMEOUT = 10.0
-#: Seconds an ``/events`` stream lasts before it is closed (the browser reconnects at once):
-#: nothing is held forever for a client.
-STREAM_SECONDS = 3600.0
 #: Rendered pages kept (each a few tens of kB), forgotten at every change of the store.
 MAX_CACHED = 64
 #: Pages made again at each change before the phones are told (the most recently asked for).
@@ -304,13 +298,7 @@ async def stats(request: Request) -> Response:
 
 
 class EventStream:
-    """``/events``: Server-Sent Events, one ``change`` per change of the store.
-
-    Each event carries the version as its ``id``; a browser reconnecting (a phone that
-    slept) sends it back as ``Last-Event-ID``, and a stream that starts behind it gets a
-    ``change`` at once, so the page catches up with one fetch. Each write has a
-    time-out and a stream has a lifetime; a client that stops reading is let go.
-    """
+    """``/events``: one ``change`` per change of the store (:mod:`web.event_stream`)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
@@ -318,60 +306,7 @@ class EventStream:
         refused = refusal(request, table)
         if refused is None and table.clients >= table.max_clients:
             refused = error_response(request, 503, {"retry-after": "10"})
-        if refused is not None:
-            await refused(scope, receive, send)
-            return
-        table.clients += 1
-        tasks = (asyncio.ensure_future(self._stream(send, table, _last_seen(request))),
-                 asyncio.ensure_future(_disconnected(receive)))
-        try:
-            await asyncio.wait(tasks, timeout=STREAM_SECONDS, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            table.clients -= 1
-            for task in tasks:
-                task.cancel()
-                # A client that stopped reading or went away: its write failed or timed out,
-                # which is how a stream ends; nothing to log.
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
-
-    @staticmethod
-    async def _stream(send: Send, table: Table, seen: int | None) -> None:
-        async def write(text: str, *, more: bool = True) -> None:
-            await asyncio.wait_for(send({"type": "http.response.body", "body": text.encode(),
-                                         "more_body": more}), SEND_TIMEOUT)
-
-        await asyncio.wait_for(send({"type": "http.response.start", "status": 200, "headers": [
-            (b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store"),
-            (b"x-accel-buffering", b"no")]}), SEND_TIMEOUT)
-        current = table.changes.version
-        # retry: how soon a browser reconnects; id: what it sends back when it does.
-        await write(f"retry: 2000\nid: {current}\n\n")
-        if seen is not None and seen != current:
-            await write(_change(current))
-        seen = current
-        while table.enabled:
-            version = await table.changes.wait(seen, table.keepalive)
-            if version != seen:
-                seen = version
-                await write(_change(version))
-            else:
-                await write(": keep-alive\n\n")
-        await write("", more=False)
-
-
-def _change(version: int) -> str:
-    return f"event: change\nid: {version}\ndata: {json.dumps({'version': version})}\n\n"
-
-
-def _last_seen(request: Request) -> int | None:
-    given = request.headers.get("last-event-id", "")
-    return int(given) if given.isdigit() and len(given) < 19 else None
-
-
-async def _disconnected(receive: Receive) -> None:
-    while (await receive())["type"] != "http.disconnect":
-        pass
+        await serve_changes(request, send, table, refused=refused, going=lambda: table.enabled)
 
 
 class SecurityHeaders:
