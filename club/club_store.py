@@ -28,6 +28,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from companion.storage.connection import apply_migrations, write_transaction
+
 #: The club's folder inside the data directory, and the store's file in it.
 CLUB_FOLDER = "club"
 STORE_FILENAME = "club.sqlite3"
@@ -150,15 +152,7 @@ def migrate(db: sqlite3.Connection, path: Path, migrations: Sequence[Migration] 
     if version > len(migrations):
         raise ClubStoreError(f"{path} was written by a newer club server (schema {version}, "
                              f"this one knows {len(migrations)})")
-    for target in range(version + 1, len(migrations) + 1):
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            migrations[target - 1](db)
-            db.execute(f"PRAGMA user_version = {int(target)}")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+    apply_migrations(db, migrations)
 
 
 class ClubStore:
@@ -194,14 +188,8 @@ class ClubStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        with self._lock, write_transaction(self._db) as db:
+            yield db
 
     def _count(self) -> int:
         with self._lock:

@@ -264,19 +264,34 @@ def configure(db: sqlite3.Connection, path: Path) -> None:
     db.execute("PRAGMA foreign_keys=ON")
 
 
+@contextmanager
+def write_transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """``BEGIN IMMEDIATE`` … ``COMMIT`` on a connection in autocommit mode (``isolation_level=None``):
+    the writer's lock taken at the start, so a transaction never fails half-way for want of it;
+    anything raised inside rolls the whole of it back."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def apply_migrations(db: sqlite3.Connection, migrations: Sequence[Migration]) -> None:
+    """Apply the migrations past the store's ``user_version``, each in its own transaction with its
+    number (the caller has refused a store newer than ``migrations``)."""
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    for target in range(version + 1, len(migrations) + 1):
+        with write_transaction(db):
+            migrations[target - 1](db)
+            db.execute(f"PRAGMA user_version = {int(target)}")
+
+
 def migrate(db: sqlite3.Connection, path: Path, migrations: Sequence[Migration]) -> None:
     """Apply the missing migrations, each in its own transaction with its version number."""
     refuse_newer(db, path, len(migrations))
-    version = db.execute("PRAGMA user_version").fetchone()[0]
-    for target in range(version + 1, len(migrations) + 1):
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            migrations[target - 1](db)
-            db.execute(f"PRAGMA user_version = {int(target)}")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+    apply_migrations(db, migrations)
 
 
 @functools.cache

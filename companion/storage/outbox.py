@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from companion.storage.connection import write_transaction
+
 #: The schema version that has the outbox and the stable ids.
 OUTBOX_VERSION = 9
 #: How long a narrow write waits for the app's transaction to end (a move's is milliseconds).
@@ -79,13 +81,8 @@ def _narrow(path: Path) -> Iterator[sqlite3.Connection]:
     try:
         db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         db.execute("PRAGMA synchronous = FULL")
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with write_transaction(db):
             yield db
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
     finally:
         db.close()
 

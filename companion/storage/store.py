@@ -53,6 +53,7 @@ from companion.storage.connection import (
     read_only_message,
     refuse_outside_damage,
     take_lock,
+    write_transaction,
 )
 from companion.storage.errors import DamagedRow, StaleLog, StoreError
 from companion.storage.journal import StoreJournal, insert_moves, save_log
@@ -240,13 +241,8 @@ class Store(StoredChampionships, StoredOutbox):
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         self.refuse_writing()
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+        with write_transaction(self._db) as db:
+            yield db
 
     def _now(self) -> str:
         return _stamp(self._clock())
