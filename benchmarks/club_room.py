@@ -162,7 +162,7 @@ class Phones:
     async def fetch(self, connection: Connection) -> None:
         start = time.perf_counter()
         try:
-            status, length, body = await _get_body(connection, f"/?t={self.token}")
+            status, length, body = await connection.get_body(f"/?t={self.token}")
         except OSError as error:
             self.failures.append(str(error))
             return
@@ -196,29 +196,6 @@ class Phones:
                     fetching = asyncio.ensure_future(self.fetch(connection))  # (one at a time, as live.js)
         finally:
             writer.close()
-
-
-async def _get_body(connection: Connection, target: str) -> tuple[int, int, bytes]:
-    """One GET on a phone's kept connection, its body kept (the lag is read from it)."""
-    for attempt in range(2):
-        if connection.streams is None:
-            connection.streams = await asyncio.open_connection(connection.host, connection.port,
-                                                               local_addr=(connection.source, 0))
-        reader, writer = connection.streams
-        try:
-            writer.write(f"GET {target} HTTP/1.1\r\nHost: {connection.host}\r\n\r\n".encode())
-            await writer.drain()
-            head = await reader.readuntil(b"\r\n\r\n")
-            length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
-                          if line.lower().startswith(b"content-length:"))
-            body = await reader.readexactly(length)
-            return int(head.split(b" ", 2)[1]), length, body
-        except (OSError, asyncio.IncompleteReadError, StopIteration):
-            writer.close()
-            connection.streams = None
-            if attempt:
-                raise
-    raise OSError("unreachable")
 
 
 async def _load(url: str, broker_url: str, seconds: float) -> dict[str, Any]:

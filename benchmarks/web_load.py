@@ -94,6 +94,11 @@ class Connection:
         self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
 
     async def get(self, target: str) -> tuple[int, int]:
+        status, length, _ = await self.get_body(target)
+        return status, length
+
+    async def get_body(self, target: str) -> tuple[int, int, bytes]:
+        """One GET on the kept connection: its status, length and body."""
         for attempt in range(2):
             if self.streams is None:
                 self.streams = await asyncio.open_connection(self.host, self.port,
@@ -106,7 +111,7 @@ class Connection:
                 length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
                               if line.lower().startswith(b"content-length:"))
                 body = await reader.readexactly(length)
-                return int(head.split(b" ", 2)[1]), len(body)
+                return int(head.split(b" ", 2)[1]), len(body), body
             except (OSError, asyncio.IncompleteReadError, StopIteration):
                 writer.close()
                 self.streams = None  # closed by the server while idle: once more on a new one
