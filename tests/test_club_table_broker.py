@@ -5,7 +5,10 @@ credentials, Home Assistant's discovery on the wire (docs/club.md)."""
 from __future__ import annotations
 
 import signal
+import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -57,7 +60,9 @@ def test_the_status_is_retained_and_follows_the_moves(tmp_path: Path) -> None:
             app.close()
 
 
-def test_a_vanished_publisher_is_shown_offline_by_its_last_will(tmp_path: Path) -> None:
+@contextmanager
+def online_table(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], Listener]]:
+    """A table's ``club run`` seen online by a listener on a fresh broker; both let go after."""
     with running_broker(tmp_path / "broker") as broker:
         config = write_config(tmp_path, broker.url)
         open_table(tmp_path / "data").close()
@@ -65,28 +70,24 @@ def test_a_vanished_publisher_is_shown_offline_by_its_last_will(tmp_path: Path) 
         listener = Listener(broker)
         try:
             listener.last(STATUS, check=lambda s: s.get("online") is True)
-            publisher.send_signal(signal.SIGKILL)  # gone without a word, as on a power cut
-            offline = listener.last(STATUS, check=lambda s: s.get("online") is False)
-            assert offline == {"v": 1, "kind": "status", "club": "Club", "table": "Table 1", "online": False}
+            yield publisher, listener
         finally:
             stop(publisher)
             listener.close()
+
+
+def test_a_vanished_publisher_is_shown_offline_by_its_last_will(tmp_path: Path) -> None:
+    with online_table(tmp_path) as (publisher, listener):
+        publisher.send_signal(signal.SIGKILL)  # gone without a word, as on a power cut
+        offline = listener.last(STATUS, check=lambda s: s.get("online") is False)
+        assert offline == {"v": 1, "kind": "status", "club": "Club", "table": "Table 1", "online": False}
 
 
 def test_a_clean_stop_says_offline_and_exits_0(tmp_path: Path) -> None:
-    with running_broker(tmp_path / "broker") as broker:
-        config = write_config(tmp_path, broker.url)
-        open_table(tmp_path / "data").close()
-        publisher = start_publisher(tmp_path / "data", config)
-        listener = Listener(broker)
-        try:
-            listener.last(STATUS, check=lambda s: s.get("online") is True)
-            publisher.send_signal(signal.SIGTERM)
-            assert publisher.wait(GUARD) == 0
-            assert listener.last(STATUS, check=lambda s: s.get("online") is False)["online"] is False
-        finally:
-            stop(publisher)
-            listener.close()
+    with online_table(tmp_path) as (publisher, listener):
+        publisher.send_signal(signal.SIGTERM)
+        assert publisher.wait(GUARD) == 0
+        assert listener.last(STATUS, check=lambda s: s.get("online") is False)["online"] is False
 
 
 def test_a_game_finished_while_the_broker_is_down_is_sent_once_it_is_back(tmp_path: Path) -> None:
