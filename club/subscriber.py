@@ -32,6 +32,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from club.club_store import ClubStore
 from club.inbox import Championship, Play, Refused, Status, read_message, read_topic
+from club.settings import PORTS
+from companion.service.config import broker_problem
 
 log = logging.getLogger("companion.club")
 
@@ -62,16 +64,11 @@ class Broker:
 def parse_broker(url: str, *, ca_file: Path | None = None, username: str | None = None,
                  password: str | None = None) -> Broker:
     """A broker from its URL (``mqtt://`` on 1883 by default, ``mqtts://`` on 8883)."""
-    try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError:
-        raise BrokerUrlError(url) from None
-    if parts.scheme not in ("mqtt", "mqtts") or not parts.hostname or parts.path not in ("", "/") \
-            or parts.query or parts.username:
+    if broker_problem(url) is not None:  # the one reading of a broker's address (the table's too)
         raise BrokerUrlError(url)
-    tls = parts.scheme == "mqtts"
-    return Broker(parts.hostname, port or (8883 if tls else 1883), tls, ca_file, username, password)
+    parts = urlsplit(url)
+    return Broker(str(parts.hostname), parts.port or PORTS[parts.scheme], parts.scheme == "mqtts", ca_file,
+                  username, password)
 
 
 def topic_of(club: str) -> str:

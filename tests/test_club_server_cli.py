@@ -156,3 +156,16 @@ def test_serve_prints_its_url_first_and_shows_what_a_table_publishes(tmp_path: P
             child.send_signal(signal.SIGTERM)
             output.finish()
         assert child.returncode == 0, output.stderr_so_far()
+
+
+def test_serve_refuses_a_credentials_file_others_may_read_as_a_table_does(cli, tmp_path: Path) -> None:
+    """The club server's password is as private as a table's: one reading, one refusal, one line."""
+    credentials = tmp_path / "club-credentials"
+    credentials.write_text("club-server\nsecret\n")
+    credentials.chmod(0o644)
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[club]\nbroker = "mqtt://127.0.0.1:1"\nclub = "Tuesday club"\n'
+                      f'credentials_file = "{credentials}"\n')
+    code, out, err = cli("club", "serve", "--config", str(config), "--listen", "127.0.0.1:0")
+    assert code == 2 and out == "" and "club.credentials_file" in err and "600" in err, err
+    assert len(err.strip().splitlines()) == 1

@@ -21,8 +21,8 @@ from typing import Any
 
 from companion.cli.main import UserError
 from companion.games.messages import msg
-from companion.games.naming import name_problem
 from companion.i18n import decimal, say, text
+from companion.service.config import topic_name_problem
 from companion.service.web_link import WILDCARD_LISTEN, only_this_computer, port_of
 from companion.storage.paths import DataDirError, data_dir, ensure_data_dir
 
@@ -75,15 +75,17 @@ def _directory(args: argparse.Namespace) -> Path:
 
 
 def _credentials(settings: dict[str, Any]) -> tuple[str | None, str | None]:
-    """The username and password of ``credentials_file`` (first line, second line), when one is named."""
+    """The username and password of ``credentials_file``, when one is named: read and refused as a
+    table reads its own (two lines, readable by its owner alone: :func:`club.settings.read_credentials`)."""
+    from club.settings import ClubConfigError, read_credentials
+
     named = settings.get("credentials_file")
     if not isinstance(named, str) or not named:
         return None, None
     try:
-        lines = Path(named).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise UserError(msg("cli.club.server.config_unreadable", path=named, reason=str(error))) from None
-    return (lines[0].strip() if lines else None), (lines[1].strip() if len(lines) > 1 else None)
+        return read_credentials(Path(named).expanduser())
+    except ClubConfigError as error:
+        raise UserError(error.message) from None
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -105,7 +107,7 @@ def run_serve(args: argparse.Namespace) -> int:
                               username=username, password=password)
     except BrokerUrlError:
         raise UserError(msg("cli.club.server.broker_url", url=url)) from None
-    if not isinstance(club, str) or name_problem(club, "table") is not None or set("+#/") & set(club):
+    if not isinstance(club, str) or topic_name_problem(club, "club") is not None:
         raise UserError(msg("cli.club.server.club_name", name=str(club or "")))
     directory = _directory(args)
     listen = args.listen or DEFAULT_LISTEN
